@@ -1,0 +1,328 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"planreview/api/apikey"
+	"planreview/store"
+)
+
+// AdminStore is what operator commands need of the database.
+type AdminStore interface {
+	CreateKey(partnerName, hash, hint string) (store.Key, store.Partner, error)
+	Keys(partnerID string) ([]store.Key, error)
+	Key(id string) (store.Key, error)
+	Partner(id string) (store.Partner, error)
+	PartnerByName(name string) (store.Partner, error)
+	RevokeKey(id string) (store.Key, error)
+	RotateKey(oldID, newHash, newHint string, grace time.Duration) (store.Key, store.Key, error)
+	UpdatePartner(name string, change func(*store.Partner)) (store.Partner, error)
+	Backup(w io.Writer) (int64, error)
+}
+
+// Admin carries out the operator's commands (keys, partners, backup). The
+// command line calls it directly when no server runs, and through the admin
+// socket when one does, so both paths share this code.
+type Admin struct {
+	Store AdminStore
+	Now   func() time.Time
+}
+
+// IssuedKey is a new key: the only time its secret is shown.
+type IssuedKey struct {
+	KeyID     string `json:"keyId"`
+	PartnerID string `json:"partnerId"`
+	Partner   string `json:"partner"`
+	Key       string `json:"key"`
+}
+
+// RotatedKey is the key a rotation issued and when the old one stops.
+type RotatedKey struct {
+	IssuedKey
+	OldKeyID        string `json:"oldKeyId"`
+	OldKeyExpiresAt int64  `json:"oldKeyExpiresAt"`
+}
+
+// KeyInfo describes a key without its secret.
+type KeyInfo struct {
+	KeyID      string     `json:"keyId"`
+	PartnerID  string     `json:"partnerId"`
+	Partner    string     `json:"partner"`
+	Hint       string     `json:"hint"`
+	Status     string     `json:"status"` // active, expiring (rotated, in grace), revoked
+	CreatedAt  time.Time  `json:"createdAt"`
+	RevokedAt  *time.Time `json:"revokedAt,omitempty"`
+	ExpiresAt  *int64     `json:"expiresAt,omitempty"`
+	ReplacedBy string     `json:"replacedBy,omitempty"`
+}
+
+// PartnerSettings changes a partner; nil fields stay as they are.
+type PartnerSettings struct {
+	ScanQuota    *int     `json:"scanQuota,omitempty"`
+	RateLimit    *float64 `json:"rateLimit,omitempty"`
+	RateBurst    *int     `json:"rateBurst,omitempty"`
+	FrameOrigins []string `json:"frameOrigins,omitempty"`
+}
+
+// PartnerInfo is a partner as operators see it (0 = appliance default).
+type PartnerInfo struct {
+	PartnerID    string   `json:"partnerId"`
+	Name         string   `json:"name"`
+	ScanQuota    int      `json:"scanQuota"`
+	RateLimit    float64  `json:"rateLimit"`
+	RateBurst    int      `json:"rateBurst"`
+	FrameOrigins []string `json:"frameOrigins"`
+}
+
+// AdminError is an operator mistake (unknown key, bad value), as opposed to
+// a failure of the appliance.
+type AdminError struct{ Msg string }
+
+func (e *AdminError) Error() string { return e.Msg }
+
+func (a *Admin) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+func checkPartnerName(name string) error {
+	if strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsFunc(name, isControl) {
+		return &AdminError{"partner name must be 1-100 printable characters"}
+	}
+	return nil
+}
+
+// IssueKey creates a key for a partner (created if new).
+func (a *Admin) IssueKey(_ context.Context, partner string) (IssuedKey, error) {
+	if err := checkPartnerName(partner); err != nil {
+		return IssuedKey{}, err
+	}
+	secret, err := apikey.Generate()
+	if err != nil {
+		return IssuedKey{}, err
+	}
+	k, p, err := a.Store.CreateKey(partner, apikey.Hash(secret), apikey.Hint(secret))
+	if err != nil {
+		return IssuedKey{}, err
+	}
+	return IssuedKey{KeyID: k.ID, PartnerID: p.ID, Partner: p.Name, Key: secret}, nil
+}
+
+// ListKeys lists keys, of one partner or ("" ) of all.
+func (a *Admin) ListKeys(_ context.Context, partner string) ([]KeyInfo, error) {
+	partnerID := ""
+	if partner != "" {
+		p, err := a.Store.PartnerByName(partner)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, &AdminError{fmt.Sprintf("no partner named %q", partner)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		partnerID = p.ID
+	}
+	keys, err := a.Store.Keys(partnerID)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	out := make([]KeyInfo, 0, len(keys))
+	for _, k := range keys {
+		if _, ok := names[k.PartnerID]; !ok {
+			if p, err := a.Store.Partner(k.PartnerID); err == nil {
+				names[k.PartnerID] = p.Name
+			}
+		}
+		out = append(out, a.keyInfo(k, names[k.PartnerID]))
+	}
+	return out, nil
+}
+
+func (a *Admin) keyInfo(k store.Key, partner string) KeyInfo {
+	info := KeyInfo{KeyID: k.ID, PartnerID: k.PartnerID, Partner: partner, Hint: "…" + k.Hint,
+		CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt, ReplacedBy: k.ReplacedBy}
+	now := a.now()
+	switch {
+	case !k.Active(now):
+		info.Status = "revoked"
+	case k.ExpiresAt != nil:
+		info.Status = "expiring"
+	default:
+		info.Status = "active"
+	}
+	if k.ExpiresAt != nil {
+		exp := k.ExpiresAt.Unix()
+		info.ExpiresAt = &exp
+	}
+	return info
+}
+
+// RevokeKey stops a key at once.
+func (a *Admin) RevokeKey(_ context.Context, keyID string) (KeyInfo, error) {
+	k, err := a.Store.RevokeKey(keyID)
+	if errors.Is(err, store.ErrNotFound) {
+		return KeyInfo{}, &AdminError{fmt.Sprintf("no key %s", keyID)}
+	}
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	p, _ := a.Store.Partner(k.PartnerID)
+	return a.keyInfo(k, p.Name), nil
+}
+
+// RotateKey issues a replacement key; the old one works until grace ends.
+func (a *Admin) RotateKey(_ context.Context, keyID string, grace time.Duration) (RotatedKey, error) {
+	if grace < 0 {
+		return RotatedKey{}, &AdminError{"grace must not be negative"}
+	}
+	secret, err := apikey.Generate()
+	if err != nil {
+		return RotatedKey{}, err
+	}
+	old, replacement, err := a.Store.RotateKey(keyID, apikey.Hash(secret), apikey.Hint(secret), grace)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return RotatedKey{}, &AdminError{fmt.Sprintf("no key %s", keyID)}
+	case errors.Is(err, store.ErrKeyRevoked):
+		return RotatedKey{}, &AdminError{fmt.Sprintf("key %s is revoked or expired; issue a new key instead", keyID)}
+	case err != nil:
+		return RotatedKey{}, err
+	}
+	p, _ := a.Store.Partner(old.PartnerID)
+	return RotatedKey{
+		IssuedKey: IssuedKey{KeyID: replacement.ID, PartnerID: p.ID, Partner: p.Name, Key: secret},
+		OldKeyID:  old.ID, OldKeyExpiresAt: old.ExpiresAt.Unix(),
+	}, nil
+}
+
+// SetPartner creates or changes a partner's limits and frame origins.
+func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) (PartnerInfo, error) {
+	if err := checkPartnerName(name); err != nil {
+		return PartnerInfo{}, err
+	}
+	switch {
+	case set.ScanQuota != nil && *set.ScanQuota < 1:
+		return PartnerInfo{}, &AdminError{"scan quota must be at least 1 per 24 hours"}
+	case set.RateLimit != nil && *set.RateLimit <= 0:
+		return PartnerInfo{}, &AdminError{"rate limit must be above 0 requests per second"}
+	case set.RateBurst != nil && *set.RateBurst < 1:
+		return PartnerInfo{}, &AdminError{"rate burst must be at least 1"}
+	}
+	for _, o := range set.FrameOrigins {
+		if !ValidOrigin(o) {
+			return PartnerInfo{}, &AdminError{fmt.Sprintf("%q is not an origin like https://permits.example.gov", o)}
+		}
+	}
+	p, err := a.Store.UpdatePartner(name, func(p *store.Partner) {
+		if set.ScanQuota != nil {
+			p.ScanQuota = *set.ScanQuota
+		}
+		if set.RateLimit != nil {
+			p.RateLimit = *set.RateLimit
+		}
+		if set.RateBurst != nil {
+			p.RateBurst = *set.RateBurst
+		}
+		if set.FrameOrigins != nil {
+			p.FrameOrigins = set.FrameOrigins
+		}
+	})
+	if err != nil {
+		return PartnerInfo{}, err
+	}
+	return PartnerInfo{PartnerID: p.ID, Name: p.Name, ScanQuota: p.ScanQuota, RateLimit: p.RateLimit,
+		RateBurst: p.RateBurst, FrameOrigins: p.FrameOrigins}, nil
+}
+
+// Backup writes a consistent copy of the database.
+func (a *Admin) Backup(_ context.Context, w io.Writer) (int64, error) { return a.Store.Backup(w) }
+
+// AdminHandler serves Admin over the admin socket. The socket file's mode
+// (0600) is the access control: whoever may open it is the operator.
+func AdminHandler(a *Admin, log *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	reply := func(w http.ResponseWriter, v any, err error) {
+		var ae *AdminError
+		switch {
+		case errors.As(err, &ae):
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": ae.Msg})
+		case err != nil:
+			log.Error("admin command failed", "error", err)
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		default:
+			writeJSON(w, http.StatusOK, v)
+		}
+	}
+	decode := func(r *http.Request, v any) error {
+		if err := json.NewDecoder(io.LimitReader(r.Body, maxBodyBytes)).Decode(v); err != nil {
+			return &AdminError{"bad request body: " + err.Error()}
+		}
+		return nil
+	}
+	mux.HandleFunc("POST /v1/keys", func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Partner string }
+		if err := decode(r, &req); err != nil {
+			reply(w, nil, err)
+			return
+		}
+		k, err := a.IssueKey(r.Context(), req.Partner)
+		log.Info("admin: key issued", "key_id", k.KeyID, "partner_id", k.PartnerID, "ok", err == nil)
+		reply(w, k, err)
+	})
+	mux.HandleFunc("GET /v1/keys", func(w http.ResponseWriter, r *http.Request) {
+		keys, err := a.ListKeys(r.Context(), r.URL.Query().Get("partner"))
+		reply(w, keys, err)
+	})
+	mux.HandleFunc("POST /v1/keys/{id}/revoke", func(w http.ResponseWriter, r *http.Request) {
+		k, err := a.RevokeKey(r.Context(), r.PathValue("id"))
+		log.Info("admin: key revoked", "key_id", r.PathValue("id"), "ok", err == nil)
+		reply(w, k, err)
+	})
+	mux.HandleFunc("POST /v1/keys/{id}/rotate", func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ GraceSeconds int64 }
+		if err := decode(r, &req); err != nil {
+			reply(w, nil, err)
+			return
+		}
+		k, err := a.RotateKey(r.Context(), r.PathValue("id"), time.Duration(req.GraceSeconds)*time.Second)
+		log.Info("admin: key rotated", "key_id", r.PathValue("id"), "new_key_id", k.KeyID, "ok", err == nil)
+		reply(w, k, err)
+	})
+	mux.HandleFunc("PUT /v1/partners/{name}", func(w http.ResponseWriter, r *http.Request) {
+		var set PartnerSettings
+		if err := decode(r, &set); err != nil {
+			reply(w, nil, err)
+			return
+		}
+		p, err := a.SetPartner(r.Context(), r.PathValue("name"), set)
+		log.Info("admin: partner set", "partner", r.PathValue("name"), "ok", err == nil)
+		reply(w, p, err)
+	})
+	mux.HandleFunc("GET /v1/backup", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		if _, err := a.Backup(r.Context(), w); err != nil {
+			log.Error("admin: backup failed", "error", err)
+			panic(http.ErrAbortHandler) // cut the stream so the client sees a failure
+		}
+	})
+	return mux
+}
+
+// ValidOrigin reports whether s is scheme://host[:port] and nothing more.
+func ValidOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		u.Path == "" && u.RawQuery == "" && u.Fragment == "" && u.User == nil
+}

@@ -1,0 +1,216 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"planreview/api/apikey"
+	"planreview/store"
+)
+
+type ctxKey int
+
+const (
+	ctxRequestInfo ctxKey = iota
+	ctxPrincipal
+)
+
+// requestInfo collects what the access log line reports; inner layers fill
+// it in as they learn (auth sets the key, writeError the code).
+type requestInfo struct {
+	id        string
+	keyID     string
+	partnerID string
+	code      string
+}
+
+func requestInfoFrom(ctx context.Context) *requestInfo {
+	if info, ok := ctx.Value(ctxRequestInfo).(*requestInfo); ok {
+		return info
+	}
+	return &requestInfo{}
+}
+
+// principal is the authenticated caller of a partner API request.
+type principal struct {
+	key     store.Key
+	partner store.Partner
+}
+
+func principalFrom(ctx context.Context) principal {
+	p, _ := ctx.Value(ctxPrincipal).(principal)
+	return p
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}
+
+// statusWriter records the status and size of a response for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// ReadFrom keeps sendfile for file downloads through the wrapper.
+func (w *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := io.Copy(w.ResponseWriter, r)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe is the outermost layer: request id, panic recovery and one access
+// log line per request. The log names the key id, never the secret, and the
+// path without its query (signed URLs carry their signature there).
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &requestInfo{id: newRequestID()}
+		r = r.WithContext(context.WithValue(r.Context(), ctxRequestInfo, info))
+		sw := &statusWriter{ResponseWriter: w}
+		sw.Header().Set("X-Request-Id", info.id)
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic", "request_id", info.id, "panic", v, "path", r.URL.Path)
+				if sw.status == 0 {
+					s.writeError(sw, r, errorf(http.StatusInternalServerError, "internal", "Internal error; quote the request id when reporting it."))
+				}
+			}
+			attrs := []slog.Attr{
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
+				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+				slog.String("request_id", info.id), slog.String("remote", clientIP(r)),
+			}
+			if info.keyID != "" {
+				attrs = append(attrs, slog.String("key_id", info.keyID), slog.String("partner_id", info.partnerID))
+			}
+			if info.code != "" {
+				attrs = append(attrs, slog.String("code", info.code))
+			}
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+var errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized",
+	"Missing or invalid API key. Send Authorization: Bearer prk_live_...")
+
+// partnerAPI authenticates the bearer key, applies the key's rate limit and
+// sets the RateLimit-* headers every /api/v1 response carries. Callers
+// without a valid key are limited per client address instead, which also
+// slows down key guessing.
+func (s *Server) partnerAPI(next handlerFunc) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		p, authErr := s.authenticate(r)
+		bucketKey, rate, burst := "ip:"+clientIP(r), s.opts.RateLimit, s.opts.RateBurst
+		if authErr == nil {
+			bucketKey = "key:" + p.key.ID
+			if p.partner.RateLimit > 0 {
+				rate = p.partner.RateLimit
+			}
+			if p.partner.RateBurst > 0 {
+				burst = p.partner.RateBurst
+			}
+		}
+		d := s.limiter.take(bucketKey, rate, burst)
+		h := w.Header()
+		h.Set("RateLimit-Limit", strconv.Itoa(d.limit))
+		h.Set("RateLimit-Remaining", strconv.Itoa(d.remaining))
+		h.Set("RateLimit-Reset", strconv.Itoa(d.reset))
+		if !d.allowed {
+			return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+				Message: "Too many requests; retry after the Retry-After interval.", RetryAfter: d.retryAfter}
+		}
+		if authErr != nil {
+			return authErr
+		}
+		info := requestInfoFrom(r.Context())
+		info.keyID, info.partnerID = p.key.ID, p.partner.ID
+		return next(w, r.WithContext(context.WithValue(r.Context(), ctxPrincipal, p)))
+	})
+}
+
+// authenticate checks the bearer key: shape and checksum first (no lookup
+// for junk), then the stored hash, then that key and partner are active.
+func (s *Server) authenticate(r *http.Request) (principal, error) {
+	scheme, secret, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return principal{}, errUnauthorized
+	}
+	secret = strings.TrimSpace(secret)
+	if apikey.Check(secret) != nil {
+		return principal{}, errUnauthorized
+	}
+	key, err := s.store.KeyByHash(apikey.Hash(secret))
+	if errors.Is(err, store.ErrNotFound) {
+		return principal{}, errUnauthorized
+	}
+	if err != nil {
+		return principal{}, err
+	}
+	if !key.Active(s.now()) {
+		return principal{}, errUnauthorized
+	}
+	partner, err := s.store.Partner(key.PartnerID)
+	if err != nil {
+		return principal{}, err
+	}
+	return principal{key: key, partner: partner}, nil
+}
+
+// handlerFunc is a handler that returns its error for writeError to render.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (s *Server) handle(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}

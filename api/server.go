@@ -1,0 +1,118 @@
+// Package api serves the partner API (/api/v1), the signed upload and
+// download URLs, and health checks.
+package api
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"planreview/api/signing"
+	"planreview/store"
+	"planreview/store/blob"
+)
+
+// Store is what the API needs of the database.
+type Store interface {
+	Ping() error
+	KeyByHash(hash string) (store.Key, error)
+	Partner(id string) (store.Partner, error)
+	CreateJob(j store.Job) (store.Job, store.Version, error)
+	Job(partnerID, jobID string) (store.Job, []store.Version, error)
+	Jobs(partnerID string, q store.JobQuery) ([]store.JobWithVersion, string, error)
+	RegisterFile(partnerID, jobID string, f store.File, maxPerVersion int) (store.File, error)
+	Files(partnerID, jobID, versionID string) ([]store.File, error)
+	File(fileID string) (store.File, error)
+	UploadTarget(fileID string) (store.File, error)
+	CommitUpload(fileID string, size int64, sha256 string) (store.File, string, error)
+	Idempotency(partnerID, key string) (store.IdempotencyRecord, error)
+	PutIdempotency(partnerID, key string, rec store.IdempotencyRecord) error
+	PurgeIdempotency(cutoff time.Time) (int, error)
+}
+
+// Blobs is what the API needs of the blob store.
+type Blobs interface {
+	Put(fileID string, r io.Reader, size int64) (blob.Stored, error)
+	Prune(fileID, keep string) error
+}
+
+// Options configure a Server.
+type Options struct {
+	Store     Store
+	Blobs     Blobs
+	Signer    *signing.Signer
+	Logger    *slog.Logger
+	PublicURL string // scheme://host[:port], no trailing slash
+
+	UploadURLTTL time.Duration
+	CORSOrigins  []string // origins allowed to PUT uploads from a browser
+
+	RateLimit float64 // default requests per second per key
+	RateBurst int     // default bucket size per key
+
+	Now func() time.Time
+}
+
+// Server is the HTTP face of the appliance.
+type Server struct {
+	opts     Options
+	store    Store
+	blobs    Blobs
+	signer   *signing.Signer
+	log      *slog.Logger
+	limiter  *limiter
+	idem     *idempotency
+	now      func() time.Time
+	handler  http.Handler
+	draining atomic.Bool
+}
+
+// maxFilesPerVersion is the contract's limit on files in one version.
+const maxFilesPerVersion = 100
+
+// New builds the server and its routes.
+func New(opts Options) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		opts: opts, store: opts.Store, blobs: opts.Blobs, signer: opts.Signer,
+		log: opts.Logger, limiter: newLimiter(opts.Now), now: opts.Now,
+	}
+	s.idem = newIdempotency(opts.Store, opts.Now)
+	s.handler = s.observe(s.routes())
+	return s
+}
+
+// ServeHTTP serves every route.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Drain makes /readyz fail so a load balancer stops sending work while the
+// server shuts down.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// RunMaintenance purges expired idempotency records and idle rate-limit
+// buckets until ctx ends.
+func (s *Server) RunMaintenance(ctx context.Context) {
+	tick := time.NewTicker(10 * time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			s.limiter.sweep(time.Hour)
+			if n, err := s.store.PurgeIdempotency(s.now().Add(-idempotencyTTL)); err != nil {
+				s.log.Error("purge idempotency records", "error", err)
+			} else if n > 0 {
+				s.log.Info("purged idempotency records", "count", n)
+			}
+		}
+	}
+}

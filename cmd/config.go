@@ -1,0 +1,257 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	"planreview/api"
+)
+
+// Config is every setting of the appliance. Each key is documented with its
+// default in config.example.yaml; config_test.go keeps the two in step.
+type Config struct {
+	Server    ServerConfig    `mapstructure:"server"`
+	Data      DataConfig      `mapstructure:"data"`
+	Log       LogConfig       `mapstructure:"log"`
+	Limits    LimitsConfig    `mapstructure:"limits"`
+	Uploads   UploadsConfig   `mapstructure:"uploads"`
+	Downloads DownloadsConfig `mapstructure:"downloads"`
+	Scan      ScanConfig      `mapstructure:"scan"`
+	Codes     CodesConfig     `mapstructure:"codes"`
+}
+
+type ServerConfig struct {
+	Listen            string        `mapstructure:"listen"`
+	PublicURL         string        `mapstructure:"public_url"`
+	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout"`
+	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
+	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
+	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
+	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout"`
+}
+
+type DataConfig struct {
+	Dir string `mapstructure:"dir"`
+}
+
+type LogConfig struct {
+	Level  string `mapstructure:"level"`
+	Format string `mapstructure:"format"`
+}
+
+type LimitsConfig struct {
+	RateLimit float64 `mapstructure:"rate_limit"`
+	RateBurst int     `mapstructure:"rate_burst"`
+	ScanQuota int     `mapstructure:"scan_quota"`
+}
+
+type UploadsConfig struct {
+	URLTTL      time.Duration `mapstructure:"url_ttl"`
+	CORSOrigins []string      `mapstructure:"cors_origins"`
+}
+
+type DownloadsConfig struct {
+	URLTTL time.Duration `mapstructure:"url_ttl"`
+}
+
+type ScanConfig struct {
+	Workers  int           `mapstructure:"workers"`
+	Timeout  time.Duration `mapstructure:"timeout"`
+	MaxPages int           `mapstructure:"max_pages"`
+}
+
+type CodesConfig struct {
+	Adopted      []string `mapstructure:"adopted"`
+	Jurisdiction string   `mapstructure:"jurisdiction"`
+}
+
+// defaults are the settings with no config file, env or flag: enough to run.
+var defaults = map[string]any{
+	"server.listen":              "127.0.0.1:8080",
+	"server.public_url":          "",
+	"server.read_header_timeout": 10 * time.Second,
+	"server.read_timeout":        15 * time.Minute,
+	"server.write_timeout":       15 * time.Minute,
+	"server.idle_timeout":        2 * time.Minute,
+	"server.shutdown_timeout":    30 * time.Second,
+	"data.dir":                   "./data",
+	"log.level":                  "info",
+	"log.format":                 "text",
+	"limits.rate_limit":          20.0,
+	"limits.rate_burst":          100,
+	"limits.scan_quota":          200,
+	"uploads.url_ttl":            time.Hour,
+	"uploads.cors_origins":       []string{},
+	"downloads.url_ttl":          15 * time.Minute,
+	"scan.workers":               0,
+	"scan.timeout":               30 * time.Minute,
+	"scan.max_pages":             2000,
+	"codes.adopted":              []string{"ibc-2021", "irc-2021"},
+	"codes.jurisdiction":         "",
+}
+
+// flagKeys maps the persistent and per-command flags onto config keys.
+var flagKeys = map[string]string{
+	"listen":     "server.listen",
+	"data-dir":   "data.dir",
+	"public-url": "server.public_url",
+}
+
+// newViper makes the one viper instance of a process: defaults, then the
+// config file (if given), then PLANREVIEW_<SECTION>_<KEY> env, then flags.
+func newViper() *viper.Viper {
+	v := viper.New()
+	for k, val := range defaults {
+		v.SetDefault(k, val)
+	}
+	v.SetEnvPrefix("PLANREVIEW")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	return v
+}
+
+// loadConfig reads the config file (if any), binds the flags the command
+// has, and returns the validated config.
+func loadConfig(v *viper.Viper, configFile string, flags *pflag.FlagSet) (Config, error) {
+	if configFile != "" {
+		v.SetConfigFile(configFile)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, fmt.Errorf("config file %s: %w", configFile, err)
+		}
+	}
+	for flag, key := range flagKeys {
+		if f := flags.Lookup(flag); f != nil {
+			if err := v.BindPFlag(key, f); err != nil {
+				return Config{}, err
+			}
+		}
+	}
+	var cfg Config
+	err := v.UnmarshalExact(&cfg, func(dc *mapstructure.DecoderConfig) {
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(),
+			stringToSliceHook,
+		)
+	})
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return cfg, cfg.Validate()
+}
+
+// stringToSliceHook lets env vars carry lists: "a,b" or "a b".
+func stringToSliceHook(from, to reflect.Type, data any) (any, error) {
+	if from.Kind() != reflect.String || to.Kind() != reflect.Slice {
+		return data, nil
+	}
+	s := strings.TrimSpace(data.(string))
+	if s == "" {
+		return []string{}, nil
+	}
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }), nil
+}
+
+// Validate checks every value and names the key at fault.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if _, _, err := net.SplitHostPort(c.Server.Listen); err != nil {
+		bad("server.listen", "%q is not host:port", c.Server.Listen)
+	}
+	if c.Server.PublicURL != "" {
+		u, err := url.Parse(c.Server.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			bad("server.public_url", "%q is not an http(s) URL without a path", c.Server.PublicURL)
+		}
+	}
+	for key, d := range map[string]time.Duration{
+		"server.read_header_timeout": c.Server.ReadHeaderTimeout,
+		"server.read_timeout":        c.Server.ReadTimeout,
+		"server.write_timeout":       c.Server.WriteTimeout,
+		"server.idle_timeout":        c.Server.IdleTimeout,
+		"server.shutdown_timeout":    c.Server.ShutdownTimeout,
+		"uploads.url_ttl":            c.Uploads.URLTTL,
+		"downloads.url_ttl":          c.Downloads.URLTTL,
+		"scan.timeout":               c.Scan.Timeout,
+	} {
+		if d <= 0 {
+			bad(key, "must be a positive duration, got %s", d)
+		}
+	}
+	if c.Data.Dir == "" {
+		bad("data.dir", "must not be empty")
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(c.Log.Level)); err != nil {
+		bad("log.level", "%q is not debug, info, warn or error", c.Log.Level)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		bad("log.format", "%q is not text or json", c.Log.Format)
+	}
+	if c.Limits.RateLimit <= 0 {
+		bad("limits.rate_limit", "must be > 0 requests per second")
+	}
+	if c.Limits.RateBurst < 1 {
+		bad("limits.rate_burst", "must be >= 1")
+	}
+	if c.Limits.ScanQuota < 1 {
+		bad("limits.scan_quota", "must be >= 1")
+	}
+	for _, o := range c.Uploads.CORSOrigins {
+		if !api.ValidOrigin(o) {
+			bad("uploads.cors_origins", "%q is not an origin like https://permits.example.gov", o)
+		}
+	}
+	if c.Scan.Workers < 0 {
+		bad("scan.workers", "must be >= 0 (0 = one per CPU)")
+	}
+	if c.Scan.MaxPages < 1 {
+		bad("scan.max_pages", "must be >= 1")
+	}
+	return errors.Join(errs...)
+}
+
+// PublicBaseURL is where partners and browsers reach the appliance: the
+// configured public URL, or http://listen-address.
+func (c *Config) PublicBaseURL() string {
+	if c.Server.PublicURL != "" {
+		return strings.TrimSuffix(c.Server.PublicURL, "/")
+	}
+	return "http://" + c.Server.Listen
+}
+
+// ScanWorkers resolves 0 to one worker per CPU.
+func (c *Config) ScanWorkers() int {
+	if c.Scan.Workers > 0 {
+		return c.Scan.Workers
+	}
+	return runtime.NumCPU()
+}
+
+// DBPath, AdminSocket and the other paths live under the data folder.
+func (c *Config) DBPath() string      { return filepath.Join(c.Data.Dir, "planreview.db") }
+func (c *Config) AdminSocket() string { return filepath.Join(c.Data.Dir, "admin.sock") }
+func (c *Config) SecretPath() string  { return filepath.Join(c.Data.Dir, "signing.key") }
+func (c *Config) FilesDir() string    { return filepath.Join(c.Data.Dir, "files") }
+
+// ensureDataDir creates the data folder, private to the service user.
+func (c *Config) ensureDataDir() error {
+	if err := os.MkdirAll(c.Data.Dir, 0o700); err != nil {
+		return fmt.Errorf("data.dir: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,221 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"planreview/api"
+	"planreview/api/signing"
+	"planreview/store"
+	"planreview/store/blob"
+)
+
+func newServeCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the appliance: partner API, uploads and scans",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := a.config(cmd)
+			if err != nil {
+				return err
+			}
+			log := newLogger(cfg, cmd.ErrOrStderr())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, cfg, log)
+		},
+	}
+	cmd.Flags().String("listen", "", "address to listen on (default 127.0.0.1:8080)")
+	cmd.Flags().String("public-url", "", "URL partners and browsers use to reach this server (default http://LISTEN)")
+	return cmd
+}
+
+// serve runs the appliance until ctx ends, then shuts down in order.
+func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
+	ap, err := startAppliance(cfg, log)
+	if err != nil {
+		return err
+	}
+	log.Info("planreview serving", "addr", ap.Addr(), "public_url", cfg.PublicBaseURL(),
+		"data_dir", cfg.Data.Dir, "admin_socket", cfg.AdminSocket())
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down", "timeout", cfg.Server.ShutdownTimeout)
+	case err = <-ap.failed:
+		log.Error("server failed", "error", err)
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.Server.ShutdownTimeout)
+	defer cancel()
+	return errors.Join(err, ap.Shutdown(shutdownCtx))
+}
+
+// appliance is a running server: listeners, background workers, database.
+type appliance struct {
+	log       *slog.Logger
+	db        *store.DB
+	api       *api.Server
+	http      *http.Server
+	admin     *http.Server
+	listener  net.Listener
+	socket    string
+	workers   sync.WaitGroup
+	stopWork  context.CancelFunc
+	failed    chan error
+	closeOnce sync.Once
+}
+
+// startAppliance opens the data folder and starts serving. Every resource
+// opened before a failure is closed again.
+func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
+	if err := cfg.ensureDataDir(); err != nil {
+		return nil, err
+	}
+	db, err := store.Open(cfg.DBPath(), store.Options{})
+	if errors.Is(err, store.ErrDatabaseLocked) {
+		return nil, fmt.Errorf("%w: is another planreview serving %s?", err, cfg.Data.Dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ap := &appliance{log: log, db: db, failed: make(chan error, 2)}
+	defer func() {
+		if err != nil {
+			ap.Shutdown(context.Background())
+		}
+	}()
+	signer, err := signing.LoadOrCreate(cfg.SecretPath())
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := blob.Open(cfg.FilesDir())
+	if err != nil {
+		return nil, err
+	}
+	ap.api = api.New(api.Options{
+		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(),
+		UploadURLTTL: cfg.Uploads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
+		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst,
+	})
+	if ap.listener, err = net.Listen("tcp", cfg.Server.Listen); err != nil {
+		return nil, fmt.Errorf("server.listen: %w", err)
+	}
+	adminListener, err := listenAdminSocket(cfg.AdminSocket())
+	if err != nil {
+		ap.listener.Close()
+		return nil, err
+	}
+	ap.socket = cfg.AdminSocket() // ours now: Shutdown removes it
+	errorLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	ap.http = &http.Server{
+		Handler:           ap.api,
+		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
+		ReadTimeout:       cfg.Server.ReadTimeout,
+		WriteTimeout:      cfg.Server.WriteTimeout,
+		IdleTimeout:       cfg.Server.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          errorLog,
+	}
+	ap.admin = &http.Server{
+		Handler:           api.AdminHandler(&api.Admin{Store: db}, log),
+		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
+		ErrorLog:          errorLog,
+	}
+	go ap.serveOn(ap.http, ap.listener)
+	go ap.serveOn(ap.admin, adminListener)
+
+	workCtx, stopWork := context.WithCancel(context.Background())
+	ap.stopWork = stopWork
+	ap.goWork("maintenance", func() { ap.api.RunMaintenance(workCtx) })
+	return ap, nil
+}
+
+func (ap *appliance) serveOn(srv *http.Server, ln net.Listener) {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		ap.failed <- err
+	}
+}
+
+// goWork runs a background worker that shutdown waits for. A panic is
+// logged instead of taking the server down.
+func (ap *appliance) goWork(name string, fn func()) {
+	ap.workers.Add(1)
+	go func() {
+		defer ap.workers.Done()
+		defer func() {
+			if v := recover(); v != nil {
+				ap.log.Error("background worker panicked", "worker", name, "panic", v)
+			}
+		}()
+		fn()
+	}()
+}
+
+// Addr is the address the partner API listens on.
+func (ap *appliance) Addr() string { return ap.listener.Addr().String() }
+
+// Shutdown stops in dependency order: HTTP first (in-flight requests
+// finish), then background workers, then the database.
+func (ap *appliance) Shutdown(ctx context.Context) error {
+	var errs []error
+	ap.closeOnce.Do(func() {
+		if ap.api != nil {
+			ap.api.Drain()
+		}
+		for _, srv := range []*http.Server{ap.http, ap.admin} {
+			if srv == nil {
+				continue
+			}
+			if err := srv.Shutdown(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("http shutdown: %w", err))
+				srv.Close()
+			}
+		}
+		if ap.stopWork != nil {
+			ap.stopWork()
+		}
+		ap.workers.Wait()
+		if ap.db != nil {
+			if err := ap.db.Close(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if ap.socket != "" {
+			os.Remove(ap.socket)
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// listenAdminSocket listens on the admin socket, private to the service
+// user (0600). A socket left by a crashed server is replaced; one that
+// answers belongs to a live server and is an error.
+func listenAdminSocket(path string) (net.Listener, error) {
+	if conn, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		conn.Close()
+		return nil, fmt.Errorf("admin socket %s: another planreview is serving this data folder", path)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("admin socket: %w", err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("admin socket %s: %w (a data folder path over ~100 characters is too long for a socket)", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("admin socket: %w", err)
+	}
+	return ln, nil
+}

@@ -1,0 +1,52 @@
+// Package pdftext extracts words with exact boxes from PDF pages, on top of
+// pdfcpu's parsed document, so that every finding can point at its evidence.
+package pdftext
+
+// BBox is a box as fractions (0–1) of the page as displayed (CropBox after
+// /Rotate), origin at the top-left corner: the contract's bbox convention.
+type BBox struct {
+	Left   float64 `json:"left"`
+	Top    float64 `json:"top"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Rect is a rectangle in PDF default user space of the page (unrotated,
+// bottom-left origin): [llx, lly, urx, ury]. Annotations are placed with it.
+type Rect [4]float64
+
+// Word is one run of non-space glyphs on a page.
+type Word struct {
+	Text     string  `json:"text"`
+	BBox     BBox    `json:"bbox"`
+	Rect     Rect    `json:"rect"`
+	FontSize float64 `json:"fontSize"`
+	// Norm is Text in NFKC with ligatures expanded: what search and rules match.
+	Norm string `json:"-"`
+	// Line and Block index the word's reading-order line and block on its page.
+	Line  int `json:"-"`
+	Block int `json:"-"`
+}
+
+// Reasons a page has no machine-readable text.
+const (
+	ReasonImageOnly     = "image_only"      // only raster images (a scan)
+	ReasonNoTextObjects = "no_text_objects" // vector art only, e.g. text as outlines
+)
+
+// Page is what the engine sees of one page.
+type Page struct {
+	Number   int     `json:"page"`   // 1-based
+	Width    float64 `json:"width"`  // displayed width in points (after /Rotate)
+	Height   float64 `json:"height"` // displayed height in points (after /Rotate)
+	Rotate   int     `json:"rotate"` // 0, 90, 180 or 270
+	Readable bool    `json:"readable"`
+	Reason   string  `json:"reason,omitempty"`
+	Words    []Word  `json:"words"`
+	// Lines groups word indexes into reading-order lines; Blocks groups line
+	// indexes into blocks.
+	Lines  [][]int `json:"-"`
+	Blocks [][]int `json:"-"`
+	// Err is set when this page failed on its own; the other pages still read.
+	Err error `json:"-"`
+}

@@ -1,0 +1,138 @@
+// Package blob keeps uploaded PDFs (and files made from them) on the local
+// filesystem under the data folder: files/<fileId>/<sha256>.pdf. The name
+// carries the content hash, so replacing an upload writes a new name and the
+// database commit decides which one is current; a cut-off upload never
+// touches the bytes already committed.
+package blob
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"planreview/store/durable"
+)
+
+// ErrShortBody means the body ended before the announced length.
+var ErrShortBody = errors.New("body shorter than its Content-Length")
+
+// ErrNotPDF means the body does not start with %PDF-.
+var ErrNotPDF = errors.New("body is not a PDF")
+
+// Store is a folder of blobs.
+type Store struct {
+	root string
+}
+
+// Open creates the folder if needed.
+func Open(root string) (*Store, error) {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, err
+	}
+	return &Store{root: root}, nil
+}
+
+// Stored describes bytes written by Put.
+type Stored struct {
+	Size   int64
+	SHA256 string
+}
+
+// copyBuffer is large enough that a 100 MB upload costs few syscalls.
+const copyBuffer = 1 << 20
+
+// Put streams exactly size bytes of a PDF from r into the file's folder. The
+// first bytes must be %PDF-. Nothing is left behind on error.
+func (s *Store) Put(fileID string, r io.Reader, size int64) (Stored, error) {
+	dir := s.dir(fileID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Stored{}, err
+	}
+	br := bufio.NewReaderSize(io.LimitReader(r, size), copyBuffer)
+	head, err := br.Peek(5)
+	switch {
+	case len(head) < 5 && int64(len(head)) == size:
+		return Stored{}, ErrNotPDF // complete, but too short to be a PDF
+	case len(head) < 5 && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return Stored{}, ErrShortBody
+	case len(head) < 5:
+		return Stored{}, err
+	case string(head) != "%PDF-":
+		return Stored{}, ErrNotPDF
+	}
+	hash := sha256.New()
+	tmp, err := os.CreateTemp(dir, ".upload.tmp-*")
+	if err != nil {
+		return Stored{}, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	buf := make([]byte, copyBuffer)
+	n, err := io.CopyBuffer(io.MultiWriter(tmp, hash), struct{ io.Reader }{br}, buf)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return Stored{}, ErrShortBody
+	}
+	if err != nil {
+		return Stored{}, err
+	}
+	if n != size {
+		return Stored{}, ErrShortBody
+	}
+	if err := tmp.Sync(); err != nil {
+		return Stored{}, fmt.Errorf("fsync upload: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return Stored{}, err
+	}
+	sum := hex.EncodeToString(hash.Sum(nil))
+	if err := os.Rename(tmp.Name(), s.Path(fileID, sum)); err != nil {
+		return Stored{}, err
+	}
+	committed = true
+	return Stored{Size: n, SHA256: sum}, durable.SyncDir(dir)
+}
+
+// Path is where the blob of fileID with content hash sum lives.
+func (s *Store) Path(fileID, sum string) string {
+	return filepath.Join(s.dir(fileID), sum+".pdf")
+}
+
+// Open opens the committed blob of a file.
+func (s *Store) Open(fileID, sum string) (*os.File, error) {
+	return os.Open(s.Path(fileID, sum))
+}
+
+// Prune deletes every blob of fileID except keep, and temp files a crash left.
+// Called after a commit replaced the file's bytes.
+func (s *Store) Prune(fileID, keep string) error {
+	entries, err := os.ReadDir(s.dir(fileID))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		name := e.Name()
+		if name == keep+".pdf" || (!strings.HasSuffix(name, ".pdf") && !strings.HasPrefix(name, ".upload.tmp-")) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.dir(fileID), name)); err != nil && !os.IsNotExist(err) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Store) dir(fileID string) string {
+	return filepath.Join(s.root, filepath.Base(fileID))
+}

@@ -1,0 +1,176 @@
+// Package store keeps the appliance's records in one bbolt file. It is the
+// only package that imports bbolt; callers see typed records and the typed
+// errors in errors.go.
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Bucket names. Index buckets hold composite keys (parent id + 0x00 + child
+// id) with empty values; ids are time-ordered, so a prefix scan lists
+// children in creation order.
+var (
+	bucketMeta         = []byte("meta")
+	bucketPartners     = []byte("partners")
+	bucketPartnerNames = []byte("partner_names")
+	bucketKeys         = []byte("keys")
+	bucketKeyHashes    = []byte("key_hashes")
+	bucketJobs         = []byte("jobs")
+	bucketPartnerJobs  = []byte("partner_jobs")
+	bucketVersions     = []byte("versions")
+	bucketJobVersions  = []byte("job_versions")
+	bucketFiles        = []byte("files")
+	bucketVersionFiles = []byte("version_files")
+	bucketIdempotency  = []byte("idempotency")
+
+	keySchemaVersion = []byte("schema_version")
+)
+
+var allBuckets = [][]byte{
+	bucketMeta, bucketPartners, bucketPartnerNames, bucketKeys, bucketKeyHashes,
+	bucketJobs, bucketPartnerJobs, bucketVersions, bucketJobVersions,
+	bucketFiles, bucketVersionFiles, bucketIdempotency,
+}
+
+// migration moves the database from version i to i+1 (migrations[i]).
+// Append only; never edit a released one.
+type migration func(tx *bolt.Tx) error
+
+// migrations is the schema history. Migration 0 creates the first buckets.
+var migrations = []migration{
+	func(tx *bolt.Tx) error {
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
+}
+
+// SchemaVersion is the version this binary writes.
+func SchemaVersion() int { return len(migrations) }
+
+// DB is the appliance's database.
+type DB struct {
+	bolt *bolt.DB
+	now  func() time.Time
+}
+
+// Options tune Open.
+type Options struct {
+	// LockTimeout bounds the wait for bbolt's file lock; another process
+	// holding the file yields ErrDatabaseLocked instead of hanging.
+	LockTimeout time.Duration
+	// Now replaces the clock (tests).
+	Now func() time.Time
+}
+
+// Open opens or creates the database file and brings its schema up to date.
+func Open(path string, opts Options) (*DB, error) {
+	if opts.LockTimeout == 0 {
+		opts.LockTimeout = 2 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("open %s: %w", path, ErrDatabaseLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db := &DB{bolt: bdb, now: opts.Now}
+	if err := db.migrate(); err != nil {
+		bdb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database file.
+func (db *DB) Close() error { return db.bolt.Close() }
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.bolt.Path() }
+
+func (db *DB) migrate() error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		current := 0
+		if meta := tx.Bucket(bucketMeta); meta != nil {
+			if v := meta.Get(keySchemaVersion); len(v) == 8 {
+				current = int(binary.BigEndian.Uint64(v))
+			}
+		}
+		if current > len(migrations) {
+			return fmt.Errorf("schema version %d, binary knows %d: %w", current, len(migrations), ErrSchemaTooNew)
+		}
+		for i := current; i < len(migrations); i++ {
+			if err := migrations[i](tx); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
+		}
+		var v [8]byte
+		binary.BigEndian.PutUint64(v[:], uint64(len(migrations)))
+		return tx.Bucket(bucketMeta).Put(keySchemaVersion, v[:])
+	})
+}
+
+// Backup writes a consistent copy of the database to w while it stays in use.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+// Ping checks that the database answers a read.
+func (db *DB) Ping() error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketMeta) == nil {
+			return errors.New("meta bucket missing")
+		}
+		return nil
+	})
+}
+
+// indexKey joins a parent and a child id into an index bucket key.
+func indexKey(parent, child string) []byte {
+	k := make([]byte, 0, len(parent)+1+len(child))
+	k = append(k, parent...)
+	k = append(k, 0)
+	return append(k, child...)
+}
+
+// getJSON decodes the value at key into v; a missing key is ErrNotFound.
+// json.Unmarshal copies, so nothing refers to bbolt's memory after the tx.
+func getJSON(b *bolt.Bucket, key string, v any) error {
+	raw := b.Get([]byte(key))
+	if raw == nil {
+		return ErrNotFound
+	}
+	return json.Unmarshal(raw, v)
+}
+
+func putJSON(b *bolt.Bucket, key string, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(key), raw)
+}
+
+func unmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
