@@ -31,6 +31,8 @@ type Store interface {
 	Idempotency(partnerID, key string) (store.IdempotencyRecord, error)
 	PutIdempotency(partnerID, key string, rec store.IdempotencyRecord) error
 	PurgeIdempotency(cutoff time.Time) (int, error)
+	StartScan(req store.ScanRequest) (store.Version, bool, error)
+	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 }
 
 // Blobs is what the API needs of the blob store.
@@ -52,6 +54,10 @@ type Options struct {
 
 	RateLimit float64 // default requests per second per key
 	RateBurst int     // default bucket size per key
+	ScanQuota int     // default scans per partner per rolling 24 h
+
+	// ScanQueued is called after a scan was queued, to wake the runner.
+	ScanQueued func()
 
 	Now func() time.Time
 }

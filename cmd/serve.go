@@ -17,6 +17,7 @@ import (
 
 	"planreview/api"
 	"planreview/api/signing"
+	"planreview/scan"
 	"planreview/store"
 	"planreview/store/blob"
 )
@@ -103,10 +104,17 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
+	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
+	if err != nil {
+		return nil, err
+	}
+	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
+		Timeout: cfg.Scan.Timeout, Log: log}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(),
 		UploadURLTTL: cfg.Uploads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
-		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst,
+		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst, ScanQuota: cfg.Limits.ScanQuota,
+		ScanQueued: runner.Wake,
 	})
 	if ap.listener, err = net.Listen("tcp", cfg.Server.Listen); err != nil {
 		return nil, fmt.Errorf("server.listen: %w", err)
@@ -138,6 +146,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	workCtx, stopWork := context.WithCancel(context.Background())
 	ap.stopWork = stopWork
 	ap.goWork("maintenance", func() { ap.api.RunMaintenance(workCtx) })
+	ap.goWork("scan runner", func() { runner.Run(workCtx) })
 	return ap, nil
 }
 

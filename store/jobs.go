@@ -56,6 +56,7 @@ type Version struct {
 	Pipeline         Pipeline        `json:"pipeline"`
 	FindingCounts    FindingCounts   `json:"findingCounts"`
 	LocalLawCoverage json.RawMessage `json:"localLawCoverage,omitempty"`
+	CodeBasis        json.RawMessage `json:"codeBasis,omitempty"`
 	CreatedAt        time.Time       `json:"createdAt"`
 	UpdatedAt        time.Time       `json:"updatedAt"`
 }

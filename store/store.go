@@ -55,6 +55,14 @@ var migrations = []migration{
 		}
 		return nil
 	},
+	func(tx *bolt.Tx) error { // 2: scan queue, quota events, findings
+		for _, name := range [][]byte{bucketScanQueue, bucketScanActive, bucketScanEvents, bucketFindings} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
 }
 
 // SchemaVersion is the version this binary writes.
@@ -174,3 +182,5 @@ func putJSON(b *bolt.Bucket, key string, v any) error {
 }
 
 func unmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+func marshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -113,8 +113,14 @@ func (s *Store) Open(fileID, sum string) (*os.File, error) {
 	return os.Open(s.Path(fileID, sum))
 }
 
-// Prune deletes every blob of fileID except keep, and temp files a crash left.
-// Called after a commit replaced the file's bytes.
+// AnnotatedPath is where the marked-up copy of fileID lives. A file belongs
+// to one version, so one marked-up copy per file is enough.
+func (s *Store) AnnotatedPath(fileID string) string {
+	return filepath.Join(s.dir(fileID), "marked-up.pdf")
+}
+
+// Prune deletes every upload of fileID except keep, and temp files a crash
+// left. Called after a commit replaced the file's bytes.
 func (s *Store) Prune(fileID, keep string) error {
 	entries, err := os.ReadDir(s.dir(fileID))
 	if err != nil {
@@ -123,7 +129,8 @@ func (s *Store) Prune(fileID, keep string) error {
 	var errs []error
 	for _, e := range entries {
 		name := e.Name()
-		if name == keep+".pdf" || (!strings.HasSuffix(name, ".pdf") && !strings.HasPrefix(name, ".upload.tmp-")) {
+		upload := len(name) == 64+len(".pdf") && strings.HasSuffix(name, ".pdf")
+		if name == keep+".pdf" || (!upload && !strings.HasPrefix(name, ".upload.tmp-")) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(s.dir(fileID), name)); err != nil && !os.IsNotExist(err) {

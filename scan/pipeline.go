@@ -1,0 +1,250 @@
+// Package scan reviews plan sets: the pipeline (validate, extract, classify,
+// review, annotate) and the background runner that takes queued scans from
+// the store. The `review` command runs the same pipeline on local files.
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"planreview/scan/annotate"
+	"planreview/scan/pdftext"
+	"planreview/scan/rules"
+	"planreview/scan/sheets"
+	"planreview/store"
+)
+
+// Failure codes of a scan (pipeline.error.code), as the contract names them.
+const (
+	CodeInvalidPDF   = "invalid_pdf"
+	CodeEncryptedPDF = "encrypted_pdf"
+	CodeEmptyPDF     = "empty_pdf"
+	CodeTooManyPages = "too_many_pages"
+	CodeTimeout      = "timeout"
+	CodeInternal     = "internal"
+)
+
+// Error is a scan failure with its contract code. FileID names the file at
+// fault when there is one.
+type Error struct {
+	Code    string
+	Message string
+	FileID  string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Input is one PDF of a plan set, in registration order.
+type Input struct {
+	FileID string
+	Name   string
+	Path   string
+}
+
+// Reviewed is one file of a reviewed set.
+type Reviewed struct {
+	Input
+	Pages  []pdftext.Page
+	Sheets []sheets.Sheet // per page
+}
+
+// Result is a reviewed plan set.
+type Result struct {
+	Files     []Reviewed
+	Findings  []store.Finding // contract order, numbered from 1
+	CodeBasis CodeBasis
+}
+
+// CodeBasis is the findings answer's codeBasis object.
+type CodeBasis struct {
+	RequiresAck      bool     `json:"requiresAck"`
+	Lines            []string `json:"lines"`
+	LocalLawCoverage any      `json:"localLawCoverage"`
+}
+
+// Progress is told when a stage starts and as pages are extracted.
+type Progress interface {
+	Stage(name string)
+	Pages(done, total int)
+}
+
+// Pipeline holds what every review shares; it is safe for concurrent use.
+type Pipeline struct {
+	Engine       *rules.Engine
+	MaxPages     int
+	Jurisdiction string
+}
+
+// NewPipeline loads the embedded rule packs for the adopted codes. A pack
+// that fails validation is an error naming its file and line.
+func NewPipeline(adopted []string, jurisdiction string, maxPages int) (*Pipeline, error) {
+	engine, err := rules.Load(rules.Packs(), adopted)
+	if err != nil {
+		return nil, fmt.Errorf("rule packs: %w", err)
+	}
+	return &Pipeline{Engine: engine, MaxPages: maxPages, Jurisdiction: jurisdiction}, nil
+}
+
+// Review runs the preparing, extracting, classifying and reviewing stages.
+// Panics are recovered into an internal failure: one broken file must not
+// take the appliance down.
+func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress) (res Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &Error{Code: CodeInternal, Message: fmt.Sprintf("review failed: %v\n%s", v, debug.Stack())}
+		}
+	}()
+	progress.Stage(store.StagePreparing)
+	docs, total, err := p.open(ctx, inputs)
+	defer func() {
+		for _, d := range docs {
+			d.Close()
+		}
+	}()
+	if err != nil {
+		return Result{}, err
+	}
+
+	progress.Stage(store.StageExtracting)
+	res.Files = make([]Reviewed, len(inputs))
+	done := 0
+	for i, doc := range docs {
+		res.Files[i] = Reviewed{Input: inputs[i], Pages: make([]pdftext.Page, 0, doc.NumPages())}
+		for page := range doc.Pages(ctx) {
+			if page.Err != nil && !page.Readable {
+				page.Reason = "extraction_failed"
+			}
+			res.Files[i].Pages = append(res.Files[i].Pages, *page)
+			done++
+			progress.Pages(done, total)
+		}
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+	}
+
+	progress.Stage(store.StageClassifying)
+	for i := range res.Files {
+		f := &res.Files[i]
+		f.Sheets = make([]sheets.Sheet, len(f.Pages))
+		for j := range f.Pages {
+			f.Sheets[j] = sheets.Classify(&f.Pages[j])
+		}
+	}
+
+	progress.Stage(store.StageReviewing)
+	set := rules.PlanSet{Files: make([]rules.File, len(res.Files))}
+	for i, f := range res.Files {
+		set.Files[i] = rules.File{ID: f.FileID, Pages: f.Pages}
+	}
+	found, err := p.Engine.Review(ctx, set)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Findings = toStoreFindings(found)
+	res.CodeBasis = p.codeBasis()
+	return res, nil
+}
+
+// open opens every file and checks the set's page count.
+func (p *Pipeline) open(ctx context.Context, inputs []Input) ([]*pdftext.Document, int, error) {
+	var docs []*pdftext.Document
+	total := 0
+	for _, in := range inputs {
+		doc, err := pdftext.Open(ctx, in.Path)
+		if err != nil {
+			return docs, 0, openError(in, err)
+		}
+		docs = append(docs, doc)
+		if doc.NumPages() == 0 {
+			return docs, 0, &Error{Code: CodeEmptyPDF, FileID: in.FileID, Message: fmt.Sprintf("%s has no pages.", in.Name)}
+		}
+		total += doc.NumPages()
+	}
+	if total > p.MaxPages {
+		return docs, 0, &Error{Code: CodeTooManyPages,
+			Message: fmt.Sprintf("The plan set has %d pages; this appliance reviews at most %d (scan.max_pages).", total, p.MaxPages)}
+	}
+	return docs, total, nil
+}
+
+func openError(in Input, err error) error {
+	switch {
+	case errors.Is(err, pdftext.ErrEncrypted):
+		return &Error{Code: CodeEncryptedPDF, FileID: in.FileID,
+			Message: fmt.Sprintf("%s is protected by a password; upload it without one.", in.Name)}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	default:
+		return &Error{Code: CodeInvalidPDF, FileID: in.FileID,
+			Message: fmt.Sprintf("%s cannot be read as a PDF: %v", in.Name, err)}
+	}
+}
+
+func (p *Pipeline) codeBasis() CodeBasis {
+	lines := p.Engine.CodeBasis()
+	if p.Jurisdiction != "" {
+		lines = append([]string{"Jurisdiction: " + p.Jurisdiction}, lines...)
+	}
+	// Without an imported local-law snapshot no local amendment was
+	// checked: say so, and ask the reader to acknowledge it.
+	lines = append(lines, "Local amendments: not evaluated (no certified local-law snapshot applies)")
+	return CodeBasis{RequiresAck: true, Lines: lines}
+}
+
+// toStoreFindings gives engine findings ids and numbers, in the engine's
+// (contract) order.
+func toStoreFindings(found []rules.Finding) []store.Finding {
+	out := make([]store.Finding, len(found))
+	for i, f := range found {
+		sf := store.Finding{
+			ID: store.NewID(store.PrefixFinding), Number: i + 1, RuleID: f.RuleID, Title: f.Title,
+			Severity: f.Severity, Confidence: f.Confidence, Rationale: f.Rationale, GoverningRefs: f.GoverningRefs,
+			Topic: f.Topic, Source: f.Source, FileID: f.FileID, Fingerprint: f.Fingerprint,
+			Sheet:   store.SheetRef{Page: f.Page, SheetNumber: f.SheetNumber, SheetTitle: f.SheetTitle, SheetType: f.SheetType},
+			Anchors: make([]store.Anchor, len(f.Anchors)),
+		}
+		for j, a := range f.Anchors {
+			sf.Anchors[j] = store.Anchor{Page: a.Page, Text: a.Text, Rect: a.Rect,
+				BBox: store.BBox{Left: a.BBox.Left, Top: a.BBox.Top, Width: a.BBox.Width, Height: a.BBox.Height}}
+		}
+		out[i] = sf
+	}
+	return out
+}
+
+// Annotate writes the marked-up copy of one file of a reviewed set.
+func (p *Pipeline) Annotate(ctx context.Context, res Result, file Reviewed, dstPath string, sum annotate.Summary) error {
+	sum.FileName = file.Name
+	sum.CodeBasis = res.CodeBasis.Lines
+	if sum.GeneratedAt.IsZero() {
+		sum.GeneratedAt = time.Now()
+	}
+	return annotate.RenderFile(ctx, file.Path, dstPath, MarksFor(res.Findings, file.FileID), sum)
+}
+
+// MarksFor turns a file's findings into annotation marks: one per anchor,
+// or one summary-only mark for a finding without an anchor.
+func MarksFor(findings []store.Finding, fileID string) []annotate.Mark {
+	var marks []annotate.Mark
+	for _, f := range findings {
+		if f.FileID != fileID {
+			continue
+		}
+		base := annotate.Mark{Number: f.Number, FindingID: f.ID, Severity: f.Severity, Title: f.Title,
+			GoverningRefs: f.GoverningRefs, Rationale: f.Rationale, SheetNumber: f.Sheet.SheetNumber}
+		if len(f.Anchors) == 0 {
+			marks = append(marks, base)
+			continue
+		}
+		for _, a := range f.Anchors {
+			m := base
+			m.Page, m.Rect = a.Page, pdftext.Rect(a.Rect)
+			marks = append(marks, m)
+		}
+	}
+	return marks
+}

@@ -1,0 +1,306 @@
+package scan
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"planreview/scan/annotate"
+	"planreview/store"
+)
+
+// Store is what the runner needs of the database.
+type Store interface {
+	ClaimScan() (store.Version, bool, error)
+	RequeueScan(versionID string) error
+	RecoverScans() (int, error)
+	ScanFiles(versionID string) ([]store.File, error)
+	UpdatePipeline(versionID string, change func(*store.Pipeline)) error
+	CompleteScan(versionID string, res store.ScanResult, p store.Pipeline) error
+	FailScan(versionID string, files []store.File, p store.Pipeline) error
+}
+
+// Blobs locates a file's uploaded and marked-up bytes.
+type Blobs interface {
+	Path(fileID, sum string) string
+	AnnotatedPath(fileID string) string
+}
+
+// Runner takes queued scans from the store and runs them on a pool of
+// workers. Queue and claims live in the database, so a crash loses no scan:
+// RecoverScans queues again whatever was running.
+type Runner struct {
+	Store    Store
+	Blobs    Blobs
+	Pipeline *Pipeline
+	Workers  int
+	Timeout  time.Duration
+	Log      *slog.Logger
+
+	wakeOnce sync.Once
+	wake     chan struct{}
+}
+
+// idlePoll is how often an idle worker looks at the queue without a wake-up
+// (a scan queued through another path, or a missed wake).
+const idlePoll = 2 * time.Second
+
+func (r *Runner) wakeCh() chan struct{} {
+	r.wakeOnce.Do(func() { r.wake = make(chan struct{}, max(1, r.Workers)) })
+	return r.wake
+}
+
+// Wake tells an idle worker that a scan was queued.
+func (r *Runner) Wake() {
+	select {
+	case r.wakeCh() <- struct{}{}:
+	default:
+	}
+}
+
+// Run recovers interrupted scans and works the queue until ctx ends. Scans
+// running then are stopped and queued again; Run returns when every worker
+// has stopped.
+func (r *Runner) Run(ctx context.Context) {
+	if n, err := r.Store.RecoverScans(); err != nil {
+		r.Log.Error("recover interrupted scans", "error", err)
+	} else if n > 0 {
+		r.Log.Info("requeued scans interrupted by a stop", "count", n)
+	}
+	var wg sync.WaitGroup
+	for i := range max(1, r.Workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(ctx, i)
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *Runner) work(ctx context.Context, worker int) {
+	wake := r.wakeCh()
+	for ctx.Err() == nil {
+		v, ok, err := r.Store.ClaimScan()
+		if err != nil {
+			r.Log.Error("claim scan", "worker", worker, "error", err)
+		}
+		if err != nil || !ok {
+			select {
+			case <-ctx.Done():
+				return
+			case <-wake:
+			case <-time.After(idlePoll):
+			}
+			continue
+		}
+		r.scan(ctx, v)
+	}
+}
+
+// scan runs one claimed version to complete, failed, or (on shutdown) back
+// into the queue.
+func (r *Runner) scan(ctx context.Context, v store.Version) {
+	log := r.Log.With("version_id", v.ID, "job_id", v.JobID)
+	started := time.Now()
+	tracker := &tracker{store: r.Store, versionID: v.ID, pipeline: v.Pipeline, log: log}
+	scanCtx, cancel := context.WithTimeout(ctx, r.Timeout)
+	defer cancel()
+
+	files, err := r.Store.ScanFiles(v.ID)
+	var res Result
+	if err == nil {
+		res, err = r.run(scanCtx, v, files, tracker)
+	}
+	if ctx.Err() != nil { // shutting down: not this scan's fault
+		if err := r.Store.RequeueScan(v.ID); err != nil {
+			log.Error("requeue scan on shutdown", "error", err)
+		} else {
+			log.Info("scan stopped by shutdown; queued again")
+		}
+		return
+	}
+	if err != nil {
+		problem := asProblem(err, r.Timeout)
+		level := slog.LevelInfo
+		if problem.Code == CodeInternal {
+			level = slog.LevelError
+		}
+		log.Log(ctx, level, "scan failed", "code", problem.Code, "error", err, "seconds", time.Since(started).Seconds())
+		tracker.fail(problem)
+		if err := r.Store.FailScan(v.ID, markFiles(files, res, err), tracker.pipeline); err != nil {
+			log.Error("store failed scan", "error", err)
+		}
+		return
+	}
+	tracker.finish()
+	coverage, basis := encodeBasis(res.CodeBasis)
+	err = r.Store.CompleteScan(v.ID, store.ScanResult{
+		Findings: res.Findings, Files: markFiles(files, res, nil), LocalLawCoverage: coverage, CodeBasis: basis,
+	}, tracker.pipeline)
+	if err != nil {
+		log.Error("store completed scan", "error", err)
+		return
+	}
+	log.Info("scan complete", "findings", len(res.Findings), "pages", tracker.pipeline.PagesTotal,
+		"seconds", time.Since(started).Seconds())
+}
+
+// run is the whole pipeline for one version, panics included.
+func (r *Runner) run(ctx context.Context, v store.Version, files []store.File, t *tracker) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &Error{Code: CodeInternal, Message: fmt.Sprintf("panic: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	inputs := make([]Input, len(files))
+	for i, f := range files {
+		inputs[i] = Input{FileID: f.ID, Name: f.FileName, Path: r.Blobs.Path(f.ID, f.SHA256)}
+	}
+	if res, err = r.Pipeline.Review(ctx, inputs, t); err != nil {
+		return res, err
+	}
+	t.Stage(store.StageAnnotating)
+	for _, file := range res.Files {
+		sum := annotate.Summary{JobID: v.JobID, VersionID: v.ID}
+		if err := r.Pipeline.Annotate(ctx, res, file, r.Blobs.AnnotatedPath(file.FileID), sum); err != nil {
+			return res, fmt.Errorf("annotate %s: %w", file.FileID, err)
+		}
+	}
+	return res, nil
+}
+
+// asProblem maps a pipeline error to the contract's pipeline.error.
+func asProblem(err error, timeout time.Duration) *store.Problem {
+	var se *Error
+	switch {
+	case errors.As(err, &se):
+		msg := se.Message
+		if se.Code == CodeInternal {
+			msg = "The review failed inside the appliance; the operator's log has the details."
+		}
+		return &store.Problem{Code: se.Code, Message: msg}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &store.Problem{Code: CodeTimeout, Message: fmt.Sprintf("The scan took longer than %s (scan.timeout).", timeout)}
+	default:
+		return &store.Problem{Code: CodeInternal, Message: "The review failed inside the appliance; the operator's log has the details."}
+	}
+}
+
+// markFiles sets each file's page count and status after a scan; the file
+// that made a scan fail is marked rejected with the reason.
+func markFiles(files []store.File, res Result, scanErr error) []store.File {
+	pages := map[string]int{}
+	for _, f := range res.Files {
+		pages[f.FileID] = len(f.Pages)
+	}
+	var se *Error
+	errors.As(scanErr, &se)
+	out := make([]store.File, len(files))
+	for i, f := range files {
+		if n, ok := pages[f.ID]; ok {
+			f.PageCount = &n
+		}
+		switch {
+		case se != nil && se.FileID == f.ID:
+			f.Status, f.Error = store.FileRejected, &store.Problem{Code: se.Code, Message: se.Message}
+		case scanErr == nil:
+			f.Status = store.FileScanned
+		}
+		out[i] = f
+	}
+	return out
+}
+
+func encodeBasis(cb CodeBasis) (coverage, basis []byte) {
+	basis, _ = json.Marshal(cb)
+	if cb.LocalLawCoverage != nil {
+		coverage, _ = json.Marshal(cb.LocalLawCoverage)
+	}
+	return coverage, basis
+}
+
+// tracker records stage changes and page progress in the version's
+// pipeline. Page progress is written at most every progressEvery, so a
+// 500-page set costs a handful of writes, not one per page.
+type tracker struct {
+	store     Store
+	versionID string
+	pipeline  store.Pipeline
+	log       *slog.Logger
+	lastWrite time.Time
+}
+
+const progressEvery = 500 * time.Millisecond
+
+// stageWeight is each stage's share of the progress bar; extraction
+// dominates the time of a scan.
+var stageWeight = map[string][2]float64{ // start, end
+	store.StagePreparing:   {0, 0.05},
+	store.StageExtracting:  {0.05, 0.70},
+	store.StageClassifying: {0.70, 0.75},
+	store.StageReviewing:   {0.75, 0.85},
+	store.StageAnnotating:  {0.85, 0.99},
+}
+
+func (t *tracker) Stage(name string) {
+	now := time.Now().UTC()
+	for i := range t.pipeline.Stages {
+		st := &t.pipeline.Stages[i]
+		if st.Status == "running" {
+			st.Status, st.FinishedAt = "done", &now
+		}
+		if st.Name == name {
+			st.Status, st.StartedAt = "running", &now
+		}
+	}
+	t.pipeline.CurrentStage = name
+	t.pipeline.Progress = stageWeight[name][0]
+	t.save(true)
+}
+
+func (t *tracker) Pages(done, total int) {
+	t.pipeline.PagesProcessed, t.pipeline.PagesTotal = done, total
+	w := stageWeight[store.StageExtracting]
+	if total > 0 {
+		t.pipeline.Progress = w[0] + (w[1]-w[0])*float64(done)/float64(total)
+	}
+	t.save(done == total)
+}
+
+func (t *tracker) save(force bool) {
+	if !force && time.Since(t.lastWrite) < progressEvery {
+		return
+	}
+	t.lastWrite = time.Now()
+	snapshot := t.pipeline
+	snapshot.Stages = append([]store.Stage(nil), t.pipeline.Stages...)
+	if err := t.store.UpdatePipeline(t.versionID, func(p *store.Pipeline) { *p = snapshot }); err != nil {
+		t.log.Warn("save scan progress", "error", err)
+	}
+}
+
+func (t *tracker) finish() {
+	now := time.Now().UTC()
+	for i := range t.pipeline.Stages {
+		if st := &t.pipeline.Stages[i]; st.Status == "running" {
+			st.Status, st.FinishedAt = "done", &now
+		}
+	}
+	t.pipeline.CurrentStage, t.pipeline.Progress, t.pipeline.FinishedAt = store.StageDone, 1, &now
+}
+
+func (t *tracker) fail(p *store.Problem) {
+	now := time.Now().UTC()
+	for i := range t.pipeline.Stages {
+		if st := &t.pipeline.Stages[i]; st.Status == "running" {
+			st.Status, st.FinishedAt = "failed", &now
+		}
+	}
+	t.pipeline.CurrentStage, t.pipeline.FinishedAt, t.pipeline.Error = store.StageFailed, &now, p
+}

@@ -1,0 +1,44 @@
+package store
+
+// Finding is one rule result, stored with its version in the contract's
+// shape; Rect (PDF user space) is kept for the marked-up PDF and not shown.
+type Finding struct {
+	ID            string   `json:"findingId"`
+	Number        int      `json:"number"` // tag on the marked-up sheet and its summary
+	RuleID        string   `json:"ruleId"`
+	Title         string   `json:"title"`
+	Severity      string   `json:"severity"`
+	Confidence    float64  `json:"confidence"`
+	Rationale     string   `json:"rationale"`
+	GoverningRefs string   `json:"governingRefs"`
+	Topic         string   `json:"topic"`
+	Source        string   `json:"source"`
+	FileID        string   `json:"fileId"`
+	Sheet         SheetRef `json:"sheet"`
+	Anchors       []Anchor `json:"evidenceAnchors"`
+	Fingerprint   string   `json:"fingerprint"`
+}
+
+// SheetRef names the sheet a finding is on.
+type SheetRef struct {
+	Page        int    `json:"page"`
+	SheetNumber string `json:"sheetNumber"`
+	SheetTitle  string `json:"sheetTitle"`
+	SheetType   string `json:"sheetType"`
+}
+
+// Anchor is a spot on a page that shows the evidence.
+type Anchor struct {
+	Page int        `json:"page"`
+	BBox BBox       `json:"bbox"`
+	Rect [4]float64 `json:"rect"`
+	Text string     `json:"text"`
+}
+
+// BBox is a box as fractions of the displayed page, top-left origin.
+type BBox struct {
+	Left   float64 `json:"left"`
+	Top    float64 `json:"top"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}

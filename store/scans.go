@@ -1,0 +1,381 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Scan errors, mapped by the API to 400 no_files / file_not_uploaded and
+// 429 quota_exceeded.
+var (
+	ErrNoFiles          = errors.New("version has no files")
+	ErrFileNotUploaded  = errors.New("a file of the version is not uploaded")
+	ErrScanNotComplete  = errors.New("scan not complete")
+	ErrNoScanInProgress = errors.New("version is not being scanned")
+)
+
+// QuotaError is returned when a partner's rolling scan quota is used up.
+type QuotaError struct {
+	RetryAfter time.Duration // until the oldest scan in the window leaves it
+}
+
+func (e *QuotaError) Error() string { return "scan quota exceeded" }
+
+var (
+	bucketScanQueue  = []byte("scan_queue")  // seq (8 bytes BE) -> version id
+	bucketScanActive = []byte("scan_active") // version id -> nil while processing
+	bucketScanEvents = []byte("scan_events") // partner id 0x00 unix-nanos (8 bytes BE) -> version id
+	bucketFindings   = []byte("findings")    // version id 0x00 seq (4 bytes BE) -> Finding
+)
+
+// ScanRequest is what StartScan needs to know of the partner's quota.
+type ScanRequest struct {
+	PartnerID, JobID string
+	Quota            int           // scans per window
+	Window           time.Duration // rolling, 24 h by contract
+}
+
+// StartScan queues the job's current version for scanning, once. A version
+// already queued, processing or complete is returned as it is; a failed
+// one is queued again (a retry). Only a scan actually queued uses quota.
+func (db *DB) StartScan(req ScanRequest) (v Version, queued bool, err error) {
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		j, err := ownedJob(tx, req.PartnerID, req.JobID)
+		if err != nil {
+			return err
+		}
+		if err := getJSON(tx.Bucket(bucketVersions), j.CurrentVersionID, &v); err != nil {
+			return err
+		}
+		if v.Status != StatusCreated && v.Status != StatusFailed {
+			return nil
+		}
+		files, err := versionFiles(tx, v.ID)
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return ErrNoFiles
+		}
+		for _, f := range files {
+			if f.Status == FilePendingUpload {
+				return ErrFileNotUploaded
+			}
+		}
+		now := db.now().UTC()
+		if err := takeQuota(tx, req, v.ID, now); err != nil {
+			return err
+		}
+		v.Status = StatusQueued
+		v.Pipeline = NewPipeline()
+		v.Pipeline.CurrentStage = StageQueued
+		v.UpdatedAt = now
+		v.FindingCounts = FindingCounts{}
+		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+			return err
+		}
+		j.UpdatedAt = now
+		if err := putJSON(tx.Bucket(bucketJobs), j.ID, j); err != nil {
+			return err
+		}
+		queued = true
+		return enqueue(tx, v.ID)
+	})
+	return v, queued, err
+}
+
+// takeQuota records one scan for the partner unless the window is full.
+func takeQuota(tx *bolt.Tx, req ScanRequest, versionID string, now time.Time) error {
+	b := tx.Bucket(bucketScanEvents)
+	prefix := indexKey(req.PartnerID, "")
+	windowStart := now.Add(-req.Window)
+	c := b.Cursor()
+	var inWindow []time.Time
+	var stale [][]byte
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		at := time.Unix(0, int64(binary.BigEndian.Uint64(k[len(prefix):])))
+		if at.After(windowStart) {
+			inWindow = append(inWindow, at)
+		} else {
+			stale = append(stale, append([]byte(nil), k...))
+		}
+	}
+	for _, k := range stale { // keep the bucket as small as the window
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	if len(inWindow) >= req.Quota {
+		// Events are in time order: the (len-quota)th frees the next slot.
+		frees := inWindow[len(inWindow)-req.Quota].Add(req.Window)
+		return &QuotaError{RetryAfter: frees.Sub(now)}
+	}
+	var ts [8]byte
+	binary.BigEndian.PutUint64(ts[:], uint64(now.UnixNano()))
+	return b.Put(append(prefix, ts[:]...), []byte(versionID))
+}
+
+func enqueue(tx *bolt.Tx, versionID string) error {
+	b := tx.Bucket(bucketScanQueue)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], seq)
+	return b.Put(k[:], []byte(versionID))
+}
+
+// ClaimScan takes the oldest queued version and marks it processing; ok is
+// false when the queue is empty. The claim is durable: a crash leaves the
+// version in scan_active, and RecoverScans queues it again.
+func (db *DB) ClaimScan() (v Version, ok bool, err error) {
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketScanQueue).Cursor()
+		k, id := c.First()
+		if k == nil {
+			return nil
+		}
+		versionID := string(id)
+		if err := c.Delete(); err != nil {
+			return err
+		}
+		if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return nil // a dangling entry; nothing to scan
+			}
+			return err
+		}
+		now := db.now().UTC()
+		v.Status = StatusProcessing
+		v.Pipeline.StartedAt = &now
+		v.UpdatedAt = now
+		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+			return err
+		}
+		ok = true
+		return tx.Bucket(bucketScanActive).Put([]byte(v.ID), nil)
+	})
+	return v, ok, err
+}
+
+// RequeueScan puts a claimed version back at the end of the queue with a
+// fresh pipeline (shutdown, or recovery after a crash).
+func (db *DB) RequeueScan(versionID string) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		return requeue(tx, versionID, db.now().UTC())
+	})
+}
+
+func requeue(tx *bolt.Tx, versionID string, now time.Time) error {
+	var v Version
+	if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketScanActive).Delete([]byte(versionID)); err != nil {
+		return err
+	}
+	v.Status = StatusQueued
+	v.Pipeline = NewPipeline()
+	v.Pipeline.CurrentStage = StageQueued
+	v.UpdatedAt = now
+	if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+		return err
+	}
+	return enqueue(tx, v.ID)
+}
+
+// RecoverScans queues again every version a crash left processing and
+// returns how many. Call it at start-up, before workers run.
+func (db *DB) RecoverScans() (int, error) {
+	n := 0
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		var ids []string
+		if err := tx.Bucket(bucketScanActive).ForEach(func(k, _ []byte) error {
+			ids = append(ids, string(k))
+			return nil
+		}); err != nil {
+			return err
+		}
+		now := db.now().UTC()
+		for _, id := range ids {
+			if err := requeue(tx, id, now); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		n = len(ids)
+		return nil
+	})
+	return n, err
+}
+
+// ScanFiles returns a version's files in registration order, for the runner.
+func (db *DB) ScanFiles(versionID string) ([]File, error) {
+	var out []File
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		out, err = versionFiles(tx, versionID)
+		return err
+	})
+	return out, err
+}
+
+// VersionByID returns a version without a partner check, for the runner.
+func (db *DB) VersionByID(versionID string) (Version, error) {
+	var v Version
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return getJSON(tx.Bucket(bucketVersions), versionID, &v)
+	})
+	return v, err
+}
+
+// UpdatePipeline applies change to a processing version's pipeline.
+func (db *DB) UpdatePipeline(versionID string, change func(*Pipeline)) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		var v Version
+		if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
+			return err
+		}
+		if v.Status != StatusProcessing {
+			return ErrNoScanInProgress
+		}
+		change(&v.Pipeline)
+		v.UpdatedAt = db.now().UTC()
+		return putJSON(tx.Bucket(bucketVersions), v.ID, v)
+	})
+}
+
+// ScanResult is what a finished scan stores, all in one transaction.
+type ScanResult struct {
+	Findings         []Finding
+	Files            []File // files with pageCount/status/error set by the scan
+	LocalLawCoverage []byte // JSON or nil
+	CodeBasis        []byte // JSON or nil
+}
+
+// CompleteScan stores a scan's findings and marks the version complete.
+// Findings the version had (from an interrupted earlier run) are replaced,
+// never duplicated.
+func (db *DB) CompleteScan(versionID string, res ScanResult, pipeline Pipeline) error {
+	return db.finishScan(versionID, StatusComplete, pipeline, &res)
+}
+
+// FailScan marks the version failed with the pipeline's error set.
+func (db *DB) FailScan(versionID string, files []File, pipeline Pipeline) error {
+	return db.finishScan(versionID, StatusFailed, pipeline, &ScanResult{Files: files})
+}
+
+func (db *DB) finishScan(versionID, status string, pipeline Pipeline, res *ScanResult) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		var v Version
+		if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
+			return err
+		}
+		if v.Status != StatusProcessing {
+			return ErrNoScanInProgress
+		}
+		if err := replaceFindings(tx, versionID, res.Findings); err != nil {
+			return err
+		}
+		for _, f := range res.Files {
+			if f.VersionID == versionID {
+				if err := putJSON(tx.Bucket(bucketFiles), f.ID, f); err != nil {
+					return err
+				}
+			}
+		}
+		v.Status = status
+		v.Pipeline = pipeline
+		v.FindingCounts = countFindings(res.Findings)
+		v.LocalLawCoverage = res.LocalLawCoverage
+		v.CodeBasis = res.CodeBasis
+		v.UpdatedAt = db.now().UTC()
+		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketScanActive).Delete([]byte(versionID))
+	})
+}
+
+func replaceFindings(tx *bolt.Tx, versionID string, findings []Finding) error {
+	b := tx.Bucket(bucketFindings)
+	prefix := indexKey(versionID, "")
+	var old [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		old = append(old, append([]byte(nil), k...))
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	for i, f := range findings {
+		var seq [4]byte
+		binary.BigEndian.PutUint32(seq[:], uint32(i))
+		raw, err := marshal(f)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(append(append([]byte(nil), prefix...), seq[:]...), raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func countFindings(findings []Finding) FindingCounts {
+	var c FindingCounts
+	for _, f := range findings {
+		switch f.Severity {
+		case "critical":
+			c.Critical++
+		case "high":
+			c.High++
+		case "medium":
+			c.Medium++
+		case "low":
+			c.Low++
+		default:
+			c.Info++
+		}
+	}
+	return c
+}
+
+// Findings returns a version of a partner's job with its findings in the
+// order they were stored (the runner stores them in contract order).
+func (db *DB) Findings(partnerID, jobID, versionID string) (Version, []Finding, error) {
+	var v Version
+	var out []Finding
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		j, err := ownedJob(tx, partnerID, jobID)
+		if err != nil {
+			return err
+		}
+		if versionID == "" {
+			versionID = j.CurrentVersionID
+		}
+		if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
+			return err
+		}
+		if v.JobID != jobID {
+			return ErrNotFound
+		}
+		prefix := indexKey(versionID, "")
+		c := tx.Bucket(bucketFindings).Cursor()
+		for k, raw := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, raw = c.Next() {
+			var f Finding
+			if err := unmarshal(raw, &f); err != nil {
+				return err
+			}
+			out = append(out, f)
+		}
+		return nil
+	})
+	return v, out, err
+}
