@@ -1,0 +1,281 @@
+// Package annotate writes the marked-up copy of an uploaded plan PDF: one
+// Square annotation per finding anchor, coloured by severity, with its number
+// tag drawn in an explicit appearance stream, a Popup carrying the finding,
+// and a findings summary appended as the last page or pages.
+//
+// The copy is the original file byte for byte followed by one incremental
+// update (ISO 32000-1, 7.5.6) that adds the new objects. The upload itself is
+// never written to, every earlier revision stays intact inside the copy, and
+// digital signatures on sealed drawings still verify for the revision they
+// sign. Files that an update cannot safely extend (encrypted ones, or ones
+// whose cross-reference data had to be repaired) are rewritten whole by
+// pdfcpu instead.
+//
+// Identification: every annotation has /T "planreview" and /NM set to the
+// finding id; the second and later anchors of one finding get "<id>#2",
+// "<id>#3", … in the order the marks are given. Popups carry no /NM; they are
+// found through /Parent. When the input already carries planreview
+// annotations (a marked-up copy uploaded again) they are removed from the
+// new revision before the new ones are added, so marks never pile up.
+//
+// The number tag is drawn inside the Square's own appearance, not as a
+// separate FreeText annotation: it prints with the square, moves with it in
+// an editor, and the page's comment list shows one entry per anchor. The
+// annotation's /Rect therefore covers square and tag; /RD gives the square.
+package annotate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"planreview/scan/pdftext"
+)
+
+// Mark is one finding anchor to draw.
+type Mark struct {
+	// Page is 1-based. Page 0 lists the finding in the summary only: a
+	// finding of this file with no evidence box still belongs on the list.
+	Page int
+	// Rect is the evidence box in the page's default user space.
+	Rect pdftext.Rect
+	// Number is the tag shown on the sheet and in the summary table; all
+	// anchors of one finding share it.
+	Number int
+	// FindingID becomes /NM (see the package documentation for repeats).
+	FindingID string
+	// Severity is one of critical, high, medium, low, info.
+	Severity                        string
+	Title, GoverningRefs, Rationale string
+	SheetNumber                     string
+}
+
+// Summary is what the appended summary page says about the review.
+type Summary struct {
+	JobID, VersionID, FileName string
+	// CodeBasis holds the human-readable code basis lines, one per layer.
+	CodeBasis []string
+	// GeneratedAt stamps the summary and the annotations' dates; zero means now.
+	GeneratedAt time.Time
+}
+
+var (
+	// ErrInvalidMark reports a mark that cannot be drawn; nothing is written.
+	ErrInvalidMark = errors.New("annotate: invalid mark")
+	// ErrUnreadablePDF reports an input pdfcpu cannot parse.
+	ErrUnreadablePDF = errors.New("annotate: unreadable PDF")
+)
+
+// Render reads the PDF in src and writes its marked-up copy to dst. src is
+// only read. On error dst may hold a partial copy; RenderFile does not leave
+// one behind.
+func Render(ctx context.Context, src io.ReadSeeker, dst io.Writer, marks []Mark, sum Summary) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("annotate: internal error: %v\n%s", r, debug.Stack())
+		}
+	}()
+	if err := validateMarks(marks); err != nil {
+		return err
+	}
+	if sum.GeneratedAt.IsZero() {
+		sum.GeneratedAt = time.Now()
+	}
+	pctx, err := readPDF(ctx, src)
+	if err != nil {
+		return err
+	}
+	doc, err := buildMarkedUp(pctx, marks, sum)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if incrementSafe(pctx, src) {
+		return writeIncrement(src, dst, pctx, doc)
+	}
+	return writeWhole(dst, pctx)
+}
+
+// RenderFile renders srcPath into dstPath atomically: the copy is written to
+// a temporary file beside dstPath, synced, and renamed into place, so readers
+// see either the previous file or the complete new one.
+func RenderFile(ctx context.Context, srcPath, dstPath string, marks []Mark, sum Summary) (err error) {
+	src, err := os.Open(srcPath)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dstPath), "."+filepath.Base(dstPath)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = Render(ctx, src, tmp, marks, sum); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), dstPath); err != nil {
+		return err
+	}
+	if d, derr := os.Open(filepath.Dir(dstPath)); derr == nil {
+		// Persist the rename; a failure here loses nothing already written.
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func validateMarks(marks []Mark) error {
+	numberOf := map[string]int{}
+	for i, m := range marks {
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("%w: mark %d (finding %q): %s", ErrInvalidMark, i, m.FindingID, fmt.Sprintf(format, a...))
+		}
+		if strings.TrimSpace(m.FindingID) == "" {
+			return bad("empty finding id")
+		}
+		if _, ok := severityStyles[strings.ToLower(m.Severity)]; !ok {
+			return bad("unknown severity %q", m.Severity)
+		}
+		if m.Number < 1 {
+			return bad("number %d is not positive", m.Number)
+		}
+		if n, seen := numberOf[m.FindingID]; seen && n != m.Number {
+			return bad("number %d differs from %d on an earlier anchor of the same finding", m.Number, n)
+		}
+		numberOf[m.FindingID] = m.Number
+		if m.Page < 0 {
+			return bad("page %d", m.Page)
+		}
+		if m.Page == 0 {
+			continue
+		}
+		for _, v := range m.Rect {
+			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e6 {
+				return bad("rect %v is not a finite page coordinate", m.Rect)
+			}
+		}
+	}
+	return nil
+}
+
+var disableConfigDir sync.Once
+
+func readConfiguration() *model.Configuration {
+	// An appliance must not read or create a pdfcpu config in the service
+	// user's home; this switches pdfcpu to its built-in defaults process-wide.
+	disableConfigDir.Do(api.DisableConfigDir)
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	conf.Cmd = model.ADDANNOTATIONS
+	conf.Optimize = false
+	conf.OptimizeBeforeWriting = false
+	conf.OptimizeResourceDicts = false
+	conf.OptimizeDuplicateContentStreams = false
+	conf.DecodeAllStreams = false
+	return conf
+}
+
+// readPDF parses without validating: the scan stage has already accepted the
+// file, and validation would decode content streams this stage never needs.
+func readPDF(ctx context.Context, src io.ReadSeeker) (*model.Context, error) {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	pctx, err := pdfcpu.ReadWithContext(ctx, src, readConfiguration())
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %v", ErrUnreadablePDF, err)
+	}
+	return pctx, nil
+}
+
+// markedUp is what buildMarkedUp added, for the writer.
+type markedUp struct {
+	objects *objectSet
+}
+
+func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary) (*markedUp, error) {
+	xt := pctx.XRefTable
+	pages, pagesRoot, err := collectPages(xt)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUnreadablePDF, err)
+	}
+	for i, m := range marks {
+		if m.Page > len(pages) {
+			return nil, fmt.Errorf("%w: mark %d (finding %q): page %d of %d", ErrInvalidMark, i, m.FindingID, m.Page, len(pages))
+		}
+	}
+	objs := newObjectSet(xt)
+	b := &builder{objs: objs, xt: xt, date: pdfDate(sum.GeneratedAt)}
+	b.sharedResources()
+
+	newAnnots := make([][]types.Object, len(pages))
+	anchorsSeen := map[string]int{}
+	for _, m := range marks {
+		if m.Page == 0 {
+			continue
+		}
+		anchorsSeen[m.FindingID]++
+		nm := m.FindingID
+		if n := anchorsSeen[m.FindingID]; n > 1 {
+			nm += "#" + strconv.Itoa(n)
+		}
+		p := pages[m.Page-1]
+		sq, pop, err := b.addMark(p, m, nm)
+		if err != nil {
+			return nil, err
+		}
+		newAnnots[m.Page-1] = append(newAnnots[m.Page-1], sq, pop)
+	}
+	for i, p := range pages {
+		kept, removed := b.withoutOwnAnnotations(p.dict)
+		if !removed && len(newAnnots[i]) == 0 {
+			continue
+		}
+		annots := append(kept, newAnnots[i]...)
+		if len(annots) == 0 {
+			p.dict.Delete("Annots")
+		} else {
+			p.dict.Update("Annots", types.Array(annots))
+		}
+		objs.replace(p.ref, p.dict)
+	}
+	if err := b.appendSummary(pagesRoot, pages[0].geom, len(pages), marks, sum); err != nil {
+		return nil, err
+	}
+	b.ensureVersion(pctx)
+	return &markedUp{objects: objs}, nil
+}
+
+func pdfDate(t time.Time) types.StringLiteral {
+	return types.StringLiteral(t.UTC().Format("D:20060102150405Z"))
+}

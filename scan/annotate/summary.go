@@ -1,0 +1,389 @@
+package annotate
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/font"
+)
+
+const (
+	regularFont    = "Helvetica"
+	boldFont       = "Helvetica-Bold"
+	regularFontKey = "F1"
+	boldFontKey    = "F2"
+	// minSummarySide: below this the first page is a label or a detail
+	// snippet, too small for a readable table; Letter is used instead.
+	minSummarySide = 400.0
+	maxPageSide    = 14400.0 // the PDF limit on a page side
+)
+
+// summaryRow is one finding in the summary table; anchors of one finding
+// share its row.
+type summaryRow struct {
+	number    int
+	severity  string
+	title     string
+	refs      string
+	rationale string
+	sheets    []string
+	pages     []int
+}
+
+// summaryRows groups marks by finding, in tag-number order.
+func summaryRows(marks []Mark) []summaryRow {
+	byID := map[string]int{}
+	var rows []summaryRow
+	for _, m := range marks {
+		i, ok := byID[m.FindingID]
+		if !ok {
+			i = len(rows)
+			byID[m.FindingID] = i
+			rows = append(rows, summaryRow{
+				number: m.Number, severity: strings.ToLower(m.Severity),
+				title: m.Title, refs: m.GoverningRefs, rationale: m.Rationale,
+			})
+		}
+		r := &rows[i]
+		if m.SheetNumber != "" && !containsString(r.sheets, m.SheetNumber) {
+			r.sheets = append(r.sheets, m.SheetNumber)
+		}
+		if m.Page > 0 && !containsInt(r.pages, m.Page) {
+			r.pages = append(r.pages, m.Page)
+		}
+	}
+	for i := range rows {
+		sort.Ints(rows[i].pages)
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].number < rows[b].number })
+	return rows
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(is []int, v int) bool {
+	for _, x := range is {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// summaryPageSize is the first page's displayed size, so the summary prints
+// on the same paper as the set, or Letter when that page is tiny.
+func summaryPageSize(first pageGeometry) (w, h float64) {
+	w, h = first.displaySize()
+	if min(w, h) < minSummarySide {
+		return letter.width(), letter.height()
+	}
+	return min(w, maxPageSide), min(h, maxPageSide)
+}
+
+type textLine struct {
+	text []byte // WinAnsi
+	bold bool
+	ink  rgb
+}
+
+type column struct {
+	title string
+	frac  float64 // share of the table width
+}
+
+var summaryColumns = []column{
+	{"No.", 0.06}, {"Severity", 0.12}, {"Sheet", 0.12}, {"Page", 0.09}, {"Finding", 0.61},
+}
+
+// summaryLayout lays text out on pages of one size; everything scales with
+// the page so a summary on an A1 set looks like a Letter page enlarged.
+type summaryLayout struct {
+	w, h, k      float64
+	margin       float64
+	fontSize     float64
+	lineHeight   float64
+	pad          float64
+	pages        []*strings.Builder
+	cur          *strings.Builder
+	y            float64
+	continuation string
+}
+
+func newSummaryLayout(w, h float64) *summaryLayout {
+	k := clamp(min(w, h)/612, 1, 6)
+	fs := 9 * k
+	return &summaryLayout{w: w, h: h, k: k, margin: 40 * k, fontSize: fs, lineHeight: fs * 1.3, pad: 3 * k}
+}
+
+func (s *summaryLayout) bottom() float64 { return s.margin + 2*s.lineHeight } // room for the footer
+
+func (s *summaryLayout) newPage() {
+	s.cur = &strings.Builder{}
+	s.pages = append(s.pages, s.cur)
+	s.y = s.h - s.margin
+	if s.continuation != "" {
+		s.text(s.margin, s.y-s.fontSize, s.fontSize, true, black, winAnsi(s.continuation))
+		s.y -= 2 * s.lineHeight
+		s.tableHeader()
+	}
+}
+
+func (s *summaryLayout) text(x, baseline, size float64, bold bool, ink rgb, t []byte) {
+	key := regularFontKey
+	if bold {
+		key = boldFontKey
+	}
+	fmt.Fprintf(s.cur, "BT /%s %s Tf %s %s %s Td (%s) Tj ET\n", key, num(size), ink.fill(), num(x), num(baseline), escapeLiteral(t))
+}
+
+func (s *summaryLayout) rule(y float64, width float64) {
+	fmt.Fprintf(s.cur, "q 0.6 G %s w %s %s m %s %s l S Q\n", num(width), num(s.margin), num(y), num(s.w-s.margin), num(y))
+}
+
+func (s *summaryLayout) textWidth() float64 { return s.w - 2*s.margin }
+
+// paragraph writes wrapped text across the full width.
+func (s *summaryLayout) paragraph(t string, size float64, bold bool) {
+	lh := size * 1.3
+	for _, line := range wrap(t, fontFor(bold), size, s.textWidth()) {
+		if s.y-lh < s.bottom() {
+			s.newPage()
+		}
+		s.text(s.margin, s.y-size, size, bold, black, line)
+		s.y -= lh
+	}
+}
+
+func fontFor(bold bool) string {
+	if bold {
+		return boldFont
+	}
+	return regularFont
+}
+
+func (s *summaryLayout) columnX() []float64 {
+	xs := make([]float64, len(summaryColumns)+1)
+	x := s.margin
+	for i, c := range summaryColumns {
+		xs[i] = x
+		x += c.frac * s.textWidth()
+	}
+	xs[len(summaryColumns)] = s.w - s.margin
+	return xs
+}
+
+func (s *summaryLayout) tableHeader() {
+	xs := s.columnX()
+	for i, c := range summaryColumns {
+		s.text(xs[i]+s.pad, s.y-s.pad-s.fontSize, s.fontSize, true, black, winAnsi(c.title))
+	}
+	s.y -= s.lineHeight + 2*s.pad
+	s.rule(s.y, 0.8*s.k)
+}
+
+// row writes one finding; a row taller than the space left moves to the next
+// page whole when it fits there, and is split across pages only when it is
+// taller than a page.
+func (s *summaryLayout) row(cells [][]textLine, swatch *rgb) {
+	n := 0
+	for _, c := range cells {
+		n = max(n, len(c))
+	}
+	xs := s.columnX()
+	fullPage := int((s.h - 2*s.margin - 6*s.lineHeight - s.bottom()) / s.lineHeight)
+	rowFits := func(lines int) bool { return s.y-float64(lines)*s.lineHeight-2*s.pad >= s.bottom() }
+	if !rowFits(n) && n <= fullPage {
+		s.newPage()
+	}
+	for start := 0; start < n; {
+		avail := int((s.y - 2*s.pad - s.bottom()) / s.lineHeight)
+		if avail <= 0 {
+			s.newPage()
+			continue
+		}
+		end := min(n, start+avail)
+		top := s.y - s.pad
+		if swatch != nil && start == 0 {
+			sw := s.fontSize * 0.75
+			fmt.Fprintf(s.cur, "q %s %s %s %s %s re f Q\n", swatch.fill(), num(xs[1]+s.pad), num(top-s.fontSize+0.05*s.fontSize), num(sw), num(sw))
+		}
+		for ci, c := range cells {
+			x := xs[ci] + s.pad
+			if ci == 1 && swatch != nil {
+				x += s.fontSize
+			}
+			for li := start; li < end && li < len(c); li++ {
+				l := c[li]
+				s.text(x, top-float64(li-start)*s.lineHeight-s.fontSize, s.fontSize, l.bold, l.ink, l.text)
+			}
+		}
+		s.y = top - float64(end-start)*s.lineHeight - s.pad
+		s.rule(s.y, 0.3*s.k)
+		start = end
+		if start < n {
+			s.newPage()
+		}
+	}
+}
+
+// summaryContents lays out the findings summary and returns one content
+// stream per page.
+func summaryContents(w, h float64, sum Summary, rows []summaryRow) [][]byte {
+	s := newSummaryLayout(w, h)
+	s.newPage()
+	generated := sum.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC")
+	s.paragraph("planreview findings summary", 16*s.k, true)
+	s.y -= s.lineHeight / 2
+	if sum.FileName != "" {
+		s.paragraph("File: "+sum.FileName, s.fontSize, false)
+	}
+	s.paragraph("Job: "+orDash(sum.JobID)+"    Version: "+orDash(sum.VersionID)+"    Generated: "+generated, s.fontSize, false)
+	s.paragraph(countLine(rows), s.fontSize, false)
+	s.y -= s.lineHeight / 2
+	s.paragraph("Code basis", s.fontSize*1.1, true)
+	if len(sum.CodeBasis) == 0 {
+		s.paragraph("(no code basis recorded)", s.fontSize, false)
+	}
+	for _, l := range sum.CodeBasis {
+		s.paragraph("\u2022 "+l, s.fontSize, false)
+	}
+	s.y -= s.lineHeight
+	s.continuation = "planreview findings summary (continued)"
+	if sum.FileName != "" {
+		s.continuation += " \u2014 " + sum.FileName
+	}
+	if s.y-4*s.lineHeight < s.bottom() {
+		s.newPage()
+	} else {
+		s.tableHeader()
+	}
+
+	xs := s.columnX()
+	colW := func(i int) float64 { return xs[i+1] - xs[i] - 2*s.pad }
+	if len(rows) == 0 {
+		s.row([][]textLine{nil, nil, nil, nil, s.lines("No findings are anchored in this file.", false, colW(4))}, nil)
+	}
+	for _, r := range rows {
+		st := severityStyles[r.severity]
+		pages := make([]string, len(r.pages))
+		for i, p := range r.pages {
+			pages[i] = strconv.Itoa(p)
+		}
+		finding := s.lines(r.title, true, colW(4))
+		if r.refs != "" {
+			finding = append(finding, s.lines("Refs: "+r.refs, false, colW(4))...)
+		}
+		if r.rationale != "" {
+			finding = append(finding, s.lines(r.rationale, false, colW(4))...)
+		}
+		cells := [][]textLine{
+			s.lines(strconv.Itoa(r.number), true, colW(0)),
+			s.lines(st.label, false, colW(1)-s.fontSize),
+			s.lines(strings.Join(r.sheets, ", "), false, colW(2)),
+			s.lines(orDash(strings.Join(pages, ", ")), false, colW(3)),
+			finding,
+		}
+		sw := st.color
+		s.row(cells, &sw)
+	}
+
+	out := make([][]byte, len(s.pages))
+	for i, p := range s.pages {
+		footer := fmt.Sprintf("planreview \u00b7 job %s \u00b7 version %s \u00b7 summary page %d of %d",
+			orDash(sum.JobID), orDash(sum.VersionID), i+1, len(s.pages))
+		s.cur = p
+		s.text(s.margin, s.margin, s.fontSize*0.85, false, rgb{0.35, 0.35, 0.35}, winAnsi(footer))
+		out[i] = []byte(p.String())
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "\u2014"
+	}
+	return s
+}
+
+func countLine(rows []summaryRow) string {
+	counts := map[string]int{}
+	for _, r := range rows {
+		counts[r.severity]++
+	}
+	parts := []string{}
+	for _, sev := range []string{"critical", "high", "medium", "low", "info"} {
+		if counts[sev] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[sev], sev))
+		}
+	}
+	line := fmt.Sprintf("Findings: %d", len(rows))
+	if len(parts) > 0 {
+		line += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return line
+}
+
+func (s *summaryLayout) lines(t string, bold bool, width float64) []textLine {
+	wrapped := wrap(t, fontFor(bold), s.fontSize, width)
+	out := make([]textLine, len(wrapped))
+	for i, w := range wrapped {
+		out[i] = textLine{text: w, bold: bold, ink: black}
+	}
+	return out
+}
+
+// wrap breaks text into lines no wider than width at the given font size.
+// Explicit newlines start new lines; a word wider than a line is broken.
+func wrap(t, fontName string, size, width float64) [][]byte {
+	measure := func(b []byte) float64 {
+		w, err := font.TextWidthFloat(string(b), fontName, size)
+		if err != nil {
+			return float64(len(b)) * size * 0.6
+		}
+		return w
+	}
+	var lines [][]byte
+	for _, para := range strings.Split(strings.ReplaceAll(t, "\r\n", "\n"), "\n") {
+		words := strings.Fields(para)
+		if len(words) == 0 {
+			lines = append(lines, nil)
+			continue
+		}
+		var cur []byte
+		for _, word := range words {
+			wb := winAnsi(word)
+			cand := wb
+			if len(cur) > 0 {
+				cand = append(append(append([]byte{}, cur...), ' '), wb...)
+			}
+			if measure(cand) <= width {
+				cur = cand
+				continue
+			}
+			if len(cur) > 0 {
+				lines = append(lines, cur)
+				cur = nil
+			}
+			for measure(wb) > width && len(wb) > 1 {
+				n := len(wb) - 1
+				for n > 1 && measure(wb[:n]) > width {
+					n--
+				}
+				lines = append(lines, wb[:n])
+				wb = wb[n:]
+			}
+			cur = wb
+		}
+		lines = append(lines, cur)
+	}
+	return lines
+}

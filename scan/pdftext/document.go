@@ -1,0 +1,443 @@
+package pdftext
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"os"
+	"runtime/debug"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Typed errors, for the scan runner to map to contract codes
+// (encrypted_pdf, invalid_pdf). Errors returned by this package wrap exactly
+// one of them (or a context error), so errors.Is picks the code.
+var (
+	// ErrNotPDF: the input is not a PDF at all (no %PDF header), such as an
+	// HTML page saved with a .pdf name.
+	ErrNotPDF = errors.New("not a PDF file")
+	// ErrInvalid: a PDF that is malformed beyond repair or truncated.
+	ErrInvalid = errors.New("malformed PDF")
+	// ErrEncrypted: the PDF needs a user password to open.
+	ErrEncrypted = errors.New("PDF is encrypted with a user password")
+)
+
+// maxDecodedStream bounds one decoded stream (content, font, CMap): far above
+// any real plan sheet, far below what a flate bomb would take.
+const maxDecodedStream = 256 << 20
+
+// Document is an open PDF. It is not safe for concurrent use: extract pages
+// from one goroutine (pages are independent, so open the file twice to
+// extract in parallel).
+type Document struct {
+	pdf    *model.Context
+	obj    objects
+	closer io.Closer
+
+	fonts     map[int]*font
+	formRes   map[int]*resources
+	pageCount int
+}
+
+// Open opens the PDF at path. ctx bounds the parse (a hostile file with a
+// huge cross-reference table stops when ctx is done).
+func Open(ctx context.Context, path string) (*Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	d, err := open(ctx, f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	d.closer = f
+	return d, nil
+}
+
+// OpenReader opens a PDF of size bytes read through r.
+func OpenReader(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
+	return open(ctx, r, size)
+}
+
+// Close releases the file opened by Open.
+func (d *Document) Close() error {
+	if d.closer == nil {
+		return nil
+	}
+	err := d.closer.Close()
+	d.closer = nil
+	return err
+}
+
+// NumPages is the number of pages; 0 means an empty PDF.
+func (d *Document) NumPages() int { return d.pageCount }
+
+// headerWindow is how far into the file the %PDF- header may start; Acrobat
+// accepts junk before it, within 1 KiB.
+const headerWindow = 1024
+
+func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, fmt.Errorf("%w: parser failure: %v", ErrInvalid, p)
+			if os.Getenv("PDFTEXT_DEBUG") != "" {
+				debug.PrintStack()
+			}
+		}
+	}()
+	if size <= 0 {
+		return nil, fmt.Errorf("%w: empty file", ErrNotPDF)
+	}
+	head := make([]byte, min(size, headerWindow))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if !bytes.Contains(head, []byte("%PDF-")) {
+		return nil, fmt.Errorf("%w: no %%PDF- header", ErrNotPDF)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig())
+	if err != nil {
+		return nil, classifyOpenError(ctx, err)
+	}
+	if err := pdf.EnsurePageCount(); err != nil {
+		return nil, fmt.Errorf("%w: page tree: %v", ErrInvalid, err)
+	}
+	return &Document{
+		pdf:       pdf,
+		obj:       objects{xref: pdf.XRefTable, maxDecoded: maxDecodedStream},
+		fonts:     map[int]*font{},
+		formRes:   map[int]*resources{},
+		pageCount: pdf.PageCount,
+	}, nil
+}
+
+// readConfig is pdfcpu's reading configuration, built here rather than with
+// model.NewDefaultConfiguration, which installs a config directory under the
+// user's home: an appliance must not write there.
+func readConfig() *model.Configuration {
+	limits := model.DefaultResourceLimits()
+	limits.MaxDecodeBytes = maxDecodedStream
+	return &model.Configuration{
+		Reader15:                  true,
+		DecodeAllStreams:          false,
+		ValidationMode:            model.ValidationRelaxed,
+		UnsupportedResourcePolicy: model.UnsupportedResourceSkip,
+		Eol:                       types.EolLF,
+		Limits:                    limits,
+		Cmd:                       model.EXTRACTCONTENT,
+		Offline:                   true,
+	}
+}
+
+func classifyOpenError(ctx context.Context, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, pdfcpu.ErrWrongPassword), errors.Is(err, pdfcpu.ErrEncrypted):
+		return ErrEncrypted
+	case errors.Is(err, pdfcpu.ErrEmptyInput):
+		return fmt.Errorf("%w: empty file", ErrNotPDF)
+	}
+	return fmt.Errorf("%w: %v", ErrInvalid, err)
+}
+
+// Page extracts page n (1-based). A page that cannot be read on its own
+// comes back with Page.Err set (and Readable false); the returned error is
+// only for an out-of-range page or a done ctx.
+func (d *Document) Page(ctx context.Context, n int) (*Page, error) {
+	if n < 1 || n > d.pageCount {
+		return nil, fmt.Errorf("page %d out of range 1–%d", n, d.pageCount)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := d.extract(ctx, n)
+	if p.Err != nil && (errors.Is(p.Err, context.Canceled) || errors.Is(p.Err, context.DeadlineExceeded)) {
+		return p, p.Err
+	}
+	return p, nil
+}
+
+// Pages streams the pages in order, one at a time, so memory is bounded by
+// one page. It stops early when ctx is done (the last page yielded then
+// carries the context error) or when the consumer stops.
+func (d *Document) Pages(ctx context.Context) iter.Seq[*Page] {
+	return func(yield func(*Page) bool) {
+		for n := 1; n <= d.pageCount; n++ {
+			p, err := d.Page(ctx, n)
+			if p == nil {
+				p = &Page{Number: n, Err: err, Words: []Word{}}
+			}
+			if !yield(p) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (d *Document) font(ref types.Object) *font {
+	id := objectID(ref)
+	if id != 0 {
+		if f, ok := d.fonts[id]; ok {
+			return f
+		}
+	}
+	f := d.obj.loadFont(ref)
+	if id != 0 {
+		d.fonts[id] = f
+	}
+	return f
+}
+
+// resourcesFor returns the cached resources of a form XObject, so a symbol
+// drawn hundreds of times resolves its fonts once.
+func (d *Document) resourcesFor(ref types.Object, rd types.Dict, in *interp) *resources {
+	id := objectID(ref)
+	if id == 0 {
+		return in.newResources(rd)
+	}
+	if r, ok := d.formRes[id]; ok {
+		return r
+	}
+	r := in.newResources(rd)
+	d.formRes[id] = r
+	return r
+}
+
+// pageGeometry is the displayed page: its CropBox (clipped to the MediaBox)
+// after /Rotate, and the transform from user space onto it (top-left origin,
+// y down), the same device space pdftotext reports in.
+type pageGeometry struct {
+	crop          [4]float64
+	rotate        int
+	width, height float64
+	device        matrix
+}
+
+func (d *Document) geometry(inh *model.InheritedPageAttrs) pageGeometry {
+	media := [4]float64{0, 0, 612, 792}
+	if r := inh.MediaBox; r != nil && validRect(r) {
+		media = normRect(r)
+	}
+	crop := media
+	if r := inh.CropBox; r != nil && validRect(r) {
+		c := normRect(r)
+		crop = [4]float64{max(c[0], media[0]), max(c[1], media[1]), min(c[2], media[2]), min(c[3], media[3])}
+		if crop[2] <= crop[0] || crop[3] <= crop[1] {
+			crop = media
+		}
+	}
+	rot := ((inh.Rotate % 360) + 360) % 360
+	rot = rot / 90 * 90
+	g := pageGeometry{crop: crop, rotate: rot}
+	x1, y1, x2, y2 := crop[0], crop[1], crop[2], crop[3]
+	switch rot {
+	case 0:
+		g.width, g.height = x2-x1, y2-y1
+		g.device = matrix{1, 0, 0, -1, -x1, y2}
+	case 90:
+		g.width, g.height = y2-y1, x2-x1
+		g.device = matrix{0, 1, 1, 0, -y1, -x1}
+	case 180:
+		g.width, g.height = x2-x1, y2-y1
+		g.device = matrix{-1, 0, 0, 1, x2, -y1}
+	case 270:
+		g.width, g.height = y2-y1, x2-x1
+		g.device = matrix{0, -1, -1, 0, y2, x2}
+	}
+	return g
+}
+
+func validRect(r *types.Rectangle) bool {
+	return finite(r.LL.X) && finite(r.LL.Y) && finite(r.UR.X) && finite(r.UR.Y) &&
+		r.Width() != 0 && r.Height() != 0 && math.Abs(r.Width()) < 1e6 && math.Abs(r.Height()) < 1e6
+}
+
+func normRect(r *types.Rectangle) [4]float64 {
+	return [4]float64{min(r.LL.X, r.UR.X), min(r.LL.Y, r.UR.Y), max(r.LL.X, r.UR.X), max(r.LL.Y, r.UR.Y)}
+}
+
+func (d *Document) extract(ctx context.Context, n int) (p *Page) {
+	p = &Page{Number: n, Words: []Word{}}
+	defer func() {
+		if r := recover(); r != nil {
+			p.Words, p.Lines, p.Blocks, p.Readable = []Word{}, nil, nil, false
+			p.Err = fmt.Errorf("%w: page %d: extractor failure: %v", ErrInvalid, n, r)
+			if os.Getenv("PDFTEXT_DEBUG") != "" {
+				debug.PrintStack()
+			}
+		}
+	}()
+	pageDict, _, inh, err := d.pdf.XRefTable.PageDict(n, false)
+	if err != nil || pageDict == nil {
+		p.Err = fmt.Errorf("%w: page %d: %v", ErrInvalid, n, err)
+		return p
+	}
+	g := d.geometry(inh)
+	p.Width, p.Height, p.Rotate = round4(g.width), round4(g.height), g.rotate
+
+	in := &interp{
+		ctx:         ctx,
+		doc:         d,
+		words:       &wordBuilder{device: g.device, width: g.width, height: g.height},
+		gs:          gstate{ctm: identity, hScale: 1},
+		tm:          identity,
+		tlm:         identity,
+		formsActive: map[int]bool{},
+	}
+	res := in.newResources(inh.Resources)
+	if res.dict == nil {
+		res.dict = d.obj.dict(pageDict["Resources"])
+	}
+	content, contentErr := d.pageContent(pageDict)
+	runErr := in.run(content, res)
+	if runErr == nil {
+		runErr = in.annotations(pageDict)
+	}
+	in.words.finish(p)
+
+	switch {
+	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
+		p.Err = runErr
+	case runErr != nil:
+		p.Err = fmt.Errorf("%w: page %d: %v", ErrInvalid, n, runErr)
+	case contentErr != nil && len(p.Words) == 0:
+		p.Err = fmt.Errorf("%w: page %d: content: %v", ErrInvalid, n, contentErr)
+	}
+	p.Readable = len(p.Words) > 0
+	if !p.Readable && p.Err == nil {
+		p.Reason = ReasonNoTextObjects
+		if in.sawImage {
+			p.Reason = ReasonImageOnly
+		}
+	}
+	return p
+}
+
+// pageContent concatenates the page's content streams. A stream that fails
+// to decode is skipped (its error reported only if nothing else reads), as
+// viewers show the rest of the page.
+func (d *Document) pageContent(pageDict types.Dict) ([]byte, error) {
+	obj := pageDict["Contents"]
+	if obj == nil {
+		return nil, nil
+	}
+	var parts []types.Object
+	if a := d.obj.array(obj); a != nil {
+		parts = a
+	} else {
+		parts = []types.Object{obj}
+	}
+	var buf []byte
+	var firstErr error
+	for _, part := range parts {
+		_, data, err := d.obj.stream(part)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if len(parts) == 1 {
+			return data, firstErr
+		}
+		buf = append(buf, data...)
+		buf = append(buf, '\n')
+	}
+	return buf, firstErr
+}
+
+// Annotation flags that hide an annotation on screen (PDF 32000-1 12.5.3).
+const (
+	annotHidden = 1 << 1
+	annotNoView = 1 << 5
+)
+
+// annotations runs the normal appearance streams of the page's visible
+// annotations (form fields, FreeText markups, stamps): pdftotext includes
+// their text, and so must the evidence a reviewer sees.
+func (in *interp) annotations(pageDict types.Dict) error {
+	o := in.doc.obj
+	for _, a := range o.array(pageDict["Annots"]) {
+		ad := o.dict(a)
+		if ad == nil || o.name(ad["Subtype"]) == "Popup" {
+			continue
+		}
+		if flags := int(o.numberOr(ad["F"], 0)); flags&(annotHidden|annotNoView) != 0 {
+			continue
+		}
+		ap := o.dict(ad["AP"])
+		if ap == nil {
+			continue
+		}
+		normal := ap["N"]
+		if states, ok := o.resolve(normal).(types.Dict); ok {
+			normal = states[o.name(ad["AS"])]
+		}
+		form, ok := o.resolve(normal).(types.StreamDict)
+		if !ok {
+			continue
+		}
+		rect := o.numbers(ad["Rect"])
+		if len(rect) != 4 {
+			continue
+		}
+		_, content, err := o.stream(normal)
+		if err != nil && len(content) == 0 {
+			continue
+		}
+		m := identity
+		if a := o.numbers(form.Dict["Matrix"]); len(a) == 6 {
+			m = matrix{a[0], a[1], a[2], a[3], a[4], a[5]}
+		}
+		placement, ok := annotPlacement(m, o.numbers(form.Dict["BBox"]), rect)
+		if !ok {
+			continue
+		}
+		res := in.newResources(o.dict(form.Dict["Resources"]))
+		in.gs = gstate{ctm: identity, hScale: 1}
+		in.stack = in.stack[:0]
+		if err := in.runForm(objectID(normal), content, res, m.mul(placement)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// annotPlacement is the matrix that maps the appearance's transformed BBox
+// onto the annotation's Rect (PDF 32000-1 12.5.5).
+func annotPlacement(m matrix, bbox, rect []float64) (matrix, bool) {
+	if len(bbox) != 4 {
+		return identity, false
+	}
+	xs, ys := [4]float64{}, [4]float64{}
+	corners := [4][2]float64{{bbox[0], bbox[1]}, {bbox[2], bbox[1]}, {bbox[0], bbox[3]}, {bbox[2], bbox[3]}}
+	for i, c := range corners {
+		xs[i], ys[i] = m.apply(c[0], c[1])
+	}
+	bx0, bx1 := min(xs[0], xs[1], xs[2], xs[3]), max(xs[0], xs[1], xs[2], xs[3])
+	by0, by1 := min(ys[0], ys[1], ys[2], ys[3]), max(ys[0], ys[1], ys[2], ys[3])
+	if bx1-bx0 == 0 || by1-by0 == 0 {
+		return identity, false
+	}
+	rx0, rx1 := min(rect[0], rect[2]), max(rect[0], rect[2])
+	ry0, ry1 := min(rect[1], rect[3]), max(rect[1], rect[3])
+	sx, sy := (rx1-rx0)/(bx1-bx0), (ry1-ry0)/(by1-by0)
+	return matrix{sx, 0, 0, sy, rx0 - bx0*sx, ry0 - by0*sy}, true
+}

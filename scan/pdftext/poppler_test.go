@@ -1,0 +1,167 @@
+package pdftext
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// popplerWord is one word of `pdftotext -bbox`, in displayed-page points.
+type popplerWord struct {
+	text                   string
+	xMin, yMin, xMax, yMax float64
+}
+
+type popplerPage struct {
+	width, height float64
+	words         []popplerWord
+}
+
+var (
+	popplerPageRe = regexp.MustCompile(`<page width="([0-9.]+)" height="([0-9.]+)">`)
+	popplerWordRe = regexp.MustCompile(`<word xMin="([-0-9.]+)" yMin="([-0-9.]+)" xMax="([-0-9.]+)" yMax="([-0-9.]+)">(.*?)</word>`)
+)
+
+// popplerWords runs `pdftotext -bbox` on path; skip the test without it.
+func popplerWords(t testing.TB, path string) []popplerPage {
+	t.Helper()
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("pdftotext not installed")
+	}
+	out, err := exec.Command(bin, "-bbox", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext %s: %v", path, err)
+	}
+	var pages []popplerPage
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := popplerPageRe.FindStringSubmatch(line); m != nil {
+			w, _ := strconv.ParseFloat(m[1], 64)
+			h, _ := strconv.ParseFloat(m[2], 64)
+			pages = append(pages, popplerPage{width: w, height: h})
+			continue
+		}
+		if m := popplerWordRe.FindStringSubmatch(line); m != nil && len(pages) > 0 {
+			var v [4]float64
+			for i := range v {
+				v[i], _ = strconv.ParseFloat(m[i+1], 64)
+			}
+			p := &pages[len(pages)-1]
+			p.words = append(p.words, popplerWord{text: html.UnescapeString(m[5]), xMin: v[0], yMin: v[1], xMax: v[2], yMax: v[3]})
+		}
+	}
+	return pages
+}
+
+func iou(a, b [4]float64) float64 {
+	ix := min(a[2], b[2]) - max(a[0], b[0])
+	iy := min(a[3], b[3]) - max(a[1], b[1])
+	if ix <= 0 || iy <= 0 {
+		return 0
+	}
+	inter := ix * iy
+	union := (a[2]-a[0])*(a[3]-a[1]) + (b[2]-b[0])*(b[3]-b[1]) - inter
+	if union <= 0 {
+		return 0
+	}
+	return inter / union
+}
+
+// agreement is how many of poppler's words we found with the same text and
+// a box overlap of at least minIoU.
+type agreement struct {
+	file         string
+	pages        int
+	popplerWords int
+	ourWords     int
+	matched      int
+	misses       []string
+}
+
+func (a agreement) ratio() float64 {
+	if a.popplerWords == 0 {
+		return 1
+	}
+	return float64(a.matched) / float64(a.popplerWords)
+}
+
+const minIoU = 0.8
+
+func compareWithPoppler(t testing.TB, path string) agreement {
+	t.Helper()
+	ref := popplerWords(t, path)
+	doc, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer doc.Close()
+	a := agreement{file: path, pages: doc.NumPages()}
+	if len(ref) != doc.NumPages() {
+		t.Errorf("%s: poppler sees %d pages, we see %d", path, len(ref), doc.NumPages())
+	}
+	n := 0
+	for p := range doc.Pages(context.Background()) {
+		n++
+		if p.Err != nil {
+			t.Errorf("%s page %d: %v", path, p.Number, p.Err)
+		}
+		if n > len(ref) {
+			break
+		}
+		rp := ref[n-1]
+		// pdftotext prints the unrotated CropBox size; words are in the
+		// rotated (displayed) space like ours.
+		wantW, wantH := rp.width, rp.height
+		if p.Rotate == 90 || p.Rotate == 270 {
+			wantW, wantH = wantH, wantW
+		}
+		if abs(wantW-p.Width) > 0.01 || abs(wantH-p.Height) > 0.01 {
+			t.Errorf("%s page %d: size %.2fx%.2f, poppler %.2fx%.2f", path, n, p.Width, p.Height, rp.width, rp.height)
+		}
+		byText := map[string][]int{}
+		for i, w := range p.Words {
+			byText[w.Text] = append(byText[w.Text], i)
+		}
+		a.ourWords += len(p.Words)
+		used := make([]bool, len(p.Words))
+		for _, pw := range rp.words {
+			a.popplerWords++
+			box := [4]float64{pw.xMin, pw.yMin, pw.xMax, pw.yMax}
+			best, bestIoU := -1, 0.0
+			for _, i := range byText[pw.text] {
+				if used[i] {
+					continue
+				}
+				b := p.Words[i].BBox
+				ours := [4]float64{b.Left * p.Width, b.Top * p.Height, (b.Left + b.Width) * p.Width, (b.Top + b.Height) * p.Height}
+				if v := iou(box, ours); v > bestIoU {
+					best, bestIoU = i, v
+				}
+			}
+			if best >= 0 && bestIoU >= minIoU {
+				used[best] = true
+				a.matched++
+				continue
+			}
+			if len(a.misses) < 15 {
+				near := ""
+				if best >= 0 {
+					b := p.Words[best].BBox
+					near = fmt.Sprintf(" ours=[%.1f %.1f %.1f %.1f] iou=%.2f", b.Left*p.Width, b.Top*p.Height, (b.Left+b.Width)*p.Width, (b.Top+b.Height)*p.Height, bestIoU)
+				}
+				a.misses = append(a.misses, fmt.Sprintf("p%d %q [%.1f %.1f %.1f %.1f]%s", n, pw.text, pw.xMin, pw.yMin, pw.xMax, pw.yMax, near))
+			}
+		}
+	}
+	return a
+}
+
+func formatRow(a agreement) string {
+	return fmt.Sprintf("| %s | %d | %d | %d | %d | %.2f%% |\n", filepath.Base(a.file), a.pages, a.popplerWords, a.ourWords, a.matched, 100*a.ratio())
+}

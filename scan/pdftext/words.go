@@ -1,0 +1,570 @@
+package pdftext
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Word-breaking constants, the same as poppler's TextOutputDev so that word
+// boundaries agree with pdftotext: a gap wider than minWordBreakSpace × font
+// size starts a new word, a glyph drawn back onto the previous one (fake
+// bold, overprinting) starts one too.
+const (
+	minWordBreakSpace  = 0.1
+	minDupBreakOverlap = 0.2
+	dupMaxPriDelta     = 0.1
+	dupMaxSecDelta     = 0.2
+	maxBaseDrift       = 0.5 // points of baseline change that still continue a word
+)
+
+// rawWord is a word in device space (displayed page, top-left origin).
+type rawWord struct {
+	rot                    int // 0–3: text direction in quarter turns
+	vertical               bool
+	xMin, xMax, yMin, yMax float64
+	base                   float64
+	lastEdge               float64 // start of the last glyph along the text direction
+	fontSize               float64
+	ascent, descent        float64 // of the font, per unit of font size
+	font                   *font
+	// charStart and charEnd delimit the word's glyphs in drawing order;
+	// words that touch in that order may be merged back (see mergeWords).
+	charStart, charEnd int
+	text               strings.Builder
+	n                  int
+}
+
+// wordBuilder turns placed glyphs into words the way poppler does.
+type wordBuilder struct {
+	device        matrix // user space → displayed page
+	width, height float64
+	cur           *rawWord
+	lastOverlap   bool
+	words         []*rawWord
+	charPos       int  // glyphs seen on the page, in drawing order
+	dropped       bool // words beyond maxWordsPerPage were dropped
+}
+
+// isSpaceText reports whether a glyph's text is one white-space character,
+// which ends a word instead of joining it.
+func isSpaceText(s string) bool {
+	r, size := utf8.DecodeRuneInString(s)
+	if size != len(s) || size == 0 {
+		return false
+	}
+	return unicode.IsSpace(r) || r == 0x200B || r == 0x3000 || r == 0xA0
+}
+
+// addChar places one glyph: x, y is its origin on the device, dx, dy its
+// advance without character and word spacing, fontSize the device font size.
+// The rules are poppler's (TextPage::addChar), so words split where
+// pdftotext splits them.
+func (wb *wordBuilder) addChar(text string, x, y, dx, dy, fontSize float64, trm matrix, f *font, rawSize float64) {
+	pos := wb.charPos
+	wb.charPos++
+	if !finite(x) || !finite(y) || !finite(dx) || !finite(dy) {
+		return
+	}
+	if x+dx < 0 || x > wb.width || y+dy < 0 || y > wb.height {
+		return // off the page: poppler drops these too
+	}
+	if isSpaceText(text) {
+		wb.endWord()
+		return
+	}
+	if text == "\x00" {
+		return
+	}
+	if wb.cur != nil && wb.cur.n > 0 {
+		w := wb.cur
+		var base, sp, delta float64
+		switch w.rot {
+		case 0:
+			base, sp, delta = y, x-w.xMax, x-w.lastEdge
+		case 1:
+			base, sp, delta = x, y-w.yMax, y-w.lastEdge
+		case 2:
+			base, sp, delta = y, w.xMin-x, w.lastEdge-x
+		case 3:
+			base, sp, delta = x, w.yMin-y, w.lastEdge-y
+		}
+		overlap := abs(delta) < dupMaxPriDelta*w.fontSize && abs(base-w.base) < dupMaxSecDelta*w.fontSize
+		if overlap || wb.lastOverlap || sp < -minDupBreakOverlap*w.fontSize || sp > minWordBreakSpace*w.fontSize ||
+			abs(base-w.base) > maxBaseDrift || fontSize != w.fontSize || f.vertical != w.vertical {
+			wb.endWord()
+		}
+		wb.lastOverlap = overlap
+	} else {
+		wb.lastOverlap = false
+	}
+	if text == "" {
+		return // no Unicode: breaks words like a glyph, adds nothing
+	}
+	if wb.cur == nil {
+		wb.beginWord(trm, f, rawSize, fontSize)
+	}
+	// Text drawn backwards (mirrored or rotated against its direction):
+	// each glyph becomes a word of its own, with its box turned around.
+	if r := wb.cur.rot; (r == 0 && dx < 0) || (r == 1 && dy < 0) || (r == 2 && dx > 0) || (r == 3 && dy > 0) {
+		wb.endWord()
+		wb.beginWord(trm, f, rawSize, fontSize)
+		x, y, dx, dy = x+dx, y+dy, -dx, -dy
+	}
+	if wb.cur.n == 0 {
+		wb.cur.charStart = pos
+	}
+	wb.cur.charEnd = pos + 1
+	n := utf8.RuneCountInString(text)
+	if n > 1 {
+		dx /= float64(n)
+		dy /= float64(n)
+	}
+	for _, r := range text {
+		wb.cur.addRune(r, x, y, dx, dy, f)
+		x += dx
+		y += dy
+	}
+}
+
+func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64) {
+	m := [4]float64{trm[0] * rawSize, trm[1] * rawSize, trm[2] * rawSize, trm[3] * rawSize}
+	if f.kind == fontType3 {
+		fm := f.fontMatrix
+		m = [4]float64{
+			fm[0]*m[0] + fm[1]*m[2], fm[0]*m[1] + fm[1]*m[3],
+			fm[2]*m[0] + fm[3]*m[2], fm[2]*m[1] + fm[3]*m[3],
+		}
+	}
+	rot := 0
+	if abs(m[0]*m[3]) > abs(m[1]*m[2]) {
+		if !(m[0] > 0 || m[3] < 0) {
+			rot = 2
+		}
+	} else if m[2] > 0 {
+		rot = 1
+	} else {
+		rot = 3
+	}
+	if f.vertical {
+		rot = (rot + 1) & 3
+	}
+	wb.cur = &rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f}
+	wb.cur.ascent, wb.cur.descent = f.ascent, f.descent
+}
+
+func (w *rawWord) addRune(r rune, x, y, dx, dy float64, f *font) {
+	if w.n == 0 {
+		w.setInitialBounds(x, y)
+	}
+	fs := w.fontSize
+	if w.vertical {
+		switch w.rot {
+		case 0:
+			w.lastEdge, w.xMax = x-fs, x
+		case 1:
+			w.lastEdge, w.yMax = y-fs, y
+		case 2:
+			w.lastEdge, w.xMin = x+fs, x
+		case 3:
+			w.lastEdge, w.yMin = y+fs, y
+		}
+	} else {
+		switch w.rot {
+		case 0:
+			w.lastEdge, w.xMax = x, x+dx
+		case 1:
+			w.lastEdge, w.yMax = y, y+dy
+		case 2:
+			w.lastEdge, w.xMin = x, x+dx
+		case 3:
+			w.lastEdge, w.yMin = y, y+dy
+		}
+	}
+	w.text.WriteRune(r)
+	w.n++
+}
+
+func (w *rawWord) setInitialBounds(x, y float64) {
+	asc, desc, fs := w.ascent*w.fontSize, w.descent*w.fontSize, w.fontSize
+	if w.vertical {
+		switch w.rot {
+		case 0:
+			w.xMin, w.yMin, w.yMax = x-fs, y-fs, y
+		case 1:
+			w.xMin, w.yMin, w.xMax = x, y-fs, x+fs
+		case 2:
+			w.yMin, w.xMin, w.xMax = y, x, x+fs
+		case 3:
+			w.xMax, w.yMin, w.yMax = x+fs, y, y+fs
+		}
+		w.base = y
+		if w.rot == 0 || w.rot == 2 {
+			w.base = x
+		}
+		return
+	}
+	switch w.rot {
+	case 0:
+		w.xMin, w.xMax, w.yMin, w.yMax, w.base = x, x, y-asc, y-desc, y
+		if w.yMin == w.yMax {
+			w.yMin, w.yMax = y, y+1
+		}
+	case 1:
+		w.xMin, w.xMax, w.yMin, w.yMax, w.base = x+desc, x+asc, y, y, x
+		if w.xMin == w.xMax {
+			w.xMin, w.xMax = x, x+1
+		}
+	case 2:
+		w.xMin, w.xMax, w.yMin, w.yMax, w.base = x, x, y+desc, y+asc, y
+		if w.yMin == w.yMax {
+			w.yMin, w.yMax = y, y+1
+		}
+	case 3:
+		w.xMin, w.xMax, w.yMin, w.yMax, w.base = x-asc, x-desc, y, y, x
+		if w.xMin == w.xMax {
+			w.xMin, w.xMax = x, x+1
+		}
+	}
+}
+
+func (wb *wordBuilder) endWord() {
+	w := wb.cur
+	wb.cur = nil
+	if w == nil || w.n == 0 {
+		return
+	}
+	if len(wb.words) >= maxWordsPerPage {
+		wb.dropped = true
+		return
+	}
+	wb.words = append(wb.words, w)
+}
+
+// dedupe removes words drawn twice at (nearly) the same place, such as fake
+// bold or overprinted labels, as poppler does before output.
+func dedupe(words []*rawWord) []*rawWord {
+	type key struct {
+		text string
+		rot  int
+	}
+	seen := map[key][]*rawWord{}
+	out := words[:0]
+	for _, w := range words {
+		k := key{w.text.String(), w.rot}
+		dup := false
+		for _, o := range seen[k] {
+			px, py := dupMaxPriDelta*o.fontSize, dupMaxSecDelta*o.fontSize
+			if o.rot == 1 || o.rot == 3 {
+				px, py = py, px
+			}
+			if abs(o.xMin-w.xMin) < px && abs(o.xMax-w.xMax) < px && abs(o.yMin-w.yMin) < py && abs(o.yMax-w.yMax) < py {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		seen[k] = append(seen[k], w)
+		out = append(out, w)
+	}
+	return out
+}
+
+// Poppler's line-level merge (TextLine::coalesce): words split only by the
+// overlap rule or a small baseline drift, but drawn one right after the
+// other in the same font, are joined again when the gap between them is
+// below the line's space threshold.
+const (
+	maxCharSpacing        = 0.03
+	maxWideCharSpacingMul = 1.3
+	maxWideCharSpacing    = 0.4
+	maxIntraLineDelta     = 0.5
+	maxWordFontSizeDelta  = 0.05
+	// minCharSpacing: a word overlapping the previous one by more than
+	// this (× font size) starts a new line in poppler, so never merges.
+	minCharSpacing = -0.5
+)
+
+func primaryDelta(a, b *rawWord) float64 {
+	switch a.rot {
+	case 1:
+		return b.yMin - a.yMax
+	case 2:
+		return a.xMin - b.xMax
+	case 3:
+		return a.yMin - b.yMax
+	}
+	return b.xMin - a.xMax
+}
+
+// primaryStart is where a word starts along its text direction.
+func primaryStart(w *rawWord) float64 {
+	switch w.rot {
+	case 1:
+		return w.yMin
+	case 2:
+		return -w.xMax
+	case 3:
+		return -w.yMax
+	}
+	return w.xMin
+}
+
+// mergeable reports whether b follows a on the same line (the line of
+// first) directly, in drawing order and along the text direction (poppler
+// sorts a line's words by position and only merges neighbours).
+func mergeable(first, a, b *rawWord) bool {
+	return b.charStart == a.charEnd && primaryStart(b) >= primaryStart(a) &&
+		primaryDelta(a, b) >= minCharSpacing*a.fontSize && a.rot == b.rot && a.font == b.font && a.vertical == b.vertical &&
+		abs(a.fontSize-b.fontSize) < maxWordFontSizeDelta*a.fontSize &&
+		abs(first.base-b.base) <= maxIntraLineDelta*first.fontSize
+}
+
+func mergeWords(words []*rawWord) []*rawWord {
+	out := words[:0]
+	for i := 0; i < len(words); {
+		// A chain of words drawn back to back on one line.
+		j := i + 1
+		for j < len(words) && mergeable(words[i], words[j-1], words[j]) {
+			j++
+		}
+		chain := words[i:j]
+		space := maxCharSpacing * chain[0].fontSize
+		if len(chain) > 1 {
+			minSpace := math.Inf(1)
+			for k := 1; k < len(chain); k++ {
+				if chain[k-1].n > 1 || chain[k].n > 1 {
+					minSpace = 0
+					break
+				}
+				minSpace = min(minSpace, primaryDelta(chain[k-1], chain[k]))
+			}
+			if minSpace > 0 {
+				space = min(maxWideCharSpacingMul*minSpace, maxWideCharSpacing*chain[0].fontSize)
+			}
+		}
+		cur := chain[0]
+		for _, next := range chain[1:] {
+			if primaryDelta(cur, next) < space {
+				cur.merge(next)
+				continue
+			}
+			out = append(out, cur)
+			cur = next
+		}
+		out = append(out, cur)
+		i = j
+	}
+	return out
+}
+
+func (w *rawWord) merge(o *rawWord) {
+	w.xMin, w.xMax = min(w.xMin, o.xMin), max(w.xMax, o.xMax)
+	w.yMin, w.yMax = min(w.yMin, o.yMin), max(w.yMax, o.yMax)
+	w.text.WriteString(o.text.String())
+	w.n += o.n
+	w.charEnd = o.charEnd
+	w.lastEdge = o.lastEdge
+}
+
+// finish converts the raw words to the public form and orders them into
+// reading-order lines and blocks.
+func (wb *wordBuilder) finish(p *Page) {
+	wb.endWord()
+	raw := mergeWords(dedupe(wb.words))
+	inv, _ := wb.device.invert()
+	words := make([]Word, len(raw))
+	rots := make([]int, len(raw))
+	bases := make([]float64, len(raw))
+	for i, w := range raw {
+		x0, x1 := min(w.xMin, w.xMax), max(w.xMin, w.xMax)
+		y0, y1 := min(w.yMin, w.yMax), max(w.yMin, w.yMax)
+		text := w.text.String()
+		words[i] = Word{
+			Text:     text,
+			Norm:     normalizeText(text),
+			FontSize: round4(w.fontSize),
+			BBox: BBox{
+				Left:   clamp01(x0 / wb.width),
+				Top:    clamp01(y0 / wb.height),
+				Width:  clamp01(x1/wb.width) - clamp01(x0/wb.width),
+				Height: clamp01(y1/wb.height) - clamp01(y0/wb.height),
+			},
+			Rect: userRect(inv, x0, y0, x1, y1),
+		}
+		rots[i] = w.rot
+		bases[i] = w.base
+	}
+	order, lines, blocks := readingOrder(raw)
+	p.Words = make([]Word, len(order))
+	oldToNew := make([]int, len(order))
+	for newIdx, old := range order {
+		p.Words[newIdx] = words[old]
+		oldToNew[old] = newIdx
+	}
+	p.Lines = make([][]int, len(lines))
+	for li, line := range lines {
+		idx := make([]int, len(line))
+		for j, old := range line {
+			idx[j] = oldToNew[old]
+			p.Words[oldToNew[old]].Line = li
+		}
+		p.Lines[li] = idx
+	}
+	p.Blocks = blocks
+	for bi, b := range blocks {
+		for _, li := range b {
+			for _, wi := range p.Lines[li] {
+				p.Words[wi].Block = bi
+			}
+		}
+	}
+}
+
+// normalizeText is the search form of a word: NFKC, which also expands
+// ligatures (ﬁ → fi) and full-width forms.
+func normalizeText(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return norm.NFKC.String(s)
+		}
+	}
+	return s
+}
+
+func userRect(inv matrix, x0, y0, x1, y1 float64) Rect {
+	ax, ay := inv.apply(x0, y0)
+	bx, by := inv.apply(x1, y1)
+	return Rect{round4(min(ax, bx)), round4(min(ay, by)), round4(max(ax, bx)), round4(max(ay, by))}
+}
+
+func clamp01(v float64) float64 {
+	switch {
+	case v < 0 || math.IsNaN(v):
+		return 0
+	case v > 1:
+		return 1
+	}
+	return v
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// readingOrder groups words into lines (same direction and baseline, no
+// wide gap) and lines into blocks (stacked lines that overlap horizontally
+// and sit close together), and returns the word order they imply.
+func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int) {
+	type item struct {
+		idx       int
+		p0, p1, s float64 // extent along the text direction, baseline across it
+		top, bot  float64 // extent across the text direction
+		fontSize  float64
+		rot       int
+	}
+	items := make([]item, len(words))
+	for i, w := range words {
+		it := item{idx: i, fontSize: max(w.fontSize, 0.1), rot: w.rot}
+		switch w.rot {
+		case 0:
+			it.p0, it.p1, it.s, it.top, it.bot = w.xMin, w.xMax, w.base, w.yMin, w.yMax
+		case 1:
+			it.p0, it.p1, it.s, it.top, it.bot = w.yMin, w.yMax, -w.base, -w.xMax, -w.xMin
+		case 2:
+			it.p0, it.p1, it.s, it.top, it.bot = -w.xMax, -w.xMin, -w.base, -w.yMax, -w.yMin
+		case 3:
+			it.p0, it.p1, it.s, it.top, it.bot = -w.yMax, -w.yMin, w.base, w.xMin, w.xMax
+		}
+		items[i] = it
+	}
+	sort.SliceStable(items, func(a, b int) bool {
+		if items[a].rot != items[b].rot {
+			return items[a].rot < items[b].rot
+		}
+		if items[a].s != items[b].s {
+			return items[a].s < items[b].s
+		}
+		return items[a].p0 < items[b].p0
+	})
+	type line struct {
+		words            []item
+		p0, p1, top, bot float64
+		fontSize         float64
+		rot              int
+	}
+	var ls []line
+	for i := 0; i < len(items); {
+		// Words whose baselines are within a fraction of the font size share
+		// a baseline band; split the band where the gap is wide.
+		j := i + 1
+		for j < len(items) && items[j].rot == items[i].rot && items[j].s-items[j-1].s < 0.3*items[i].fontSize {
+			j++
+		}
+		band := append([]item(nil), items[i:j]...)
+		sort.SliceStable(band, func(a, b int) bool { return band[a].p0 < band[b].p0 })
+		cur := line{words: []item{band[0]}, p0: band[0].p0, p1: band[0].p1, top: band[0].top, bot: band[0].bot, fontSize: band[0].fontSize, rot: band[0].rot}
+		for _, it := range band[1:] {
+			if it.p0-cur.p1 > 2.5*max(it.fontSize, cur.fontSize) {
+				ls = append(ls, cur)
+				cur = line{p0: it.p0, p1: it.p1, top: it.top, bot: it.bot, fontSize: it.fontSize, rot: it.rot}
+			}
+			cur.words = append(cur.words, it)
+			cur.p1 = max(cur.p1, it.p1)
+			cur.top, cur.bot = min(cur.top, it.top), max(cur.bot, it.bot)
+		}
+		ls = append(ls, cur)
+		i = j
+	}
+	// Blocks: greedily attach each line (top to bottom) to the block whose
+	// last line sits just above it and overlaps it horizontally.
+	sort.SliceStable(ls, func(a, b int) bool {
+		if ls[a].rot != ls[b].rot {
+			return ls[a].rot < ls[b].rot
+		}
+		return ls[a].top < ls[b].top
+	})
+	type block struct {
+		lines []int
+		last  line
+	}
+	var bs []block
+	for li, l := range ls {
+		attached := false
+		for bi := len(bs) - 1; bi >= 0 && !attached; bi-- {
+			b := &bs[bi]
+			if b.last.rot != l.rot {
+				continue
+			}
+			gap := l.top - b.last.bot
+			overlap := min(l.p1, b.last.p1) - max(l.p0, b.last.p0)
+			if gap < 1.2*max(l.fontSize, b.last.fontSize) && gap > -0.5*l.fontSize && overlap > 0 &&
+				abs(l.fontSize-b.last.fontSize) < 0.3*max(l.fontSize, b.last.fontSize) {
+				b.lines = append(b.lines, li)
+				b.last = l
+				attached = true
+			}
+		}
+		if !attached {
+			bs = append(bs, block{lines: []int{li}, last: l})
+		}
+	}
+	for _, b := range bs {
+		var blockLines []int
+		for _, li := range b.lines {
+			var wordIdx []int
+			for _, it := range ls[li].words {
+				wordIdx = append(wordIdx, it.idx)
+				order = append(order, it.idx)
+			}
+			blockLines = append(blockLines, len(lines))
+			lines = append(lines, wordIdx)
+		}
+		blocks = append(blocks, blockLines)
+	}
+	return order, lines, blocks
+}

@@ -1,0 +1,618 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"planreview/scan/sheets"
+)
+
+// checkSpec describes a Go check that YAML rules reference by name: the
+// params it needs, the template variables it provides, and the function.
+type checkSpec struct {
+	params   []string
+	vars     []string
+	validate func(key, value string) error
+	run      func(rv *review, r *Rule) []observation
+}
+
+var checks = map[string]checkSpec{
+	"unreadable_page":         {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
+	"no_readable_pages":       {vars: []string{"pages"}, run: checkNoReadablePages},
+	"sheet_index_missing":     {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
+	"sheet_index_unlisted":    {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
+	"sheet_references":        {vars: []string{"target", "reference"}, run: checkSheetReferences},
+	"duplicate_sheet_numbers": {vars: []string{"number", "other"}, run: checkDuplicateSheets},
+	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
+		validate: oneOf("field", "number", "title", "date", "scale")},
+	"code_edition_stated":  {vars: []string{"adopted"}, run: checkCodeEditionStated},
+	"code_edition_current": {vars: []string{"stated", "adopted", "code"}, run: checkCodeEditionCurrent},
+	"code_analysis_field": {params: []string{"field"}, vars: []string{"field"}, run: checkCodeAnalysisField,
+		validate: oneOf("field", "occupancy", "construction_type", "sprinklers")},
+	"exits_for_occupant_load": {vars: []string{"load", "exits", "required"}, run: checkExits},
+	"egress_capacity_factor": {params: []string{"component"}, vars: []string{"stated", "minimum"},
+		run: checkCapacityFactor, validate: oneOf("component", "stairs", "other")},
+	"egress_capacity_width": {params: []string{"component"}, vars: []string{"provided", "required", "load", "factor"},
+		run: checkCapacityWidth, validate: oneOf("component", "stairs", "other")},
+	"stair_rise": {params: []string{"max"}, vars: []string{"totalRise", "risers", "computed", "limit"},
+		run: checkStairRise, validate: lengthParam},
+	"riser_uniformity": {params: []string{"tolerance"}, vars: []string{"difference", "tolerance", "values"},
+		run: checkRiserUniformity, validate: lengthParam},
+}
+
+func checkNames() []string {
+	names := make([]string, 0, len(checks))
+	for n := range checks {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func oneOf(param string, values ...string) func(string, string) error {
+	return func(k, v string) error {
+		if k != param {
+			return fmt.Errorf("unknown param %q", k)
+		}
+		for _, x := range values {
+			if v == x {
+				return nil
+			}
+		}
+		return fmt.Errorf("%q: want one of %s", v, strings.Join(values, ", "))
+	}
+}
+
+func lengthParam(_, v string) error {
+	if _, err := ParseLength(v); err != nil {
+		return errors.New("want a length such as 7 3/4\"")
+	}
+	return nil
+}
+
+// --- coverage ---------------------------------------------------------------
+
+func checkUnreadablePage(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, pv := range rv.pages {
+		if pv.readable {
+			continue
+		}
+		reason := pv.page.Reason
+		switch {
+		case pv.page.Err != nil:
+			reason = "the page could not be read: " + pv.page.Err.Error()
+		case reason == "":
+			reason = "no machine-readable text"
+		}
+		out = append(out, observation{page: pv,
+			vars:     map[string]string{"page": strconv.Itoa(pv.page.Number), "reason": reason, "file": pv.fileID},
+			evidence: fmt.Sprintf("%s/%d/%s", pv.fileID, pv.page.Number, pv.page.Reason)})
+	}
+	return out
+}
+
+func checkNoReadablePages(rv *review, r *Rule) []observation {
+	for _, pv := range rv.pages {
+		if pv.readable {
+			return nil
+		}
+	}
+	return []observation{{page: nil, vars: map[string]string{"pages": strconv.Itoa(len(rv.pages))}, evidence: "no readable pages"}}
+}
+
+// --- sheet index ------------------------------------------------------------
+
+// indexPages returns the pages carrying a sheet index.
+func (rv *review) indexPages() []*pageView {
+	var out []*pageView
+	for _, pv := range rv.pages {
+		if len(pv.index) > 0 {
+			out = append(out, pv)
+		}
+	}
+	return out
+}
+
+func (rv *review) presentSheets() map[string]*pageView {
+	present := map[string]*pageView{}
+	for _, pv := range rv.pages {
+		if pv.sheet.Key != "" {
+			if _, ok := present[pv.sheet.Key]; !ok {
+				present[pv.sheet.Key] = pv
+			}
+		}
+	}
+	return present
+}
+
+func checkIndexMissing(rv *review, r *Rule) []observation {
+	present := rv.presentSheets()
+	var out []observation
+	for _, ip := range rv.indexPages() {
+		for _, e := range ip.index {
+			if _, ok := present[e.Key]; ok {
+				continue
+			}
+			out = append(out, observation{page: ip, words: e.Words,
+				vars:     map[string]string{"listed": e.Number, "listedTitle": e.Title, "indexSheet": ip.sheetNumberOr()},
+				evidence: "missing " + e.Key})
+		}
+	}
+	return out
+}
+
+func checkIndexUnlisted(rv *review, r *Rule) []observation {
+	ips := rv.indexPages()
+	if len(ips) == 0 {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, ip := range ips {
+		for _, e := range ip.index {
+			listed[e.Key] = true
+		}
+	}
+	var out []observation
+	reported := map[string]bool{}
+	for _, pv := range rv.pages {
+		if pv.sheet.Key == "" || listed[pv.sheet.Key] || reported[pv.sheet.Key] {
+			continue
+		}
+		reported[pv.sheet.Key] = true
+		out = append(out, observation{page: pv, words: pv.sheet.NumberWords,
+			vars:     map[string]string{"number": pv.sheet.Number, "indexSheet": ips[0].sheetNumberOr()},
+			evidence: "unlisted " + pv.sheet.Key})
+	}
+	return out
+}
+
+// referenceRe finds sheet references: "3/A4.2", "A/A-501", "SEE A-501",
+// "SEE SHEET A-501", "REFER TO S-201".
+var referenceRe = regexp.MustCompile(`(?i)\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
+
+// checkSheetReferences reports references to sheets that are not in the set.
+// It runs only when the set carries a sheet index: without one the set may
+// be a partial submittal and every outside reference would be noise.
+func checkSheetReferences(rv *review, r *Rule) []observation {
+	if len(rv.indexPages()) == 0 {
+		return nil
+	}
+	present := rv.presentSheets()
+	var out []observation
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		for _, l := range pv.lines {
+			for _, m := range referenceRe.FindAllStringSubmatchIndex(l.Text, -1) {
+				gi := 1
+				if m[2] < 0 {
+					gi = 2
+				}
+				target := l.Text[m[2*gi]:m[2*gi+1]]
+				n, ok := sheets.ParseNumber(target)
+				if !ok || !n.Strong {
+					continue
+				}
+				if _, ok := present[n.Key]; ok {
+					continue
+				}
+				ref := l.Text[m[0]:m[1]]
+				out = append(out, observation{page: pv, words: l.WordsInSpan(m[0], m[1]),
+					vars:     map[string]string{"target": n.Text, "reference": ref},
+					evidence: "ref " + ref})
+			}
+		}
+	}
+	return out
+}
+
+func checkDuplicateSheets(rv *review, r *Rule) []observation {
+	first := map[string]*pageView{}
+	var out []observation
+	for _, pv := range rv.pages {
+		if pv.sheet.Key == "" {
+			continue
+		}
+		f, ok := first[pv.sheet.Key]
+		if !ok {
+			first[pv.sheet.Key] = pv
+			continue
+		}
+		other := fmt.Sprintf("page %d", f.page.Number)
+		if f.fileID != pv.fileID {
+			other = fmt.Sprintf("page %d of file %s", f.page.Number, f.fileID)
+		}
+		out = append(out, observation{page: pv, words: pv.sheet.NumberWords,
+			vars:     map[string]string{"number": pv.sheet.Number, "other": other},
+			evidence: "duplicate " + pv.sheet.Key})
+	}
+	return out
+}
+
+// --- title block --------------------------------------------------------------
+
+func checkTitleBlock(rv *review, r *Rule) []observation {
+	field := r.Params["field"]
+	var out []observation
+	for _, pv := range rv.pages {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+			continue
+		}
+		var missing bool
+		switch field {
+		case "number":
+			missing = pv.sheet.Number == ""
+		case "title":
+			missing = pv.sheet.Number != "" && pv.sheet.Title == ""
+		case "date":
+			missing = pv.sheet.Number != "" && pv.sheet.Date == ""
+		case "scale":
+			missing = pv.sheet.Number != "" && pv.sheet.Scale == ""
+		}
+		if missing {
+			out = append(out, observation{page: pv, vars: map[string]string{"field": strings.ReplaceAll(field, "_", " ")},
+				evidence: fmt.Sprintf("no %s p%d", field, pv.page.Number)})
+		}
+	}
+	return out
+}
+
+// --- code analysis ------------------------------------------------------------
+
+func (rv *review) adoptedText() string {
+	var parts []string
+	for _, a := range rv.eng.adopted {
+		parts = append(parts, a.Code+" "+a.Edition)
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func checkCodeEditionStated(rv *review, r *Rule) []observation {
+	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil {
+		return nil
+	}
+	return []observation{{vars: map[string]string{"adopted": rv.adoptedText()}, evidence: "no code edition"}}
+}
+
+func (rv *review) firstReadable() *pageView {
+	for _, pv := range rv.pages {
+		if pv.readable {
+			return pv
+		}
+	}
+	return nil
+}
+
+// checkCodeEditionCurrent reports a stated code whose family the
+// jurisdiction adopted in another edition ("2018 IBC" where IBC 2021 is in
+// force). Codes the jurisdiction did not adopt through a pack are not judged.
+func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
+	adopted := map[string]string{}
+	for _, a := range rv.eng.adopted {
+		adopted[a.Code] = a.Edition
+	}
+	var out []observation
+	for _, c := range rv.facts.codes {
+		want, ok := adopted[c.group]
+		if !ok || c.extra == want {
+			continue
+		}
+		out = append(out, observation{page: c.pv, words: c.words,
+			vars:     map[string]string{"stated": c.group + " " + c.extra, "adopted": c.group + " " + want, "code": c.group},
+			evidence: c.group + " " + c.extra})
+	}
+	return out
+}
+
+func checkCodeAnalysisField(rv *review, r *Rule) []observation {
+	if rv.firstReadable() == nil {
+		return nil
+	}
+	var stated bool
+	switch r.Params["field"] {
+	case "occupancy":
+		stated = len(rv.facts.groups) > 0
+	case "construction_type":
+		stated = len(rv.facts.construction) > 0
+	case "sprinklers":
+		stated = len(rv.facts.sprinklerStmts) > 0
+	}
+	if stated {
+		return nil
+	}
+	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " ")},
+		evidence: "no " + r.Params["field"]}}
+}
+
+// requiredExits is the minimum number of exits for a story's occupant load
+// (IBC 2021 Table 1006.3.3). Loads under 50 are not judged: a single exit may
+// be allowed there (1006.3.4), which depends on facts the plans rarely state.
+func requiredExits(load float64) int {
+	switch {
+	case load < 50:
+		return 0
+	case load <= 500:
+		return 2
+	case load <= 1000:
+		return 3
+	}
+	return 4
+}
+
+// nearest returns the statement among hs on the same page closest (in lines)
+// to h, within maxLines.
+func nearest(h hit, hs []hit, maxLines int) (hit, bool) {
+	best, bestD := hit{}, -1
+	for _, o := range hs {
+		if o.pv != h.pv {
+			continue
+		}
+		d := o.line - h.line
+		if d < 0 {
+			d = -d
+		}
+		if d <= maxLines && (bestD < 0 || d < bestD) {
+			best, bestD = o, d
+		}
+	}
+	return best, bestD >= 0
+}
+
+func checkExits(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, load := range rv.facts.occupantLoads {
+		need := requiredExits(load.value)
+		if need == 0 {
+			continue
+		}
+		ex, ok := nearest(load, rv.facts.exits, 12)
+		if !ok || int(ex.value) >= need {
+			continue
+		}
+		out = append(out, observation{page: load.pv, words: append(append([]int{}, load.words...), ex.words...),
+			vars: map[string]string{"load": trimFloat(load.value, 0), "exits": trimFloat(ex.value, 0),
+				"required": strconv.Itoa(need)},
+			evidence: load.text + "|" + ex.text})
+	}
+	return out
+}
+
+// capacityFactors returns the code's stair and other-component factors
+// (IBC 2021 1005.3.1, 1005.3.2): 0.3 and 0.2 inch per occupant, or 0.2 and
+// 0.15 where the set states both an automatic sprinkler system and an
+// emergency voice/alarm communication system. reduced tells whether the
+// reduced factors were used.
+func (rv *review) capacityFactors() (stairs, other float64, reduced bool) {
+	if rv.facts.sprinklered && rv.facts.voiceAlarm {
+		return 0.2, 0.15, true
+	}
+	return 0.3, 0.2, false
+}
+
+func checkCapacityFactor(rv *review, r *Rule) []observation {
+	stairs, other, reduced := rv.capacityFactors()
+	stated, minimum := rv.facts.stairFactors, stairs
+	if r.Params["component"] == "other" {
+		stated, minimum = rv.facts.otherFactors, other
+	}
+	var out []observation
+	for _, s := range stated {
+		if s.value >= minimum-1e-9 {
+			continue
+		}
+		o := observation{page: s.pv, words: s.words,
+			vars:     map[string]string{"stated": trimFloat(s.value, 3) + " in per occupant", "minimum": trimFloat(minimum, 3) + " in per occupant"},
+			evidence: s.text}
+		// Below the full factor but at or above the reduced one: the
+		// reduction may apply through systems the sheets do not mention.
+		reducedMin := 0.2
+		if r.Params["component"] == "other" {
+			reducedMin = 0.15
+		}
+		if !reduced && s.value >= reducedMin-1e-9 {
+			o.confidence = math.Min(r.Confidence, 0.6)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func checkCapacityWidth(rv *review, r *Rule) []observation {
+	stairs, other, reduced := rv.capacityFactors()
+	widths, factor := rv.facts.stairWidths, stairs
+	if r.Params["component"] == "other" {
+		widths, factor = rv.facts.otherWidths, other
+	}
+	var out []observation
+	for _, w := range widths {
+		load, ok := nearest(w, rv.facts.occupantLoads, 12)
+		if !ok {
+			continue
+		}
+		required := load.value * factor
+		if w.value >= required-1e-6 {
+			continue
+		}
+		o := observation{page: w.pv, words: append(append([]int{}, load.words...), w.words...),
+			vars: map[string]string{"provided": FormatLength(w.value), "required": FormatLength(required),
+				"load": trimFloat(load.value, 0), "factor": trimFloat(factor, 3) + " in per occupant"},
+			evidence: w.text + "|" + load.text}
+		if !reduced && rv.facts.sprinklered {
+			// Sprinklered but no voice/alarm system stated: the reduced
+			// factor might apply; report only what fails even with it, and
+			// with less confidence what fails only the full factor.
+			redFactor := 0.2
+			if r.Params["component"] == "other" {
+				redFactor = 0.15
+			}
+			if w.value >= load.value*redFactor-1e-6 {
+				o.confidence = math.Min(r.Confidence, 0.6)
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// --- stairs -----------------------------------------------------------------
+
+var (
+	totalRiseRe  = regexp.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	riserCountRe = regexp.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + lengthPattern + `))?`)
+	riserRangeRe = regexp.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + lengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + lengthPattern + `)`)
+)
+
+// stairStatement is a stair's total rise with its riser count (and the
+// stated riser height, when "N RISERS @ x" gives one), read from one line or
+// two lines stacked in the same note.
+type stairStatement struct {
+	pv              *pageView
+	words           []int
+	text            string
+	total           float64
+	risers          int
+	stated          float64 // 0 when not stated
+	totalText       string
+	riserCountText  string
+	statedRiserText string
+}
+
+func (rv *review) stairStatements() []stairStatement {
+	var out []stairStatement
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		for li, l := range pv.lines {
+			tm := totalRiseRe.FindStringSubmatchIndex(l.Text)
+			if tm == nil {
+				continue
+			}
+			total, err := ParseLength(l.Text[tm[2]:tm[3]])
+			if err != nil || total <= 0 {
+				continue
+			}
+			// The riser count on the same line, else on the line just above
+			// or below in the same column.
+			candidates := []int{li}
+			for lj, m := range pv.lines {
+				if lj == li {
+					continue
+				}
+				gap := math.Max(m.Box.Y0-l.Box.Y1, l.Box.Y0-m.Box.Y1)
+				overlap := m.Box.X0 < l.Box.X1 && m.Box.X1 > l.Box.X0
+				if overlap && gap < 1.5*l.Box.Y1-1.5*l.Box.Y0 {
+					candidates = append(candidates, lj)
+				}
+			}
+			for _, lj := range candidates {
+				m := pv.lines[lj]
+				cm := riserCountRe.FindStringSubmatchIndex(m.Text)
+				if cm == nil {
+					continue
+				}
+				n, _ := strconv.Atoi(m.Text[cm[2]:cm[3]])
+				if n < 2 {
+					continue
+				}
+				s := stairStatement{pv: pv, total: total, risers: n,
+					totalText: l.Text[tm[0]:tm[1]], riserCountText: m.Text[cm[0]:cm[1]]}
+				if cm[4] >= 0 {
+					if v, err := ParseLength(m.Text[cm[4]:cm[5]]); err == nil {
+						s.stated, s.statedRiserText = v, m.Text[cm[4]:cm[5]]
+					}
+				}
+				s.words = append(l.WordsInSpan(tm[0], tm[1]), m.WordsInSpan(cm[0], cm[1])...)
+				if lj == li {
+					s.words = l.WordsInSpan(min(tm[0], cm[0]), max(tm[1], cm[1]))
+				}
+				s.text = s.totalText + " " + s.riserCountText
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func checkStairRise(rv *review, r *Rule) []observation {
+	limit, err := ParseLength(r.Params["max"])
+	if err != nil {
+		return nil
+	}
+	var out []observation
+	for _, s := range rv.stairStatements() {
+		if !r.appliesToType(s.pv.sheet.Type) {
+			continue
+		}
+		computed := s.total / float64(s.risers)
+		if computed <= limit+1e-6 {
+			continue
+		}
+		out = append(out, observation{page: s.pv, words: s.words,
+			vars: map[string]string{"totalRise": FormatLength(s.total), "risers": strconv.Itoa(s.risers),
+				"computed": FormatLength(computed), "limit": FormatLength(limit)},
+			evidence: s.text})
+	}
+	return out
+}
+
+// checkRiserUniformity reports a flight whose riser heights differ by more
+// than the tolerance: a stated range ("RISERS 7" TO 7 3/4"") or a stated
+// riser height that cannot be uniform with the stated total rise and count.
+func checkRiserUniformity(rv *review, r *Rule) []observation {
+	tol, err := ParseLength(r.Params["tolerance"])
+	if err != nil {
+		return nil
+	}
+	var out []observation
+	for _, s := range rv.stairStatements() {
+		if s.stated == 0 || !r.appliesToType(s.pv.sheet.Type) {
+			continue
+		}
+		// n-1 risers at the stated height leave the last one to make up
+		// the total: that riser differs from the others by n·|avg−stated|.
+		diff := math.Abs(s.total - s.stated*float64(s.risers-1) - s.stated)
+		if diff <= tol+1e-6 {
+			continue
+		}
+		out = append(out, observation{page: s.pv, words: s.words,
+			vars: map[string]string{"difference": FormatLength(diff), "tolerance": FormatLength(tol),
+				"values": fmt.Sprintf("%d risers @ %s against a total rise of %s", s.risers, FormatLength(s.stated), FormatLength(s.total))},
+			evidence: s.text})
+	}
+	for _, pv := range rv.pages {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+			continue
+		}
+		for _, l := range pv.lines {
+			for _, m := range riserRangeRe.FindAllStringSubmatchIndex(l.Text, -1) {
+				a, err1 := ParseLength(l.Text[m[2]:m[3]])
+				b, err2 := ParseLength(l.Text[m[4]:m[5]])
+				if err1 != nil || err2 != nil {
+					continue
+				}
+				diff := math.Abs(a - b)
+				if diff <= tol+1e-6 {
+					continue
+				}
+				text := l.Text[m[0]:m[1]]
+				out = append(out, observation{page: pv, words: l.WordsInSpan(m[0], m[1]),
+					vars: map[string]string{"difference": FormatLength(diff), "tolerance": FormatLength(tol),
+						"values": fmt.Sprintf("risers from %s to %s", FormatLength(min(a, b)), FormatLength(max(a, b)))},
+					evidence: text})
+			}
+		}
+	}
+	return out
+}

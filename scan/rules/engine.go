@@ -1,0 +1,359 @@
+// Package rules is the review engine: building-code and completeness rules
+// kept as data (YAML packs embedded in the binary), applied to the words of a
+// plan set, producing findings pinned to the evidence words.
+//
+// A rule is either a word matcher (a regular expression over each text line
+// with an optional numeric capture and min/max condition, or a presence
+// condition) or a named Go check for what a pattern cannot express (sheet
+// index against the sheets present, exits against occupant load, stair rise
+// from a riser count). Every rule, Go check or not, has its YAML entry with
+// id, severity, confidence, governing references and rationale template.
+package rules
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/sheets"
+)
+
+// Engine applies the loaded packs. It is immutable after Load and safe for
+// concurrent reviews.
+type Engine struct {
+	packs   []*pack
+	rules   []*Rule
+	adopted []adoptedCode
+}
+
+type adoptedCode struct {
+	Code, Edition, Name, PackID string
+}
+
+// PlanSet is what one review reads: the files of a submittal in
+// registration order, each with its extracted pages.
+type PlanSet struct {
+	Files []File
+}
+
+// File is one registered PDF of a plan set.
+type File struct {
+	ID    string
+	Pages []pdftext.Page
+}
+
+// Rules returns the active rules (completeness plus adopted code packs),
+// ordered by id.
+func (e *Engine) Rules() []Rule {
+	out := make([]Rule, len(e.rules))
+	for i, r := range e.rules {
+		out[i] = *r
+	}
+	return out
+}
+
+// CodeBasis returns one human-readable line per code layer applied, e.g.
+// "2021 International Residential Code (IRC), as adopted".
+func (e *Engine) CodeBasis() []string {
+	lines := make([]string, 0, len(e.adopted))
+	for _, a := range e.adopted {
+		lines = append(lines, fmt.Sprintf("%s %s (%s), as adopted", a.Edition, a.Name, a.Code))
+	}
+	return lines
+}
+
+// pageView is one page as the engine sees it.
+type pageView struct {
+	fileIndex int
+	fileID    string
+	page      *pdftext.Page
+	readable  bool
+	sheet     sheets.Sheet
+	lines     []sheets.Line
+	index     []sheets.IndexEntry
+}
+
+// sheetNumberOr names the page for rationales: its sheet number, or its page.
+func (pv *pageView) sheetNumberOr() string {
+	if pv.sheet.Number != "" {
+		return pv.sheet.Number
+	}
+	return fmt.Sprintf("page %d", pv.page.Number)
+}
+
+// observation is one rule hit before it becomes a Finding.
+type observation struct {
+	page       *pageView // nil: the set as a whole (attached to the first page)
+	words      []int     // evidence words on page
+	vars       map[string]string
+	evidence   string  // normalised evidence for the fingerprint
+	confidence float64 // 0: the rule's own
+}
+
+// review holds one Review call's state.
+type review struct {
+	eng   *Engine
+	pages []*pageView
+	facts setFacts
+}
+
+// Review applies the active rules to a plan set. Pages that are not
+// machine-readable each yield an info finding saying so; a set with no
+// readable page yields a finding that it was not reviewed, never an empty
+// (clean-looking) result. Findings are sorted by SortFindings.
+func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
+	rv := &review{eng: e}
+	for fi := range set.Files {
+		f := &set.Files[fi]
+		for pi := range f.Pages {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			p := &f.Pages[pi]
+			pv := &pageView{fileIndex: fi, fileID: f.ID, page: p,
+				readable: p.Readable && p.Err == nil && len(p.Words) > 0}
+			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
+			if pv.readable {
+				pv.lines = sheets.Lines(p)
+				pv.sheet = sheets.Classify(p)
+				pv.index = sheets.ParseIndex(p)
+			}
+			rv.pages = append(rv.pages, pv)
+		}
+	}
+	rv.fillTitlesFromIndex()
+	rv.facts = gatherFacts(rv.pages)
+
+	var findings []Finding
+	seen := map[string]int{}
+	for _, r := range e.rules {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !rv.occupancyApplies(r) {
+			continue
+		}
+		var obs []observation
+		if r.Check != "" {
+			obs = checks[r.Check].run(rv, r)
+		} else {
+			obs = rv.match(r)
+		}
+		for _, o := range obs {
+			f := rv.finding(r, o)
+			// Two identical notes on one sheet are two issues; keep their
+			// fingerprints distinct but still independent of position.
+			seen[f.Fingerprint]++
+			if n := seen[f.Fingerprint]; n > 1 {
+				f.Fingerprint = fingerprint(r.ID, f.SheetNumber, fmt.Sprintf("%s#%d", o.evidence, n))
+			}
+			findings = append(findings, f)
+		}
+	}
+	SortFindings(findings)
+	return findings, nil
+}
+
+// fillTitlesFromIndex gives sheets without a title-block title the title the
+// sheet index lists for their number.
+func (rv *review) fillTitlesFromIndex() {
+	titles := map[string]string{}
+	for _, pv := range rv.pages {
+		for _, e := range pv.index {
+			if e.Title != "" {
+				titles[e.Key] = e.Title
+			}
+		}
+	}
+	for _, pv := range rv.pages {
+		if pv.sheet.Title == "" && pv.sheet.Key != "" {
+			pv.sheet.Title = titles[pv.sheet.Key]
+		}
+	}
+}
+
+// occupancyApplies: residential rules need a set that reads as residential,
+// commercial rules one that reads as commercial. When the set does not say,
+// occupancy-specific rules stay silent (the completeness rules report the
+// missing statement) rather than guess between IRC and IBC limits.
+func (rv *review) occupancyApplies(r *Rule) bool {
+	switch r.Occupancy {
+	case OccupancyResidential, OccupancyCommercial:
+		return rv.facts.occupancy == r.Occupancy
+	}
+	return true
+}
+
+// match runs a word-matcher rule over every applicable readable page.
+func (rv *review) match(r *Rule) []observation {
+	var out []observation
+	anyHit := false
+	for _, pv := range rv.pages {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+			continue
+		}
+		sheetHit := false
+		for _, l := range pv.lines {
+			if r.Unless != nil && r.Unless.MatchString(l.Text) {
+				continue
+			}
+			for _, m := range r.Pattern.FindAllStringSubmatchIndex(l.Text, -1) {
+				text := l.Text[m[0]:m[1]]
+				words := l.WordsInSpan(m[0], m[1])
+				sheetHit, anyHit = true, true
+				if r.Present {
+					continue
+				}
+				vars := map[string]string{"text": text}
+				if r.Absent {
+					out = append(out, observation{page: pv, words: words, vars: vars, evidence: text})
+					continue
+				}
+				raw, ok := valueCapture(r, l.Text, m)
+				if !ok {
+					continue
+				}
+				v, err := ParseQuantity(r.Quantity, raw)
+				if err != nil {
+					// Unparseable: stay silent rather than guess.
+					continue
+				}
+				violated, limit := r.violates(v)
+				if !violated {
+					continue
+				}
+				vars["value"] = strings.TrimSpace(raw)
+				vars["measured"] = FormatQuantity(r.Quantity, v)
+				vars["limit"] = FormatQuantity(r.Quantity, limit)
+				if r.Min != nil {
+					vars["min"] = FormatQuantity(r.Quantity, *r.Min)
+				}
+				if r.Max != nil {
+					vars["max"] = FormatQuantity(r.Quantity, *r.Max)
+				}
+				conf := 0.0
+				if r.doubtful(v) {
+					conf = r.DoubtfulConfidence
+				}
+				out = append(out, observation{page: pv, words: words, vars: vars, confidence: conf,
+					evidence: text + "=" + FormatQuantity(r.Quantity, v)})
+			}
+		}
+		if r.Present && r.Scope == "sheet" && !sheetHit {
+			out = append(out, observation{page: pv, vars: map[string]string{"text": ""}, evidence: "absent"})
+		}
+	}
+	if r.Present && r.Scope == "set" && !anyHit && rv.hasReadablePage(r) {
+		out = append(out, observation{vars: map[string]string{"text": ""}, evidence: "absent"})
+	}
+	return out
+}
+
+func (rv *review) hasReadablePage(r *Rule) bool {
+	for _, pv := range rv.pages {
+		if pv.readable && r.appliesToType(pv.sheet.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// violates compares a measured value with the rule's limits and returns the
+// limit broken. A value within a hair of the limit (float noise from unit
+// conversion) complies.
+func (r *Rule) violates(v float64) (bool, float64) {
+	const eps = 1e-6
+	if r.Min != nil && v < *r.Min-eps*max(1, *r.Min) {
+		return true, *r.Min
+	}
+	if r.Max != nil && v > *r.Max+eps*max(1, *r.Max) {
+		return true, *r.Max
+	}
+	return false, 0
+}
+
+// doubtful reports whether a violating value lies in the rule's doubtful band.
+func (r *Rule) doubtful(v float64) bool {
+	if r.DoubtfulUntil == nil {
+		return false
+	}
+	if r.Max != nil {
+		return v <= *r.DoubtfulUntil+1e-9
+	}
+	return v >= *r.DoubtfulUntil-1e-9
+}
+
+// valueCapture returns the text of the first "value" group that took part
+// in match m.
+func valueCapture(r *Rule, text string, m []int) (string, bool) {
+	for i, name := range r.Pattern.SubexpNames() {
+		if name == "value" && m[2*i] >= 0 {
+			return text[m[2*i]:m[2*i+1]], true
+		}
+	}
+	return "", false
+}
+
+// finding turns an observation into a Finding.
+func (rv *review) finding(r *Rule, o observation) Finding {
+	pv := o.page
+	if pv == nil {
+		pv = rv.firstPage()
+	}
+	f := Finding{
+		RuleID:        r.ID,
+		Title:         r.Title,
+		Topic:         r.Topic,
+		Severity:      r.Severity,
+		Confidence:    r.Confidence,
+		GoverningRefs: r.GoverningRefs(),
+		Source:        SourceRules,
+		SheetType:     sheets.TypeUnknown,
+	}
+	if o.confidence > 0 {
+		f.Confidence = o.confidence
+	}
+	if pv != nil {
+		f.FileID, f.FileIndex, f.Page = pv.fileID, pv.fileIndex, pv.page.Number
+		f.SheetNumber, f.SheetTitle, f.SheetType = pv.sheet.Number, pv.sheet.Title, pv.sheet.Type
+		if o.page != nil {
+			if a, ok := anchorFor(pv.page, o.words); ok {
+				f.Anchors = []Anchor{a}
+			}
+		}
+	}
+	vars := map[string]string{"refs": f.GoverningRefs, "sheet": ""}
+	if pv != nil {
+		vars["sheet"] = pv.sheetNumberOr()
+	}
+	for k, v := range o.vars {
+		vars[k] = v
+	}
+	f.Rationale = renderTemplate(r.Rationale, vars)
+	f.Fingerprint = fingerprint(r.ID, f.SheetNumber, o.evidence)
+	return f
+}
+
+// firstPage is where set-level findings are attached: the first readable
+// page (normally the cover sheet), else the first page.
+func (rv *review) firstPage() *pageView {
+	for _, pv := range rv.pages {
+		if pv.readable {
+			return pv
+		}
+	}
+	if len(rv.pages) > 0 {
+		return rv.pages[0]
+	}
+	return nil
+}
+
+func renderTemplate(tpl string, vars map[string]string) string {
+	return templateVarRe.ReplaceAllStringFunc(tpl, func(m string) string {
+		if v, ok := vars[m[1:len(m)-1]]; ok {
+			return v
+		}
+		return m
+	})
+}

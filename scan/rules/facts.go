@@ -1,0 +1,161 @@
+package rules
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// hit is one statement found on a page: where it is and what it says.
+type hit struct {
+	pv    *pageView
+	line  int
+	words []int
+	text  string
+	value float64
+	group string // a captured name: occupancy group, code family
+	extra string // a second capture: code edition
+}
+
+// setFacts are the project statements the checks and applicability read,
+// usually from the code analysis block.
+type setFacts struct {
+	occupancy      string // OccupancyResidential, OccupancyCommercial, or "" when not stated
+	groups         []hit  // occupancy groups stated
+	codes          []hit  // code statements: group = code family (IBC), extra = edition
+	construction   []hit
+	sprinklerStmts []hit
+	sprinklered    bool
+	voiceAlarm     bool
+	occupantLoads  []hit
+	exits          []hit
+	stairFactors   []hit
+	otherFactors   []hit
+	stairWidths    []hit // egress width provided by stairs, inches
+	otherWidths    []hit // egress width provided by other components, inches
+}
+
+var (
+	occupancyGroupRe = regexp.MustCompile(`(?i)\b(?:OCCUPANCY(?:\s+(?:GROUP|CLASSIFICATION|CLASS|TYPE))?|USE\s+GROUP)\s*[:=\-]?\s*(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
+	codeNameRe       = regexp.MustCompile(`(?i)\b(20\d\d|19\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?:INTERNATIONAL\s+(BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE|(IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC)\b)|\b(IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC)\s*[-,]?\s*(20\d\d|19\d\d)\b`)
+	constructionRe   = regexp.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b`)
+	sprinklerRe      = regexp.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
+	voiceAlarmRe     = regexp.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
+	occupantLoadRe   = regexp.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
+	exitsRe          = regexp.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
+	stairFactorRe    = regexp.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	otherFactorRe    = regexp.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	stairWidthRe     = regexp.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	otherWidthRe     = regexp.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+)
+
+var codeFamilyByName = map[string]string{
+	"BUILDING": "IBC", "RESIDENTIAL": "IRC", "FIRE": "IFC", "MECHANICAL": "IMC",
+	"PLUMBING": "IPC", "ENERGY CONSERVATION": "IECC", "EXISTING BUILDING": "IEBC", "FUEL GAS": "IFGC",
+}
+
+// gatherFacts reads the project statements of every readable page.
+func gatherFacts(pages []*pageView) setFacts {
+	var f setFacts
+	for _, pv := range pages {
+		if !pv.readable {
+			continue
+		}
+		for li, l := range pv.lines {
+			find := func(re *regexp.Regexp, dst *[]hit, parse func(m []int) (hit, bool)) {
+				for _, m := range re.FindAllStringSubmatchIndex(l.Text, -1) {
+					h, ok := parse(m)
+					if !ok {
+						continue
+					}
+					h.pv, h.line, h.text = pv, li, l.Text[m[0]:m[1]]
+					h.words = l.WordsInSpan(m[0], m[1])
+					*dst = append(*dst, h)
+				}
+			}
+			group := func(m []int) (hit, bool) {
+				return hit{group: strings.ToUpper(l.Text[m[2]:m[3]])}, true
+			}
+			number := func(m []int) (hit, bool) {
+				v, err := strconv.ParseFloat(l.Text[m[2]:m[3]], 64)
+				return hit{value: v}, err == nil
+			}
+			length := func(m []int) (hit, bool) {
+				v, err := ParseLength(l.Text[m[2]:m[3]])
+				return hit{value: v}, err == nil
+			}
+			find(occupancyGroupRe, &f.groups, group)
+			find(codeNameRe, &f.codes, func(m []int) (hit, bool) {
+				sub := func(i int) string {
+					if m[2*i] < 0 {
+						return ""
+					}
+					return strings.ToUpper(l.Text[m[2*i]:m[2*i+1]])
+				}
+				switch {
+				case sub(2) != "":
+					return hit{extra: sub(1), group: codeFamilyByName[strings.Join(strings.Fields(sub(2)), " ")]}, true
+				case sub(3) != "":
+					return hit{extra: sub(1), group: sub(3)}, true
+				default:
+					return hit{extra: sub(5), group: sub(4)}, true
+				}
+			})
+			find(constructionRe, &f.construction, func(m []int) (hit, bool) { return hit{}, true })
+			find(sprinklerRe, &f.sprinklerStmts, group)
+			if voiceAlarmRe.MatchString(l.Text) {
+				f.voiceAlarm = true
+			}
+			find(occupantLoadRe, &f.occupantLoads, number)
+			find(exitsRe, &f.exits, number)
+			find(stairFactorRe, &f.stairFactors, number)
+			find(otherFactorRe, &f.otherFactors, number)
+			find(stairWidthRe, &f.stairWidths, length)
+			find(otherWidthRe, &f.otherWidths, length)
+		}
+	}
+	for _, s := range f.sprinklerStmts {
+		g := strings.Join(strings.Fields(s.group), " ")
+		negative := strings.HasPrefix(g, "NON") || strings.HasPrefix(g, "NOT") ||
+			strings.HasSuffix(g, " NO") || strings.HasSuffix(g, ":NO") || strings.HasSuffix(g, " N") || strings.HasSuffix(g, "=NO")
+		if !negative {
+			f.sprinklered = true
+		}
+	}
+	f.occupancy = classifyOccupancy(f)
+	return f
+}
+
+// classifyOccupancy decides which code family's dimensional rules apply.
+// Any stated group other than R-3 or U (A, B, E, F, H, I, M, R-1, R-2, R-4,
+// S) is an IBC building. Otherwise an R-3 group or an IRC statement makes it
+// residential, and an IBC-only statement commercial. Nothing stated: "".
+func classifyOccupancy(f setFacts) string {
+	residentialGroup := false
+	for _, g := range f.groups {
+		switch g.group {
+		case "R-3", "U":
+			if g.group == "R-3" {
+				residentialGroup = true
+			}
+		default:
+			return OccupancyCommercial
+		}
+	}
+	ibc, irc := false, false
+	for _, c := range f.codes {
+		switch c.group {
+		case "IBC":
+			ibc = true
+		case "IRC":
+			irc = true
+		}
+	}
+	switch {
+	case residentialGroup || irc:
+		return OccupancyResidential
+	case ibc:
+		return OccupancyCommercial
+	}
+	return ""
+}

@@ -1,0 +1,245 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Quantity kinds a matcher can capture. Values are held in canonical units:
+// inches for lengths, rise over run for slopes, square feet for areas, a plain
+// number for counts and factors.
+const (
+	QuantityLength = "length"
+	QuantitySlope  = "slope"
+	QuantityArea   = "area"
+	QuantityCount  = "count"
+	QuantityNumber = "number"
+)
+
+// Unit sub-patterns. They are deliberately strict: a number without a unit
+// ("TREAD 10") is not a length, because guessing the unit would invent a value.
+const (
+	inchMark = `(?:"|''|″|”|′′|\s?IN\b\.?|\s?INCH(?:ES)?\b)`
+	footMark = `(?:'|′|’|\s?FT\b\.?|\s?FEET\b|\s?FOOT\b)`
+	inchNum  = `(?:\d+(?:\.\d+)?(?:(?:\s+|-)\d+/\d+)?|\d+/\d+)`
+	// lengthPattern: feet-and-inches, inches (with fractions), or metric.
+	// Inches come first so that 7'' (two primes) is not read as 7 ft.
+	lengthPattern = `(?:` + inchNum + inchMark +
+		`|\d+(?:\.\d+)?` + footMark + `(?:\s*-?\s*` + inchNum + inchMark + `)?` +
+		`|\d+(?:\.\d+)?\s?(?:MM|CM|M)\b)`
+	slopePattern  = `(?:\d+(?:\.\d+)?\s*:\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s?%|\d+\s+IN\s+\d+\b)`
+	areaPattern   = `(?:\d+(?:\.\d+)?\s?(?:SQ\.?\s?FT\.?|SF\b|S\.F\.|FT²|FT2\b|SQUARE\s+FEET\b|M²|M2\b|SQ\.?\s?M\b))`
+	countPattern  = `(?:\d{1,6})`
+	numberPattern = `(?:\d*\.\d+|\d+)`
+)
+
+// placeholders maps the macros a rule pattern may use to their sub-pattern
+// and quantity kind.
+var placeholders = map[string]struct{ pattern, quantity string }{
+	"{length}": {lengthPattern, QuantityLength},
+	"{slope}":  {slopePattern, QuantitySlope},
+	"{area}":   {areaPattern, QuantityArea},
+	"{count}":  {countPattern, QuantityCount},
+	"{number}": {numberPattern, QuantityNumber},
+}
+
+var (
+	lengthOnlyRe = regexp.MustCompile(`(?i)^` + lengthPattern + `$`)
+	slopeOnlyRe  = regexp.MustCompile(`(?i)^` + slopePattern + `$`)
+	areaOnlyRe   = regexp.MustCompile(`(?i)^` + areaPattern + `$`)
+	feetInchRe   = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
+	inchRe       = regexp.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
+	metricRe     = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)\s?(MM|CM|M)$`)
+	mixedFracRe  = regexp.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
+)
+
+// ParseLength parses a written length into inches: 7'-6", 7' 6", 7 3/4",
+// 7-3/4 IN, 7.75 in, 3/4", 190 mm, 2.1 M, 6 FT.
+func ParseLength(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if !lengthOnlyRe.MatchString(t) {
+		return 0, fmt.Errorf("not a length: %q", s)
+	}
+	if m := feetInchRe.FindStringSubmatch(t); m != nil {
+		ft, _ := strconv.ParseFloat(m[1], 64)
+		in := 0.0
+		if m[2] != "" {
+			v, err := parseInchNumber(m[2])
+			if err != nil {
+				return 0, err
+			}
+			in = v
+		}
+		return ft*12 + in, nil
+	}
+	if m := inchRe.FindStringSubmatch(t); m != nil {
+		return parseInchNumber(m[1])
+	}
+	if m := metricRe.FindStringSubmatch(t); m != nil {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		switch strings.ToUpper(m[2]) {
+		case "MM":
+			return v / 25.4, nil
+		case "CM":
+			return v / 2.54, nil
+		default:
+			return v / 0.0254, nil
+		}
+	}
+	return 0, fmt.Errorf("not a length: %q", s)
+}
+
+// parseInchNumber parses "7", "7.75", "7 3/4", "7-3/4" or "3/4".
+func parseInchNumber(s string) (float64, error) {
+	m := mixedFracRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, fmt.Errorf("not a number of inches: %q", s)
+	}
+	if m[4] != "" {
+		return fraction(m[4], m[5])
+	}
+	whole, _ := strconv.ParseFloat(m[1], 64)
+	if m[2] == "" {
+		return whole, nil
+	}
+	f, err := fraction(m[2], m[3])
+	if err != nil {
+		return 0, err
+	}
+	if f >= 1 {
+		// "7-5/4" is not a mixed number a drafter writes; refuse it.
+		return 0, fmt.Errorf("improper fraction in %q", s)
+	}
+	return whole + f, nil
+}
+
+func fraction(num, den string) (float64, error) {
+	n, _ := strconv.ParseFloat(num, 64)
+	d, _ := strconv.ParseFloat(den, 64)
+	if d == 0 {
+		return 0, fmt.Errorf("zero denominator in %s/%s", num, den)
+	}
+	return n / d, nil
+}
+
+// ParseSlope parses a slope into rise over run: 1:12, 1 : 20, 8.33%, 1 IN 12.
+// A ratio is read as rise:run, the way slopes are written on plans.
+func ParseSlope(s string) (float64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if !slopeOnlyRe.MatchString(t) {
+		return 0, fmt.Errorf("not a slope: %q", s)
+	}
+	if strings.HasSuffix(t, "%") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
+		if err != nil {
+			return 0, fmt.Errorf("not a slope: %q", s)
+		}
+		return v / 100, nil
+	}
+	var parts []string
+	if strings.Contains(t, ":") {
+		parts = strings.SplitN(t, ":", 2)
+	} else {
+		parts = strings.SplitN(t, " IN ", 2)
+	}
+	if len(parts) != 2 {
+		return 0, fmt.Errorf("not a slope: %q", s)
+	}
+	rise, err1 := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+	run, err2 := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+	if err1 != nil || err2 != nil || run == 0 {
+		return 0, fmt.Errorf("not a slope: %q", s)
+	}
+	return rise / run, nil
+}
+
+// ParseArea parses an area into square feet: 5.7 SF, 5.7 SQ FT, 0.53 M².
+func ParseArea(s string) (float64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if !areaOnlyRe.MatchString(t) {
+		return 0, fmt.Errorf("not an area: %q", s)
+	}
+	numEnd := strings.IndexFunc(t, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.') })
+	v, err := strconv.ParseFloat(t[:numEnd], 64)
+	if err != nil {
+		return 0, fmt.Errorf("not an area: %q", s)
+	}
+	unit := strings.TrimSpace(t[numEnd:])
+	if strings.HasPrefix(unit, "M") || strings.HasPrefix(unit, "SQ M") || strings.HasPrefix(unit, "SQ. M") || strings.HasPrefix(unit, "SQM") {
+		return v * 10.7639104, nil
+	}
+	return v, nil
+}
+
+// ParseQuantity parses s as the given quantity kind.
+func ParseQuantity(kind, s string) (float64, error) {
+	switch kind {
+	case QuantityLength:
+		return ParseLength(s)
+	case QuantitySlope:
+		return ParseSlope(s)
+	case QuantityArea:
+		return ParseArea(s)
+	case QuantityCount, QuantityNumber:
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return 0, fmt.Errorf("not a number: %q", s)
+		}
+		return v, nil
+	}
+	return 0, fmt.Errorf("unknown quantity %q", kind)
+}
+
+// FormatQuantity writes a canonical value for a rationale: lengths as
+// inches with sixteenths (and feet-inches from 6 ft up), slopes as 1:N and
+// percent, areas in square feet.
+func FormatQuantity(kind string, v float64) string {
+	switch kind {
+	case QuantityLength:
+		return FormatLength(v)
+	case QuantitySlope:
+		if v <= 0 {
+			return "0%"
+		}
+		return fmt.Sprintf("1:%s (%s%%)", trimFloat(1/v, 2), trimFloat(v*100, 2))
+	case QuantityArea:
+		return trimFloat(v, 2) + " sq ft"
+	}
+	return trimFloat(v, 3)
+}
+
+// FormatLength writes inches rounded to 1/16: 7 3/4 in, 80 in (6 ft 8 in).
+func FormatLength(in float64) string {
+	sixteenths := int(math.Round(in * 16))
+	whole, frac := sixteenths/16, sixteenths%16
+	s := strconv.Itoa(whole)
+	if frac != 0 {
+		num, den := frac, 16
+		for num%2 == 0 {
+			num, den = num/2, den/2
+		}
+		if whole == 0 {
+			s = fmt.Sprintf("%d/%d", num, den)
+		} else {
+			s = fmt.Sprintf("%d %d/%d", whole, num, den)
+		}
+	}
+	s += " in"
+	if in >= 72 {
+		ft := whole / 12
+		rest := float64(sixteenths)/16 - float64(ft*12)
+		s += fmt.Sprintf(" (%d ft %s in)", ft, trimFloat(rest, 2))
+	}
+	return s
+}
+
+func trimFloat(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

@@ -1,0 +1,184 @@
+package sheets
+
+import (
+	"sort"
+	"strings"
+
+	"planreview/scan/pdftext"
+)
+
+// Line is one reading-order line of a page: its words (indexes into
+// Page.Words), their text joined by single spaces, and where each word starts
+// in that text so that a regexp match can be mapped back to words.
+type Line struct {
+	Words  []int
+	Text   string
+	Starts []int // byte offset of each word in Text
+	Box    Box   // union of the words' boxes, in displayed points
+}
+
+// Box is a rectangle in displayed page points, origin top-left. Geometry
+// heuristics work in points rather than fractions so that horizontal and
+// vertical distances compare on the same scale.
+type Box struct{ X0, Y0, X1, Y1 float64 }
+
+func (b Box) width() float64   { return b.X1 - b.X0 }
+func (b Box) height() float64  { return b.Y1 - b.Y0 }
+func (b Box) centerX() float64 { return (b.X0 + b.X1) / 2 }
+func (b Box) centerY() float64 { return (b.Y0 + b.Y1) / 2 }
+
+func (b Box) union(o Box) Box {
+	return Box{min(b.X0, o.X0), min(b.Y0, o.Y0), max(b.X1, o.X1), max(b.Y1, o.Y1)}
+}
+
+// WordText is the text rules and classification read: the extractor's
+// normalised form when present, the raw text otherwise.
+func WordText(w pdftext.Word) string {
+	if w.Norm != "" {
+		return w.Norm
+	}
+	return w.Text
+}
+
+// pageScale returns the displayed page size in points; pages without a size
+// (hand-built test pages) fall back to a square unit page.
+func pageScale(p *pdftext.Page) (float64, float64) {
+	if p.Width > 0 && p.Height > 0 {
+		return p.Width, p.Height
+	}
+	return 1000, 1000
+}
+
+// WordBox returns a word's box in displayed points.
+func WordBox(p *pdftext.Page, i int) Box {
+	w, h := pageScale(p)
+	b := p.Words[i].BBox
+	return Box{b.Left * w, b.Top * h, (b.Left + b.Width) * w, (b.Top + b.Height) * h}
+}
+
+// Lines returns the page's lines. The extractor's own grouping (Page.Lines)
+// is used when present; otherwise words are grouped geometrically: same row
+// (vertical centres within 40% of the word height) and a horizontal gap below
+// 1.5 word heights, which keeps title-block columns and note columns apart.
+func Lines(p *pdftext.Page) []Line {
+	var groups [][]int
+	if len(p.Lines) > 0 {
+		for _, l := range p.Lines {
+			var ws []int
+			for _, i := range l {
+				if i >= 0 && i < len(p.Words) {
+					ws = append(ws, i)
+				}
+			}
+			if len(ws) > 0 {
+				groups = append(groups, ws)
+			}
+		}
+	} else {
+		groups = geometricLines(p)
+	}
+	lines := make([]Line, 0, len(groups))
+	for _, g := range groups {
+		lines = append(lines, makeLine(p, g))
+	}
+	return lines
+}
+
+func makeLine(p *pdftext.Page, words []int) Line {
+	var sb strings.Builder
+	l := Line{Words: words, Starts: make([]int, len(words))}
+	for k, i := range words {
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		l.Starts[k] = sb.Len()
+		sb.WriteString(WordText(p.Words[i]))
+		b := WordBox(p, i)
+		if k == 0 {
+			l.Box = b
+		} else {
+			l.Box = l.Box.union(b)
+		}
+	}
+	l.Text = sb.String()
+	return l
+}
+
+func geometricLines(p *pdftext.Page) [][]int {
+	n := len(p.Words)
+	if n == 0 {
+		return nil
+	}
+	boxes := make([]Box, n)
+	order := make([]int, n)
+	for i := range n {
+		boxes[i] = WordBox(p, i)
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ba, bb := boxes[order[a]], boxes[order[b]]
+		if ba.centerY() != bb.centerY() {
+			return ba.centerY() < bb.centerY()
+		}
+		return ba.X0 < bb.X0
+	})
+	// Rows: consecutive words (by centre y) whose centres are close.
+	var rows [][]int
+	var row []int
+	var rowY, rowH float64
+	for _, i := range order {
+		b := boxes[i]
+		if len(row) > 0 && abs(b.centerY()-rowY) <= 0.4*max(min(b.height(), rowH), 1e-9) {
+			row = append(row, i)
+			continue
+		}
+		if len(row) > 0 {
+			rows = append(rows, row)
+		}
+		row, rowY, rowH = []int{i}, b.centerY(), b.height()
+	}
+	rows = append(rows, row)
+
+	var lines [][]int
+	for _, r := range rows {
+		sort.SliceStable(r, func(a, b int) bool { return boxes[r[a]].X0 < boxes[r[b]].X0 })
+		cur := []int{r[0]}
+		for _, i := range r[1:] {
+			prev := boxes[cur[len(cur)-1]]
+			b := boxes[i]
+			if b.X0-prev.X1 > 1.5*max(prev.height(), b.height()) {
+				lines = append(lines, cur)
+				cur = nil
+			}
+			cur = append(cur, i)
+		}
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// WordsInSpan returns the line's words that overlap the byte span [start, end)
+// of its text.
+func (l Line) WordsInSpan(start, end int) []int {
+	var out []int
+	for k, i := range l.Words {
+		ws := l.Starts[k]
+		var we int
+		if k+1 < len(l.Starts) {
+			we = l.Starts[k+1] - 1
+		} else {
+			we = len(l.Text)
+		}
+		if ws < end && we > start {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,376 @@
+// Package sheets classifies plan sheets: the sheet number and title read from
+// the title block, the discipline (sheetType) named by the number's
+// designator per the US National CAD Standard, and the sheet index (drawing
+// list) printed on a cover or general sheet.
+package sheets
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"planreview/scan/pdftext"
+)
+
+// Sheet types, as the partner contract names them.
+const (
+	TypeGeneral            = "general"
+	TypeHazardousMaterials = "hazardous_materials"
+	TypeSurvey             = "survey"
+	TypeGeotechnical       = "geotechnical"
+	TypeCivil              = "civil"
+	TypeLandscape          = "landscape"
+	TypeStructural         = "structural"
+	TypeArchitectural      = "architectural"
+	TypeInteriors          = "interiors"
+	TypeEquipment          = "equipment"
+	TypeFireProtection     = "fire_protection"
+	TypePlumbing           = "plumbing"
+	TypeProcess            = "process"
+	TypeMechanical         = "mechanical"
+	TypeElectrical         = "electrical"
+	TypeDistributedEnergy  = "distributed_energy"
+	TypeTelecommunications = "telecommunications"
+	TypeResource           = "resource"
+	TypeOther              = "other"
+	TypeContractor         = "contractor"
+	TypeOperations         = "operations"
+	TypeUnknown            = "unknown"
+)
+
+// disciplines maps the NCS discipline designator (first letter) to a sheet type.
+var disciplines = map[byte]string{
+	'G': TypeGeneral, 'H': TypeHazardousMaterials, 'V': TypeSurvey,
+	'B': TypeGeotechnical, 'C': TypeCivil, 'L': TypeLandscape,
+	'S': TypeStructural, 'A': TypeArchitectural, 'I': TypeInteriors,
+	'Q': TypeEquipment, 'F': TypeFireProtection, 'P': TypePlumbing,
+	'D': TypeProcess, 'M': TypeMechanical, 'E': TypeElectrical,
+	'W': TypeDistributedEnergy, 'T': TypeTelecommunications, 'R': TypeResource,
+	'X': TypeOther, 'Z': TypeContractor, 'O': TypeOperations,
+}
+
+// Types lists every sheetType value of the contract, unknown last.
+func Types() []string {
+	return []string{TypeGeneral, TypeHazardousMaterials, TypeSurvey, TypeGeotechnical,
+		TypeCivil, TypeLandscape, TypeStructural, TypeArchitectural, TypeInteriors,
+		TypeEquipment, TypeFireProtection, TypePlumbing, TypeProcess, TypeMechanical,
+		TypeElectrical, TypeDistributedEnergy, TypeTelecommunications, TypeResource,
+		TypeOther, TypeContractor, TypeOperations, TypeUnknown}
+}
+
+// sheetNumberRe accepts NCS-style numbers: a one- or two-letter designator
+// (discipline letter plus optional modifier), an optional separator, then the
+// sheet type digit and sequence: A-101, A101, A1.1, A-1.01, S-201, FP-1,
+// G-001, M2.01, A-101A.
+var sheetNumberRe = regexp.MustCompile(`^([A-Z]{1,2})[-. ]?(\d{1,3}(?:\.\d{1,3})?)([A-Z])?$`)
+
+// Number is a parsed sheet number.
+type Number struct {
+	Text       string // as printed, trimmed of punctuation
+	Key        string // comparison key: upper case, hyphens and spaces removed
+	Designator string // discipline designator, e.g. "A", "FP"
+	Type       string // sheetType named by the designator
+	// Strong is true for the usual three-digit or dotted forms (A-101, A1.1),
+	// which are far less likely to be something else than A-2 (an occupancy
+	// group, a grid line) is.
+	Strong bool
+}
+
+// ParseNumber parses s as a sheet number. Trailing punctuation (commas,
+// colons, closing parentheses) is ignored.
+func ParseNumber(s string) (Number, bool) {
+	t := strings.ToUpper(strings.Trim(s, " ,;:()[]"))
+	m := sheetNumberRe.FindStringSubmatch(t)
+	if m == nil {
+		return Number{}, false
+	}
+	typ, ok := disciplines[m[1][0]]
+	if !ok {
+		return Number{}, false
+	}
+	digits := strings.ReplaceAll(m[2], ".", "")
+	return Number{
+		Text:       t,
+		Key:        NumberKey(t),
+		Designator: m[1],
+		Type:       typ,
+		Strong:     len(digits) >= 3 || strings.Contains(m[2], "."),
+	}, true
+}
+
+// NumberKey is the comparison key of a sheet number: "A-101", "A101" and
+// "a 101" are the same sheet.
+func NumberKey(s string) string {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	return strings.NewReplacer("-", "", " ", "", "_", "").Replace(s)
+}
+
+// TypeOf returns the sheetType named by a sheet number's designator, or
+// unknown when the number is not an NCS sheet number.
+func TypeOf(number string) string {
+	n, ok := ParseNumber(number)
+	if !ok {
+		return TypeUnknown
+	}
+	return n.Type
+}
+
+// Sheet is what classification found on one page.
+type Sheet struct {
+	Number string // as printed; empty when no sheet number was found
+	Key    string // NumberKey(Number)
+	Title  string
+	Type   string // sheetType; unknown without a number
+	Date   string // a date found on the sheet (title block or elsewhere)
+	Scale  string // the scale statement, e.g. `1/4" = 1'-0"`, `AS NOTED`
+	// Word indexes of the evidence, for anchors.
+	NumberWords []int
+	TitleWords  []int
+	DateWords   []int
+	ScaleWords  []int
+}
+
+// Classify reads the sheet number, title, date and scale of a page.
+func Classify(p *pdftext.Page) Sheet {
+	s := Sheet{Type: TypeUnknown}
+	if len(p.Words) == 0 {
+		return s
+	}
+	lines := Lines(p)
+	if i, ok := bestNumber(p, lines); ok {
+		n, _ := ParseNumber(WordText(p.Words[i]))
+		s.Number, s.Key, s.Type = n.Text, n.Key, n.Type
+		s.NumberWords = []int{i}
+		s.Title, s.TitleWords = findTitle(p, lines, i)
+	}
+	s.Date, s.DateWords = findPattern(lines, dateRe)
+	s.Scale, s.ScaleWords = findScale(lines)
+	return s
+}
+
+// captionWords mark title-block captions; a sheet number right after one of
+// them (or below it) is almost certainly the sheet's own number.
+var numberCaptions = map[string]bool{"SHEET": true, "SHEET:": true, "NO.": true, "NO": true,
+	"NUMBER": true, "NUMBER:": true, "DWG": true, "DWG.": true, "DRAWING": true, "NO:": true}
+
+// contextPenalty lists words that, right before a candidate, show it is not a
+// sheet number: "GROUP R-3", "TYPE V-B", "ZONE C-2", "SEE A-501".
+var contextPenalty = map[string]bool{"GROUP": true, "GROUP:": true, "TYPE": true, "TYPE:": true,
+	"OCCUPANCY": true, "OCCUPANCY:": true, "CLASS": true, "ZONE": true, "ZONING": true,
+	"ZONING:": true, "SEE": true, "REF": true, "REF.": true, "PER": true, "CLASSIFICATION:": true}
+
+// bestNumber scores every word that parses as a sheet number and returns the
+// most likely title-block number: large text, in the title-block zone (right
+// strip or bottom strip), standing alone, near a "SHEET" caption, not part of
+// an index column and not preceded by words like GROUP or SEE.
+func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
+	pw, ph := pageScale(p)
+	maxH := 0.0
+	for i := range p.Words {
+		maxH = max(maxH, WordBox(p, i).height())
+	}
+	if maxH <= 0 {
+		return 0, false
+	}
+	lineOf := make(map[int]int, len(p.Words))
+	posInLine := make(map[int]int, len(p.Words))
+	for li, l := range lines {
+		for k, w := range l.Words {
+			lineOf[w] = li
+			posInLine[w] = k
+		}
+	}
+	type cand struct {
+		word  int
+		score float64
+	}
+	var cands []cand
+	var all []int
+	for i, w := range p.Words {
+		if _, ok := ParseNumber(WordText(w)); ok {
+			all = append(all, i)
+		}
+	}
+	columns := columnMembers(p, all)
+	for _, i := range all {
+		n, _ := ParseNumber(WordText(p.Words[i]))
+		b := WordBox(p, i)
+		score := 2 * b.height() / maxH
+		cx, cy := b.centerX()/pw, b.centerY()/ph
+		if cx > 0.75 || cy > 0.85 {
+			score += 1
+		}
+		if cx > 0.8 && cy > 0.8 {
+			score += 0.5
+		}
+		if n.Strong {
+			score += 0.5
+		}
+		l := lines[lineOf[i]]
+		if len(l.Words) == 1 {
+			score += 0.3
+		}
+		if k := posInLine[i]; k > 0 {
+			prev := strings.ToUpper(WordText(p.Words[l.Words[k-1]]))
+			if contextPenalty[prev] {
+				score -= 3
+			}
+			if numberCaptions[prev] {
+				score += 1
+			}
+		}
+		if captionAbove(p, lines, b) {
+			score += 1
+		}
+		if columns[i] {
+			score -= 1.5
+		}
+		cands = append(cands, cand{i, score})
+	}
+	if len(cands) == 0 {
+		return 0, false
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+	// A candidate needs either size or position on its side; a small number
+	// in the middle of a note is a reference, not the sheet's number.
+	if cands[0].score < 2 {
+		return 0, false
+	}
+	return cands[0].word, true
+}
+
+// captionAbove reports whether a "SHEET" caption sits just above or left of b.
+func captionAbove(p *pdftext.Page, lines []Line, b Box) bool {
+	for _, l := range lines {
+		up := strings.ToUpper(l.Text)
+		if !strings.HasPrefix(up, "SHEET") && !strings.HasPrefix(up, "DWG") && !strings.HasPrefix(up, "DRAWING NO") {
+			continue
+		}
+		if strings.HasPrefix(up, "SHEET INDEX") || strings.HasPrefix(up, "SHEET TITLE") || strings.HasPrefix(up, "SHEET LIST") {
+			continue
+		}
+		lb := l.Box
+		above := lb.Y1 <= b.Y0+1 && b.Y0-lb.Y1 < 3*b.height() && lb.X0 < b.X1 && lb.X1 > b.X0-b.width()
+		left := abs(lb.centerY()-b.centerY()) < b.height() && lb.X1 <= b.X0+1 && b.X0-lb.X1 < 4*lb.height()
+		if above || left {
+			return true
+		}
+	}
+	return false
+}
+
+// columnMembers marks sheet-number words that are stacked in a column with at
+// least two others at the same left edge: a drawing list, not a title block.
+func columnMembers(p *pdftext.Page, words []int) map[int]bool {
+	pw, _ := pageScale(p)
+	out := map[int]bool{}
+	for _, i := range words {
+		bi := WordBox(p, i)
+		n := 0
+		for _, j := range words {
+			if j == i {
+				continue
+			}
+			bj := WordBox(p, j)
+			if abs(bj.X0-bi.X0) < 0.005*pw && abs(bj.height()-bi.height()) < 0.25*bi.height() {
+				n++
+			}
+		}
+		if n >= 2 {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+var titleCaptionRe = regexp.MustCompile(`^(?:SHEET|DRAWING|DWG\.?)\s+TITLE:?$|^TITLE:?$`)
+
+// nonTitleRe rejects title-block lines that are fields rather than the title.
+var nonTitleRe = regexp.MustCompile(`(?i)^(?:SHEET|SHEET NO\.?|SHEET NUMBER|DATE|SCALE|DRAWN|CHECKED|PROJECT|JOB|REV|REVISION|ISSUE|NO\.?)\b|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|SCALE:`)
+
+// findTitle looks for the sheet title: the text after a "SHEET TITLE"
+// caption near the number, else the largest-font line just above the number
+// in the same title-block column.
+func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
+	nb := WordBox(p, number)
+	pw, _ := pageScale(p)
+	// 1. A caption line followed by the title on the next line below it.
+	for li, l := range lines {
+		if !titleCaptionRe.MatchString(strings.ToUpper(strings.TrimSpace(l.Text))) {
+			continue
+		}
+		if abs(l.Box.centerX()-nb.centerX()) > 0.15*pw {
+			continue
+		}
+		var best = -1
+		for lj, m := range lines {
+			if lj == li || m.Box.Y0 < l.Box.Y1-1 || m.Box.Y0-l.Box.Y1 > 3*l.Box.height() {
+				continue
+			}
+			if m.Box.X1 < l.Box.X0-0.05*pw || m.Box.X0 > l.Box.X1+0.1*pw {
+				continue
+			}
+			if best < 0 || m.Box.Y0 < lines[best].Box.Y0 {
+				best = lj
+			}
+		}
+		if best >= 0 && !nonTitleRe.MatchString(lines[best].Text) {
+			return strings.TrimSpace(lines[best].Text), lines[best].Words
+		}
+	}
+	// 2. The largest line above the number within a few number heights.
+	best, bestH := -1, 0.0
+	for li, l := range lines {
+		if l.Box.Y1 > nb.Y0+1 || nb.Y0-l.Box.Y1 > 6*nb.height() {
+			continue
+		}
+		if l.Box.X1 < nb.X0-0.1*pw || l.Box.X0 > nb.X1+0.05*pw {
+			continue
+		}
+		if nonTitleRe.MatchString(l.Text) || titleCaptionRe.MatchString(strings.ToUpper(l.Text)) {
+			continue
+		}
+		if _, isNum := ParseNumber(l.Text); isNum {
+			continue
+		}
+		if h := l.Box.height(); h > bestH {
+			best, bestH = li, h
+		}
+	}
+	if best < 0 {
+		return "", nil
+	}
+	return strings.TrimSpace(lines[best].Text), lines[best].Words
+}
+
+var dateRe = regexp.MustCompile(`(?i)\b(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4})\b`)
+
+var scaleRe = regexp.MustCompile(`(?i)\bSCALE\s*:?\s*(.+)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\bN\.?T\.?S\b\.?|\bNOT\s+TO\s+SCALE\b`)
+
+func findPattern(lines []Line, re *regexp.Regexp) (string, []int) {
+	for _, l := range lines {
+		if loc := re.FindStringIndex(l.Text); loc != nil {
+			return l.Text[loc[0]:loc[1]], l.WordsInSpan(loc[0], loc[1])
+		}
+	}
+	return "", nil
+}
+
+// findScale returns the first scale statement; a bare "SCALE:" caption with
+// nothing after it does not count.
+func findScale(lines []Line) (string, []int) {
+	for _, l := range lines {
+		for _, loc := range scaleRe.FindAllStringSubmatchIndex(l.Text, -1) {
+			text := l.Text[loc[0]:loc[1]]
+			if loc[2] >= 0 {
+				rest := strings.TrimSpace(l.Text[loc[2]:loc[3]])
+				if rest == "" {
+					continue
+				}
+				text = rest
+			}
+			return text, l.WordsInSpan(loc[0], loc[1])
+		}
+	}
+	return "", nil
+}
