@@ -25,10 +25,12 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/v1/jobs/{jobId}/scan", s.partnerAPI(s.idempotent(s.startScan))},
 		{"GET", "/api/v1/jobs/{jobId}/findings", s.partnerAPI(s.getFindings)},
 		{"GET", "/api/v1/jobs/{jobId}/export/csv", s.partnerAPI(s.exportCSV)},
+		{"GET", "/api/v1/jobs/{jobId}/files/{fileId}/annotated", s.partnerAPI(s.annotatedURL)},
 		{"GET", "/api/v1/openapi.json", s.handle(s.openAPI)},
 
 		{"PUT", "/uploads/{fileId}", s.handle(s.upload)},
 		{"OPTIONS", "/uploads/{fileId}", s.handle(s.uploadPreflight)},
+		{"GET", "/downloads/{fileId}/marked-up.pdf", s.handle(s.download)},
 
 		{"GET", "/healthz", s.handle(s.healthz)},
 		{"GET", "/readyz", s.handle(s.readyz)},

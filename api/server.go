@@ -33,12 +33,14 @@ type Store interface {
 	PurgeIdempotency(cutoff time.Time) (int, error)
 	StartScan(req store.ScanRequest) (store.Version, bool, error)
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
+	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 }
 
 // Blobs is what the API needs of the blob store.
 type Blobs interface {
 	Put(fileID string, r io.Reader, size int64) (blob.Stored, error)
 	Prune(fileID, keep string) error
+	AnnotatedPath(fileID string) string
 }
 
 // Options configure a Server.
@@ -49,8 +51,9 @@ type Options struct {
 	Logger    *slog.Logger
 	PublicURL string // scheme://host[:port], no trailing slash
 
-	UploadURLTTL time.Duration
-	CORSOrigins  []string // origins allowed to PUT uploads from a browser
+	UploadURLTTL   time.Duration
+	DownloadURLTTL time.Duration // marked-up PDF links
+	CORSOrigins    []string      // origins allowed to PUT uploads from a browser
 
 	RateLimit float64 // default requests per second per key
 	RateBurst int     // default bucket size per key

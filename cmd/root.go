@@ -44,6 +44,7 @@ func newRootCmd() *cobra.Command {
 		newKeysCmd(a),
 		newPartnersCmd(a),
 		newBackupCmd(a),
+		newReviewCmd(a),
 		newVersionCmd(),
 	)
 	return root

@@ -112,7 +112,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		Timeout: cfg.Scan.Timeout, Log: log}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(),
-		UploadURLTTL: cfg.Uploads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
+		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
 		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst, ScanQuota: cfg.Limits.ScanQuota,
 		ScanQueued: runner.Wake,
 	})

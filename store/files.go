@@ -182,3 +182,23 @@ func versionFiles(tx *bolt.Tx, versionID string) ([]File, error) {
 	}
 	return out, nil
 }
+
+// JobFile returns a file of a partner's job with its version; a file of
+// another job or partner is ErrNotFound.
+func (db *DB) JobFile(partnerID, jobID, fileID string) (File, Version, error) {
+	var f File
+	var v Version
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		if _, err := ownedJob(tx, partnerID, jobID); err != nil {
+			return err
+		}
+		if err := getJSON(tx.Bucket(bucketFiles), fileID, &f); err != nil {
+			return err
+		}
+		if f.JobID != jobID {
+			return ErrNotFound
+		}
+		return getJSON(tx.Bucket(bucketVersions), f.VersionID, &v)
+	})
+	return f, v, err
+}

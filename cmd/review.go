@@ -1,0 +1,134 @@
+package cmd
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"planreview/api"
+	"planreview/scan"
+	"planreview/scan/annotate"
+	"planreview/scan/rules"
+	"planreview/store"
+)
+
+func newReviewCmd(a *app) *cobra.Command {
+	var (
+		format    string
+		annotated string
+		failOn    string
+	)
+	cmd := &cobra.Command{
+		Use:   "review FILE.pdf",
+		Short: "Review a plan PDF offline, with no server and no key",
+		Long: "Runs the whole scan pipeline on a local PDF and prints the findings.\n" +
+			"Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on error.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "table" && format != "json" && format != "csv" {
+				return withExitCode(2, fmt.Errorf("--format must be table, json or csv"))
+			}
+			threshold := rules.SeverityRank(failOn)
+			if failOn == "none" {
+				threshold = -1
+			} else if threshold > rules.SeverityRank(rules.SeverityInfo) {
+				return withExitCode(2, fmt.Errorf("--fail-on must be critical, high, medium, low, info or none"))
+			}
+			cfg, err := a.config(cmd)
+			if err != nil {
+				return withExitCode(2, err)
+			}
+			res, err := reviewFile(cmd.Context(), cfg, args[0], annotated, cmd.ErrOrStderr())
+			if err != nil {
+				return withExitCode(2, err)
+			}
+			if err := printFindings(cmd.OutOrStdout(), format, res); err != nil {
+				return withExitCode(2, err)
+			}
+			for _, f := range res.Findings {
+				if threshold >= 0 && rules.SeverityRank(f.Severity) <= threshold {
+					return withExitCode(1, fmt.Errorf("findings at or above %s", failOn))
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output: table, json (the findings endpoint's body) or csv (the export's)")
+	cmd.Flags().StringVar(&annotated, "annotated", "", "also write the marked-up PDF to this path")
+	cmd.Flags().StringVar(&failOn, "fail-on", "high", "exit 1 when a finding is at or above this severity (critical, high, medium, low, info, none)")
+	return cmd
+}
+
+// reviewFile runs the scan pipeline on one local file, as the server would.
+func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, progressOut io.Writer) (scan.Result, error) {
+	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
+	if err != nil {
+		return scan.Result{}, err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return scan.Result{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Scan.Timeout)
+	defer cancel()
+	progress := newProgressBar(progressOut)
+	defer progress.done()
+	input := scan.Input{FileID: store.NewID(store.PrefixFile), Name: filepath.Base(path), Path: path}
+	res, err := pipeline.Review(ctx, []scan.Input{input}, progress)
+	var se *scan.Error
+	if errors.As(err, &se) {
+		return res, fmt.Errorf("%s: %s", se.Code, se.Message)
+	}
+	if err != nil {
+		return res, err
+	}
+	if annotatedOut != "" {
+		progress.Stage(store.StageAnnotating)
+		if err := pipeline.Annotate(ctx, res, res.Files[0], annotatedOut, annotate.Summary{JobID: "local review"}); err != nil {
+			return res, fmt.Errorf("marked-up PDF: %w", err)
+		}
+	}
+	return res, nil
+}
+
+func printFindings(w io.Writer, format string, res scan.Result) error {
+	switch format {
+	case "json":
+		body := api.NewFindingsBody("", store.Version{}, res.Findings)
+		body.CodeBasis = mustJSON(res.CodeBasis)
+		return printJSON(w, body)
+	case "csv":
+		return api.WriteFindingsCSV(csv.NewWriter(w), "", res.Findings)
+	}
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tSEVERITY\tSHEET\tPAGE\tRULE\tFINDING")
+	for _, f := range res.Findings {
+		sheet := f.Sheet.SheetNumber
+		if sheet == "" {
+			sheet = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", f.Number, f.Severity, sheet, f.Sheet.Page, f.RuleID, f.Title)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	for _, f := range res.Findings {
+		counts[f.Severity]++
+	}
+	pages := 0
+	for _, f := range res.Files {
+		pages += len(f.Pages)
+	}
+	fmt.Fprintf(w, "\n%d findings on %d pages: %d critical, %d high, %d medium, %d low, %d info\n",
+		len(res.Findings), pages, counts["critical"], counts["high"], counts["medium"], counts["low"], counts["info"])
+	fmt.Fprintf(w, "Code basis: %s\n", strings.Join(res.CodeBasis.Lines, "; "))
+	return nil
+}
