@@ -32,6 +32,8 @@ func (s *Server) routeTable() []route {
 		{"OPTIONS", "/uploads/{fileId}", s.handle(s.uploadPreflight)},
 		{"GET", "/downloads/{fileId}/marked-up.pdf", s.handle(s.download)},
 
+		{"GET", "/{$}", s.handle(s.home)},
+		{"GET", "/assets/{name}", s.handle(s.asset)},
 		{"GET", "/healthz", s.handle(s.healthz)},
 		{"GET", "/readyz", s.handle(s.readyz)},
 	}

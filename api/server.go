@@ -50,6 +50,7 @@ type Options struct {
 	Signer    *signing.Signer
 	Logger    *slog.Logger
 	PublicURL string // scheme://host[:port], no trailing slash
+	Version   string // of the binary, shown on the front page
 
 	UploadURLTTL   time.Duration
 	DownloadURLTTL time.Duration // marked-up PDF links

@@ -98,3 +98,6 @@ func (s *Signer) Verify(signature, expires string, parts ...string) error {
 	}
 	return nil
 }
+
+// Equal compares two signatures in constant time.
+func Equal(a, b string) bool { return hmac.Equal([]byte(a), []byte(b)) }
