@@ -91,6 +91,16 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	// The contract's lifetimes, unless configured otherwise.
+	if opts.UploadURLTTL == 0 {
+		opts.UploadURLTTL = time.Hour
+	}
+	if opts.DownloadURLTTL == 0 {
+		opts.DownloadURLTTL = 15 * time.Minute
+	}
+	if opts.ScanQuota == 0 {
+		opts.ScanQuota = 200
+	}
 	s := &Server{
 		opts: opts, store: opts.Store, blobs: opts.Blobs, signer: opts.Signer,
 		log: opts.Logger, limiter: newLimiter(opts.Now), now: opts.Now,
