@@ -35,11 +35,9 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 		}
 		row := rows[1]
 		if strings.Contains(in, "\r") {
-			// encoding/csv's reader drops a lone CR; check the bytes instead.
-			if !strings.Contains(buf.String(), `"`+want+`"`) {
-				t.Errorf("%q: CSV %q lacks the quoted cell %q", in, buf.String(), want)
-			}
-			continue
+			// In CRLF mode encoding/csv writes no lone CR inside a cell; the
+			// guard still marks the cell.
+			want = strings.ReplaceAll(want, "\r", "")
 		}
 		if row[9] != want || row[11] != want {
 			t.Errorf("%q: title %q rationale %q, want %q", in, row[9], row[11], want)
