@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 
 	"planreview/store"
@@ -15,10 +16,10 @@ import (
 const maxFileSize = 104857600
 
 type registerFileRequest struct {
-	FileName    *string      `json:"fileName"`
-	FileSize    *json.Number `json:"fileSize"`
-	ContentType *string      `json:"contentType"`
-	FileTag     *string      `json:"fileTag"`
+	FileName    *string     `json:"fileName"`
+	FileSize    *jsonNumber `json:"fileSize"`
+	ContentType *string     `json:"contentType"`
+	FileTag     *string     `json:"fileTag"`
 }
 
 // validate checks the request and returns the file size.
@@ -34,7 +35,7 @@ func (req registerFileRequest) validate() (int64, error) {
 	}
 	// Parse as an exact number so 1e9 or 10^30 bytes count as too large and
 	// 1.5 bytes as invalid, instead of overflowing or rounding.
-	size, ok := new(big.Rat).SetString(req.FileSize.String())
+	size, ok := new(big.Rat).SetString(string(*req.FileSize))
 	switch {
 	case !ok || !size.IsInt():
 		return 0, invalidParam("fileSize", "fileSize must be a whole number of bytes.")
@@ -57,6 +58,22 @@ func (req registerFileRequest) validate() (int64, error) {
 		return 0, err
 	}
 	return size.Num().Int64(), nil
+}
+
+// jsonNumber is a JSON number kept as its literal. Unlike json.Number it
+// refuses a quoted number ("12"): the contract's fileSize is an integer.
+type jsonNumber string
+
+func (n *jsonNumber) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return &json.UnmarshalTypeError{Value: "string", Type: reflect.TypeFor[int64]()}
+	}
+	var num json.Number
+	if err := json.Unmarshal(b, &num); err != nil {
+		return err
+	}
+	*n = jsonNumber(num)
+	return nil
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

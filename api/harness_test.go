@@ -25,8 +25,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"planreview/api"
 	"planreview/api/signing"
 	"planreview/store"
@@ -93,6 +91,21 @@ func (s *testStore) Jobs(partnerID string, q store.JobQuery) ([]store.JobWithVer
 	return s.DB.Jobs(partnerID, q)
 }
 
+// testBlobs is the real blob store with a hook that runs after a Put
+// finished streaming, before the upload is committed.
+type testBlobs struct {
+	*blob.Store
+	afterPut atomic.Pointer[func()]
+}
+
+func (b *testBlobs) Put(fileID string, r io.Reader, size int64) (blob.Stored, error) {
+	st, err := b.Store.Put(fileID, r, size)
+	if hook := b.afterPut.Load(); hook != nil && err == nil {
+		(*hook)()
+	}
+	return st, err
+}
+
 // harnessConfig tunes a harness; the zero value is a roomy default.
 type harnessConfig struct {
 	RateLimit   float64
@@ -113,7 +126,7 @@ type harness struct {
 	// Replaced on restart.
 	db     *store.DB
 	store  *testStore
-	blobs  *blob.Store
+	blobs  *testBlobs
 	server *api.Server
 	admin  *api.Admin
 }
@@ -169,11 +182,11 @@ func (h *harness) start() {
 	if err != nil {
 		t.Fatalf("blob store: %v", err)
 	}
-	h.db, h.blobs = db, blobs
+	h.db, h.blobs = db, &testBlobs{Store: blobs}
 	h.store = &testStore{DB: db}
 	h.admin = &api.Admin{Store: db, Now: h.clock.Now}
 	h.server = api.New(api.Options{
-		Store: h.store, Blobs: blobs, Signer: signer,
+		Store: h.store, Blobs: h.blobs, Signer: signer,
 		Logger:    slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		PublicURL: h.srv.URL, UploadURLTTL: h.cfg.UploadTTL, CORSOrigins: h.cfg.CORSOrigins,
 		RateLimit: h.cfg.RateLimit, RateBurst: h.cfg.RateBurst, Now: h.clock.Now,
@@ -181,54 +194,58 @@ func (h *harness) start() {
 	h.current.Store(h.server)
 }
 
-// restart stops using the database, optionally changes it directly (what
-// no endpoint can do yet, such as a scan locking a version), and starts a
-// new server on the same data folder and address.
-func (h *harness) restart(change func(tx *bolt.Tx) error) {
+// restart closes the database and starts a new server on the same data
+// folder and address, as a restarted appliance would.
+func (h *harness) restart() {
 	t := h.t
 	t.Helper()
 	if err := h.db.Close(); err != nil {
 		t.Fatalf("close store: %v", err)
 	}
 	h.db = nil
-	if change != nil {
-		raw, err := bolt.Open(h.dbPath(), 0o600, &bolt.Options{Timeout: time.Second})
-		if err != nil {
-			t.Fatalf("open bolt: %v", err)
-		}
-		if err := raw.Update(change); err != nil {
-			raw.Close()
-			t.Fatalf("change database: %v", err)
-		}
-		if err := raw.Close(); err != nil {
-			t.Fatalf("close bolt: %v", err)
-		}
-	}
 	h.start()
 }
 
-// lockVersion marks a version as queued for a scan, as starting a scan does
-// (the scan endpoint is not part of this suite).
-func (h *harness) lockVersion(versionID string) {
+// lockVersion locks the job's current version the way a partner does: it
+// starts a scan (no runner runs in these tests, so it stays queued). A scan
+// needs every file uploaded, so pending files get PDF-looking bytes of
+// their registered size first, and an empty version gets one file.
+func (h *harness) lockVersion(p partner, jobID string) {
+	t := h.t
+	t.Helper()
+	job := decode[jobJSON](t, h.get(p.Key, "/api/v1/jobs/"+jobID))
+	var pending []fileJSON
+	for _, f := range h.files(p, jobID) {
+		if f.VersionID == job.VersionID && f.Status == "pending_upload" {
+			pending = append(pending, f)
+		}
+	}
+	if len(pending) == 0 && len(h.filesOf(p, jobID, job.VersionID)) == 0 {
+		pending = append(pending, h.registerFile(p, jobID, "lock.pdf", 64))
+	}
+	signer, err := signing.LoadOrCreate(h.secretPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range pending {
+		sig, expires := signer.SignExpiring(time.Hour, http.MethodPut, f.FileID, "application/pdf")
+		u := fmt.Sprintf("%s/uploads/%s?expires=%d&signature=%s", h.srv.URL, f.FileID, expires, sig)
+		body := append([]byte("%PDF-"), bytes.Repeat([]byte{' '}, int(f.FileSize)-5)...)
+		wantStatus(t, h.upload(u, body, nil), http.StatusOK)
+	}
+	r := h.post(p.Key, "/api/v1/jobs/"+jobID+"/scan", nil)
+	wantStatus(t, r, http.StatusOK)
+	if st := decode[jobJSON](t, r).Status; st != "queued" {
+		t.Fatalf("scan to lock the version answered status %q", st)
+	}
+}
+
+// filesOf lists the files of one version of a job.
+func (h *harness) filesOf(p partner, jobID, versionID string) []fileJSON {
 	h.t.Helper()
-	h.restart(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("versions"))
-		raw := b.Get([]byte(versionID))
-		if raw == nil {
-			return fmt.Errorf("no version %s", versionID)
-		}
-		var v store.Version
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		v.Status = store.StatusQueued
-		v.Pipeline.CurrentStage = store.StageQueued
-		out, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(versionID), out)
-	})
+	r := h.get(p.Key, "/api/v1/jobs/"+jobID+"/files?versionId="+versionID)
+	wantStatus(h.t, r, http.StatusOK)
+	return decode[struct{ Files []fileJSON }](h.t, r).Files
 }
 
 // partner is a partner with an issued key.

@@ -294,7 +294,7 @@ func TestListJobsFilters(t *testing.T) {
 	h.createJob(acme, map[string]any{"name": "b", "externalId": "PERMIT-2"})
 	c := h.createJob(acme, map[string]any{"name": "c", "externalId": "PERMIT-1"})
 	d := h.createJob(acme, map[string]any{"name": "d"})
-	h.lockVersion(d.VersionID) // d's current version is now queued
+	h.lockVersion(acme, d.JobID) // d's current version is now queued
 
 	ids := func(path string) []string {
 		t.Helper()

@@ -141,39 +141,62 @@ func clientIP(r *http.Request) string {
 var errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized",
 	"Missing or invalid API key. Send Authorization: Bearer prk_live_...")
 
-// partnerAPI authenticates the bearer key, applies the key's rate limit and
-// sets the RateLimit-* headers every /api/v1 response carries. Callers
-// without a valid key are limited per client address instead, which also
-// slows down key guessing.
+// partnerAPI authenticates the bearer key and applies the key's rate
+// limit. Callers without a valid key are limited per client address
+// instead, which also slows down key guessing.
 func (s *Server) partnerAPI(next handlerFunc) http.Handler {
 	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		p, authErr := s.authenticate(r)
-		bucketKey, rate, burst := "ip:"+clientIP(r), s.opts.RateLimit, s.opts.RateBurst
-		if authErr == nil {
-			bucketKey = "key:" + p.key.ID
-			if p.partner.RateLimit > 0 {
-				rate = p.partner.RateLimit
-			}
-			if p.partner.RateBurst > 0 {
-				burst = p.partner.RateBurst
-			}
-		}
-		d := s.limiter.take(bucketKey, rate, burst)
-		h := w.Header()
-		h.Set("RateLimit-Limit", strconv.Itoa(d.limit))
-		h.Set("RateLimit-Remaining", strconv.Itoa(d.remaining))
-		h.Set("RateLimit-Reset", strconv.Itoa(d.reset))
-		if !d.allowed {
-			return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-				Message: "Too many requests; retry after the Retry-After interval.", RetryAfter: d.retryAfter}
-		}
 		if authErr != nil {
+			if err := s.limitByAddress(w, r); err != nil {
+				return err
+			}
 			return authErr
+		}
+		rate, burst := s.opts.RateLimit, s.opts.RateBurst
+		if p.partner.RateLimit > 0 {
+			rate = p.partner.RateLimit
+		}
+		if p.partner.RateBurst > 0 {
+			burst = p.partner.RateBurst
+		}
+		if err := s.limit(w, "key:"+p.key.ID, rate, burst); err != nil {
+			return err
 		}
 		info := requestInfoFrom(r.Context())
 		info.keyID, info.partnerID = p.key.ID, p.partner.ID
 		return next(w, r.WithContext(context.WithValue(r.Context(), ctxPrincipal, p)))
 	})
+}
+
+// publicAPI serves an /api/v1 route that needs no key, limited per client
+// address like every /api/v1 request.
+func (s *Server) publicAPI(next handlerFunc) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		if err := s.limitByAddress(w, r); err != nil {
+			return err
+		}
+		return next(w, r)
+	})
+}
+
+func (s *Server) limitByAddress(w http.ResponseWriter, r *http.Request) error {
+	return s.limit(w, "ip:"+clientIP(r), s.opts.RateLimit, s.opts.RateBurst)
+}
+
+// limit takes a token from a bucket and sets the RateLimit-* headers that
+// every /api/v1 response carries; an empty bucket is 429 rate_limited.
+func (s *Server) limit(w http.ResponseWriter, bucketKey string, rate float64, burst int) error {
+	d := s.limiter.take(bucketKey, rate, burst)
+	h := w.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(d.limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(d.remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(d.reset))
+	if !d.allowed {
+		return &Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "Too many requests; retry after the Retry-After interval.", RetryAfter: d.retryAfter}
+	}
+	return nil
 }
 
 // authenticate checks the bearer key: shape and checksum first (no lookup

@@ -26,7 +26,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/v1/jobs/{jobId}/findings", s.partnerAPI(s.getFindings)},
 		{"GET", "/api/v1/jobs/{jobId}/export/csv", s.partnerAPI(s.exportCSV)},
 		{"GET", "/api/v1/jobs/{jobId}/files/{fileId}/annotated", s.partnerAPI(s.annotatedURL)},
-		{"GET", "/api/v1/openapi.json", s.handle(s.openAPI)},
+		{"GET", "/api/v1/openapi.json", s.publicAPI(s.openAPI)},
 
 		{"PUT", "/uploads/{fileId}", s.handle(s.upload)},
 		{"OPTIONS", "/uploads/{fileId}", s.handle(s.uploadPreflight)},
@@ -47,6 +47,11 @@ func (s *Server) routes() http.Handler {
 	// Everything else: a JSON 404, or a JSON 405 when the path exists for
 	// another method (the mux's own answers are plain text).
 	mux.Handle("/", s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		if strings.HasPrefix(r.URL.Path, "/api/v1/") {
+			if err := s.limitByAddress(w, r); err != nil {
+				return err
+			}
+		}
 		if allow := allowedMethods(mux, r); len(allow) > 0 {
 			return &Error{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
 				Message: "Method " + r.Method + " is not allowed here.", Allow: strings.Join(allow, ", ")}

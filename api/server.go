@@ -101,6 +101,14 @@ func New(opts Options) *Server {
 	if opts.ScanQuota == 0 {
 		opts.ScanQuota = 200
 	}
+	// Zero rate settings would refuse every request (an empty bucket that
+	// never refills); they mean the contract's defaults.
+	if opts.RateLimit <= 0 {
+		opts.RateLimit = 20
+	}
+	if opts.RateBurst <= 0 {
+		opts.RateBurst = 100
+	}
 	s := &Server{
 		opts: opts, store: opts.Store, blobs: opts.Blobs, signer: opts.Signer,
 		log: opts.Logger, limiter: newLimiter(opts.Now), now: opts.Now,

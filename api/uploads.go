@@ -22,13 +22,16 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
 	fileID := r.PathValue("fileId")
 	q := r.URL.Query()
 	if err := s.signer.Verify(q.Get("signature"), q.Get("expires"), http.MethodPut, fileID, "application/pdf"); err != nil {
+		s.allowOrigin(w, r, "") // appliance-wide origins may read why
 		return err
 	}
 	f, err := s.store.UploadTarget(fileID)
+	if f.PartnerID != "" { // also when locked: a browser may read the 409
+		s.allowOrigin(w, r, f.PartnerID)
+	}
 	if err != nil {
 		return err
 	}
-	s.allowOrigin(w, r, f.PartnerID)
 	if !isPDFContentType(r.Header.Get("Content-Type")) {
 		e := errorf(http.StatusBadRequest, "unsupported_content_type", "Content-Type must be application/pdf.")
 		e.Param = "Content-Type"

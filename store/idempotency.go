@@ -18,16 +18,34 @@ type IdempotencyRecord struct {
 
 // Idempotency returns the record for a partner's key.
 func (db *DB) Idempotency(partnerID, key string) (IdempotencyRecord, error) {
-	var rec IdempotencyRecord
+	var stored storedIdempotency
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return getJSON(tx.Bucket(bucketIdempotency), string(indexKey(partnerID, key)), &rec)
+		return getJSON(tx.Bucket(bucketIdempotency), string(indexKey(partnerID, key)), &stored)
 	})
+	rec := IdempotencyRecord{RequestHash: stored.RequestHash, Status: stored.Status, Body: stored.Body, CreatedAt: stored.CreatedAt}
+	if stored.RawBody != nil {
+		rec.Body = stored.RawBody
+	}
 	return rec, err
+}
+
+// storedIdempotency is a record as kept on disk. The body is kept as bytes
+// (base64 in the JSON) rather than embedded JSON, which encoding/json would
+// compact and HTML-escape, so a replay sends exactly the bytes of the first
+// response. Body is read for records written before RawBody existed.
+type storedIdempotency struct {
+	RequestHash string          `json:"requestHash"`
+	Status      int             `json:"status"`
+	Body        json.RawMessage `json:"body,omitempty"`
+	RawBody     []byte          `json:"rawBody,omitempty"`
+	CreatedAt   time.Time       `json:"createdAt"`
 }
 
 // PutIdempotency stores a record; batched, as it follows every keyed POST.
 func (db *DB) PutIdempotency(partnerID, key string, rec IdempotencyRecord) error {
-	raw, err := json.Marshal(rec)
+	raw, err := json.Marshal(storedIdempotency{
+		RequestHash: rec.RequestHash, Status: rec.Status, RawBody: []byte(rec.Body), CreatedAt: rec.CreatedAt,
+	})
 	if err != nil {
 		return err
 	}

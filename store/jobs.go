@@ -187,15 +187,22 @@ func jobVersions(tx *bolt.Tx, jobID string) ([]Version, error) {
 
 // JobQuery filters and pages a partner's job list.
 type JobQuery struct {
-	Limit      int
+	Limit      int    // items per page; 0 or less means defaultJobLimit
 	After      string // job id of the last item of the previous page
 	Status     string
 	ExternalID string
 }
 
+// defaultJobLimit is the page size of a JobQuery without a limit (the
+// contract's default for GET /jobs).
+const defaultJobLimit = 50
+
 // Jobs lists a partner's jobs newest first. next is the id to pass as After
 // for the following page, or "" on the last page.
 func (db *DB) Jobs(partnerID string, q JobQuery) (items []JobWithVersion, next string, err error) {
+	if q.Limit <= 0 {
+		q.Limit = defaultJobLimit // a zero limit would index items[-1]
+	}
 	err = db.bolt.View(func(tx *bolt.Tx) error {
 		prefix := indexKey(partnerID, "")
 		c := tx.Bucket(bucketPartnerJobs).Cursor()

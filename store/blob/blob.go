@@ -11,10 +11,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"planreview/store/durable"
 )
@@ -79,7 +81,7 @@ func (s *Store) Put(fileID string, r io.Reader, size int64) (Stored, error) {
 		}
 	}()
 	buf := make([]byte, copyBuffer)
-	n, err := io.CopyBuffer(io.MultiWriter(tmp, hash), struct{ io.Reader }{br}, buf)
+	n, err := io.CopyBuffer(&hashingWriter{f: tmp, h: hash}, struct{ io.Reader }{br}, buf)
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return Stored{}, ErrShortBody
 	}
@@ -103,6 +105,28 @@ func (s *Store) Put(fileID string, r io.Reader, size int64) (Stored, error) {
 	return Stored{Size: n, SHA256: sum}, durable.SyncDir(dir)
 }
 
+// hashingWriter writes each chunk to the file while another goroutine
+// hashes the same chunk. SHA-256 of 100 MB costs about as much CPU as
+// writing it to the page cache, so on two cores overlapping the two cuts
+// the upload's time by up to a third (store/bench_test.go
+// BenchmarkBlobPut100MB, docs/bench-api.md). The chunk is not touched
+// after Write returns, as io.Writer requires.
+type hashingWriter struct {
+	f *os.File
+	h hash.Hash
+}
+
+func (w *hashingWriter) Write(p []byte) (int, error) {
+	hashed := make(chan struct{})
+	go func() {
+		w.h.Write(p) // hash.Hash.Write never fails
+		close(hashed)
+	}()
+	n, err := w.f.Write(p)
+	<-hashed
+	return n, err
+}
+
 // Path is where the blob of fileID with content hash sum lives.
 func (s *Store) Path(fileID, sum string) string {
 	return filepath.Join(s.dir(fileID), sum+".pdf")
@@ -119,6 +143,12 @@ func (s *Store) AnnotatedPath(fileID string) string {
 	return filepath.Join(s.dir(fileID), "marked-up.pdf")
 }
 
+// staleTemp is how long a temp file must have gone unwritten before Prune
+// takes it for a crash's leftover. A fresher one belongs to an upload still
+// streaming (a concurrent re-PUT of the same file), whose rename would fail
+// if its temp file vanished.
+const staleTemp = time.Hour
+
 // Prune deletes every upload of fileID except keep, and temp files a crash
 // left. Called after a commit replaced the file's bytes.
 func (s *Store) Prune(fileID, keep string) error {
@@ -130,7 +160,11 @@ func (s *Store) Prune(fileID, keep string) error {
 	for _, e := range entries {
 		name := e.Name()
 		upload := len(name) == 64+len(".pdf") && strings.HasSuffix(name, ".pdf")
-		if name == keep+".pdf" || (!upload && !strings.HasPrefix(name, ".upload.tmp-")) {
+		temp := strings.HasPrefix(name, ".upload.tmp-")
+		if name == keep+".pdf" || (!upload && !temp) {
+			continue
+		}
+		if info, err := e.Info(); temp && (err != nil || time.Since(info.ModTime()) < staleTemp) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(s.dir(fileID), name)); err != nil && !os.IsNotExist(err) {
