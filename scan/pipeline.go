@@ -101,7 +101,9 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 	docs, total, err := p.open(ctx, inputs)
 	defer func() {
 		for _, d := range docs {
-			d.Close()
+			if d != nil {
+				d.Close()
+			}
 		}
 	}()
 	if err != nil {
@@ -124,22 +126,27 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
+		// The pages hold all the review needs: let the parsed file (every
+		// stream of it, as big as the file) go now rather than at the end of
+		// the review, so that it is not live while later stages allocate.
+		doc.Close()
+		docs[i] = nil
 	}
 
 	progress.Stage(store.StageClassifying)
-	for i := range res.Files {
-		f := &res.Files[i]
-		f.Sheets = make([]sheets.Sheet, len(f.Pages))
-		for j := range f.Pages {
-			f.Sheets[j] = sheets.Classify(&f.Pages[j])
-		}
-	}
-
-	progress.Stage(store.StageReviewing)
 	set := rules.PlanSet{Files: make([]rules.File, len(res.Files))}
 	for i, f := range res.Files {
 		set.Files[i] = rules.File{ID: f.FileID, Pages: f.Pages}
 	}
+	classified, err := rules.ClassifySet(ctx, set)
+	if err != nil {
+		return Result{}, err
+	}
+	for i := range res.Files {
+		res.Files[i].Sheets = classified[i]
+	}
+
+	progress.Stage(store.StageReviewing)
 	found, err := p.Engine.Review(ctx, set)
 	if err != nil {
 		return Result{}, err

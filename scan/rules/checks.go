@@ -91,8 +91,9 @@ func checkUnreadablePage(rv *review, r *Rule) []observation {
 			reason = "no machine-readable text"
 		}
 		out = append(out, observation{page: pv,
-			vars:     map[string]string{"page": strconv.Itoa(pv.page.Number), "reason": reason, "file": pv.fileID},
-			evidence: fmt.Sprintf("%s/%d/%s", pv.fileID, pv.page.Number, pv.page.Reason)})
+			vars: map[string]string{"page": strconv.Itoa(pv.page.Number), "reason": reason, "file": pv.fileID},
+			// File position, not file id: ids change with every version.
+			evidence: fmt.Sprintf("file%d/page%d/%s", pv.fileIndex, pv.page.Number, pv.page.Reason)})
 	}
 	return out
 }
@@ -134,11 +135,15 @@ func (rv *review) presentSheets() map[string]*pageView {
 func checkIndexMissing(rv *review, r *Rule) []observation {
 	present := rv.presentSheets()
 	var out []observation
+	// Sets that repeat the index on several sheets report a missing sheet
+	// once, on the first index.
+	reported := map[string]bool{}
 	for _, ip := range rv.indexPages() {
 		for _, e := range ip.index {
-			if _, ok := present[e.Key]; ok {
+			if _, ok := present[e.Key]; ok || reported[e.Key] {
 				continue
 			}
+			reported[e.Key] = true
 			out = append(out, observation{page: ip, words: e.Words,
 				vars:     map[string]string{"listed": e.Number, "listedTitle": e.Title, "indexSheet": ip.sheetNumberOr()},
 				evidence: "missing " + e.Key})
@@ -174,7 +179,7 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 
 // referenceRe finds sheet references: "3/A4.2", "A/A-501", "SEE A-501",
 // "SEE SHEET A-501", "REFER TO S-201".
-var referenceRe = regexp.MustCompile(`(?i)\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
+var referenceRe = regexp.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
 
 // checkSheetReferences reports references to sheets that are not in the set.
 // It runs only when the set carries a sheet index: without one the set may

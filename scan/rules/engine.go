@@ -13,6 +13,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"planreview/scan/pdftext"
@@ -50,6 +51,21 @@ func (e *Engine) Rules() []Rule {
 	for i, r := range e.rules {
 		out[i] = *r
 	}
+	return out
+}
+
+// Topics returns the distinct topics of the active rules, sorted: what a
+// review with this engine touches, for local-law coverage.
+func (e *Engine) Topics() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range e.rules {
+		if !seen[r.Topic] {
+			seen[r.Topic] = true
+			out = append(out, r.Topic)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -104,25 +120,11 @@ type review struct {
 // (clean-looking) result. Findings are sorted by SortFindings.
 func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
 	rv := &review{eng: e}
-	for fi := range set.Files {
-		f := &set.Files[fi]
-		for pi := range f.Pages {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			p := &f.Pages[pi]
-			pv := &pageView{fileIndex: fi, fileID: f.ID, page: p,
-				readable: p.Readable && p.Err == nil && len(p.Words) > 0}
-			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
-			if pv.readable {
-				pv.lines = sheets.Lines(p)
-				pv.sheet = sheets.Classify(p)
-				pv.index = sheets.ParseIndex(p)
-			}
-			rv.pages = append(rv.pages, pv)
-		}
+	pages, err := classify(ctx, set)
+	if err != nil {
+		return nil, err
 	}
-	rv.fillTitlesFromIndex()
+	rv.pages = pages
 	rv.facts = gatherFacts(rv.pages)
 
 	var findings []Finding
@@ -155,22 +157,60 @@ func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
 	return findings, nil
 }
 
-// fillTitlesFromIndex gives sheets without a title-block title the title the
-// sheet index lists for their number.
-func (rv *review) fillTitlesFromIndex() {
+// classify builds the engine's view of every page: lines, sheet
+// classification and sheet index, with titles missing from a title block
+// taken from the sheet index.
+func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
+	var pages []*pageView
+	for fi := range set.Files {
+		f := &set.Files[fi]
+		for pi := range f.Pages {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			p := &f.Pages[pi]
+			pv := &pageView{fileIndex: fi, fileID: f.ID, page: p,
+				readable: p.Readable && p.Err == nil && len(p.Words) > 0}
+			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
+			if pv.readable {
+				pv.lines = sheets.Lines(p)
+				pv.sheet = sheets.Classify(p)
+				pv.index = sheets.ParseIndex(p)
+			}
+			pages = append(pages, pv)
+		}
+	}
 	titles := map[string]string{}
-	for _, pv := range rv.pages {
+	for _, pv := range pages {
 		for _, e := range pv.index {
 			if e.Title != "" {
 				titles[e.Key] = e.Title
 			}
 		}
 	}
-	for _, pv := range rv.pages {
+	for _, pv := range pages {
 		if pv.sheet.Title == "" && pv.sheet.Key != "" {
 			pv.sheet.Title = titles[pv.sheet.Key]
 		}
 	}
+	return pages, nil
+}
+
+// ClassifySet returns the sheet classification of every page of a set, per
+// file and page in order, exactly as Review uses it (titles missing from a
+// title block come from the set's sheet index). Unreadable pages are
+// TypeUnknown with no number. For the scan's "classifying" stage and for
+// chat citations.
+func ClassifySet(ctx context.Context, set PlanSet) ([][]sheets.Sheet, error) {
+	pages, err := classify(ctx, set)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]sheets.Sheet, len(set.Files))
+	for _, pv := range pages {
+		out[pv.fileIndex] = append(out[pv.fileIndex], pv.sheet)
+	}
+	return out, nil
 }
 
 // occupancyApplies: residential rules need a set that reads as residential,
@@ -217,6 +257,9 @@ func (rv *review) match(r *Rule) []observation {
 				v, err := ParseQuantity(r.Quantity, raw)
 				if err != nil {
 					// Unparseable: stay silent rather than guess.
+					continue
+				}
+				if (r.PlausibleMin != nil && v < *r.PlausibleMin) || (r.PlausibleMax != nil && v > *r.PlausibleMax) {
 					continue
 				}
 				violated, limit := r.violates(v)

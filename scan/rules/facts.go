@@ -37,17 +37,29 @@ type setFacts struct {
 
 var (
 	occupancyGroupRe = regexp.MustCompile(`(?i)\b(?:OCCUPANCY(?:\s+(?:GROUP|CLASSIFICATION|CLASS|TYPE))?|USE\s+GROUP)\s*[:=\-]?\s*(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
-	codeNameRe       = regexp.MustCompile(`(?i)\b(20\d\d|19\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?:INTERNATIONAL\s+(BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE|(IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC)\b)|\b(IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC)\s*[-,]?\s*(20\d\d|19\d\d)\b`)
-	constructionRe   = regexp.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b`)
-	sprinklerRe      = regexp.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
-	voiceAlarmRe     = regexp.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
-	occupantLoadRe   = regexp.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
-	exitsRe          = regexp.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
-	stairFactorRe    = regexp.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	otherFactorRe    = regexp.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	stairWidthRe     = regexp.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	otherWidthRe     = regexp.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	// Code statements: "2021 IBC", "IBC 2021", "2021 INTERNATIONAL BUILDING
+	// CODE", "2011 NEC", "5th Edition (2014) FBC", "NFPA 13 (2019)".
+	codeStatementRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
+		regexp.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
+		regexp.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
+		regexp.MustCompile(`(?i)\b(?P<fam>` + codeFamilies + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b`),
+	}
+	constructionRe = regexp.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b`)
+	sprinklerRe    = regexp.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
+	voiceAlarmRe   = regexp.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
+	occupantLoadRe = regexp.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
+	exitsRe        = regexp.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
+	stairFactorRe  = regexp.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	otherFactorRe  = regexp.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	stairWidthRe   = regexp.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	otherWidthRe   = regexp.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
 )
+
+// codeFamilies are the code abbreviations a statement may name. Only the
+// families of adopted packs are judged for edition; the others still count
+// as "a code edition is stated".
+const codeFamilies = `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|FBC|CBC|CRC|NFPA\s?\d{1,4}[A-Z]?`
 
 var codeFamilyByName = map[string]string{
 	"BUILDING": "IBC", "RESIDENTIAL": "IRC", "FIRE": "IFC", "MECHANICAL": "IMC",
@@ -85,22 +97,38 @@ func gatherFacts(pages []*pageView) setFacts {
 				return hit{value: v}, err == nil
 			}
 			find(occupancyGroupRe, &f.groups, group)
-			find(codeNameRe, &f.codes, func(m []int) (hit, bool) {
-				sub := func(i int) string {
-					if m[2*i] < 0 {
-						return ""
+			// The forms are tried in order; a match overlapping an earlier
+			// one is the same statement read another way ("2018 IBC, 2021
+			// IFC" must not also yield "IBC, 2021").
+			var taken [][2]int
+			for _, re := range codeStatementRes {
+				for _, m := range re.FindAllStringSubmatchIndex(l.Text, -1) {
+					if overlapsAny(taken, m[0], m[1]) {
+						continue
 					}
-					return strings.ToUpper(l.Text[m[2*i]:m[2*i+1]])
+					// "IBC 1905.1", "IBC 2003.2" are sections, not editions.
+					if ei := re.SubexpIndex("ed"); ei >= 0 && m[2*ei+1] >= 0 {
+						end := m[2*ei+1]
+						if end+1 < len(l.Text) && l.Text[end] == '.' && l.Text[end+1] >= '0' && l.Text[end+1] <= '9' {
+							continue
+						}
+					}
+					sub := func(name string) string {
+						i := re.SubexpIndex(name)
+						if i < 0 || m[2*i] < 0 {
+							return ""
+						}
+						return strings.ToUpper(strings.Join(strings.Fields(l.Text[m[2*i]:m[2*i+1]]), " "))
+					}
+					family := sub("fam")
+					if name := sub("name"); name != "" {
+						family = codeFamilyByName[name]
+					}
+					taken = append(taken, [2]int{m[0], m[1]})
+					f.codes = append(f.codes, hit{pv: pv, line: li, text: l.Text[m[0]:m[1]],
+						words: l.WordsInSpan(m[0], m[1]), group: family, extra: sub("ed")})
 				}
-				switch {
-				case sub(2) != "":
-					return hit{extra: sub(1), group: codeFamilyByName[strings.Join(strings.Fields(sub(2)), " ")]}, true
-				case sub(3) != "":
-					return hit{extra: sub(1), group: sub(3)}, true
-				default:
-					return hit{extra: sub(5), group: sub(4)}, true
-				}
-			})
+			}
 			find(constructionRe, &f.construction, func(m []int) (hit, bool) { return hit{}, true })
 			find(sprinklerRe, &f.sprinklerStmts, group)
 			if voiceAlarmRe.MatchString(l.Text) {
@@ -158,4 +186,13 @@ func classifyOccupancy(f setFacts) string {
 		return OccupancyCommercial
 	}
 	return ""
+}
+
+func overlapsAny(spans [][2]int, start, end int) bool {
+	for _, sp := range spans {
+		if start < sp[1] && sp[0] < end {
+			return true
+		}
+	}
+	return false
 }

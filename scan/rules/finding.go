@@ -37,10 +37,10 @@ const SourceRules = "rules"
 // Anchor is one piece of evidence on a page: the union box of the evidence
 // words and their text.
 type Anchor struct {
-	Page int           `json:"page"`
-	BBox pdftext.BBox  `json:"bbox"`
-	Rect pdftext.Rect  `json:"rect"`
-	Text string        `json:"text"`
+	Page int          `json:"page"`
+	BBox pdftext.BBox `json:"bbox"`
+	Rect pdftext.Rect `json:"rect"`
+	Text string       `json:"text"`
 }
 
 // Finding is one rule result. FileID and FileIndex say which file of the set

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"slices"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,12 +71,16 @@ type Rule struct {
 	Pattern  *regexp.Regexp
 	Unless   *regexp.Regexp // a line matching Unless is not evidence for this rule
 	Quantity string         // of the "value" capture
-	Min, Max *float64
-	MinText  string // the limits as the pack wrote them, for rationales
-	MaxText  string
-	Present  bool   // fires when nothing in scope matches
-	Absent   bool   // fires on every match ("NOT FOR CONSTRUCTION")
-	Scope    string // "set" or "sheet", for Present
+	// Plausible bounds the values the matcher accepts as evidence: a
+	// "TREAD 1 1/8"" is a thickness, not a depth, and "RISERS 9'-1"" a total
+	// rise; values outside are ignored rather than reported.
+	PlausibleMin, PlausibleMax *float64
+	Min, Max                   *float64
+	MinText                    string // the limits as the pack wrote them, for rationales
+	MaxText                    string
+	Present                    bool   // fires when nothing in scope matches
+	Absent                     bool   // fires on every match ("NOT FOR CONSTRUCTION")
+	Scope                      string // "set" or "sheet", for Present
 	// DoubtfulUntil marks the band between the limit and this value where
 	// an exception the sheets may not show could apply (a grade-floor escape
 	// opening, a ramp that is not the egress ramp): findings in the band get
@@ -149,12 +153,27 @@ func (l *loader) fail(n *yaml.Node, format string, args ...any) {
 	l.errs = append(l.errs, &PackError{File: l.file, Line: line, Reason: fmt.Sprintf(format, args...)})
 }
 
-// Load reads every pack in fsys (one directory per pack, *.yaml files in
-// it), validates all of them, and returns an engine with the completeness
-// packs plus the code packs named in adopted (pack ids like "ibc-2021",
-// case-insensitive). An invalid pack, an adopted code without a pack or a
-// duplicate rule id is an error that names file:line and the reason.
+// Library is every validated pack of a pack set. Validate once at start-up
+// with LoadLibrary, then build an Engine per jurisdiction's adopted codes.
+type Library struct {
+	packs []*pack
+}
+
+// Load reads and validates every pack in fsys (see LoadLibrary) and returns
+// the engine for the adopted codes (see Library.Engine).
 func Load(fsys fs.FS, adopted []string) (*Engine, error) {
+	lib, err := LoadLibrary(fsys)
+	if err != nil {
+		return nil, err
+	}
+	return lib.Engine(adopted)
+}
+
+// LoadLibrary reads every pack in fsys (one directory per pack, *.yaml files
+// in it) and validates all of them. An invalid pack or a duplicate rule id
+// is an error naming file:line and the reason; all errors are reported at
+// once, joined.
+func LoadLibrary(fsys fs.FS) (*Library, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("rule packs: %w", err)
@@ -185,8 +204,28 @@ func Load(fsys fs.FS, adopted []string) (*Engine, error) {
 	if len(l.errs) > 0 {
 		return nil, errors.Join(l.errs...)
 	}
+	return &Library{packs: packs}, nil
+}
+
+// CodePacks lists the ids of the library's code packs ("ibc-2021", …), the
+// values an adopted-codes setting may name.
+func (lib *Library) CodePacks() []string {
+	var ids []string
+	for _, p := range lib.packs {
+		if p.Kind == KindCode {
+			ids = append(ids, p.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Engine returns the engine for a jurisdiction: the completeness packs plus
+// the code packs named in adopted (pack ids, case-insensitive). An adopted
+// code without a pack is an error, so a typo cannot silently disable a code.
+func (lib *Library) Engine(adopted []string) (*Engine, error) {
 	byID := map[string]*pack{}
-	for _, p := range packs {
+	for _, p := range lib.packs {
 		byID[p.ID] = p
 	}
 	eng := &Engine{}
@@ -195,18 +234,11 @@ func Load(fsys fs.FS, adopted []string) (*Engine, error) {
 		id := strings.ToLower(strings.TrimSpace(a))
 		p, ok := byID[id]
 		if !ok || p.Kind != KindCode {
-			var ids []string
-			for _, p := range packs {
-				if p.Kind == KindCode {
-					ids = append(ids, p.ID)
-				}
-			}
-			sort.Strings(ids)
-			return nil, fmt.Errorf("adopted code %q has no rule pack (available: %s)", a, strings.Join(ids, ", "))
+			return nil, fmt.Errorf("adopted code %q has no rule pack (available: %s)", a, strings.Join(lib.CodePacks(), ", "))
 		}
 		chosen[id] = true
 	}
-	for _, p := range packs {
+	for _, p := range lib.packs {
 		if p.Kind == KindCompleteness || chosen[p.ID] {
 			eng.packs = append(eng.packs, p)
 			eng.rules = append(eng.rules, p.Rules...)
@@ -374,7 +406,7 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 	var (
 		confNode, sevNode, patternNode, unlessNode, quantityNode, minNode, maxNode *yaml.Node
 		rationaleNode, checkNode, refsNode, condNode, matchNode, idNode            *yaml.Node
-		doubtfulNode, doubtfulConfNode                                             *yaml.Node
+		doubtfulNode, doubtfulConfNode, plausibleNode                              *yaml.Node
 	)
 	l.fields(n, map[string]func(*yaml.Node){
 		"id":            func(v *yaml.Node) { idNode = v; r.ID = l.str(v) },
@@ -422,20 +454,21 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 		"match": func(v *yaml.Node) {
 			matchNode = v
 			l.fields(v, map[string]func(*yaml.Node){
-				"pattern":  func(s *yaml.Node) { patternNode = s },
-				"unless":   func(s *yaml.Node) { unlessNode = s },
-				"quantity": func(s *yaml.Node) { quantityNode = s },
+				"pattern":   func(s *yaml.Node) { patternNode = s },
+				"unless":    func(s *yaml.Node) { unlessNode = s },
+				"quantity":  func(s *yaml.Node) { quantityNode = s },
+				"plausible": func(s *yaml.Node) { plausibleNode = s },
 			})
 		},
 		"condition": func(v *yaml.Node) {
 			condNode = v
 			l.fields(v, map[string]func(*yaml.Node){
-				"min":     func(s *yaml.Node) { minNode = s; r.MinText = l.str(s) },
-				"max":     func(s *yaml.Node) { maxNode = s; r.MaxText = l.str(s) },
-				"present": func(s *yaml.Node) { r.Present = l.boolean(s) },
+				"min":                func(s *yaml.Node) { minNode = s; r.MinText = l.str(s) },
+				"max":                func(s *yaml.Node) { maxNode = s; r.MaxText = l.str(s) },
+				"present":            func(s *yaml.Node) { r.Present = l.boolean(s) },
 				"doubtfulUntil":      func(s *yaml.Node) { doubtfulNode = s },
 				"doubtfulConfidence": func(s *yaml.Node) { doubtfulConfNode = s },
-				"absent":  func(s *yaml.Node) { r.Absent = l.boolean(s) },
+				"absent":             func(s *yaml.Node) { r.Absent = l.boolean(s) },
 				"scope": func(s *yaml.Node) {
 					r.Scope = l.str(s)
 					if r.Scope != "set" && r.Scope != "sheet" {
@@ -490,9 +523,18 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 				l.fail(n, "rule %s: check %s needs param %q", r.ID, r.Check, need)
 			}
 		}
-		for k, v := range r.Params {
+		keys := make([]string, 0, len(r.Params))
+		for k := range r.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !slices.Contains(spec.params, k) {
+				l.fail(n, "rule %s: check %s takes no param %q", r.ID, r.Check, k)
+				continue
+			}
 			if spec.validate != nil {
-				if err := spec.validate(k, v); err != nil {
+				if err := spec.validate(k, r.Params[k]); err != nil {
 					l.fail(n, "rule %s: param %s: %v", r.ID, k, err)
 				}
 			}
@@ -501,6 +543,7 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 	case matchNode != nil:
 		vars = l.matcher(r, patternNode, unlessNode, quantityNode, minNode, maxNode, matchNode)
 		l.doubtful(r, doubtfulNode, doubtfulConfNode)
+		l.plausible(r, plausibleNode)
 	default:
 		l.fail(n, "rule %s: needs a match or a check", r.ID)
 	}
@@ -541,6 +584,24 @@ func (l *loader) refs(refsNode, ruleNode *yaml.Node, r *Rule, p *pack) {
 		}
 		r.Refs = append(r.Refs, ref)
 	}
+}
+
+// plausible reads match.plausible: [low, high] in the rule's quantity.
+func (l *loader) plausible(r *Rule, n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) != 2 || r.Quantity == "" {
+		l.fail(n, "rule %s: plausible wants [low, high] in the rule's quantity", r.ID)
+		return
+	}
+	lo, err1 := ParseQuantity(r.Quantity, n.Content[0].Value)
+	hi, err2 := ParseQuantity(r.Quantity, n.Content[1].Value)
+	if err1 != nil || err2 != nil || lo > hi {
+		l.fail(n, "rule %s: plausible [%s, %s] is not a %s range", r.ID, n.Content[0].Value, n.Content[1].Value, r.Quantity)
+		return
+	}
+	r.PlausibleMin, r.PlausibleMax = &lo, &hi
 }
 
 // doubtful validates the optional doubtful band of a min/max rule.
@@ -651,10 +712,12 @@ func (l *loader) matcher(r *Rule, patternNode, unlessNode, quantityNode, minNode
 			vars[v] = true
 		}
 	}
-	if r.Min != nil {
+	// Keyed on the nodes, not the parsed limits, so that an unparseable
+	// limit is reported once rather than again as a missing variable.
+	if minNode != nil {
 		vars["min"], vars["limit"] = true, true
 	}
-	if r.Max != nil {
+	if maxNode != nil {
 		vars["max"], vars["limit"] = true, true
 	}
 	return vars

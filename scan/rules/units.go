@@ -47,13 +47,14 @@ var placeholders = map[string]struct{ pattern, quantity string }{
 }
 
 var (
-	lengthOnlyRe = regexp.MustCompile(`(?i)^` + lengthPattern + `$`)
-	slopeOnlyRe  = regexp.MustCompile(`(?i)^` + slopePattern + `$`)
-	areaOnlyRe   = regexp.MustCompile(`(?i)^` + areaPattern + `$`)
-	feetInchRe   = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
-	inchRe       = regexp.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
-	metricRe     = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)\s?(MM|CM|M)$`)
-	mixedFracRe  = regexp.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
+	lengthOnlyRe  = regexp.MustCompile(`(?i)^` + lengthPattern + `$`)
+	slopeOnlyRe   = regexp.MustCompile(`(?i)^` + slopePattern + `$`)
+	areaOnlyRe    = regexp.MustCompile(`(?i)^` + areaPattern + `$`)
+	feetInchRe    = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
+	inchRe        = regexp.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
+	metricRe      = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)\s?(MM|CM|M)$`)
+	plainNumberRe = regexp.MustCompile(`^(?:\d+(?:\.\d*)?|\.\d+)$`)
+	mixedFracRe   = regexp.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
 )
 
 // ParseLength parses a written length into inches: 7'-6", 7' 6", 7 3/4",
@@ -184,7 +185,12 @@ func ParseQuantity(kind, s string) (float64, error) {
 	case QuantityArea:
 		return ParseArea(s)
 	case QuantityCount, QuantityNumber:
-		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		// Plain digits only: ParseFloat would also take "-5", "NaN", "1e400".
+		t := strings.TrimSpace(s)
+		if !plainNumberRe.MatchString(t) {
+			return 0, fmt.Errorf("not a number: %q", s)
+		}
+		v, err := strconv.ParseFloat(t, 64)
 		if err != nil {
 			return 0, fmt.Errorf("not a number: %q", s)
 		}

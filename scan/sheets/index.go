@@ -17,25 +17,30 @@ type IndexEntry struct {
 	Words []int
 }
 
-var indexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+LIST|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+LIST|CONTENTS)\b`)
+var indexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 
 // ParseIndex reads the sheet index of a page: sheet numbers stacked in a
-// column (same left edge, same text height), each followed on its row by the
-// sheet title. A column needs three rows, or two under an index heading such
-// as "SHEET INDEX" or "DRAWING LIST"; the page's own title-block number never
-// counts. It returns nil when the page has no index.
+// column (same left edge, same text height) under an index heading such as
+// "SHEET INDEX", "DRAWING LIST" or "CONTENTS", each followed on its row by
+// the sheet title. Schedules look alike (finish tags P-1, P-1, RB-1; door
+// numbers; footing marks BP1), so a column counts only when it sits under a
+// heading, has at least two rows, uses full sheet numbers (A-101, A1.1, not
+// P-1), never repeats a number and gives most rows a title. The page's own
+// title-block number never counts. It returns nil when the page has no index.
 func ParseIndex(p *pdftext.Page) []IndexEntry {
 	if len(p.Words) == 0 {
 		return nil
 	}
 	pw, _ := pageScale(p)
 	lines := Lines(p)
-	heading := false
+	var headings []Box
 	for _, l := range lines {
 		if indexHeadingRe.MatchString(l.Text) {
-			heading = true
-			break
+			headings = append(headings, l.Box)
 		}
+	}
+	if len(headings) == 0 {
+		return nil
 	}
 	own := -1
 	if i, ok := bestNumber(p, lines); ok {
@@ -51,42 +56,60 @@ func ParseIndex(p *pdftext.Page) []IndexEntry {
 		}
 	}
 	// Group candidates into columns by left edge and height.
-	type column struct{ words []int }
-	var cols []column
+	var cols [][]int
 	for _, i := range nums {
 		bi := WordBox(p, i)
 		placed := false
 		for c := range cols {
-			b0 := WordBox(p, cols[c].words[0])
+			b0 := WordBox(p, cols[c][0])
 			if abs(b0.X0-bi.X0) < 0.005*pw && abs(b0.height()-bi.height()) < 0.25*bi.height() {
-				cols[c].words = append(cols[c].words, i)
+				cols[c] = append(cols[c], i)
 				placed = true
 				break
 			}
 		}
 		if !placed {
-			cols = append(cols, column{words: []int{i}})
+			cols = append(cols, []int{i})
 		}
-	}
-	need := 3
-	if heading {
-		need = 2
 	}
 	colStarts := map[int]bool{}
 	for _, c := range cols {
-		if len(c.words) >= need {
-			for _, i := range c.words {
-				colStarts[i] = true
-			}
+		for _, i := range c {
+			colStarts[i] = true
 		}
 	}
-	var entries []IndexEntry
-	for _, c := range cols {
-		if len(c.words) < need {
-			continue
+	underHeading := func(first Box) bool {
+		for _, h := range headings {
+			above := h.Y1 <= first.Y0+1 && first.Y0-h.Y1 < 12*first.height()
+			near := h.X1 > first.X0-0.02*pw && h.X0 < first.X0+0.3*pw
+			if above && near {
+				return true
+			}
 		}
-		for _, i := range c.words {
-			entries = append(entries, indexRow(p, i, colStarts))
+		return false
+	}
+	var entries []IndexEntry
+	var accepted []Box // first number of each accepted column
+	// A long list wraps into further columns that start level with an
+	// accepted column rather than under the heading: a second pass.
+	levelWithAccepted := func(first Box) bool {
+		for _, a := range accepted {
+			if abs(a.Y0-first.Y0) < 0.5*a.height() && abs(a.height()-first.height()) < 0.25*a.height() {
+				return true
+			}
+		}
+		return false
+	}
+	for _, anchored := range []func(Box) bool{underHeading, levelWithAccepted} {
+		for ci, c := range cols {
+			if c == nil {
+				continue
+			}
+			if rows := indexColumn(p, c, anchored, colStarts); rows != nil {
+				entries = append(entries, rows...)
+				accepted = append(accepted, WordBox(p, rows[0].Words[0]))
+				cols[ci] = nil
+			}
 		}
 	}
 	sort.SliceStable(entries, func(a, b int) bool {
@@ -97,6 +120,38 @@ func ParseIndex(p *pdftext.Page) []IndexEntry {
 		return ba.Y0 < bb.Y0
 	})
 	return entries
+}
+
+// indexColumn validates one column of numbers as a drawing list and returns
+// its rows, or nil. anchored says whether the column's first number sits
+// where a list starts (under a heading, or level with an accepted column).
+func indexColumn(p *pdftext.Page, col []int, anchored func(first Box) bool, colStarts map[int]bool) []IndexEntry {
+	if len(col) < 2 {
+		return nil
+	}
+	sort.Slice(col, func(a, b int) bool { return WordBox(p, col[a]).Y0 < WordBox(p, col[b]).Y0 })
+	if !anchored(WordBox(p, col[0])) {
+		return nil
+	}
+	seen := map[string]bool{}
+	titled := 0
+	var rows []IndexEntry
+	for _, i := range col {
+		n, _ := ParseNumber(WordText(p.Words[i]))
+		if !n.Strong || seen[n.Key] {
+			return nil
+		}
+		seen[n.Key] = true
+		e := indexRow(p, i, colStarts)
+		if hasTitleWord(e.Title) {
+			titled++
+		}
+		rows = append(rows, e)
+	}
+	if 2*titled < len(rows) {
+		return nil
+	}
+	return rows
 }
 
 // indexRow collects the title words to the right of a number on its row, up

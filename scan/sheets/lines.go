@@ -32,12 +32,55 @@ func (b Box) union(o Box) Box {
 }
 
 // WordText is the text rules and classification read: the extractor's
-// normalised form when present, the raw text otherwise.
+// normalised form when present, the raw text otherwise, with the dashes and
+// fractions of CAD fonts made plain: "7‐3/4" with a Unicode hyphen, "7–6"
+// with an en dash, "7¾" (which NFKC would turn into the ambiguous "73⁄4",
+// so the raw text is used for it).
 func WordText(w pdftext.Word) string {
-	if w.Norm != "" {
-		return w.Norm
+	t := w.Norm
+	if t == "" || strings.ContainsAny(w.Text, vulgarFractions) {
+		t = w.Text
 	}
-	return w.Text
+	if isASCII(t) {
+		return t
+	}
+	var sb strings.Builder
+	prevDigit := false
+	for _, r := range t {
+		if f, ok := fractionText[r]; ok {
+			if prevDigit {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(f)
+			prevDigit = false
+			continue
+		}
+		switch r {
+		case '\u2010', '\u2011', '\u2012', '\u2013', '\u2212', '\u00ad':
+			r = '-'
+		case '\u2044', '\u2215':
+			r = '/'
+		}
+		sb.WriteRune(r)
+		prevDigit = r >= '0' && r <= '9'
+	}
+	return sb.String()
+}
+
+const vulgarFractions = "¼½¾⅛⅜⅝⅞⅙⅚⅓⅔"
+
+var fractionText = map[rune]string{
+	'¼': "1/4", '½': "1/2", '¾': "3/4", '⅛': "1/8", '⅜': "3/8", '⅝': "5/8", '⅞': "7/8",
+	'⅙': "1/6", '⅚': "5/6", '⅓': "1/3", '⅔': "2/3",
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // pageScale returns the displayed page size in points; pages without a size
@@ -63,10 +106,12 @@ func WordBox(p *pdftext.Page, i int) Box {
 func Lines(p *pdftext.Page) []Line {
 	var groups [][]int
 	if len(p.Lines) > 0 {
+		covered := make([]bool, len(p.Words))
 		for _, l := range p.Lines {
 			var ws []int
 			for _, i := range l {
-				if i >= 0 && i < len(p.Words) {
+				if i >= 0 && i < len(p.Words) && !covered[i] {
+					covered[i] = true
 					ws = append(ws, i)
 				}
 			}
@@ -74,8 +119,20 @@ func Lines(p *pdftext.Page) []Line {
 				groups = append(groups, ws)
 			}
 		}
+		// Words the extractor's lines leave out are still read.
+		var rest []int
+		for i, c := range covered {
+			if !c {
+				rest = append(rest, i)
+			}
+		}
+		groups = append(groups, geometricLines(p, rest)...)
 	} else {
-		groups = geometricLines(p)
+		all := make([]int, len(p.Words))
+		for i := range all {
+			all[i] = i
+		}
+		groups = geometricLines(p, all)
 	}
 	lines := make([]Line, 0, len(groups))
 	for _, g := range groups {
@@ -104,16 +161,15 @@ func makeLine(p *pdftext.Page, words []int) Line {
 	return l
 }
 
-func geometricLines(p *pdftext.Page) [][]int {
-	n := len(p.Words)
-	if n == 0 {
+// geometricLines groups the given words into lines by position.
+func geometricLines(p *pdftext.Page, words []int) [][]int {
+	if len(words) == 0 {
 		return nil
 	}
-	boxes := make([]Box, n)
-	order := make([]int, n)
-	for i := range n {
+	boxes := make(map[int]Box, len(words))
+	order := append([]int(nil), words...)
+	for _, i := range words {
 		boxes[i] = WordBox(p, i)
-		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool {
 		ba, bb := boxes[order[a]], boxes[order[b]]

@@ -79,6 +79,15 @@ type Number struct {
 // ParseNumber parses s as a sheet number. Trailing punctuation (commas,
 // colons, closing parentheses) is ignored.
 func ParseNumber(s string) (Number, bool) {
+	// Cheap rejection first: this runs on every word of every page.
+	if len(s) < 2 || len(s) > 14 || !strings.ContainsAny(s, "0123456789") {
+		return Number{}, false
+	}
+	if c := s[0] | 0x20; c < 'a' || c > 'z' {
+		if s[0] != '(' && s[0] != '[' {
+			return Number{}, false
+		}
+	}
 	t := strings.ToUpper(strings.Trim(s, " ,;:()[]"))
 	m := sheetNumberRe.FindStringSubmatch(t)
 	if m == nil {
@@ -101,9 +110,10 @@ func ParseNumber(s string) (Number, bool) {
 // NumberKey is the comparison key of a sheet number: "A-101", "A101" and
 // "a 101" are the same sheet.
 func NumberKey(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	return strings.NewReplacer("-", "", " ", "", "_", "").Replace(s)
+	return keyReplacer.Replace(strings.ToUpper(strings.TrimSpace(s)))
 }
+
+var keyReplacer = strings.NewReplacer("-", "", " ", "", "_", "")
 
 // TypeOf returns the sheetType named by a sheet number's designator, or
 // unknown when the number is not an NCS sheet number.
@@ -148,8 +158,8 @@ func Classify(p *pdftext.Page) Sheet {
 	return s
 }
 
-// captionWords mark title-block captions; a sheet number right after one of
-// them (or below it) is almost certainly the sheet's own number.
+// numberCaptions are title-block caption words; a sheet number right after
+// one of them (or below a "SHEET" line) is almost certainly the sheet's own.
 var numberCaptions = map[string]bool{"SHEET": true, "SHEET:": true, "NO.": true, "NO": true,
 	"NUMBER": true, "NUMBER:": true, "DWG": true, "DWG.": true, "DRAWING": true, "NO:": true}
 
@@ -157,7 +167,9 @@ var numberCaptions = map[string]bool{"SHEET": true, "SHEET:": true, "NO.": true,
 // sheet number: "GROUP R-3", "TYPE V-B", "ZONE C-2", "SEE A-501".
 var contextPenalty = map[string]bool{"GROUP": true, "GROUP:": true, "TYPE": true, "TYPE:": true,
 	"OCCUPANCY": true, "OCCUPANCY:": true, "CLASS": true, "ZONE": true, "ZONING": true,
-	"ZONING:": true, "SEE": true, "REF": true, "REF.": true, "PER": true, "CLASSIFICATION:": true}
+	"ZONING:": true, "SEE": true, "REF": true, "REF.": true, "PER": true, "CLASSIFICATION:": true,
+	// Standards bodies: "ANSI Z765", "ASTM E119", "UL U419" are standards.
+	"ANSI": true, "ASTM": true, "UL": true, "NFPA": true, "ASCE": true, "ACI": true, "AWS": true, "ICC": true}
 
 // bestNumber scores every word that parses as a sheet number and returns the
 // most likely title-block number: large text, in the title-block zone (right
@@ -192,6 +204,7 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 		}
 	}
 	columns := columnMembers(p, all)
+	captions := captionLines(lines)
 	for _, i := range all {
 		n, _ := ParseNumber(WordText(p.Words[i]))
 		b := WordBox(p, i)
@@ -206,11 +219,16 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 		if n.Strong {
 			score += 0.5
 		}
-		l := lines[lineOf[i]]
-		if len(l.Words) == 1 {
+		li, inLine := lineOf[i]
+		if !inLine {
+			// The extractor's lines left this word out: read it alone.
+			li = -1
+		}
+		if li < 0 || len(lines[li].Words) == 1 {
 			score += 0.3
 		}
-		if k := posInLine[i]; k > 0 {
+		if k := posInLine[i]; li >= 0 && k > 0 {
+			l := lines[li]
 			prev := strings.ToUpper(WordText(p.Words[l.Words[k-1]]))
 			if contextPenalty[prev] {
 				score -= 3
@@ -219,8 +237,19 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 				score += 1
 			}
 		}
-		if captionAbove(p, lines, b) {
+		caption := captionAbove(captions, b)
+		if caption {
 			score += 1
+		}
+		// Title blocks run along the right or bottom edge; a number
+		// elsewhere without a "SHEET" caption is a reference or a label.
+		if !caption && cx < 0.6 && cy < 0.75 {
+			continue
+		}
+		// Short forms (FP-1, M2, I-5) are also room tags, units and road
+		// names; they count only under a "SHEET" caption.
+		if !n.Strong && !caption && (li < 0 || !captionBefore(p, lines, li, posInLine[i])) {
+			continue
 		}
 		if columns[i] {
 			score -= 1.5
@@ -239,8 +268,21 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 	return cands[0].word, true
 }
 
-// captionAbove reports whether a "SHEET" caption sits just above or left of b.
-func captionAbove(p *pdftext.Page, lines []Line, b Box) bool {
+// captionBefore reports whether the word at position k of line li follows
+// a sheet-number caption on its line ("SHEET NO. FP-1").
+func captionBefore(p *pdftext.Page, lines []Line, li, k int) bool {
+	if k == 0 {
+		return false
+	}
+	prev := strings.ToUpper(WordText(p.Words[lines[li].Words[k-1]]))
+	return numberCaptions[prev]
+}
+
+// captionLines returns the boxes of the page's sheet-number captions:
+// lines starting "SHEET", "DWG" or "DRAWING NO", but not "SHEET INDEX" and
+// the like.
+func captionLines(lines []Line) []Box {
+	var out []Box
 	for _, l := range lines {
 		up := strings.ToUpper(l.Text)
 		if !strings.HasPrefix(up, "SHEET") && !strings.HasPrefix(up, "DWG") && !strings.HasPrefix(up, "DRAWING NO") {
@@ -249,7 +291,14 @@ func captionAbove(p *pdftext.Page, lines []Line, b Box) bool {
 		if strings.HasPrefix(up, "SHEET INDEX") || strings.HasPrefix(up, "SHEET TITLE") || strings.HasPrefix(up, "SHEET LIST") {
 			continue
 		}
-		lb := l.Box
+		out = append(out, l.Box)
+	}
+	return out
+}
+
+// captionAbove reports whether one of the captions sits just above or left of b.
+func captionAbove(captions []Box, b Box) bool {
+	for _, lb := range captions {
 		above := lb.Y1 <= b.Y0+1 && b.Y0-lb.Y1 < 3*b.height() && lb.X0 < b.X1 && lb.X1 > b.X0-b.width()
 		left := abs(lb.centerY()-b.centerY()) < b.height() && lb.X1 <= b.X0+1 && b.X0-lb.X1 < 4*lb.height()
 		if above || left {
@@ -314,7 +363,7 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 				best = lj
 			}
 		}
-		if best >= 0 && !nonTitleRe.MatchString(lines[best].Text) {
+		if best >= 0 && !nonTitleRe.MatchString(lines[best].Text) && hasTitleWord(lines[best].Text) {
 			return strings.TrimSpace(lines[best].Text), lines[best].Words
 		}
 	}
@@ -330,6 +379,10 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 		if nonTitleRe.MatchString(l.Text) || titleCaptionRe.MatchString(strings.ToUpper(l.Text)) {
 			continue
 		}
+		// A title has words; a lone "3" is a detail or revision mark.
+		if !hasTitleWord(l.Text) {
+			continue
+		}
 		if _, isNum := ParseNumber(l.Text); isNum {
 			continue
 		}
@@ -343,9 +396,13 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 	return strings.TrimSpace(lines[best].Text), lines[best].Words
 }
 
-var dateRe = regexp.MustCompile(`(?i)\b(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2}|(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|SEPT|OCT|NOV|DEC)[A-Z]*\.?\s+\d{1,2},?\s+\d{4})\b`)
+// dateRe accepts the dates title blocks carry: 03/02/2026, 3-2-26, 2026-03-02,
+// 2026.03.02, 2026/03/02, MAR 2, 2026, 2 MARCH 2026, APRIL 2024.
+var dateRe = regexp.MustCompile(`(?i)\b(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|` + monthPattern + `\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\s+` + monthPattern + `\.?,?\s+\d{4}|` + monthPattern + `\.?,?\s+\d{4})\b`)
 
-var scaleRe = regexp.MustCompile(`(?i)\bSCALE\s*:?\s*(.+)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\bN\.?T\.?S\b\.?|\bNOT\s+TO\s+SCALE\b`)
+const monthPattern = `(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)`
+
+var scaleRe = regexp.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\bN\.?T\.?S\b\.?|\bNOT\s+TO\s+SCALE\b`)
 
 func findPattern(lines []Line, re *regexp.Regexp) (string, []int) {
 	for _, l := range lines {
@@ -374,3 +431,7 @@ func findScale(lines []Line) (string, []int) {
 	}
 	return "", nil
 }
+
+var letterRunRe = regexp.MustCompile(`\pL{2,}`)
+
+func hasTitleWord(s string) bool { return letterRunRe.MatchString(s) }

@@ -1,0 +1,389 @@
+package sheets
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/plangen"
+)
+
+func TestParseNumber(t *testing.T) {
+	tests := []struct {
+		in         string
+		ok         bool
+		key, typ   string
+		designator string
+		strong     bool
+	}{
+		{"A-101", true, "A101", TypeArchitectural, "A", true},
+		{"A101", true, "A101", TypeArchitectural, "A", true},
+		{"A1.1", true, "A1.1", TypeArchitectural, "A", true},
+		{"S-201", true, "S201", TypeStructural, "S", true},
+		{"FP-1", true, "FP1", TypeFireProtection, "FP", false},
+		{"G-001", true, "G001", TypeGeneral, "G", true},
+		{"M2.01", true, "M2.01", TypeMechanical, "M", true},
+		{"E-301,", true, "E301", TypeElectrical, "E", true},
+		{"W-002", true, "W002", TypeDistributedEnergy, "W", true},
+		{"AD-101", true, "AD101", TypeArchitectural, "AD", true},
+		{"H-101", true, "H101", TypeHazardousMaterials, "H", true},
+		{"V-101", true, "V101", TypeSurvey, "V", true},
+		{"B-101", true, "B101", TypeGeotechnical, "B", true},
+		{"C-101", true, "C101", TypeCivil, "C", true},
+		{"L-101", true, "L101", TypeLandscape, "L", true},
+		{"I-101", true, "I101", TypeInteriors, "I", true},
+		{"Q-101", true, "Q101", TypeEquipment, "Q", true},
+		{"P-101", true, "P101", TypePlumbing, "P", true},
+		{"D-101", true, "D101", TypeProcess, "D", true},
+		{"T-101", true, "T101", TypeTelecommunications, "T", true},
+		{"R-101", true, "R101", TypeResource, "R", true},
+		{"X-101", true, "X101", TypeOther, "X", true},
+		{"Z-101", true, "Z101", TypeContractor, "Z", true},
+		{"O-101", true, "O101", TypeOperations, "O", true},
+		{"R-3", true, "R3", TypeResource, "R", false},
+		{"N-101", false, "", "", "", false},
+		{"101", false, "", "", "", false},
+		{"II-B", false, "", "", "", false},
+		{"3/A4.2", false, "", "", "", false},
+		{"ABC-101", false, "", "", "", false},
+	}
+	for _, tc := range tests {
+		n, ok := ParseNumber(tc.in)
+		if ok != tc.ok {
+			t.Errorf("ParseNumber(%q) ok=%v", tc.in, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if n.Key != tc.key || n.Type != tc.typ || n.Designator != tc.designator || n.Strong != tc.strong {
+			t.Errorf("ParseNumber(%q) = %+v", tc.in, n)
+		}
+	}
+	if TypeOf("nonsense") != TypeUnknown || TypeOf("a-101") != TypeArchitectural {
+		t.Error("TypeOf")
+	}
+	if len(Types()) != 22 {
+		t.Errorf("%d sheet types", len(Types()))
+	}
+}
+
+// TestClassifyGeneratedSheets reads every generated sheet's title block
+// from ground truth, including pages crowded with filler and an index.
+func TestClassifyGeneratedSheets(t *testing.T) {
+	for _, variant := range []string{plangen.VariantResidential, plangen.VariantCommercial} {
+		set, err := plangen.Generate(plangen.Options{Variant: variant, FillerPerPage: 80, SkipPDF: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range set.Files {
+			for _, p := range f.Pages {
+				tp := p.TextPage()
+				s := Classify(&tp)
+				if s.Number != p.SheetNumber || s.Title != p.SheetTitle || s.Type != TypeOf(p.SheetNumber) {
+					t.Errorf("%s: got %q %q %q", p.SheetNumber, s.Number, s.Title, s.Type)
+				}
+				if s.Date != "2026-03-02" {
+					t.Errorf("%s: date %q", p.SheetNumber, s.Date)
+				}
+			}
+		}
+		cover := set.Files[0].Pages[0].TextPage()
+		idx := ParseIndex(&cover)
+		if len(idx) < 4 || idx[0].Number != "G-001" {
+			t.Errorf("%s index: %+v", variant, idx)
+		}
+		for _, p := range set.Files[0].Pages[1:] {
+			tp := p.TextPage()
+			if got := ParseIndex(&tp); got != nil {
+				t.Errorf("%s: index on a drawing sheet: %+v", p.SheetNumber, got)
+			}
+		}
+	}
+}
+
+// word places a word by its top-left corner and size in points on a page
+// of the given size, the way an extractor reports it.
+func word(text string, left, top, width, height, pw, ph float64) pdftext.Word {
+	return pdftext.Word{Text: text, Norm: text, FontSize: height,
+		BBox: pdftext.BBox{Left: left / pw, Top: top / ph, Width: width / pw, Height: height / ph},
+		Rect: pdftext.Rect{left, ph - top - height, left + width, ph - top}}
+}
+
+// phrase places the words of text left to right from (left, top).
+func phrase(text string, left, top, size, pw, ph float64) []pdftext.Word {
+	var out []pdftext.Word
+	for _, w := range strings.Fields(text) {
+		width := float64(len(w)) * size * 0.55
+		out = append(out, word(w, left, top, width, size, pw, ph))
+		left += width + size*0.28
+	}
+	return out
+}
+
+// fsecPage rebuilds the text of the FSEC sample permit set
+// (../../shared/corpus/fsec_pv_permit_sample_generated.pdf): letter
+// landscape pages with a "Contents" drawing list on the cover and the sheet
+// number in the bottom-right corner. Positions were read from the file.
+func fsecPage(n int, number string, cover bool) pdftext.Page {
+	const pw, ph = 792.0, 612.0
+	p := pdftext.Page{Number: n, Width: pw, Height: ph, Readable: true}
+	add := func(ws []pdftext.Word) { p.Words = append(p.Words, ws...) }
+	add(phrase("PV System Design", 342.2, 24.1, 18, pw, ph))
+	add(phrase("Created on: 2016-03-02", 343.8, 51.2, 12, pw, ph))
+	add(phrase("Based on 2011 NEC & 5th Edition (2014) FBC", 295.3, 65.3, 12, pw, ph))
+	if cover {
+		add(phrase("Contents", 174.0, 414.0, 16, pw, ph))
+		rows := [][2]string{{"G-001", "Title"}, {"G-002", "Notes"}, {"W-001", "Wiring Diagram"},
+			{"W-002", "System Specifications"}, {"W-003", "System Labels"}, {"S-001", "Roof Section 1"}}
+		for i, r := range rows {
+			top := 437.5 + float64(i)*15.68
+			add(phrase(r[0], 35.4, top, 16, pw, ph))
+			add(phrase(r[1], 98.1, top, 16, pw, ph))
+		}
+	}
+	add(phrase("PV System Design", 219.6, 571.0, 9, pw, ph))
+	add(phrase("1679 Clearlake Rd", 219.6, 580.4, 9, pw, ph))
+	add(phrase("Cocoa, Brevard, FL, 32780", 219.6, 589.8, 9, pw, ph))
+	add(phrase("Created on: 2016-03-02", 376.4, 571.0, 9, pw, ph))
+	add(phrase("Based on 2011 NEC & 5th Edition (2014) FBC", 376.4, 580.4, 9, pw, ph))
+	add([]pdftext.Word{word(number, 735.2, 572.9, 35, 18, pw, ph)})
+	return p
+}
+
+func TestClassifyFSECSample(t *testing.T) {
+	if _, err := os.Stat("../../../shared/corpus/fsec_pv_permit_sample_generated.pdf"); err != nil {
+		t.Skip("corpus not present")
+	}
+	numbers := []string{"G-001", "G-002", "W-001", "W-002", "W-003"}
+	types := []string{TypeGeneral, TypeGeneral, TypeDistributedEnergy, TypeDistributedEnergy, TypeDistributedEnergy}
+	for i, num := range numbers {
+		p := fsecPage(i+1, num, i == 0)
+		s := Classify(&p)
+		if s.Number != num || s.Type != types[i] {
+			t.Errorf("page %d: %q %q, want %q %q", i+1, s.Number, s.Type, num, types[i])
+		}
+		if s.Date != "2016-03-02" {
+			t.Errorf("page %d: date %q", i+1, s.Date)
+		}
+	}
+	cover := fsecPage(1, "G-001", true)
+	var got [][2]string
+	for _, e := range ParseIndex(&cover) {
+		got = append(got, [2]string{e.Number, e.Title})
+	}
+	want := [][2]string{{"G-001", "Title"}, {"G-002", "Notes"}, {"W-001", "Wiring Diagram"},
+		{"W-002", "System Specifications"}, {"W-003", "System Labels"}, {"S-001", "Roof Section 1"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("index %q", got)
+	}
+}
+
+// TestClassifyPrefersTitleBlock: a sheet whose notes mention other sheets
+// and whose code block says "GROUP R-3" still reads as its own number.
+func TestClassifyPrefersTitleBlock(t *testing.T) {
+	const pw, ph = 2592.0, 1728.0
+	p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+	p.Words = append(p.Words, phrase("SEE A-501 FOR DETAILS", 100, 100, 14, pw, ph)...)
+	p.Words = append(p.Words, phrase("OCCUPANCY GROUP R-3", 100, 140, 24, pw, ph)...)
+	p.Words = append(p.Words, phrase("S-201", 100, 400, 30, pw, ph)...) // a big callout mid-sheet
+	p.Words = append(p.Words, phrase("SHEET", pw-330, ph-200, 8, pw, ph)...)
+	p.Words = append(p.Words, phrase("A-102", pw-330, ph-186, 28, pw, ph)...)
+	s := Classify(&p)
+	if s.Number != "A-102" || s.Type != TypeArchitectural {
+		t.Errorf("got %q %q", s.Number, s.Type)
+	}
+	empty := pdftext.Page{}
+	if s := Classify(&empty); s.Number != "" || s.Type != TypeUnknown {
+		t.Errorf("empty page: %+v", s)
+	}
+}
+
+func TestLinesGroupGeometrically(t *testing.T) {
+	const pw, ph = 1000.0, 1000.0
+	p := pdftext.Page{Width: pw, Height: ph}
+	p.Words = append(p.Words, phrase("TOTAL RISE 9'-0\"", 100, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("FAR AWAY", 600, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("NEXT LINE", 100, 120, 10, pw, ph)...)
+	var got []string
+	for _, l := range Lines(&p) {
+		got = append(got, l.Text)
+	}
+	want := []string{`TOTAL RISE 9'-0"`, "FAR AWAY", "NEXT LINE"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %q", got)
+	}
+	l := Lines(&p)[0]
+	if ws := l.WordsInSpan(6, 10); len(ws) != 1 || p.Words[ws[0]].Text != "RISE" {
+		t.Errorf("WordsInSpan: %v", ws)
+	}
+}
+
+// TestShortNumbersNeedACaption: FP-1 is a sheet number under a "SHEET"
+// caption; M2 (an area unit), I-5 (a road) or ANSI Z765 without one are not.
+func TestShortNumbersNeedACaption(t *testing.T) {
+	const pw, ph = 2592.0, 1728.0
+	page := func(caption bool, texts ...string) pdftext.Page {
+		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+		if caption {
+			p.Words = append(p.Words, phrase("SHEET", pw-330, ph-200, 8, pw, ph)...)
+		}
+		for i, s := range texts {
+			p.Words = append(p.Words, phrase(s, pw-330, ph-186+float64(i)*60, 28, pw, ph)...)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		page pdftext.Page
+		want string
+	}{
+		{page(true, "FP-1"), "FP-1"},
+		{page(false, "FP-1"), ""},
+		{page(false, "M2"), ""},
+		{page(false, "ANSI Z765"), ""},
+		{page(false, "SHEET NO. E-2"), "E-2"},
+		{page(false, "A-201"), "A-201"},
+	} {
+		p := tc.page
+		if got := Classify(&p).Number; got != tc.want {
+			t.Errorf("%q: number %q, want %q", p.Words[len(p.Words)-1].Text, got, tc.want)
+		}
+	}
+}
+
+// TestIndexNeedsHeadingAndFullNumbers: schedules of finish tags or footing
+// marks stacked in a column are not a drawing list.
+func TestIndexNeedsHeadingAndFullNumbers(t *testing.T) {
+	const pw, ph = 2592.0, 1728.0
+	build := func(heading string, rows ...string) pdftext.Page {
+		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+		if heading != "" {
+			p.Words = append(p.Words, phrase(heading, 80, 100, 16, pw, ph)...)
+		}
+		for i, r := range rows {
+			f := strings.Fields(r)
+			p.Words = append(p.Words, phrase(f[0], 80, 130+float64(i)*24, 14, pw, ph)...)
+			p.Words = append(p.Words, phrase(strings.Join(f[1:], " "), 190, 130+float64(i)*24, 14, pw, ph)...)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		page pdftext.Page
+		want int
+	}{
+		{"index", build("SHEET INDEX", "G-001 COVER", "A-101 PLAN", "A-201 SECTIONS"), 3},
+		{"no heading", build("", "G-001 COVER", "A-101 PLAN", "A-201 SECTIONS"), 0},
+		{"finish tags", build("FINISH SCHEDULE", "P-1 PAINT", "P-2 PAINT", "RB-1 BASE"), 0},
+		{"repeated tags under a heading", build("DRAWING LIST", "A-101 PLAN", "A-101 PLAN"), 0},
+		{"untitled numbers", build("SHEET INDEX", "A-101", "A-102", "A-103"), 0},
+	} {
+		p := tc.page
+		if got := len(ParseIndex(&p)); got != tc.want {
+			t.Errorf("%s: %d entries, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestWordTextPlainsDashesAndFractions(t *testing.T) {
+	for _, tc := range []struct{ text, norm, want string }{
+		{`7¾"`, `73⁄4"`, `7 3/4"`},
+		{`¾"`, `3⁄4"`, `3/4"`},
+		{"A‐101", "A‐101", "A-101"},
+		{`7'–6"`, `7'–6"`, `7'-6"`},
+		{"RISER", "", "RISER"},
+		{"x", "X", "X"},
+	} {
+		if got := WordText(pdftext.Word{Text: tc.text, Norm: tc.norm}); got != tc.want {
+			t.Errorf("WordText(%q, %q) = %q, want %q", tc.text, tc.norm, got, tc.want)
+		}
+	}
+}
+
+func TestDatesAndScales(t *testing.T) {
+	for _, tc := range []struct {
+		line, date, scale string
+	}{
+		{"DATE: 2026-03-02", "2026-03-02", ""},
+		{"ISSUED 03/02/2026", "03/02/2026", ""},
+		{"DATA: 2017/09/05 SCALA: 1:50", "2017/09/05", ""},
+		{"2017.09.03", "2017.09.03", ""},
+		{"MAY 22, 2020", "MAY 22, 2020", ""},
+		{"ED.B. FR.N. APRIL 2024 A1", "APRIL 2024", ""},
+		{"2 MARCH 2026", "2 MARCH 2026", ""},
+		{`SCALE: 1/4" = 1'-0"`, "", `1/4" = 1'-0"`},
+		{"SCALE: AS NOTED", "", "AS NOTED"},
+		{"NOT TO SCALE", "", "NOT TO SCALE"},
+		{"SCALE:", "", ""},
+		{"RAMP SLOPE 1:12", "", ""},
+		{"DATE:", "", ""},
+	} {
+		p := pdftext.Page{Width: 1000, Height: 1000, Readable: true, Words: phrase(tc.line, 100, 100, 10, 1000, 1000)}
+		s := Classify(&p)
+		if s.Date != tc.date || s.Scale != tc.scale {
+			t.Errorf("%q: date %q scale %q, want %q %q", tc.line, s.Date, s.Scale, tc.date, tc.scale)
+		}
+	}
+}
+
+func TestLinesKeepWordsTheExtractorLeftOut(t *testing.T) {
+	const pw, ph = 1000.0, 1000.0
+	p := pdftext.Page{Width: pw, Height: ph}
+	p.Words = append(p.Words, phrase("TREAD 9\"", 100, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("ORPHAN WORDS", 100, 300, 10, pw, ph)...)
+	p.Lines = [][]int{{0, 1}, {7, -1}} // the second line names no real word
+	var got []string
+	for _, l := range Lines(&p) {
+		got = append(got, l.Text)
+	}
+	if want := []string{`TREAD 9"`, "ORPHAN WORDS"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+}
+
+// FuzzClassifyWord: any word text classifies without panicking, and a
+// parsed number's type is always one of the contract's values.
+func FuzzClassifyWord(f *testing.F) {
+	for _, s := range []string{"A-101", "FP-1", "7¾\"", "(A1.1)", "ANSI Z765", "‐", "A‐101", ""} {
+		f.Add(s)
+	}
+	valid := map[string]bool{}
+	for _, t := range Types() {
+		valid[t] = true
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := pdftext.Word{Text: s, Norm: s, BBox: pdftext.BBox{Left: 0.9, Top: 0.9, Width: 0.05, Height: 0.02}}
+		if n, ok := ParseNumber(WordText(w)); ok && !valid[n.Type] {
+			t.Errorf("%q: type %q", s, n.Type)
+		}
+		p := pdftext.Page{Width: 100, Height: 100, Readable: true, Words: []pdftext.Word{w}}
+		if s := Classify(&p); !valid[s.Type] {
+			t.Errorf("%q: sheet type %q", s.Number, s.Type)
+		}
+		ParseIndex(&p)
+	})
+}
+
+func TestIndexWrapsIntoLevelColumns(t *testing.T) {
+	const pw, ph = 2592.0, 1728.0
+	build := func(secondTop float64) pdftext.Page {
+		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+		p.Words = append(p.Words, phrase("SHEET INDEX", 80, 100, 16, pw, ph)...)
+		for i, r := range []string{"G-001", "A-101", "A-102"} {
+			p.Words = append(p.Words, phrase(r+" SHEET "+r, 80, 130+float64(i)*24, 14, pw, ph)...)
+		}
+		for i, r := range []string{"A-201", "A-202"} {
+			p.Words = append(p.Words, phrase(r+" SHEET "+r, 480, secondTop+float64(i)*24, 14, pw, ph)...)
+		}
+		return p
+	}
+	level, apart := build(130), build(400)
+	if n := len(ParseIndex(&level)); n != 5 {
+		t.Errorf("wrapped list: %d entries, want 5", n)
+	}
+	if n := len(ParseIndex(&apart)); n != 3 {
+		t.Errorf("unrelated column: %d entries, want 3", n)
+	}
+}
