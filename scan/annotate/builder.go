@@ -82,6 +82,7 @@ func (b *builder) addMark(p page, m Mark, nm string) (square, popup types.Indire
 	apRef := b.objs.add(ap)
 
 	rd := l.rectDifferences
+	note := textString(contents(m, sev))
 	squareDict := types.Dict{
 		"Type":         types.Name("Annot"),
 		"Subtype":      types.Name("Square"),
@@ -90,7 +91,7 @@ func (b *builder) addMark(p page, m Mark, nm string) (square, popup types.Indire
 		"NM":           textString(nm),
 		"T":            textString(Author),
 		"Subj":         textString(m.Title),
-		"Contents":     textString(contents(m, sev)),
+		"Contents":     note,
 		"M":            b.date,
 		"CreationDate": b.date,
 		"F":            types.Integer(4), // Print
@@ -104,19 +105,25 @@ func (b *builder) addMark(p page, m Mark, nm string) (square, popup types.Indire
 		"RD": pdfNumbers(rd[:]...),
 		"AP": types.Dict{"N": apRef},
 	}
-	square = b.objs.add(squareDict)
+	// The square and its popup point at each other: reserve the square's
+	// number so the popup can be completed (and, in an update, written) first.
+	square = b.objs.reserve()
 	popup = b.objs.add(types.Dict{
 		"Type":    types.Name("Annot"),
 		"Subtype": types.Name("Popup"),
 		"Rect":    pdfRect(l.popupRect),
 		"P":       p.ref,
 		"Parent":  square,
-		"Open":    types.Boolean(false),
+		// Viewers show the parent's text; the copy serves tools that read
+		// the popup on its own.
+		"Contents": note,
+		"Open":     types.Boolean(false),
 		// Print (so an opened note prints), NoZoom and NoRotate, as viewers
 		// create popups themselves.
 		"F": types.Integer(4 | 8 | 16),
 	})
 	squareDict.Insert("Popup", popup)
+	b.objs.define(square, squareDict)
 	return square, popup, nil
 }
 
@@ -225,11 +232,12 @@ func (b *builder) appendSummary(rootRef types.IndirectRef, first pageGeometry, p
 			// meeting this copy again can tell it from the drawings.
 			"PieceInfo": types.Dict{Author: types.Dict{
 				"LastModified": b.date,
-				"Private":      types.Dict{"Kind": types.Name("FindingsSummary")},
+				"Private":      types.Dict{"Kind": types.Name(summaryKind)},
 			}},
 		})
 		newKids = append(newKids, pageRef)
 	}
+	b.objs.releaseDeflater()
 	root.Update("Kids", newKids)
 	root.Update("Count", types.Integer(pageCount+len(streams)))
 	b.objs.replace(rootRef, root)
@@ -248,4 +256,42 @@ func (b *builder) ensureVersion(pctx *model.Context) {
 	}
 	catalog.Update("Version", types.Name("1.4"))
 	b.objs.replace(*b.xt.Root, catalog)
+}
+
+// removePages takes pages out of the page tree: out of their parent's /Kids
+// and out of every ancestor's /Count.
+func (b *builder) removePages(pages []page) error {
+	for _, p := range pages {
+		if len(p.ancestors) == 0 {
+			return fmt.Errorf("%w: page object %d has no parent", ErrUnreadablePDF, p.ref.ObjectNumber.Value())
+		}
+		parentRef := p.ancestors[len(p.ancestors)-1]
+		parent, err := b.xt.DereferenceDict(parentRef)
+		if err != nil || parent == nil {
+			return fmt.Errorf("%w: page tree node %d: %v", ErrUnreadablePDF, parentRef.ObjectNumber.Value(), err)
+		}
+		kids, err := b.xt.DereferenceArray(parent["Kids"])
+		if err != nil {
+			return fmt.Errorf("%w: page tree node %d /Kids: %v", ErrUnreadablePDF, parentRef.ObjectNumber.Value(), err)
+		}
+		kept := make(types.Array, 0, len(kids))
+		for _, k := range kids {
+			if kr, ok := k.(types.IndirectRef); ok && kr.ObjectNumber == p.ref.ObjectNumber {
+				continue
+			}
+			kept = append(kept, k)
+		}
+		parent.Update("Kids", kept)
+		for _, ancestorRef := range p.ancestors {
+			node, err := b.xt.DereferenceDict(ancestorRef)
+			if err != nil || node == nil {
+				return fmt.Errorf("%w: page tree node %d: %v", ErrUnreadablePDF, ancestorRef.ObjectNumber.Value(), err)
+			}
+			if count, err := b.xt.DereferenceInteger(node["Count"]); err == nil && count != nil && count.Value() > 0 {
+				node.Update("Count", types.Integer(count.Value()-1))
+			}
+			b.objs.replace(ancestorRef, node)
+		}
+	}
+	return nil
 }

@@ -38,6 +38,16 @@ func lastXRefKind(pctx *model.Context, src io.ReadSeeker) xrefKind {
 	if pctx.Read.RepairOffset != 0 || pctx.Write.OffsetPrevXRef == nil {
 		return xrefUnusable
 	}
+	// With bytes before the header, offsets in the file may count from the
+	// header instead of the file's start; which one a reader assumes for an
+	// update is anyone's guess.
+	header := make([]byte, 5)
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return xrefUnusable
+	}
+	if _, err := io.ReadFull(src, header); err != nil || string(header) != "%PDF-" {
+		return xrefUnusable
+	}
 	off := *pctx.Write.OffsetPrevXRef
 	if off <= 0 || off >= pctx.Read.FileSize {
 		return xrefUnusable
@@ -57,8 +67,14 @@ func lastXRefKind(pctx *model.Context, src io.ReadSeeker) xrefKind {
 	return xrefUnusable
 }
 
-func incrementSafe(pctx *model.Context, src io.ReadSeeker) bool {
-	return pctx.XRefTable.Encrypt == nil && lastXRefKind(pctx, src) != xrefUnusable
+// updateKind is how the marked-up copy is written: xrefUnusable means a
+// whole rewrite; encrypted files are rewritten too, because pdfcpu's writer
+// encrypts new strings and streams and this one does not.
+func updateKind(pctx *model.Context, src io.ReadSeeker) xrefKind {
+	if pctx.XRefTable.Encrypt != nil {
+		return xrefUnusable
+	}
+	return lastXRefKind(pctx, src)
 }
 
 // writeWhole lets pdfcpu write the whole document: the fallback for inputs
@@ -87,19 +103,21 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *countingWriter) WriteString(s string) {
+func (c *countingWriter) AvailableBuffer() []byte { return c.w.AvailableBuffer() }
+
+func (c *countingWriter) WriteString(s string) (int, error) {
 	if c.err != nil {
-		return
+		return 0, c.err
 	}
 	n, err := c.w.WriteString(s)
 	c.n += int64(n)
 	c.err = err
+	return n, err
 }
 
 // writeIncrement copies src unchanged to dst and appends one update holding
 // the new and changed objects.
-func writeIncrement(src io.ReadSeeker, dst io.Writer, pctx *model.Context, doc *markedUp) error {
-	kind := lastXRefKind(pctx, src)
+func writeIncrement(src io.ReadSeeker, dst io.Writer, pctx *model.Context, objs *objectSet, kind xrefKind) error {
 	size, err := src.Seek(0, io.SeekEnd)
 	if err != nil {
 		return err
@@ -123,17 +141,22 @@ func writeIncrement(src io.ReadSeeker, dst io.Writer, pctx *model.Context, doc *
 		return fmt.Errorf("annotate: copied %d of %d bytes", copied, size)
 	}
 	if last[0] != '\n' && last[0] != '\r' {
-		cw.WriteString("\n")
+		_, _ = cw.WriteString("\n")
 	}
 
-	objs := doc.objects
-	offsets := map[int]int64{}
-	gens := map[int]int{}
-	for _, nr := range objs.sortedDirty() {
-		d := objs.dirty[nr]
+	offsets := make(map[int]int64, len(objs.offsets)+len(objs.changed)+1)
+	gens := make(map[int]int, len(offsets))
+	base := cw.n
+	for nr, off := range objs.offsets {
+		offsets[nr] = base + off
+		gens[nr] = 0
+	}
+	_, _ = cw.Write(objs.written.Bytes())
+	for _, nr := range objs.sortedChanged() {
+		c := objs.changed[nr]
 		offsets[nr] = cw.n
-		gens[nr] = d.gen
-		writeObject(cw, nr, d.gen, d.obj)
+		gens[nr] = c.gen
+		writeObject(cw, nr, c.gen, c.obj)
 	}
 
 	trailer := types.Dict{
@@ -152,7 +175,7 @@ func writeIncrement(src io.ReadSeeker, dst io.Writer, pctx *model.Context, doc *
 	} else {
 		writeXRefTable(cw, offsets, gens, trailer)
 	}
-	cw.WriteString("startxref\n" + strconv.FormatInt(xrefOffset, 10) + "\n%%EOF\n")
+	_, _ = cw.WriteString("startxref\n" + strconv.FormatInt(xrefOffset, 10) + "\n%%EOF\n")
 	if cw.err != nil {
 		return fmt.Errorf("annotate: write: %w", cw.err)
 	}
@@ -160,23 +183,6 @@ func writeIncrement(src io.ReadSeeker, dst io.Writer, pctx *model.Context, doc *
 		return fmt.Errorf("annotate: write: %w", err)
 	}
 	return nil
-}
-
-func writeObject(cw *countingWriter, nr, gen int, obj types.Object) {
-	cw.WriteString(strconv.Itoa(nr) + " " + strconv.Itoa(gen) + " obj\n")
-	switch o := obj.(type) {
-	case types.StreamDict:
-		o.Dict.Update("Length", types.Integer(len(o.Raw)))
-		cw.WriteString(o.Dict.PDFString())
-		cw.WriteString("\nstream\n")
-		_, _ = cw.Write(o.Raw)
-		cw.WriteString("\nendstream")
-	case nil:
-		cw.WriteString("null")
-	default:
-		cw.WriteString(o.PDFString())
-	}
-	cw.WriteString("\nendobj\n")
 }
 
 // updatedID keeps the document's permanent identifier and gives this
@@ -221,21 +227,20 @@ func sortedKeys(m map[int]int64) []int {
 }
 
 func writeXRefTable(cw *countingWriter, offsets map[int]int64, gens map[int]int, trailer types.Dict) {
-	cw.WriteString("xref\n")
+	_, _ = cw.WriteString("xref\n")
 	nrs := sortedKeys(offsets)
 	i := 0
 	for _, r := range runs(nrs) {
-		cw.WriteString(strconv.Itoa(r[0]) + " " + strconv.Itoa(r[1]) + "\n")
+		_, _ = cw.WriteString(strconv.Itoa(r[0]) + " " + strconv.Itoa(r[1]) + "\n")
 		for j := 0; j < r[1]; j++ {
 			nr := nrs[i]
 			i++
 			// Entries are exactly 20 bytes, ending in CR LF.
-			cw.WriteString(fmt.Sprintf("%010d %05d n\r\n", offsets[nr], gens[nr]))
+			_, _ = fmt.Fprintf(cw, "%010d %05d n\r\n", offsets[nr], gens[nr])
 		}
 	}
-	cw.WriteString("trailer\n")
-	cw.WriteString(trailer.PDFString())
-	cw.WriteString("\n")
+	_, _ = cw.WriteString("trailer\n")
+	_, _ = cw.Write(append(appendObject(cw.AvailableBuffer(), trailer), '\n'))
 }
 
 // writeXRefStream writes the update's cross-reference stream; the stream
@@ -247,7 +252,7 @@ func writeXRefStream(cw *countingWriter, objs *objectSet, offsets map[int]int64,
 	gens[self] = 0
 	nrs := sortedKeys(offsets)
 
-	const offsetBytes = 8 // every file offset fits; /W declares it
+	// Fields: type 1 (in use) in 1 byte, offset in 8, generation in 2.
 	var data bytes.Buffer
 	var index types.Array
 	i := 0
@@ -257,17 +262,13 @@ func writeXRefStream(cw *countingWriter, objs *objectSet, offsets map[int]int64,
 			nr := nrs[i]
 			i++
 			data.WriteByte(1)
-			var off [8]byte
-			binary.BigEndian.PutUint64(off[:], uint64(offsets[nr]))
-			data.Write(off[8-offsetBytes:])
-			var gen [2]byte
-			binary.BigEndian.PutUint16(gen[:], uint16(gens[nr]))
-			data.Write(gen[:])
+			data.Write(binary.BigEndian.AppendUint64(nil, uint64(offsets[nr])))
+			data.Write(binary.BigEndian.AppendUint16(nil, uint16(gens[nr])))
 		}
 	}
 	d := types.Dict{
 		"Type":  types.Name("XRef"),
-		"W":     types.Array{types.Integer(1), types.Integer(offsetBytes), types.Integer(2)},
+		"W":     types.Array{types.Integer(1), types.Integer(8), types.Integer(2)},
 		"Index": index,
 	}
 	for k, v := range trailer {

@@ -93,7 +93,8 @@ type markLayout struct {
 
 // layoutMark places the square around the evidence and the number tag on the
 // square's top-left corner as displayed, above it when there is room on the
-// visible page, else below, else inside. The tag is part of the Square's own
+// visible page, else below, else inside, and shifted sideways onto the page
+// when the square reaches past its edge. The tag is part of the Square's own
 // appearance, so the annotation's /Rect is the union of both and /RD tells
 // viewers where the square itself is.
 func layoutMark(g pageGeometry, evidence box, number int) markLayout {
@@ -112,10 +113,8 @@ func layoutMark(g pageGeometry, evidence box, number int) markLayout {
 	pageW, pageH := g.displaySize()
 
 	sq := l.squareD
-	x := sq.llx
-	if x+tagW > pageW && sq.urx-tagW >= 0 {
-		x = sq.urx - tagW
-	}
+	// Keep the tag on the visible page when the square runs off its side.
+	x := max(0, min(sq.llx, pageW-tagW))
 	var y float64
 	switch {
 	case sq.ury+tagH <= pageH:

@@ -13,6 +13,8 @@ type page struct {
 	ref  types.IndirectRef
 	dict types.Dict
 	geom pageGeometry
+	// ancestors are the page tree nodes above the page, root first.
+	ancestors []types.IndirectRef
 }
 
 // maxPageTreeDepth bounds recursion on hostile files; real page trees are a
@@ -24,6 +26,7 @@ var letter = box{0, 0, 612, 792}
 type inherited struct {
 	media, crop *box
 	rotate      int
+	ancestors   []types.IndirectRef
 }
 
 // collectPages walks the page tree once, in document order. pdfcpu's own
@@ -77,9 +80,10 @@ func collectPages(xt *model.XRefTable) (pages []page, root types.IndirectRef, er
 			return nil // an empty intermediate node
 		}
 		if typ == "Page" || !hasKids {
-			pages = append(pages, page{ref: ref, dict: d, geom: geometryOf(inh)})
+			pages = append(pages, page{ref: ref, dict: d, geom: geometryOf(inh), ancestors: inh.ancestors})
 			return nil
 		}
+		inh.ancestors = append(inh.ancestors[:len(inh.ancestors):len(inh.ancestors)], ref)
 		kids, err := xt.DereferenceArray(kidsObj)
 		if err != nil {
 			return fmt.Errorf("page tree node %d /Kids: %w", nr, err)
@@ -139,4 +143,25 @@ func boxEntry(xt *model.XRefTable, d types.Dict, key string) (box, bool) {
 	}
 	b := boxFromRect(v)
 	return b, !b.empty()
+}
+
+// summaryKind is the private /PieceInfo value that marks a summary page.
+const summaryKind = "FindingsSummary"
+
+// isGeneratedSummary tells a summary page an earlier run appended.
+func isGeneratedSummary(xt *model.XRefTable, d types.Dict) bool {
+	pieceInfo, err := xt.DereferenceDict(d["PieceInfo"])
+	if err != nil || pieceInfo == nil {
+		return false
+	}
+	ours, err := xt.DereferenceDict(pieceInfo[Author])
+	if err != nil || ours == nil {
+		return false
+	}
+	private, err := xt.DereferenceDict(ours["Private"])
+	if err != nil || private == nil {
+		return false
+	}
+	kind, ok := private["Kind"].(types.Name)
+	return ok && string(kind) == summaryKind
 }

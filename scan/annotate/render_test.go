@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,7 +98,7 @@ type squareAnnot struct {
 	matrix   [6]float64
 	contents string
 	author   string
-	popup    bool
+	popup    bool // a Popup pointing back, with the same text
 }
 
 // readBack opens out with pdfcpu, validates it, and returns its pages and
@@ -147,7 +149,10 @@ func readBack(t testing.TB, out []byte) (*model.Context, []page, []squareAnnot) 
 			copy(s.color[:], numbers(t, xt, d["C"]))
 			if pop := d.IndirectRefEntry("Popup"); pop != nil {
 				pd, err := xt.DereferenceDict(*pop)
-				s.popup = err == nil && pd != nil && pd.IndirectRefEntry("Parent") != nil
+				if err == nil && pd != nil && pd.IndirectRefEntry("Parent") != nil {
+					popupText, _ := xt.DereferenceStringOrHexLiteral(pd["Contents"], model.V10, nil)
+					s.popup = popupText == s.contents
+				}
 			}
 			apd, err := xt.DereferenceDict(d["AP"])
 			if err != nil || apd == nil {
@@ -308,11 +313,20 @@ func TestTagSitsUprightAboveTheSquare(t *testing.T) {
 			t.Errorf("rotate %d: rect %v lacks square %v", r, l.rect, l.square)
 		}
 	}
-	// At the top edge it goes below.
+	// At the top edge it goes below; at a side it stays on the page.
 	g := pageGeometry{media: box{0, 0, 612, 792}, crop: box{0, 0, 612, 792}}
 	l := layoutMark(g, box{100, 780, 150, 790}, 7)
 	if !near(l.tagD.ury, l.squareD.lly) {
 		t.Errorf("top edge: tag %v, square %v", l.tagD, l.squareD)
+	}
+	for _, ev := range []box{{-1, 300, 40, 310}, {600, 300, 611, 310}} {
+		l := layoutMark(g, ev, 123)
+		if l.tagD.llx < 0 || l.tagD.urx > 612 {
+			t.Errorf("evidence %v at the side: tag %v leaves the page", ev, l.tagD)
+		}
+		if !l.rect.contains(ev) {
+			t.Errorf("evidence %v: rect %v", ev, l.rect)
+		}
 	}
 }
 
@@ -342,6 +356,7 @@ func TestRenderingAgainReplacesOwnMarksAndKeepsOthers(t *testing.T) {
 	marks := marksFor(d)
 	once := render(t, d.build(t), marks)
 	twice := render(t, once, marks[:3])
+	qpdfAccepts(t, twice)
 	ctx, pages, squares := readBack(t, twice)
 	if len(squares) != 3 {
 		t.Errorf("%d squares after re-rendering with 3 marks", len(squares))
@@ -357,19 +372,60 @@ func TestRenderingAgainReplacesOwnMarksAndKeepsOthers(t *testing.T) {
 	if kinds["Text"] != 1 || kinds["Popup"] != 3 || kinds["Square"] != 3 {
 		t.Errorf("annotations after re-render: %v", kinds)
 	}
+	// The earlier summary went too: the sheets plus one new summary page.
+	if len(pages) != len(d.pages)+1 {
+		t.Errorf("%d pages after re-rendering %d sheets", len(pages), len(d.pages))
+	}
+	if n := ctx.PageCount; n != len(pages) {
+		t.Errorf("page tree /Count says %d pages, the tree has %d", n, len(pages))
+	}
+}
+
+func TestMarksOnAnEarlierSummaryStayOnTheList(t *testing.T) {
+	d := planSet(1, [4]float64{0, 0, 612, 792}, nil, 0)
+	once := render(t, d.build(t), marksFor(d))
+	m := Mark{Page: 2, Rect: [4]float64{100, 100, 200, 120}, Number: 1, FindingID: "f", Severity: "low", Title: "On the old summary"}
+	marks := []Mark{m}
+	twice := render(t, once, marks)
+	if marks[0].Page != 2 {
+		t.Error("Render changed the caller's marks")
+	}
+	qpdfAccepts(t, twice)
+	ctx, pages, squares := readBack(t, twice)
+	if len(squares) != 0 || len(pages) != 2 || ctx.PageCount != 2 {
+		t.Errorf("%d squares, %d pages (count %d); want 0 squares, sheet + summary", len(squares), len(pages), ctx.PageCount)
+	}
 }
 
 func TestFilesAnUpdateCannotExtendAreRewritten(t *testing.T) {
+	doc := planSet(2, [4]float64{0, 0, 612, 792}, nil, 0)
 	cases := []struct {
-		name string
-		doc  testDoc
+		name  string
+		input func(t *testing.T) []byte
 	}{
-		{"broken startxref", testDoc{pages: planSet(2, [4]float64{0, 0, 612, 792}, nil, 0).pages, badStartXRef: true}},
+		{"broken startxref", func(t *testing.T) []byte {
+			d := doc
+			d.badStartXRef = true
+			return d.build(t)
+		}},
+		{"bytes before the header", func(t *testing.T) []byte {
+			d := doc
+			d.junkPrefix = "X-Mailer: junk\r\n\r\n"
+			return d.build(t)
+		}},
+		{"encrypted with an owner password only", func(t *testing.T) []byte {
+			var enc bytes.Buffer
+			conf := model.NewAESConfiguration("", "owner-secret", 256)
+			if err := api.Encrypt(bytes.NewReader(doc.build(t)), &enc, conf); err != nil {
+				t.Fatalf("encrypting the fixture: %v", err)
+			}
+			return enc.Bytes()
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in := c.doc.build(t)
-			marks := marksFor(c.doc)
+			in := c.input(t)
+			marks := marksFor(doc)
 			out := render(t, in, marks)
 			if bytes.HasPrefix(out, in) {
 				t.Error("expected a whole rewrite")
@@ -378,6 +434,12 @@ func TestFilesAnUpdateCannotExtendAreRewritten(t *testing.T) {
 			if len(squares) != len(marks) {
 				t.Errorf("%d squares for %d marks", len(squares), len(marks))
 			}
+			for _, s := range squares {
+				if !strings.Contains(s.contents, "Violation at") {
+					t.Errorf("%s: contents %q unreadable", s.nm, s.contents)
+				}
+			}
+			qpdfAccepts(t, out)
 		})
 	}
 }
@@ -409,6 +471,21 @@ func TestInvalidInput(t *testing.T) {
 		{"NaN rect", in, func(m Mark) Mark { m.Rect[1] = math.NaN(); return m }, ErrInvalidMark},
 		{"not a PDF", []byte("<html><body>404</body></html>"), func(m Mark) Mark { return m }, ErrUnreadablePDF},
 		{"truncated PDF", in[:len(in)/3], func(m Mark) Mark { return m }, ErrUnreadablePDF},
+	}
+	twoFindingsOneNumber := []Mark{good, good}
+	twoFindingsOneNumber[1].FindingID = "another"
+	oneFindingTwoNumbers := []Mark{good, good}
+	oneFindingTwoNumbers[1].Number = 2
+	for name, marks := range map[string][]Mark{
+		"two findings, one number": twoFindingsOneNumber,
+		"one finding, two numbers": oneFindingTwoNumbers,
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := Render(context.Background(), bytes.NewReader(in), io.Discard, marks, testSummary)
+			if !errors.Is(err, ErrInvalidMark) {
+				t.Errorf("err = %v, want ErrInvalidMark", err)
+			}
+		})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -452,7 +529,48 @@ func TestRenderFileIsAtomic(t *testing.T) {
 	}
 	out, _ := os.ReadFile(dst)
 	readBack(t, out)
+	if err := RenderFile(context.Background(), src, src, marksFor(d), testSummary); err == nil {
+		t.Error("rendering onto the original succeeded")
+	}
 	if again, _ := os.ReadFile(src); !bytes.Equal(again, in) {
 		t.Error("the original upload changed")
+	}
+}
+
+func TestConcurrentRenders(t *testing.T) {
+	d := planSet(3, [4]float64{0, 0, 1224, 792}, nil, 90)
+	in := d.build(t)
+	marks := marksFor(d)
+	want := render(t, in, marks)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out bytes.Buffer
+			if err := Render(context.Background(), bytes.NewReader(in), &out, marks, testSummary); err != nil {
+				errs <- err
+				return
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				errs <- errors.New("concurrent render differs from a serial one")
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestAFileWithoutFindingsStillGetsItsSummary(t *testing.T) {
+	d := planSet(2, [4]float64{0, 0, 612, 792}, nil, 0)
+	out := render(t, d.build(t), nil)
+	qpdfAccepts(t, out)
+	_, pages, squares := readBack(t, out)
+	if len(squares) != 0 || len(pages) != 3 {
+		t.Errorf("%d squares, %d pages; want none and the sheets plus a summary", len(squares), len(pages))
 	}
 }

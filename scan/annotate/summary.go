@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,10 +48,10 @@ func summaryRows(marks []Mark) []summaryRow {
 			})
 		}
 		r := &rows[i]
-		if m.SheetNumber != "" && !containsString(r.sheets, m.SheetNumber) {
+		if m.SheetNumber != "" && !slices.Contains(r.sheets, m.SheetNumber) {
 			r.sheets = append(r.sheets, m.SheetNumber)
 		}
-		if m.Page > 0 && !containsInt(r.pages, m.Page) {
+		if m.Page > 0 && !slices.Contains(r.pages, m.Page) {
 			r.pages = append(r.pages, m.Page)
 		}
 	}
@@ -59,24 +60,6 @@ func summaryRows(marks []Mark) []summaryRow {
 	}
 	sort.SliceStable(rows, func(a, b int) bool { return rows[a].number < rows[b].number })
 	return rows
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func containsInt(is []int, v int) bool {
-	for _, x := range is {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // summaryPageSize is the first page's displayed size, so the summary prints
@@ -112,8 +95,8 @@ type summaryLayout struct {
 	fontSize     float64
 	lineHeight   float64
 	pad          float64
-	pages        []*strings.Builder
-	cur          *strings.Builder
+	pages        []*[]byte // content streams, one per page
+	cur          *[]byte
 	y            float64
 	continuation string
 }
@@ -127,7 +110,8 @@ func newSummaryLayout(w, h float64) *summaryLayout {
 func (s *summaryLayout) bottom() float64 { return s.margin + 2*s.lineHeight } // room for the footer
 
 func (s *summaryLayout) newPage() {
-	s.cur = &strings.Builder{}
+	page := make([]byte, 0, 16<<10)
+	s.cur = &page
 	s.pages = append(s.pages, s.cur)
 	s.y = s.h - s.margin
 	if s.continuation != "" {
@@ -137,16 +121,30 @@ func (s *summaryLayout) newPage() {
 	}
 }
 
-func (s *summaryLayout) text(x, baseline, size float64, bold bool, ink rgb, t []byte) {
-	key := regularFontKey
-	if bold {
-		key = boldFontKey
+// op appends one content-stream line: operands, each followed by a space,
+// then the operator. Hundreds of findings make thousands of these, so they
+// are appended in place rather than formatted.
+func (s *summaryLayout) op(parts ...string) {
+	b := *s.cur
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, p...)
 	}
-	fmt.Fprintf(s.cur, "BT /%s %s Tf %s %s %s Td (%s) Tj ET\n", key, num(size), ink.fill(), num(x), num(baseline), escapeLiteral(t))
+	*s.cur = append(b, '\n')
+}
+
+func (s *summaryLayout) text(x, baseline, size float64, bold bool, ink rgb, t []byte) {
+	key := "/" + regularFontKey
+	if bold {
+		key = "/" + boldFontKey
+	}
+	s.op("BT", key, num(size), "Tf", ink.fill(), num(x), num(baseline), "Td", "("+escapeLiteral(t)+")", "Tj", "ET")
 }
 
 func (s *summaryLayout) rule(y float64, width float64) {
-	fmt.Fprintf(s.cur, "q 0.6 G %s w %s %s m %s %s l S Q\n", num(width), num(s.margin), num(y), num(s.w-s.margin), num(y))
+	s.op("q 0.6 G", num(width), "w", num(s.margin), num(y), "m", num(s.w-s.margin), num(y), "l S Q")
 }
 
 func (s *summaryLayout) textWidth() float64 { return s.w - 2*s.margin }
@@ -204,17 +202,25 @@ func (s *summaryLayout) row(cells [][]textLine, swatch *rgb) {
 	if !rowFits(n) && n <= fullPage {
 		s.newPage()
 	}
-	for start := 0; start < n; {
+	for start, fresh := 0, false; start < n; {
 		avail := int((s.y - 2*s.pad - s.bottom()) / s.lineHeight)
-		if avail <= 0 {
+		if avail <= 0 && !fresh {
 			s.newPage()
+			fresh = true
 			continue
 		}
+		// A page always takes at least one line, so the loop ends whatever
+		// the page size.
+		avail, fresh = max(avail, 1), false
 		end := min(n, start+avail)
 		top := s.y - s.pad
 		if swatch != nil && start == 0 {
 			sw := s.fontSize * 0.75
-			fmt.Fprintf(s.cur, "q %s %s %s %s %s re f Q\n", swatch.fill(), num(xs[1]+s.pad), num(top-s.fontSize+0.05*s.fontSize), num(sw), num(sw))
+			s.op("q", swatch.fill(), num(xs[1]+s.pad), num(top-s.fontSize+0.05*s.fontSize), num(sw), num(sw), "re f Q")
+		}
+		if start > 0 && len(cells[0]) > 0 {
+			// A finding split across pages repeats its number, in grey.
+			s.text(xs[0]+s.pad, top-s.fontSize, s.fontSize, true, rgb{0.5, 0.5, 0.5}, cells[0][0].text)
 		}
 		for ci, c := range cells {
 			x := xs[ci] + s.pad
@@ -302,7 +308,7 @@ func summaryContents(w, h float64, sum Summary, rows []summaryRow) [][]byte {
 			orDash(sum.JobID), orDash(sum.VersionID), i+1, len(s.pages))
 		s.cur = p
 		s.text(s.margin, s.margin, s.fontSize*0.85, false, rgb{0.35, 0.35, 0.35}, winAnsi(footer))
-		out[i] = []byte(p.String())
+		out[i] = *p
 	}
 	return out
 }
@@ -341,16 +347,41 @@ func (s *summaryLayout) lines(t string, bold bool, width float64) []textLine {
 	return out
 }
 
+// glyphWidths holds the standard fonts' advance widths per WinAnsi code, in
+// 1/1000 em, so measuring text is a table lookup per byte.
+var glyphWidths = func() map[string]*[256]float64 {
+	tables := map[string]*[256]float64{}
+	for _, name := range []string{regularFont, boldFont} {
+		var t [256]float64
+		for c := range t {
+			w, err := font.CharWidth(name, rune(c))
+			if err != nil || w <= 0 {
+				w = 600 // an average glyph, should the metrics ever lack one
+			}
+			t[c] = float64(w)
+		}
+		tables[name] = &t
+	}
+	return tables
+}()
+
+// textWidth is the advance width of WinAnsi text in points.
+func textWidth(fontName string, b []byte, size float64) float64 {
+	t := glyphWidths[fontName]
+	if t == nil {
+		t = glyphWidths[regularFont]
+	}
+	var units float64
+	for _, c := range b {
+		units += t[c]
+	}
+	return units * size / 1000
+}
+
 // wrap breaks text into lines no wider than width at the given font size.
 // Explicit newlines start new lines; a word wider than a line is broken.
 func wrap(t, fontName string, size, width float64) [][]byte {
-	measure := func(b []byte) float64 {
-		w, err := font.TextWidthFloat(string(b), fontName, size)
-		if err != nil {
-			return float64(len(b)) * size * 0.6
-		}
-		return w
-	}
+	space := textWidth(fontName, []byte{' '}, size)
 	var lines [][]byte
 	for _, para := range strings.Split(strings.ReplaceAll(t, "\r\n", "\n"), "\n") {
 		words := strings.Fields(para)
@@ -359,29 +390,34 @@ func wrap(t, fontName string, size, width float64) [][]byte {
 			continue
 		}
 		var cur []byte
+		var curW float64
 		for _, word := range words {
 			wb := winAnsi(word)
-			cand := wb
-			if len(cur) > 0 {
-				cand = append(append(append([]byte{}, cur...), ' '), wb...)
-			}
-			if measure(cand) <= width {
-				cur = cand
+			ww := textWidth(fontName, wb, size)
+			if len(cur) > 0 && curW+space+ww <= width {
+				cur = append(append(cur, ' '), wb...)
+				curW += space + ww
 				continue
 			}
 			if len(cur) > 0 {
 				lines = append(lines, cur)
-				cur = nil
 			}
-			for measure(wb) > width && len(wb) > 1 {
-				n := len(wb) - 1
-				for n > 1 && measure(wb[:n]) > width {
-					n--
+			// Break a word wider than the line where it overflows.
+			for ww > width && len(wb) > 1 {
+				n, w := 0, 0.0
+				for n < len(wb) {
+					cw := textWidth(fontName, wb[n:n+1], size)
+					if n > 0 && w+cw > width {
+						break
+					}
+					w += cw
+					n++
 				}
-				lines = append(lines, wb[:n])
+				lines = append(lines, wb[:n:n])
 				wb = wb[n:]
+				ww -= w
 			}
-			cur = wb
+			cur, curW = wb, ww
 		}
 		lines = append(lines, cur)
 	}

@@ -45,6 +45,8 @@ type testDoc struct {
 	// badStartXRef points startxref at garbage, a file pdfcpu must repair.
 	badStartXRef bool
 	version      string
+	// junkPrefix puts bytes before the header, as some mail gateways do.
+	junkPrefix string
 	// foreignNote adds a reviewer's own Text annotation to the first page,
 	// which a re-render must keep.
 	foreignNote bool
@@ -54,6 +56,7 @@ type testDoc struct {
 func (d testDoc) build(tb testing.TB) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
+	buf.WriteString(d.junkPrefix)
 	version := d.version
 	if version == "" {
 		version = "1.7"
