@@ -45,6 +45,7 @@ func newRootCmd() *cobra.Command {
 		newPartnersCmd(a),
 		newBackupCmd(a),
 		newReviewCmd(a),
+		newInspectCmd(),
 		newVersionCmd(),
 	)
 	return root

@@ -1,5 +1,24 @@
 package pdftext
 
+// How the extractor works, and why:
+//
+//   - pdfcpu parses the file (repairing cross-reference tables, decrypting
+//     RC4/AES-128/AES-256 with an empty user password) and keeps every
+//     object with its stream still encoded. Pages are extracted one at a
+//     time: their content is inflated into a reused buffer and dropped.
+//   - The content stream is read by a small allocation-free lexer and a
+//     text-only interpreter (text state, Tm/Td/TD/T*, CTM, Form XObjects,
+//     annotation appearances, ActualText); paths are skipped, images only
+//     noted for the unreadable-page reason.
+//   - Fonts are resolved once per font object: widths (Widths, W/DW,
+//     standard 14 AFM metrics from pdfcpu, a substitute for fonts without
+//     widths), text per code (ToUnicode, encodings and Differences, glyph
+//     names), ascent and descent. A font switch is a map lookup.
+//   - Words are built with poppler's TextOutputDev rules (word breaks,
+//     duplicate removal, line-level merging, box extents from font ascent
+//     and descent), because pdftotext -bbox is the reference the agreement
+//     tests hold us to; lines and blocks come from a simpler sweep.
+
 import (
 	"bytes"
 	"context"
@@ -7,9 +26,8 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math"
 	"os"
-	"runtime/debug"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -41,9 +59,17 @@ type Document struct {
 	obj    objects
 	closer io.Closer
 
+	pages     []pageEntry
 	fonts     map[int]*font
 	formRes   map[int]*resources
 	pageCount int
+	// contentBuf and partBuf are reused from page to page: a page's content
+	// is only needed while the page is interpreted.
+	contentBuf, partBuf []byte
+	// forms caches decoded Form XObject content (symbols and title blocks
+	// are drawn many times), within formCacheBudget bytes.
+	forms     map[int][]byte
+	formBytes int
 }
 
 // Open opens the PDF at path. ctx bounds the parse (a hostile file with a
@@ -93,9 +119,6 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, fmt.Errorf("%w: parser failure: %v", ErrInvalid, p)
-			if os.Getenv("PDFTEXT_DEBUG") != "" {
-				debug.PrintStack()
-			}
 		}
 	}()
 	if size <= 0 {
@@ -115,15 +138,26 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if err != nil {
 		return nil, classifyOpenError(ctx, err)
 	}
-	if err := pdf.EnsurePageCount(); err != nil {
+	obj := objects{xref: pdf.XRefTable, maxDecoded: maxDecodedStream}
+	var catalog types.Dict
+	if root := pdf.XRefTable.Root; root != nil {
+		catalog = obj.dict(*root)
+	}
+	if catalog == nil {
+		return nil, fmt.Errorf("%w: no document catalog", ErrInvalid)
+	}
+	pages, err := obj.pageTree(catalog["Pages"])
+	if err != nil {
 		return nil, fmt.Errorf("%w: page tree: %v", ErrInvalid, err)
 	}
 	return &Document{
 		pdf:       pdf,
-		obj:       objects{xref: pdf.XRefTable, maxDecoded: maxDecodedStream},
+		obj:       obj,
+		pages:     pages,
 		fonts:     map[int]*font{},
 		formRes:   map[int]*resources{},
-		pageCount: pdf.PageCount,
+		forms:     map[int][]byte{},
+		pageCount: len(pages),
 	}, nil
 }
 
@@ -154,6 +188,11 @@ func classifyOpenError(ctx context.Context, err error) error {
 		return err
 	case errors.Is(err, pdfcpu.ErrWrongPassword), errors.Is(err, pdfcpu.ErrEncrypted):
 		return ErrEncrypted
+	case strings.Contains(err.Error(), "encryption"):
+		// An unsupported security handler (certificates, unknown crypt
+		// filters): the file is encrypted and cannot be opened, which is
+		// what the contract's encrypted_pdf tells a partner.
+		return fmt.Errorf("%w: %v", ErrEncrypted, err)
 	case errors.Is(err, pdfcpu.ErrEmptyInput):
 		return fmt.Errorf("%w: empty file", ErrNotPDF)
 	}
@@ -208,17 +247,34 @@ func (d *Document) font(ref types.Object) *font {
 	return f
 }
 
+// formCacheBudget bounds the decoded form content kept between uses.
+const formCacheBudget = 16 << 20
+
+// formContent returns a form's decoded content, cached by object.
+func (d *Document) formContent(ref types.Object) ([]byte, error) {
+	id := objectID(ref)
+	if c, ok := d.forms[id]; ok && id != 0 {
+		return c, nil
+	}
+	_, c, err := d.obj.stream(ref)
+	if err == nil && id != 0 && d.formBytes+len(c) <= formCacheBudget {
+		d.forms[id] = c
+		d.formBytes += len(c)
+	}
+	return c, err
+}
+
 // resourcesFor returns the cached resources of a form XObject, so a symbol
 // drawn hundreds of times resolves its fonts once.
-func (d *Document) resourcesFor(ref types.Object, rd types.Dict, in *interp) *resources {
+func (d *Document) resourcesFor(ref types.Object, rd types.Dict) *resources {
 	id := objectID(ref)
 	if id == 0 {
-		return in.newResources(rd)
+		return newResources(rd)
 	}
 	if r, ok := d.formRes[id]; ok {
 		return r
 	}
-	r := in.newResources(rd)
+	r := newResources(rd)
 	d.formRes[id] = r
 	return r
 }
@@ -233,20 +289,19 @@ type pageGeometry struct {
 	device        matrix
 }
 
-func (d *Document) geometry(inh *model.InheritedPageAttrs) pageGeometry {
-	media := [4]float64{0, 0, 612, 792}
-	if r := inh.MediaBox; r != nil && validRect(r) {
-		media = normRect(r)
+func (d *Document) geometry(pe pageEntry) pageGeometry {
+	media := [4]float64{0, 0, 612, 792} // US Letter when the file gives none
+	if r, ok := d.obj.rectOf(pe.mediaBox); ok {
+		media = r
 	}
 	crop := media
-	if r := inh.CropBox; r != nil && validRect(r) {
-		c := normRect(r)
+	if c, ok := d.obj.rectOf(pe.cropBox); ok {
 		crop = [4]float64{max(c[0], media[0]), max(c[1], media[1]), min(c[2], media[2]), min(c[3], media[3])}
 		if crop[2] <= crop[0] || crop[3] <= crop[1] {
 			crop = media
 		}
 	}
-	rot := ((inh.Rotate % 360) + 360) % 360
+	rot := ((pe.rotate % 360) + 360) % 360
 	rot = rot / 90 * 90
 	g := pageGeometry{crop: crop, rotate: rot}
 	x1, y1, x2, y2 := crop[0], crop[1], crop[2], crop[3]
@@ -267,32 +322,17 @@ func (d *Document) geometry(inh *model.InheritedPageAttrs) pageGeometry {
 	return g
 }
 
-func validRect(r *types.Rectangle) bool {
-	return finite(r.LL.X) && finite(r.LL.Y) && finite(r.UR.X) && finite(r.UR.Y) &&
-		r.Width() != 0 && r.Height() != 0 && math.Abs(r.Width()) < 1e6 && math.Abs(r.Height()) < 1e6
-}
-
-func normRect(r *types.Rectangle) [4]float64 {
-	return [4]float64{min(r.LL.X, r.UR.X), min(r.LL.Y, r.UR.Y), max(r.LL.X, r.UR.X), max(r.LL.Y, r.UR.Y)}
-}
-
 func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	p = &Page{Number: n, Words: []Word{}}
 	defer func() {
 		if r := recover(); r != nil {
 			p.Words, p.Lines, p.Blocks, p.Readable = []Word{}, nil, nil, false
 			p.Err = fmt.Errorf("%w: page %d: extractor failure: %v", ErrInvalid, n, r)
-			if os.Getenv("PDFTEXT_DEBUG") != "" {
-				debug.PrintStack()
-			}
 		}
 	}()
-	pageDict, _, inh, err := d.pdf.XRefTable.PageDict(n, false)
-	if err != nil || pageDict == nil {
-		p.Err = fmt.Errorf("%w: page %d: %v", ErrInvalid, n, err)
-		return p
-	}
-	g := d.geometry(inh)
+	pe := d.pages[n-1]
+	pageDict := pe.dict
+	g := d.geometry(pe)
 	p.Width, p.Height, p.Rotate = round4(g.width), round4(g.height), g.rotate
 
 	in := &interp{
@@ -304,14 +344,14 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		tlm:         identity,
 		formsActive: map[int]bool{},
 	}
-	res := in.newResources(inh.Resources)
-	if res.dict == nil {
-		res.dict = d.obj.dict(pageDict["Resources"])
-	}
+	res := newResources(pe.resources)
 	content, contentErr := d.pageContent(pageDict)
 	runErr := in.run(content, res)
 	if runErr == nil {
 		runErr = in.annotations(pageDict)
+	}
+	if runErr == nil && in.words.dropped {
+		runErr = errTooComplex
 	}
 	in.words.finish(p)
 
@@ -325,41 +365,46 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	}
 	p.Readable = len(p.Words) > 0
 	if !p.Readable && p.Err == nil {
-		p.Reason = ReasonNoTextObjects
-		if in.sawImage {
+		switch {
+		case in.sawText:
+			p.Reason = ReasonUnmappedText
+		case in.sawImage:
 			p.Reason = ReasonImageOnly
+		default:
+			p.Reason = ReasonNoTextObjects
 		}
 	}
 	return p
 }
 
-// pageContent concatenates the page's content streams. A stream that fails
-// to decode is skipped (its error reported only if nothing else reads), as
-// viewers show the rest of the page.
+// pageContent decodes the page's content streams into the document's
+// reusable buffer (one page's content is dropped before the next page is
+// read), joining an array of streams with newlines: operators may be split
+// across them. A stream that fails to decode is skipped, its error reported
+// only if nothing else reads, as viewers show the rest of the page.
 func (d *Document) pageContent(pageDict types.Dict) ([]byte, error) {
 	obj := pageDict["Contents"]
 	if obj == nil {
 		return nil, nil
 	}
-	var parts []types.Object
-	if a := d.obj.array(obj); a != nil {
-		parts = a
-	} else {
-		parts = []types.Object{obj}
+	parts := d.obj.array(obj)
+	if parts == nil {
+		_, data, err := d.obj.streamInto(d.contentBuf, obj)
+		d.contentBuf = data
+		return data, err
 	}
-	var buf []byte
+	buf := d.contentBuf[:0]
 	var firstErr error
 	for _, part := range parts {
-		_, data, err := d.obj.stream(part)
+		_, data, err := d.obj.streamInto(d.partBuf, part)
+		d.partBuf = data
 		if err != nil && firstErr == nil {
 			firstErr = err
-		}
-		if len(parts) == 1 {
-			return data, firstErr
 		}
 		buf = append(buf, data...)
 		buf = append(buf, '\n')
 	}
+	d.contentBuf = buf
 	return buf, firstErr
 }
 
@@ -410,7 +455,7 @@ func (in *interp) annotations(pageDict types.Dict) error {
 		if !ok {
 			continue
 		}
-		res := in.newResources(o.dict(form.Dict["Resources"]))
+		res := newResources(o.dict(form.Dict["Resources"]))
 		in.gs = gstate{ctm: identity, hScale: 1}
 		in.stack = in.stack[:0]
 		if err := in.runForm(objectID(normal), content, res, m.mul(placement)); err != nil {

@@ -21,10 +21,11 @@ colon semicolon less equal greater question at A B C D E F G H I J K L M N O P Q
 bracketleft backslash bracketright asciicircum underscore grave a b c d e f g h i j k l m n o p q r s t u v w x y z
 braceleft bar braceright asciitilde`)
 
-// winAnsiHigh names codes 128–255 of WinAnsiEncoding ("-" = unused).
-var winAnsiHigh = strings.Fields(`Euro - quotesinglbase florin quotedblbase ellipsis dagger daggerdbl circumflex perthousand
-Scaron guilsinglleft OE - Zcaron - - quoteleft quoteright quotedblleft quotedblright bullet endash emdash tilde trademark
-scaron guilsinglright oe - zcaron Ydieresis space exclamdown cent sterling currency yen brokenbar section dieresis copyright
+// winAnsiHigh names codes 128–255 of WinAnsiEncoding. The unused codes show a bullet, as the PDF reference notes and Acrobat and
+// poppler do.
+var winAnsiHigh = strings.Fields(`Euro bullet quotesinglbase florin quotedblbase ellipsis dagger daggerdbl circumflex perthousand
+Scaron guilsinglleft OE bullet Zcaron bullet bullet quoteleft quoteright quotedblleft quotedblright bullet endash emdash tilde trademark
+scaron guilsinglright oe bullet zcaron Ydieresis space exclamdown cent sterling currency yen brokenbar section dieresis copyright
 ordfeminine guillemotleft logicalnot hyphen registered macron degree plusminus twosuperior threesuperior acute mu paragraph
 periodcentered cedilla onesuperior ordmasculine guillemotright onequarter onehalf threequarters questiondown Agrave Aacute
 Acircumflex Atilde Adieresis Aring AE Ccedilla Egrave Eacute Ecircumflex Edieresis Igrave Iacute Icircumflex Idieresis Eth
@@ -113,7 +114,7 @@ func init() {
 			code := 128 + i
 			t[code] = n
 			if dec != nil {
-				if r := dec.DecodeByte(byte(code)); r != utf8.RuneError {
+				if r := dec.DecodeByte(byte(code)); r != utf8.RuneError && (r < 0x80 || r > 0x9F) {
 					if _, seen := glyphUnicode[n]; !seen {
 						glyphUnicode[n] = string(r)
 					}
@@ -125,6 +126,7 @@ func init() {
 		glyphUnicode[n] = string(rune(32 + i))
 	}
 	fill(&winAnsiEncoding, winAnsiHigh, charmap.Windows1252)
+	winAnsiEncoding[127] = "bullet"
 	fill(&macRomanEncoding, macRomanHigh, charmap.Macintosh)
 	// WinAnsi 0xA0 and 0xAD repeat space and hyphen: keep ASCII meanings.
 	glyphUnicode["space"], glyphUnicode["hyphen"] = " ", "-"

@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -32,11 +33,15 @@ type font struct {
 	encoding  *cmap // code → CID (and code lengths)
 	toUnicode *cmap
 	ucs2Codes bool // predefined UCS2/UTF16 CMaps: the code is the text
-	cidWidths map[uint32]float64
-	cidRanges []cidWidthRange
-	defaultW  float64
-	vertical  bool
-	defaultW2 float64 // vertical displacement (DW2 second entry), text space
+	// unknownCIDs marks predefined CMaps other than Identity (Shift-JIS,
+	// GBK, UCS2 ...): their code → CID tables are not bundled, so glyphs
+	// take the default width.
+	unknownCIDs bool
+	cidWidths   map[uint32]float64
+	cidRanges   []cidWidthRange
+	defaultW    float64
+	vertical    bool
+	defaultW2   float64 // vertical displacement (DW2 second entry), text space
 
 	ascent, descent float64
 	// fontMatrix is Type 3 only: glyph space to text space.
@@ -53,26 +58,25 @@ type cidWidthRange struct {
 
 // glyph is one decoded character code.
 type glyph struct {
-	code   uint32
-	n      int // bytes consumed
-	width  float64
-	text   string
-	isByte bool // a one-byte code (word spacing applies to code 32)
+	code  uint32
+	n     int // bytes consumed
+	width float64
+	text  string
 }
 
 // next decodes the first character code of s.
 func (f *font) next(s []byte) glyph {
 	if f.kind != fontType0 {
 		c := s[0]
-		return glyph{code: uint32(c), n: 1, width: f.widths[c], text: f.texts[c], isByte: true}
+		return glyph{code: uint32(c), n: 1, width: f.widths[c], text: f.texts[c]}
 	}
 	code, n := f.encoding.nextCode(s)
-	g := glyph{code: code, n: n, isByte: n == 1}
-	cid := code
-	if !f.ucs2Codes {
-		cid = f.encoding.cid(code)
+	g := glyph{code: code, n: n}
+	if f.unknownCIDs {
+		g.width = f.defaultW // the code → CID table is not bundled
+	} else {
+		g.width = f.cidWidth(f.encoding.cid(code))
 	}
-	g.width = f.cidWidth(cid)
 	if t, ok := f.toUnicode.text(code); ok {
 		g.text = t
 	} else if f.ucs2Codes {
@@ -85,10 +89,12 @@ func (f *font) cidWidth(cid uint32) float64 {
 	if w, ok := f.cidWidths[cid]; ok {
 		return w
 	}
-	for _, r := range f.cidRanges {
-		if cid >= r.lo && cid <= r.hi {
-			return r.w
-		}
+	// Ranges are sorted by their first CID; the last one starting at or
+	// before cid is the only candidate when ranges do not overlap, and
+	// /W ranges that overlap are malformed anyway.
+	i := sort.Search(len(f.cidRanges), func(i int) bool { return f.cidRanges[i].lo > cid }) - 1
+	if i >= 0 && cid <= f.cidRanges[i].hi {
+		return f.cidRanges[i].w
 	}
 	return f.defaultW
 }
@@ -294,7 +300,13 @@ func (o objects) loadSimple(f *font, d types.Dict, type3 bool) {
 			f.texts[code], f.hasText[code] = t, true
 			continue
 		}
-		if names[code] == "" && code >= 32 && !type3 {
+		if std == "Symbol" && !embedded {
+			if r, ok := symbolEncoding[code]; ok {
+				f.texts[code], f.hasText[code] = string(r), true
+				continue
+			}
+		}
+		if names[code] == "" && code >= 32 && (code < 127 || code > 159) && !type3 {
 			// No name at all: take the code as Latin-1, as poppler does
 			// for symbolic and unknown encodings.
 			f.texts[code], f.hasText[code] = string(rune(code)), true
@@ -481,8 +493,9 @@ func (o objects) loadType0(f *font, d types.Dict) {
 		name := string(e)
 		f.vertical = strings.HasSuffix(name, "-V")
 		f.encoding = &cmap{identity: true}
-		if strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16") {
-			f.ucs2Codes = true
+		if name != "Identity-H" && name != "Identity-V" {
+			f.unknownCIDs = true
+			f.ucs2Codes = strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")
 		}
 	case types.StreamDict:
 		_, data, _ := o.stream(d["Encoding"])
@@ -495,6 +508,11 @@ func (o objects) loadType0(f *font, d types.Dict) {
 		f.encoding = &cmap{identity: true}
 	}
 	f.toUnicode = o.toUnicode(d)
+	if f.unknownCIDs && !f.ucs2Codes && f.toUnicode != nil && len(f.toUnicode.codespaces) > 0 {
+		// A ToUnicode CMap declares the same code lengths as the encoding
+		// it accompanies (one-byte ASCII, two-byte Shift-JIS ...).
+		f.encoding = &cmap{codespaces: f.toUnicode.codespaces}
+	}
 
 	desc := o.array(d["DescendantFonts"])
 	if len(desc) == 0 {
@@ -536,4 +554,5 @@ func (o objects) loadType0(f *font, d types.Dict) {
 		}
 		i += 3
 	}
+	sort.Slice(f.cidRanges, func(i, j int) bool { return f.cidRanges[i].lo < f.cidRanges[j].lo })
 }

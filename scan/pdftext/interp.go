@@ -16,7 +16,8 @@ const (
 	maxOperandStack  = 1 << 16  // operands before an operator
 	maxOpsPerPage    = 50 << 20 // operators executed on one page
 	ctxCheckInterval = 4096     // operators between context checks
-	maxWordsPerPage  = 2 << 20
+	maxWordsPerPage  = 1 << 19
+	maxGlyphsPerPage = 64 << 20
 )
 
 // errTooComplex is returned when a page exceeds maxOpsPerPage.
@@ -47,13 +48,21 @@ type interp struct {
 	tlm   matrix
 
 	ops int
+	// glyphs counts string bytes shown: one Tj can carry megabytes, so
+	// show checks the context and maxGlyphsPerPage itself and leaves the
+	// reason to stop in stop for the operator loop.
+	glyphs int
+	stop   error
 	// formsActive holds the form objects being run, to break cycles.
 	formsActive map[int]bool
 	depth       int
 
-	sawImage  bool
-	sawVector bool
-	sawText   bool
+	// markedContent records, per open BMC/BDC, whether it replaces its
+	// glyphs with an /ActualText.
+	markedContent []bool
+
+	sawImage bool // an image XObject or inline image was drawn
+	sawText  bool // a string was shown, whether or not it mapped to text
 }
 
 // resources is a resource dictionary with its font lookups cached, so the
@@ -63,7 +72,7 @@ type resources struct {
 	fonts map[string]*font
 }
 
-func (in *interp) newResources(d types.Dict) *resources {
+func newResources(d types.Dict) *resources {
 	return &resources{dict: d, fonts: map[string]*font{}}
 }
 
@@ -98,6 +107,9 @@ func (in *interp) run(content []byte, res *resources) error {
 			continue
 		}
 		in.ops++
+		if in.stop != nil {
+			return in.stop
+		}
 		if in.ops%ctxCheckInterval == 0 {
 			if err := in.ctx.Err(); err != nil {
 				return err
@@ -234,10 +246,53 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 		}
 		lx.skipInlineImage()
 		in.sawImage = true
-	case "f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh":
-		in.sawVector = true
+	case "BMC":
+		in.markedContent = append(in.markedContent, false)
+	case "BDC":
+		text, ok := actualText(ops)
+		if ok && !in.words.inActualText() {
+			in.words.beginActualText(text)
+		} else {
+			ok = false
+		}
+		in.markedContent = append(in.markedContent, ok)
+	case "EMC":
+		if n := len(in.markedContent); n > 0 {
+			if in.markedContent[n-1] {
+				in.words.endActualText()
+			}
+			in.markedContent = in.markedContent[:n-1]
+		}
 	}
 	return nil
+}
+
+// actualText finds /ActualText in a BDC's inline property list: the text
+// that replaces the span's glyphs (hyphenation, ligatures, symbol fonts).
+func actualText(ops []token) (string, bool) {
+	for i := 0; i+1 < len(ops); i++ {
+		if ops[i].kind == tokName && string(ops[i].b) == "ActualText" && ops[i+1].kind == tokString {
+			return decodeTextString(ops[i+1].b), true
+		}
+	}
+	return "", false
+}
+
+// decodeTextString decodes a PDF text string: UTF-16BE with a byte order
+// mark, UTF-8 with one (PDF 2.0), else PDFDocEncoding, which matches
+// Latin-1 for the printable range.
+func decodeTextString(b []byte) string {
+	switch {
+	case len(b) >= 2 && b[0] == 0xFE && b[1] == 0xFF:
+		return utf16Text(b[2:])
+	case len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF:
+		return string(b[3:])
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
 }
 
 func (in *interp) moveText(tx, ty float64) {
@@ -281,25 +336,42 @@ func (in *interp) show(s []byte) {
 		return
 	}
 	in.sawText = true
-	// Text rendering matrix without the per-glyph translation: text space
-	// through Tm, CTM and the page's device transform.
-	trmBase := in.tm.mul(gs.ctm).mul(in.words.device)
-	fontSize := transformedFontSize(gs.fontSize, trmBase) * f.sizeScale
-	for len(s) > 0 {
+	// The font size on the device, for word boxes and breaks, from the
+	// text matrix and CTM of this string (measured against poppler: it
+	// follows Tm and cm changes, not only Tf).
+	fontSize := transformedFontSize(gs.fontSize, in.tm.mul(gs.ctm).mul(in.words.device)) * f.sizeScale
+	in.glyphs += len(s)
+	if in.glyphs > maxGlyphsPerPage {
+		in.stop = errTooComplex
+		return
+	}
+	for i := 0; len(s) > 0; i++ {
+		if i&0x3fff == 0x3fff {
+			if err := in.ctx.Err(); err != nil {
+				in.stop = err // reported by the next operator
+				return
+			}
+		}
 		g := f.next(s)
 		s = s[g.n:]
-		spacing := gs.charSpace
-		if g.isByte && g.code == 32 {
-			spacing += gs.wordSpace
+		// Tw applies to the one-byte code 32 only. Boxes are the advance
+		// less Tc and, for any code 32, less Tw: poppler's rule, which
+		// narrows a two-byte code 32 by Tw; kept for agreement with it.
+		spacing, boxSpacing := gs.charSpace, gs.charSpace
+		if g.code == 32 {
+			boxSpacing += gs.wordSpace
+			if g.n == 1 {
+				spacing += gs.wordSpace
+			}
 		}
 		var tx, ty, boxDX, boxDY float64
 		if f.vertical {
 			w := f.defaultW2
 			ty = w*gs.fontSize + spacing
-			boxDY = w * gs.fontSize
+			boxDY = ty - boxSpacing
 		} else {
 			tx = (g.width*gs.fontSize + spacing) * gs.hScale
-			boxDX = g.width * gs.fontSize * gs.hScale
+			boxDX = tx - boxSpacing*gs.hScale
 		}
 		trm := in.tm.mul(gs.ctm).mul(in.words.device)
 		x, y := trm.apply(0, gs.rise)
@@ -344,13 +416,13 @@ func (in *interp) doXObject(res *resources, name []byte) error {
 	if in.depth >= maxFormDepth {
 		return nil
 	}
-	_, content, err := in.doc.obj.stream(ref)
+	content, err := in.doc.formContent(ref)
 	if err != nil && len(content) == 0 {
 		return nil // an unreadable form hides only itself
 	}
 	formRes := res
 	if rd := in.doc.obj.dict(d["Resources"]); rd != nil {
-		formRes = in.doc.resourcesFor(ref, rd, in)
+		formRes = in.doc.resourcesFor(ref, rd)
 	}
 	m := identity
 	if a := in.doc.obj.numbers(d["Matrix"]); len(a) == 6 {

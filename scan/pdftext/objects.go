@@ -1,7 +1,13 @@
 package pdftext
 
 import (
+	"bytes"
+	"compress/flate"
+	"compress/zlib"
+	"errors"
 	"fmt"
+	"io"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -86,24 +92,98 @@ func objectID(obj types.Object) int {
 	return 0
 }
 
-// stream returns a stream object's dictionary and decoded content. The
-// decoded bytes live on a copy of the stream dict, so pdfcpu's table keeps
-// only the encoded form and memory stays bounded by what the page uses.
+// stream returns a stream object's dictionary and decoded content, in a
+// fresh buffer the caller may keep (fonts and CMaps are cached).
 func (o objects) stream(obj types.Object) (types.Dict, []byte, error) {
+	return o.streamInto(nil, obj)
+}
+
+// streamInto decodes a stream object into buf (reused from its start) and
+// returns the grown buffer. The decoded bytes never go back into pdfcpu's
+// table, which keeps only the encoded form: memory stays bounded by what
+// one page uses. A stream that fails half way returns what decoded before
+// the failure, as viewers (and poppler) show truncated flate data.
+func (o objects) streamInto(buf []byte, obj types.Object) (types.Dict, []byte, error) {
 	sd, ok := o.resolve(obj).(types.StreamDict)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: not a stream", ErrInvalid)
+		return nil, buf[:0], fmt.Errorf("%w: not a stream", ErrInvalid)
 	}
 	if sd.Content != nil {
-		return sd.Dict, sd.Content, nil
+		return sd.Dict, append(buf[:0], sd.Content...), nil
+	}
+	switch {
+	case len(sd.FilterPipeline) == 0:
+		return sd.Dict, append(buf[:0], sd.Raw...), nil
+	case len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "FlateDecode" && plainFlate(sd.FilterPipeline[0].DecodeParms):
+		data, err := inflate(buf[:0], sd.Raw, o.maxDecoded)
+		return sd.Dict, data, err
 	}
 	local := sd
 	local.Content = nil
 	data, err := local.DecodeLengthWithLimit(-1, o.maxDecoded)
 	if err != nil {
-		// Keep what a broken filter produced before failing: viewers show
-		// truncated flate data, and so does poppler.
-		return sd.Dict, local.Content, err
+		return sd.Dict, append(buf[:0], local.Content...), err
 	}
-	return sd.Dict, data, nil
+	return sd.Dict, append(buf[:0], data...), nil
+}
+
+// plainFlate reports whether flate parameters leave the data as is (no PNG
+// or TIFF predictor), so the fast path can decode it.
+func plainFlate(parms types.Dict) bool {
+	if parms == nil {
+		return true
+	}
+	p, ok := parms["Predictor"].(types.Integer)
+	return !ok || p <= 1
+}
+
+var zlibReaders sync.Pool
+
+// inflate appends the zlib-decoded src to dst, bounded by limit. Readers
+// are pooled: their 32 KiB windows would otherwise be allocated per stream.
+func inflate(dst, src []byte, limit int64) ([]byte, error) {
+	br := bytes.NewReader(src)
+	var zr io.ReadCloser
+	if r, ok := zlibReaders.Get().(io.ReadCloser); ok {
+		if err := r.(zlib.Resetter).Reset(br, nil); err == nil {
+			zr = r
+		}
+	}
+	if zr == nil {
+		r, err := zlib.NewReader(br)
+		if err != nil {
+			// Some producers write raw deflate without the zlib header.
+			r = flate.NewReader(bytes.NewReader(src))
+			defer r.Close()
+			return readAllBounded(dst, r, limit, len(src))
+		}
+		zr = r
+	}
+	defer zlibReaders.Put(zr)
+	return readAllBounded(dst, zr, limit, len(src))
+}
+
+func readAllBounded(dst []byte, r io.Reader, limit int64, srcLen int) ([]byte, error) {
+	if cap(dst) == 0 {
+		dst = make([]byte, 0, min(int64(srcLen)*4+512, limit))
+	}
+	for {
+		if len(dst) == cap(dst) {
+			if int64(len(dst)) >= limit {
+				return dst, fmt.Errorf("%w: decoded stream over %d bytes", ErrInvalid, limit)
+			}
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			if len(dst) > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, zlib.ErrChecksum)) {
+				return dst, nil // truncated or bad checksum: keep the data, like viewers
+			}
+			return dst, fmt.Errorf("%w: flate: %v", ErrInvalid, err)
+		}
+	}
 }

@@ -28,6 +28,11 @@ var (
 	popplerWordRe = regexp.MustCompile(`<word xMin="([-0-9.]+)" yMin="([-0-9.]+)" xMax="([-0-9.]+)" yMax="([-0-9.]+)">(.*?)</word>`)
 )
 
+func havePoppler() bool {
+	_, err := exec.LookPath("pdftotext")
+	return err == nil
+}
+
 // popplerWords runs `pdftotext -bbox` on path; skip the test without it.
 func popplerWords(t testing.TB, path string) []popplerPage {
 	t.Helper()
@@ -132,7 +137,9 @@ func compareWithPoppler(t testing.TB, path string) agreement {
 		used := make([]bool, len(p.Words))
 		for _, pw := range rp.words {
 			a.popplerWords++
-			box := [4]float64{pw.xMin, pw.yMin, pw.xMax, pw.yMax}
+			// Our boxes are clipped to the page (the contract's fractions
+			// stay within 0–1); poppler's may run past its edges.
+			box := [4]float64{max(pw.xMin, 0), max(pw.yMin, 0), min(pw.xMax, p.Width), min(pw.yMax, p.Height)}
 			best, bestIoU := -1, 0.0
 			for _, i := range byText[pw.text] {
 				if used[i] {
@@ -149,7 +156,7 @@ func compareWithPoppler(t testing.TB, path string) agreement {
 				a.matched++
 				continue
 			}
-			if len(a.misses) < 15 {
+			if len(a.misses) < 40 {
 				near := ""
 				if best >= 0 {
 					b := p.Words[best].BBox

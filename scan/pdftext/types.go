@@ -32,6 +32,10 @@ type Word struct {
 const (
 	ReasonImageOnly     = "image_only"      // only raster images (a scan)
 	ReasonNoTextObjects = "no_text_objects" // vector art only, e.g. text as outlines
+	// ReasonUnmappedText: text is drawn, but in fonts with no way back to
+	// Unicode (no ToUnicode, glyph names or known encoding), so it reads as
+	// nothing. Added by the extractor; treat it like the other two.
+	ReasonUnmappedText = "unmapped_text"
 )
 
 // Page is what the engine sees of one page.

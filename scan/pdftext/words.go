@@ -1,8 +1,9 @@
 package pdftext
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,7 +48,33 @@ type wordBuilder struct {
 	lastOverlap   bool
 	words         []*rawWord
 	charPos       int  // glyphs seen on the page, in drawing order
-	dropped       bool // words beyond maxWordsPerPage were dropped
+	dropped       bool // words beyond maxWordsPerPage were dropped: a hostile page
+	actual        *actualSpan
+}
+
+// actualSpan collects the glyphs of a marked-content span with an
+// /ActualText: like poppler, the span's text is placed once, over the
+// extent of all its glyphs, when the span closes.
+type actualSpan struct {
+	text              string
+	started           bool
+	x0, y0, x1, y1    float64
+	fontSize, rawSize float64
+	trm               matrix
+	font              *font
+}
+
+func (wb *wordBuilder) inActualText() bool { return wb.actual != nil }
+
+func (wb *wordBuilder) beginActualText(text string) { wb.actual = &actualSpan{text: text} }
+
+func (wb *wordBuilder) endActualText() {
+	a := wb.actual
+	wb.actual = nil
+	if a == nil || !a.started {
+		return
+	}
+	wb.place(a.text, a.x0, a.y0, a.x1-a.x0, a.y1-a.y0, a.fontSize, a.trm, a.font, a.rawSize, true)
 }
 
 // isSpaceText reports whether a glyph's text is one white-space character,
@@ -65,6 +92,19 @@ func isSpaceText(s string) bool {
 // The rules are poppler's (TextPage::addChar), so words split where
 // pdftotext splits them.
 func (wb *wordBuilder) addChar(text string, x, y, dx, dy, fontSize float64, trm matrix, f *font, rawSize float64) {
+	if a := wb.actual; a != nil {
+		if !a.started {
+			a.started, a.x0, a.y0 = true, x, y
+		}
+		a.x1, a.y1 = x+dx, y+dy
+		a.fontSize, a.rawSize, a.trm, a.font = fontSize, rawSize, trm, f
+		return
+	}
+	wb.place(text, x, y, dx, dy, fontSize, trm, f, rawSize, false)
+}
+
+// place adds one glyph's text (or an ActualText span's) to the words.
+func (wb *wordBuilder) place(text string, x, y, dx, dy, fontSize float64, trm matrix, f *font, rawSize float64, actual bool) {
 	pos := wb.charPos
 	wb.charPos++
 	if !finite(x) || !finite(y) || !finite(dx) || !finite(dy) {
@@ -73,7 +113,7 @@ func (wb *wordBuilder) addChar(text string, x, y, dx, dy, fontSize float64, trm 
 	if x+dx < 0 || x > wb.width || y+dy < 0 || y > wb.height {
 		return // off the page: poppler drops these too
 	}
-	if isSpaceText(text) {
+	if isSpaceText(text) || (actual && strings.TrimSpace(text) == "") {
 		wb.endWord()
 		return
 	}
@@ -125,7 +165,7 @@ func (wb *wordBuilder) addChar(text string, x, y, dx, dy, fontSize float64, trm 
 		dy /= float64(n)
 	}
 	for _, r := range text {
-		wb.cur.addRune(r, x, y, dx, dy, f)
+		wb.cur.addRune(r, x, y, dx, dy)
 		x += dx
 		y += dy
 	}
@@ -157,7 +197,7 @@ func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64)
 	wb.cur.ascent, wb.cur.descent = f.ascent, f.descent
 }
 
-func (w *rawWord) addRune(r rune, x, y, dx, dy float64, f *font) {
+func (w *rawWord) addRune(r rune, x, y, dx, dy float64) {
 	if w.n == 0 {
 		w.setInitialBounds(x, y)
 	}
@@ -203,7 +243,7 @@ func (w *rawWord) setInitialBounds(x, y float64) {
 			w.xMax, w.yMin, w.yMax = x+fs, y, y+fs
 		}
 		w.base = y
-		if w.rot == 0 || w.rot == 2 {
+		if w.rot == 1 || w.rot == 3 {
 			w.base = x
 		}
 		return
@@ -289,6 +329,9 @@ const (
 	// minCharSpacing: a word overlapping the previous one by more than
 	// this (× font size) starts a new line in poppler, so never merges.
 	minCharSpacing = -0.5
+	// maxWordSpacing: the largest gap (× font size) across which poppler
+	// pulls the next word into a line.
+	maxWordSpacing = 1.5
 )
 
 func primaryDelta(a, b *rawWord) float64 {
@@ -336,16 +379,8 @@ func mergeWords(words []*rawWord) []*rawWord {
 		}
 		chain := words[i:j]
 		space := maxCharSpacing * chain[0].fontSize
-		if len(chain) > 1 {
-			minSpace := math.Inf(1)
-			for k := 1; k < len(chain); k++ {
-				if chain[k-1].n > 1 || chain[k].n > 1 {
-					minSpace = 0
-					break
-				}
-				minSpace = min(minSpace, primaryDelta(chain[k-1], chain[k]))
-			}
-			if minSpace > 0 {
+		if len(chain) > 1 && chain[0].n == 1 && chain[1].n == 1 {
+			if minSpace := lineMinSpace(words, chain); minSpace > 0 {
 				space = min(maxWideCharSpacingMul*minSpace, maxWideCharSpacing*chain[0].fontSize)
 			}
 		}
@@ -362,6 +397,54 @@ func mergeWords(words []*rawWord) []*rawWord {
 		i = j
 	}
 	return out
+}
+
+// lineMinSpace approximates poppler's inter-word space estimate for the
+// line holding chain: the smallest gap between neighbouring words of the
+// line, or 0 when any of them has several characters or two overlap. Only
+// a line made of spaced single characters (a letter-spaced title) gets the
+// wide merge threshold. The line is the run of words on the chain's
+// baseline (within maxIntraLineDelta) whose gaps stay below poppler's
+// maxWordSpacing, the limit for pulling a word into a line.
+func lineMinSpace(words, chain []*rawWord) float64 {
+	first := chain[0]
+	fs := first.fontSize
+	var cands []*rawWord
+	for _, w := range words {
+		if w.rot == first.rot && abs(w.base-first.base) <= maxIntraLineDelta*fs {
+			cands = append(cands, w)
+		}
+	}
+	slices.SortFunc(cands, func(a, b *rawWord) int { return cmp.Compare(primaryStart(a), primaryStart(b)) })
+	at := slices.Index(cands, first)
+	if at < 0 {
+		return 0
+	}
+	linked := func(a, b *rawWord) bool {
+		d := primaryDelta(a, b)
+		return d >= minCharSpacing*fs && d < maxWordSpacing*fs
+	}
+	lo, hi := at, at
+	for lo > 0 && linked(cands[lo-1], cands[lo]) {
+		lo--
+	}
+	for hi+1 < len(cands) && linked(cands[hi], cands[hi+1]) {
+		hi++
+	}
+	line := cands[lo : hi+1]
+	minSpace := math.Inf(1)
+	for k, w := range line {
+		if w.n > 1 {
+			return 0
+		}
+		if k > 0 {
+			minSpace = min(minSpace, primaryDelta(line[k-1], w))
+		}
+	}
+	if math.IsInf(minSpace, 1) {
+		return 0
+	}
+	return minSpace
 }
 
 func (w *rawWord) merge(o *rawWord) {
@@ -482,14 +565,14 @@ func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int)
 		}
 		items[i] = it
 	}
-	sort.SliceStable(items, func(a, b int) bool {
-		if items[a].rot != items[b].rot {
-			return items[a].rot < items[b].rot
+	slices.SortStableFunc(items, func(a, b item) int {
+		if a.rot != b.rot {
+			return a.rot - b.rot
 		}
-		if items[a].s != items[b].s {
-			return items[a].s < items[b].s
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
 		}
-		return items[a].p0 < items[b].p0
+		return cmp.Compare(a.p0, b.p0)
 	})
 	type line struct {
 		words            []item
@@ -506,7 +589,7 @@ func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int)
 			j++
 		}
 		band := append([]item(nil), items[i:j]...)
-		sort.SliceStable(band, func(a, b int) bool { return band[a].p0 < band[b].p0 })
+		slices.SortStableFunc(band, func(a, b item) int { return cmp.Compare(a.p0, b.p0) })
 		cur := line{words: []item{band[0]}, p0: band[0].p0, p1: band[0].p1, top: band[0].top, bot: band[0].bot, fontSize: band[0].fontSize, rot: band[0].rot}
 		for _, it := range band[1:] {
 			if it.p0-cur.p1 > 2.5*max(it.fontSize, cur.fontSize) {
@@ -522,22 +605,35 @@ func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int)
 	}
 	// Blocks: greedily attach each line (top to bottom) to the block whose
 	// last line sits just above it and overlaps it horizontally.
-	sort.SliceStable(ls, func(a, b int) bool {
-		if ls[a].rot != ls[b].rot {
-			return ls[a].rot < ls[b].rot
+	slices.SortStableFunc(ls, func(a, b line) int {
+		if a.rot != b.rot {
+			return a.rot - b.rot
 		}
-		return ls[a].top < ls[b].top
+		return cmp.Compare(a.top, b.top)
 	})
 	type block struct {
 		lines []int
 		last  line
 	}
+	maxSize := 0.0
+	for _, l := range ls {
+		maxSize = max(maxSize, l.fontSize)
+	}
 	var bs []block
+	// active holds the blocks whose last line is still close enough above
+	// the current line to take it; lines come top to bottom, so a block
+	// that falls out of reach never comes back.
+	var active []int
 	for li, l := range ls {
 		attached := false
-		for bi := len(bs) - 1; bi >= 0 && !attached; bi-- {
+		kept := active[:0]
+		for _, bi := range active {
 			b := &bs[bi]
-			if b.last.rot != l.rot {
+			if b.last.rot != l.rot || l.top-b.last.bot > 1.2*maxSize {
+				continue
+			}
+			kept = append(kept, bi)
+			if attached {
 				continue
 			}
 			gap := l.top - b.last.bot
@@ -549,8 +645,10 @@ func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int)
 				attached = true
 			}
 		}
+		active = kept
 		if !attached {
 			bs = append(bs, block{lines: []int{li}, last: l})
+			active = append(active, len(bs)-1)
 		}
 	}
 	for _, b := range bs {

@@ -1,0 +1,96 @@
+package pdftext
+
+import (
+	"fmt"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// pageEntry is one leaf of the page tree with the attributes it inherits
+// (PDF 32000-1 7.7.3.4).
+type pageEntry struct {
+	dict      types.Dict
+	resources types.Dict
+	mediaBox  types.Array
+	cropBox   types.Array
+	rotate    int
+}
+
+// maxPageTreeDepth bounds the page tree walk; real trees are a few levels.
+const maxPageTreeDepth = 64
+
+// pageTree lists the pages in order with one walk of the tree, so reading
+// page n does not walk the tree again (pdfcpu's PageDict does, which makes
+// a long set quadratic). Loops and nodes that are neither Pages nor Page
+// are skipped.
+func (o objects) pageTree(root types.Object) ([]pageEntry, error) {
+	var pages []pageEntry
+	visited := map[int]bool{}
+	var walk func(node types.Object, inh pageEntry, depth int) error
+	walk = func(node types.Object, inh pageEntry, depth int) error {
+		if depth > maxPageTreeDepth {
+			return fmt.Errorf("page tree deeper than %d levels", maxPageTreeDepth)
+		}
+		if id := objectID(node); id != 0 {
+			if visited[id] {
+				return nil // a loop in the tree
+			}
+			visited[id] = true
+		}
+		d := o.dict(node)
+		if d == nil {
+			return nil
+		}
+		if r := o.dict(d["Resources"]); r != nil {
+			inh.resources = r
+		}
+		if a := o.array(d["MediaBox"]); len(a) == 4 {
+			inh.mediaBox = a
+		}
+		if a := o.array(d["CropBox"]); len(a) == 4 {
+			inh.cropBox = a
+		}
+		if v, ok := o.number(d["Rotate"]); ok {
+			inh.rotate = int(v)
+		}
+		kids, hasKids := d["Kids"]
+		typ := o.name(d["Type"])
+		if typ == "Page" || (!hasKids && typ != "Pages") {
+			inh.dict = d
+			pages = append(pages, inh)
+			return nil
+		}
+		for _, kid := range o.array(kids) {
+			if err := walk(kid, inh, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root, pageEntry{}, 0); err != nil {
+		return nil, err
+	}
+	return pages, nil
+}
+
+// rectOf reads a box array; ok is false unless it holds four finite
+// numbers spanning a non-empty, sane area.
+func (o objects) rectOf(a types.Array) ([4]float64, bool) {
+	if len(a) != 4 {
+		return [4]float64{}, false
+	}
+	var v [4]float64
+	for i, e := range a {
+		n, ok := o.number(e)
+		if !ok || !finite(n) {
+			return v, false
+		}
+		v[i] = n
+	}
+	r := [4]float64{min(v[0], v[2]), min(v[1], v[3]), max(v[0], v[2]), max(v[1], v[3])}
+	w, h := r[2]-r[0], r[3]-r[1]
+	if w <= 0 || h <= 0 || w > 1e6 || h > 1e6 {
+		return r, false
+	}
+	return r, true
+}
