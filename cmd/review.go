@@ -71,7 +71,7 @@ func newReviewCmd(a *app) *cobra.Command {
 func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, progressOut io.Writer) (scan.Result, error) {
 	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
 	if err != nil {
-		return scan.Result{}, err
+		return scan.Result{}, fmt.Errorf("codes.adopted: %w", err)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return scan.Result{}, err

@@ -1,7 +1,9 @@
 package scan
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -155,7 +157,7 @@ func TestCorpusScans(t *testing.T) {
 	names := map[string]string{}
 	for _, p := range entries {
 		if strings.Contains(p, "FAKE_HTML") {
-			continue // not a PDF: the upload itself refuses it (blob.ErrNotPDF)
+			continue // not a PDF: the upload refuses it; TestNotAPDFFailsItsScan
 		}
 		v := e.queue(p)
 		ids = append(ids, v.ID)
@@ -198,6 +200,30 @@ func fileOf(t *testing.T, e *env, v store.Version) string {
 		t.Fatalf("files of %s: %v", v.ID, err)
 	}
 	return files[0].ID
+}
+
+// TestNotAPDFFailsItsScan: the corpus's HTML page saved as .pdf is refused
+// at upload (400 not_a_pdf); should such bytes reach the runner anyway (an
+// older appliance, a restored backup), the scan fails with invalid_pdf.
+func TestNotAPDFFailsItsScan(t *testing.T) {
+	e := newEnv(t)
+	html, err := os.ReadFile(corpus(t, "measurex_vancouver-dwelling-plans_FAKE_HTML.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.blobs.Put("file_x", bytes.NewReader(html), int64(len(html))); !errors.Is(err, blob.ErrNotPDF) {
+		t.Fatalf("blob.Put of HTML = %v, want ErrNotPDF", err)
+	}
+	// Smuggle the bytes past the upload check, as a restored file would be.
+	v := e.queue(writePDF(t, "%PDF-1.4\n"))
+	files, _ := e.db.ScanFiles(v.ID)
+	if err := os.WriteFile(e.blobs.Path(files[0].ID, files[0].SHA256), html, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := e.drain(v.ID)[v.ID]
+	if got.Status != store.StatusFailed || got.Pipeline.Error == nil || got.Pipeline.Error.Code != CodeInvalidPDF {
+		t.Fatalf("status %s error %+v, want failed invalid_pdf", got.Status, got.Pipeline.Error)
+	}
 }
 
 // TestBrokenPDFFailsOnlyItsOwnScan: a file that starts like a PDF but is
