@@ -36,6 +36,15 @@ type AdminStore interface {
 type Admin struct {
 	Store AdminStore
 	Now   func() time.Time
+	// Changed is called after a key or partner changed, so a running
+	// server drops what it cached of them.
+	Changed func()
+}
+
+func (a *Admin) changed() {
+	if a.Changed != nil {
+		a.Changed()
+	}
 }
 
 // IssuedKey is a new key: the only time its secret is shown.
@@ -172,6 +181,7 @@ func (a *Admin) keyInfo(k store.Key, partner string) KeyInfo {
 // RevokeKey stops a key at once.
 func (a *Admin) RevokeKey(_ context.Context, keyID string) (KeyInfo, error) {
 	k, err := a.Store.RevokeKey(keyID)
+	a.changed()
 	if errors.Is(err, store.ErrNotFound) {
 		return KeyInfo{}, &AdminError{fmt.Sprintf("no key %s", keyID)}
 	}
@@ -192,6 +202,7 @@ func (a *Admin) RotateKey(_ context.Context, keyID string, grace time.Duration) 
 		return RotatedKey{}, err
 	}
 	old, replacement, err := a.Store.RotateKey(keyID, apikey.Hash(secret), apikey.Hint(secret), grace)
+	a.changed()
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return RotatedKey{}, &AdminError{fmt.Sprintf("no key %s", keyID)}
@@ -225,6 +236,7 @@ func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) 
 			return PartnerInfo{}, &AdminError{fmt.Sprintf("%q is not an origin like https://permits.example.gov", o)}
 		}
 	}
+	defer a.changed()
 	p, err := a.Store.UpdatePartner(name, func(p *store.Partner) {
 		if set.ScanQuota != nil {
 			p.ScanQuota = *set.ScanQuota

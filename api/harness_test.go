@@ -184,7 +184,7 @@ func (h *harness) start() {
 	}
 	h.db, h.blobs = db, &testBlobs{Store: blobs}
 	h.store = &testStore{DB: db}
-	h.admin = &api.Admin{Store: db, Now: h.clock.Now}
+	h.admin = &api.Admin{Store: db, Now: h.clock.Now, Changed: func() { h.current.Load().KeysChanged() }}
 	h.server = api.New(api.Options{
 		Store: h.store, Blobs: h.blobs, Signer: signer,
 		Logger:    slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

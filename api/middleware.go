@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"planreview/api/apikey"
@@ -210,22 +211,68 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 	if apikey.Check(secret) != nil {
 		return principal{}, errUnauthorized
 	}
-	key, err := s.store.KeyByHash(apikey.Hash(secret))
-	if errors.Is(err, store.ErrNotFound) {
+	hash := apikey.Hash(secret)
+	p, ok := s.auth.get(hash)
+	if !ok {
+		key, err := s.store.KeyByHash(hash)
+		if errors.Is(err, store.ErrNotFound) {
+			return principal{}, errUnauthorized
+		}
+		if err != nil {
+			return principal{}, err
+		}
+		partner, err := s.store.Partner(key.PartnerID)
+		if err != nil {
+			return principal{}, err
+		}
+		p = principal{key: key, partner: partner}
+		s.auth.put(hash, p)
+	}
+	// Checked on every request, cached or not: a rotated key's grace ends
+	// on time without any cache change.
+	if !p.key.Active(s.now()) {
 		return principal{}, errUnauthorized
 	}
-	if err != nil {
-		return principal{}, err
-	}
-	if !key.Active(s.now()) {
-		return principal{}, errUnauthorized
-	}
-	partner, err := s.store.Partner(key.PartnerID)
-	if err != nil {
-		return principal{}, err
-	}
-	return principal{key: key, partner: partner}, nil
+	return p, nil
 }
+
+// authCache keeps the keys (with their partners) that authenticated
+// recently, by secret hash, so a request costs no database read. Every
+// change to keys or partners goes through this process (the admin socket
+// while serving) and clears it, so a revocation still takes effect at once.
+type authCache struct {
+	mu      sync.RWMutex
+	entries map[string]principal
+}
+
+// maxAuthEntries bounds the cache; past it the cache starts over.
+const maxAuthEntries = 10000
+
+func (c *authCache) get(hash string) (principal, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	p, ok := c.entries[hash]
+	return p, ok
+}
+
+func (c *authCache) put(hash string, p principal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxAuthEntries {
+		c.entries = make(map[string]principal)
+	}
+	c.entries[hash] = p
+}
+
+func (c *authCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = nil
+}
+
+// KeysChanged drops every cached key and partner; the admin commands call
+// it after they change either.
+func (s *Server) KeysChanged() { s.auth.clear() }
 
 // handlerFunc is a handler that returns its error for writeError to render.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error

@@ -132,3 +132,22 @@ func TestRotatedKeyWorksUntilGraceEndsAndNewKeyWorks(t *testing.T) {
 		t.Errorf("new key belongs to %s, want %s", got, acme.ID)
 	}
 }
+
+// TestRevokeDropsCachedKey: a key that has just authenticated (and is
+// cached) stops working at the next request after its revocation.
+func TestRevokeDropsCachedKey(t *testing.T) {
+	h := newHarness(t)
+	p := h.newPartner("cached")
+	for range 3 {
+		wantStatus(t, h.get(p.Key, "/api/v1/ping"), http.StatusOK)
+	}
+	lookups := h.store.keyLookups.Load()
+	wantStatus(t, h.get(p.Key, "/api/v1/ping"), http.StatusOK)
+	if h.store.keyLookups.Load() != lookups {
+		t.Error("a cached key was looked up in the database again")
+	}
+	if _, err := h.admin.RevokeKey(t.Context(), p.KeyID); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, h.get(p.Key, "/api/v1/ping"), http.StatusUnauthorized, "unauthorized", "")
+}

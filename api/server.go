@@ -74,6 +74,7 @@ type Server struct {
 	signer   *signing.Signer
 	log      *slog.Logger
 	limiter  *limiter
+	auth     authCache
 	idem     *idempotency
 	now      func() time.Time
 	handler  http.Handler

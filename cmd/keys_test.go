@@ -141,9 +141,10 @@ func TestKeysWhileServing(t *testing.T) {
 	}
 
 	res := mustCLI(t, dir, "keys", "issue", "--partner", "Acme Permits", "--json")
-	// The direct path would wait 3 s for the lock and then fail; the socket
-	// path answers in well under that even on a loaded machine.
-	if res.took > 2500*time.Millisecond {
+	// The direct path would wait 3 s for bbolt's lock and then fail (which
+	// mustCLI catches); the server's log line below proves the socket path.
+	// The bound is only a sanity check, loose for a loaded machine.
+	if res.took > 10*time.Second {
 		t.Errorf("keys issue took %s while serving; want the admin socket's quick answer", res.took)
 	}
 	k1 := checkIssuedJSON(t, res.stdout, "Acme Permits")
@@ -313,5 +314,43 @@ func TestKeysUsageErrors(t *testing.T) {
 		if strings.Contains(res.stdout, "prk_live_") {
 			t.Errorf("planreview %s printed a key", strings.Join(args, " "))
 		}
+	}
+}
+
+// TestPartnersSetWhileServing: `partners set` through the admin socket
+// changes a partner's rate limit on the running server at once.
+func TestPartnersSetWhileServing(t *testing.T) {
+	t.Parallel()
+	dir := newDataDir(t)
+	srv := startServer(t, dir)
+	key := issueKey(t, dir, "Slow Partner")
+
+	res := mustCLI(t, dir, "partners", "set", "Slow Partner", "--rate-limit", "0.5", "--rate-burst", "2", "--json")
+	var p struct {
+		PartnerID string
+		RateLimit float64
+		RateBurst int
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &p); err != nil || p.PartnerID != key.PartnerID || p.RateLimit != 0.5 || p.RateBurst != 2 {
+		t.Fatalf("partners set --json = %s (%v)", res.stdout, err)
+	}
+	var statuses []int
+	var limit, retry string
+	for range 3 {
+		req, _ := http.NewRequest(http.MethodGet, srv.base+"/api/v1/ping", nil)
+		req.Header.Set("Authorization", "Bearer "+key.Key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		statuses = append(statuses, resp.StatusCode)
+		limit, retry = resp.Header.Get("RateLimit-Limit"), resp.Header.Get("Retry-After")
+	}
+	if statuses[0] != http.StatusOK || statuses[2] != http.StatusTooManyRequests || limit != "2" || retry == "" {
+		t.Errorf("after partners set --rate-burst 2: statuses %v, RateLimit-Limit %q, Retry-After %q; want the third refused with 429", statuses, limit, retry)
+	}
+	if res := runCLI(t, dir, "partners", "set", "Slow Partner", "--rate-limit", "-1"); res.code == 0 || !strings.Contains(res.stderr, "rate limit") {
+		t.Errorf("partners set --rate-limit -1: exit %d, stderr %q", res.code, res.stderr)
 	}
 }

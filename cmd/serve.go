@@ -49,7 +49,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	log.Info("planreview serving", "addr", ap.Addr(), "public_url", cfg.PublicBaseURL(),
+	log.Info("planreview serving", "addr", ap.Addr(), "public_url", ap.publicURL,
 		"data_dir", cfg.Data.Dir, "admin_socket", cfg.AdminSocket())
 	select {
 	case <-ctx.Done():
@@ -70,6 +70,7 @@ type appliance struct {
 	http      *http.Server
 	admin     *http.Server
 	listener  net.Listener
+	publicURL string
 	socket    string
 	workers   sync.WaitGroup
 	stopWork  context.CancelFunc
@@ -108,6 +109,15 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("codes.adopted: %w", err)
 	}
+	if ap.listener, err = net.Listen("tcp", cfg.Server.Listen); err != nil {
+		return nil, fmt.Errorf("server.listen: %w", err)
+	}
+	if cfg.Server.PublicURL == "" {
+		// The bound address, not the configured one: with port 0 only the
+		// listener knows the port that signed URLs must name.
+		cfg.Server.PublicURL = "http://" + ap.listener.Addr().String()
+	}
+	ap.publicURL = cfg.PublicBaseURL()
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, Log: log}
 	ap.api = api.New(api.Options{
@@ -116,12 +126,10 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst, ScanQuota: cfg.Limits.ScanQuota,
 		ScanQueued: runner.Wake,
 	})
-	if ap.listener, err = net.Listen("tcp", cfg.Server.Listen); err != nil {
-		return nil, fmt.Errorf("server.listen: %w", err)
-	}
 	adminListener, err := listenAdminSocket(cfg.AdminSocket())
 	if err != nil {
 		ap.listener.Close()
+		ap.listener = nil
 		return nil, err
 	}
 	ap.socket = cfg.AdminSocket() // ours now: Shutdown removes it
@@ -136,7 +144,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
-		Handler:           api.AdminHandler(&api.Admin{Store: db}, log),
+		Handler:           api.AdminHandler(&api.Admin{Store: db, Changed: ap.api.KeysChanged}, log),
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}

@@ -209,6 +209,7 @@ func launchServer(t testing.TB, dir string, args ...string) *server {
 	}
 	cmd := exec.Command(planreviewBinary(t), all...)
 	cmd.Env = childEnv()
+	cmd.Dir = os.TempDir()
 	s := &server{t: t, dir: dir, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stdout = s.stderr
 	cmd.Stderr = s.stderr
@@ -291,6 +292,7 @@ func runCLI(t testing.TB, dir string, args ...string) cliResult {
 	}
 	cmd := exec.CommandContext(ctx, planreviewBinary(t), args...)
 	cmd.Env = childEnv()
+	cmd.Dir = os.TempDir() // a forgotten --data-dir must not make ./data in the repo
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

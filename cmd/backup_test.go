@@ -1,0 +1,119 @@
+package cmd
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"planreview/store"
+)
+
+// backupJobIDs opens a backup file as a database and lists the partner's
+// job ids, newest first.
+func backupJobIDs(t *testing.T, path, partnerID string) []string {
+	t.Helper()
+	db, err := store.Open(path, store.Options{LockTimeout: time.Second})
+	if err != nil {
+		t.Fatalf("store.Open(backup): %v", err)
+	}
+	defer db.Close()
+	items, _, err := db.Jobs(partnerID, store.JobQuery{Limit: 1000})
+	if err != nil {
+		t.Fatalf("jobs in backup: %v", err)
+	}
+	var ids []string
+	for _, it := range items {
+		ids = append(ids, it.Job.ID)
+	}
+	return ids
+}
+
+// TestBackupWhileServing: `backup FILE` while serve runs goes through the
+// admin socket and writes a database that store.Open opens with the same
+// jobs; without a server it reads the database directly.
+func TestBackupWhileServing(t *testing.T) {
+	t.Parallel()
+	dir := newDataDir(t)
+	srv := startServer(t, dir)
+	key := issueKey(t, dir, "Backup Co")
+	c := apiClient{t: t, base: srv.base, key: key.Key}
+	for i := range 20 {
+		c.createJob(fmt.Sprintf("backup %d", i))
+	}
+	var want []string
+	for _, j := range c.listJobs() {
+		want = append(want, j.JobID)
+	}
+
+	out := filepath.Join(t.TempDir(), "planreview-backup.db")
+	res := mustCLI(t, dir, "backup", out)
+	if res.took > 10*time.Second {
+		t.Errorf("backup while serving took %s", res.took)
+	}
+	if !strings.Contains(res.stderr, "Wrote") || !strings.Contains(res.stderr, out) {
+		t.Errorf("backup stderr = %q, want the bytes written and the file", res.stderr)
+	}
+	if strings.Contains(srv.stderr.String(), "admin: backup failed") {
+		t.Errorf("server reported a failed backup")
+	}
+	info, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("backup file mode %v, want 0600 (it holds key hashes)", info.Mode().Perm())
+	}
+	if got := backupJobIDs(t, out, key.PartnerID); !slices.Equal(got, want) {
+		t.Errorf("backup has jobs %v, want %v", got, want)
+	}
+	// The server keeps serving and writing after the backup.
+	c.createJob("after backup")
+	if got := ping(t, srv.base, key.Key); got != http.StatusOK {
+		t.Errorf("ping after backup: %d", got)
+	}
+
+	// `backup -` writes the database to stdout.
+	res = mustCLI(t, dir, "backup", "-")
+	stdoutCopy := filepath.Join(t.TempDir(), "stdout.db")
+	if err := os.WriteFile(stdoutCopy, []byte(res.stdout), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := backupJobIDs(t, stdoutCopy, key.PartnerID); len(got) != len(want)+1 {
+		t.Errorf("backup - has %d jobs, want %d", len(got), len(want)+1)
+	}
+
+	// Without a server: the database directly, same content.
+	srv.signal(syscall.SIGTERM)
+	if code := srv.wait(20 * time.Second); code != 0 {
+		t.Fatalf("serve exit %d", code)
+	}
+	direct := filepath.Join(t.TempDir(), "direct.db")
+	mustCLI(t, dir, "backup", direct)
+	if got := backupJobIDs(t, direct, key.PartnerID); len(got) != len(want)+1 || !slices.Equal(got[1:], want) {
+		t.Errorf("direct backup has jobs %v, want the %d before plus one", got, len(want))
+	}
+
+	// A backup into a folder that does not exist fails and leaves nothing.
+	if res := runCLI(t, dir, "backup", filepath.Join(dir, "no", "such", "dir", "b.db")); res.code == 0 {
+		t.Errorf("backup into a missing folder succeeded")
+	}
+}
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	res := mustCLI(t, "", "version")
+	for _, want := range []string{"planreview ", "partner API v1", "database schema ", "go1."} {
+		if !strings.Contains(res.stdout, want) {
+			t.Errorf("version output lacks %q:\n%s", want, res.stdout)
+		}
+	}
+	if want := fmt.Sprintf("database schema %d", store.SchemaVersion()); !strings.Contains(res.stdout, want) {
+		t.Errorf("version output lacks %q:\n%s", want, res.stdout)
+	}
+}
