@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -40,6 +41,9 @@ space. A file that cannot be read exits with status 2.`,
 			ctx := cmd.Context()
 			doc, err := pdftext.Open(ctx, args[0])
 			if err != nil {
+				if errors.Is(err, pdftext.ErrNotPDF) || errors.Is(err, pdftext.ErrInvalid) || errors.Is(err, pdftext.ErrEncrypted) {
+					err = fmt.Errorf("%s: %w", args[0], err) // os errors already name the file
+				}
 				return withExitCode(2, err)
 			}
 			defer doc.Close()

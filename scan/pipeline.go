@@ -98,23 +98,28 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 		}
 	}()
 	progress.Stage(store.StagePreparing)
-	docs, total, err := p.open(ctx, inputs)
-	defer func() {
-		for _, d := range docs {
-			if d != nil {
-				d.Close()
-			}
-		}
-	}()
+	first, counts, err := p.prepare(ctx, inputs)
 	if err != nil {
 		return Result{}, err
 	}
 
+	// Extract file by file, so memory holds one parsed file at a time: the
+	// first stays open from preparing, the others are opened in turn.
 	progress.Stage(store.StageExtracting)
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
 	res.Files = make([]Reviewed, len(inputs))
 	done := 0
-	for i, doc := range docs {
-		res.Files[i] = Reviewed{Input: inputs[i], Pages: make([]pdftext.Page, 0, doc.NumPages())}
+	for i, in := range inputs {
+		doc := first
+		if i > 0 {
+			if doc, err = pdftext.Open(ctx, in.Path); err != nil {
+				return Result{}, openError(in, err)
+			}
+		}
+		res.Files[i] = Reviewed{Input: in, Pages: make([]pdftext.Page, 0, counts[i])}
 		for page := range doc.Pages(ctx) {
 			if page.Err != nil && !page.Readable {
 				page.Reason = "extraction_failed"
@@ -123,14 +128,10 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 			done++
 			progress.Pages(done, total)
 		}
+		doc.Close()
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		// The pages hold all the review needs: let the parsed file (every
-		// stream of it, as big as the file) go now rather than at the end of
-		// the review, so that it is not live while later stages allocate.
-		doc.Close()
-		docs[i] = nil
 	}
 
 	progress.Stage(store.StageClassifying)
@@ -156,26 +157,40 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 	return res, nil
 }
 
-// open opens every file and checks the set's page count.
-func (p *Pipeline) open(ctx context.Context, inputs []Input) ([]*pdftext.Document, int, error) {
-	var docs []*pdftext.Document
+// prepare opens every file to check it is a readable PDF with pages, and
+// the set's page count, before any long work. It returns the first file
+// still open (a one-file set, the common case, is parsed once) and each
+// file's page count.
+func (p *Pipeline) prepare(ctx context.Context, inputs []Input) (first *pdftext.Document, counts []int, err error) {
+	defer func() {
+		if err != nil && first != nil {
+			first.Close()
+			first = nil
+		}
+	}()
 	total := 0
-	for _, in := range inputs {
+	for i, in := range inputs {
 		doc, err := pdftext.Open(ctx, in.Path)
 		if err != nil {
-			return docs, 0, openError(in, err)
+			return first, nil, openError(in, err)
 		}
-		docs = append(docs, doc)
-		if doc.NumPages() == 0 {
-			return docs, 0, &Error{Code: CodeEmptyPDF, FileID: in.FileID, Message: fmt.Sprintf("%s has no pages.", in.Name)}
+		n := doc.NumPages()
+		if i == 0 {
+			first = doc
+		} else {
+			doc.Close()
 		}
-		total += doc.NumPages()
+		if n == 0 {
+			return first, nil, &Error{Code: CodeEmptyPDF, FileID: in.FileID, Message: fmt.Sprintf("%s has no pages.", in.Name)}
+		}
+		counts = append(counts, n)
+		total += n
 	}
 	if total > p.MaxPages {
-		return docs, 0, &Error{Code: CodeTooManyPages,
+		return first, nil, &Error{Code: CodeTooManyPages,
 			Message: fmt.Sprintf("The plan set has %d pages; this appliance reviews at most %d (scan.max_pages).", total, p.MaxPages)}
 	}
-	return docs, total, nil
+	return first, counts, nil
 }
 
 func openError(in Input, err error) error {

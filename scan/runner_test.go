@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	pdfapi "github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
 	"planreview/store"
 	"planreview/store/blob"
 )
@@ -226,6 +229,24 @@ func TestNotAPDFFailsItsScan(t *testing.T) {
 	}
 }
 
+// TestPasswordProtectedPDFFails: a PDF that needs a user password fails
+// with encrypted_pdf and a message that says what to do.
+func TestPasswordProtectedPDFFails(t *testing.T) {
+	e := newEnv(t)
+	pdfapi.DisableConfigDir()
+	locked := filepath.Join(t.TempDir(), "locked.pdf")
+	if err := pdfapi.EncryptFile(corpus(t, "fsec_pv_permit_sample_generated.pdf"), locked,
+		model.NewAESConfiguration("user-secret", "owner-secret", 256)); err != nil {
+		t.Fatal(err)
+	}
+	v := e.queue(locked)
+	got := e.drain(v.ID)[v.ID]
+	if got.Status != store.StatusFailed || got.Pipeline.Error == nil || got.Pipeline.Error.Code != CodeEncryptedPDF ||
+		!strings.Contains(got.Pipeline.Error.Message, "password") {
+		t.Fatalf("status %s error %+v, want failed encrypted_pdf", got.Status, got.Pipeline.Error)
+	}
+}
+
 // TestBrokenPDFFailsOnlyItsOwnScan: a file that starts like a PDF but is
 // not one fails its scan with invalid_pdf and is marked rejected, while a
 // good scan queued beside it completes.
@@ -236,6 +257,8 @@ func TestBrokenPDFFailsOnlyItsOwnScan(t *testing.T) {
 	}{
 		{"garbage after header", "%PDF-1.7\n" + strings.Repeat("garbage ", 100), CodeInvalidPDF},
 		{"truncated", "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R", CodeInvalidPDF},
+		{"no pages", "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n" +
+			"trailer\n<< /Root 1 0 R /Size 3 >>\n%%EOF\n", CodeEmptyPDF},
 	}
 	good := e.queue(corpus(t, "fsec_pv_permit_sample_generated.pdf"))
 	ids := []string{good.ID}

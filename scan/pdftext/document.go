@@ -35,8 +35,9 @@ import (
 )
 
 // Typed errors, for the scan runner to map to contract codes
-// (encrypted_pdf, invalid_pdf). Errors returned by this package wrap exactly
-// one of them (or a context error), so errors.Is picks the code.
+// (encrypted_pdf, invalid_pdf). Every error about a file's content wraps
+// exactly one of them, so errors.Is picks the code; I/O errors (a missing
+// file) and context errors come through as they are.
 var (
 	// ErrNotPDF: the input is not a PDF at all (no %PDF header), such as an
 	// HTML page saved with a .pdf name.
@@ -55,17 +56,17 @@ const maxDecodedStream = 256 << 20
 // from one goroutine (pages are independent, so open the file twice to
 // extract in parallel).
 type Document struct {
-	pdf    *model.Context
 	obj    objects
 	closer io.Closer
 
 	pages     []pageEntry
+	hidden    map[int]bool // optional content groups off by default
 	fonts     map[int]*font
 	formRes   map[int]*resources
 	pageCount int
-	// contentBuf and partBuf are reused from page to page: a page's content
-	// is only needed while the page is interpreted.
-	contentBuf, partBuf []byte
+	// contentBuf is reused from page to page: a page's content is only
+	// needed while the page is interpreted.
+	contentBuf []byte
 	// forms caches decoded Form XObject content (symbols and title blocks
 	// are drawn many times), within formCacheBudget bytes.
 	forms     map[int][]byte
@@ -138,7 +139,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if err != nil {
 		return nil, classifyOpenError(ctx, err)
 	}
-	obj := objects{xref: pdf.XRefTable, maxDecoded: maxDecodedStream}
+	obj := objects{xref: pdf.XRefTable, maxDecoded: maxDecodedStream, cmaps: map[int]*cmap{}}
 	var catalog types.Dict
 	if root := pdf.XRefTable.Root; root != nil {
 		catalog = obj.dict(*root)
@@ -150,10 +151,15 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if err != nil {
 		return nil, fmt.Errorf("%w: page tree: %v", ErrInvalid, err)
 	}
+	if len(pages) == 0 && obj.dict(catalog["Pages"]) == nil {
+		// No page tree and no page objects to rebuild one from: damage, not
+		// an empty document (which has a page tree with no kids).
+		return nil, fmt.Errorf("%w: no page tree and no pages", ErrInvalid)
+	}
 	return &Document{
-		pdf:       pdf,
 		obj:       obj,
 		pages:     pages,
+		hidden:    obj.hiddenLayers(catalog),
 		fonts:     map[int]*font{},
 		formRes:   map[int]*resources{},
 		forms:     map[int][]byte{},
@@ -199,9 +205,10 @@ func classifyOpenError(ctx context.Context, err error) error {
 	return fmt.Errorf("%w: %v", ErrInvalid, err)
 }
 
-// Page extracts page n (1-based). A page that cannot be read on its own
-// comes back with Page.Err set (and Readable false); the returned error is
-// only for an out-of-range page or a done ctx.
+// Page extracts page n (1-based). A page that fails on its own comes back
+// with Page.Err set (wrapping ErrInvalid; words read before the failure are
+// kept); the returned error is only for an out-of-range page or a done ctx,
+// in which case the partial page is returned too.
 func (d *Document) Page(ctx context.Context, n int) (*Page, error) {
 	if n < 1 || n > d.pageCount {
 		return nil, fmt.Errorf("page %d out of range 1–%d", n, d.pageCount)
@@ -214,6 +221,17 @@ func (d *Document) Page(ctx context.Context, n int) (*Page, error) {
 		return p, p.Err
 	}
 	return p, nil
+}
+
+// PageSize is page n's displayed size in points (CropBox after /Rotate)
+// and its rotation, without extracting it: the page inventory a scan takes
+// before extraction.
+func (d *Document) PageSize(n int) (width, height float64, rotate int, err error) {
+	if n < 1 || n > d.pageCount {
+		return 0, 0, 0, fmt.Errorf("page %d out of range 1–%d", n, d.pageCount)
+	}
+	g := d.geometry(d.pages[n-1])
+	return round4(g.width), round4(g.height), g.rotate, nil
 }
 
 // Pages streams the pages in order, one at a time, so memory is bounded by
@@ -283,7 +301,6 @@ func (d *Document) resourcesFor(ref types.Object, rd types.Dict) *resources {
 // after /Rotate, and the transform from user space onto it (top-left origin,
 // y down), the same device space pdftotext reports in.
 type pageGeometry struct {
-	crop          [4]float64
 	rotate        int
 	width, height float64
 	device        matrix
@@ -303,7 +320,7 @@ func (d *Document) geometry(pe pageEntry) pageGeometry {
 	}
 	rot := ((pe.rotate % 360) + 360) % 360
 	rot = rot / 90 * 90
-	g := pageGeometry{crop: crop, rotate: rot}
+	g := pageGeometry{rotate: rot}
 	x1, y1, x2, y2 := crop[0], crop[1], crop[2], crop[3]
 	switch rot {
 	case 0:
@@ -334,6 +351,10 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	pageDict := pe.dict
 	g := d.geometry(pe)
 	p.Width, p.Height, p.Rotate = round4(g.width), round4(g.height), g.rotate
+	if pageDict == nil {
+		p.Err = fmt.Errorf("%w: page %d: page object missing", ErrInvalid, n)
+		return p
+	}
 
 	in := &interp{
 		ctx:         ctx,
@@ -366,7 +387,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	p.Readable = len(p.Words) > 0
 	if !p.Readable && p.Err == nil {
 		switch {
-		case in.sawText:
+		case in.unmapped > 0:
 			p.Reason = ReasonUnmappedText
 		case in.sawImage:
 			p.Reason = ReasonImageOnly
@@ -389,19 +410,15 @@ func (d *Document) pageContent(pageDict types.Dict) ([]byte, error) {
 	}
 	parts := d.obj.array(obj)
 	if parts == nil {
-		_, data, err := d.obj.streamInto(d.contentBuf, obj)
-		d.contentBuf = data
-		return data, err
+		parts = types.Array{obj}
 	}
 	buf := d.contentBuf[:0]
 	var firstErr error
 	for _, part := range parts {
-		_, data, err := d.obj.streamInto(d.partBuf, part)
-		d.partBuf = data
-		if err != nil && firstErr == nil {
+		var err error
+		if _, buf, err = d.obj.streamAppend(buf, part); err != nil && firstErr == nil {
 			firstErr = err
 		}
-		buf = append(buf, data...)
 		buf = append(buf, '\n')
 	}
 	d.contentBuf = buf
@@ -424,11 +441,16 @@ func (in *interp) annotations(pageDict types.Dict) error {
 		if ad == nil || o.name(ad["Subtype"]) == "Popup" {
 			continue
 		}
-		if flags := int(o.numberOr(ad["F"], 0)); flags&(annotHidden|annotNoView) != 0 {
+		if flags := int(o.numberOr(ad["F"], 0)); flags&(annotHidden|annotNoView) != 0 || in.doc.ocHidden(ad["OC"]) {
 			continue
 		}
 		ap := o.dict(ad["AP"])
-		if ap == nil {
+		if ap == nil || ap["N"] == nil {
+			if o.name(ad["Subtype"]) == "FreeText" {
+				if err := in.freeTextAppearance(ad); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		normal := ap["N"]

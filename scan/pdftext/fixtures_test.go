@@ -274,6 +274,10 @@ func TestRotatedPages(t *testing.T) {
 					t.Errorf("poppler agreement %.0f%%, misses %v", 100*a.ratio(), a.misses)
 				}
 			}
+			w, h, rot, err := openBytes(t, pdf).PageSize(1)
+			if err != nil || w != tc.width || h != tc.height || rot != tc.rotate {
+				t.Fatalf("PageSize = %g %g %d %v", w, h, rot, err)
+			}
 			p := page1(t, pdf)
 			if p.Rotate != tc.rotate || p.Width != tc.width || p.Height != tc.height {
 				t.Fatalf("page = %v° %gx%g, want %v° %gx%g", p.Rotate, p.Width, p.Height, tc.rotate, tc.width, tc.height)
@@ -324,6 +328,61 @@ func TestPredefinedCMapUsesToUnicodeCodespace(t *testing.T) {
 	// The code → CID table of 90ms-RKSJ-H is not bundled: default widths.
 	if b := pointsBox(p, p.Words[0]); math.Abs(b[2]-b[0]-40) > 0.01 {
 		t.Fatalf("width %.2f, want 40 (4 glyphs at the default 1000)", b[2]-b[0])
+	}
+}
+
+func TestLayersOffByDefaultAreLeftOut(t *testing.T) {
+	d := pdfgen.New()
+	f := d.StandardFont("Helvetica")
+	on := d.Add("<< /Type /OCG /Name (A-ANNO-TEXT) >>")
+	off := d.Add("<< /Type /OCG /Name (A-ANNO-REDLINE) >>")
+	offMember := d.Add(fmt.Sprintf("<< /Type /OCMD /OCGs [%d 0 R] /P /AnyOn >>", off))
+	hiddenForm := d.AddStream(fmt.Sprintf("/Type /XObject /Subtype /Form /BBox [0 0 100 100] /OC %d 0 R /Resources << /Font << /F1 %d 0 R >> >> ", off, f),
+		[]byte("BT /F1 10 Tf 0 0 Td (FormHidden) Tj ET"), false)
+	d.CatalogExtra = fmt.Sprintf("/OCProperties << /OCGs [%d 0 R %d 0 R] /D << /OFF [%d 0 R] >> >> ", on, off, off)
+	d.AddPage(pdfgen.PageSpec{
+		MediaBox: letter,
+		Content: "/OC /L1 BDC BT /F1 10 Tf 100 700 Td (Visible) Tj ET EMC " +
+			"/OC /L2 BDC BT /F1 10 Tf 100 600 Td (Hidden) Tj ET EMC " +
+			"/OC /L3 BDC BT /F1 10 Tf 100 500 Td (Member) Tj ET EMC " +
+			"q 1 0 0 1 100 400 cm /Fm Do Q BT /F1 10 Tf 100 300 Td (After) Tj ET",
+		Fonts:      map[string]int{"F1": f},
+		XObjects:   map[string]int{"Fm": hiddenForm},
+		Properties: map[string]int{"L1": on, "L2": off, "L3": offMember},
+	})
+	pdf := d.Bytes()
+	if havePoppler() {
+		if a := compareWithPoppler(t, writeTemp(t, "layers.pdf", pdf)); a.ratio() < 1 || a.ourWords != a.popplerWords {
+			t.Errorf("poppler agreement %.0f%% (%d words vs %d), misses %v", 100*a.ratio(), a.ourWords, a.popplerWords, a.misses)
+		}
+	}
+	if got := strings.Join(texts(page1(t, pdf)), " "); got != "Visible After" {
+		t.Fatalf("words = %q, want the visible layer only", got)
+	}
+}
+
+func TestFreeTextWithoutAppearance(t *testing.T) {
+	d := pdfgen.New()
+	annots := []int{
+		d.Add("<< /Type /Annot /Subtype /FreeText /Rect [100 500 300 540] /Contents (PROVIDE FIRE DAMPER) /DA (/Helv 12 Tf 0 g) >>"),
+		d.Add("<< /Type /Annot /Subtype /FreeText /Rect [300 300 380 400] /Contents (SEE DETAIL 5/A-501 FOR GUARD HEIGHT) /DA (0 g /TiRo 9 Tf) /BS << /W 2 >> >>"),
+		d.Add("<< /Type /Annot /Subtype /FreeText /Rect [50 50 150 90] /Contents (HIDDEN NOTE) /F 2 >>"),
+	}
+	d.AddPage(pdfgen.PageSpec{MediaBox: letter, Content: "", Annots: annots})
+	pdf := d.Bytes()
+	if havePoppler() {
+		if a := compareWithPoppler(t, writeTemp(t, "freetext.pdf", pdf)); a.ratio() < 1 || a.ourWords != a.popplerWords {
+			t.Errorf("poppler agreement %.0f%% (%d words vs %d), misses %v", 100*a.ratio(), a.ourWords, a.popplerWords, a.misses)
+		}
+	}
+	got := strings.Join(texts(page1(t, pdf)), " ")
+	for _, w := range []string{"PROVIDE", "DAMPER", "5/A-501", "HEIGHT"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("words %q lack %q", got, w)
+		}
+	}
+	if strings.Contains(got, "HIDDEN") {
+		t.Errorf("hidden annotation read: %q", got)
 	}
 }
 
@@ -465,6 +524,34 @@ func TestMalformedInputsGiveTypedErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestLostPageTree(t *testing.T) {
+	t.Run("missing kid keeps its page number", func(t *testing.T) {
+		pdf := helloPDF()
+		// Point page 1 of the tree at an object that does not exist.
+		pdf = regexp.MustCompile(`/Kids \[(\d+) 0 R`).ReplaceAll(pdf, []byte("/Kids [999 0 R"))
+		doc := openBytes(t, pdf)
+		if doc.NumPages() != 2 {
+			t.Fatalf("pages = %d, want 2", doc.NumPages())
+		}
+		p1, _ := doc.Page(context.Background(), 1)
+		p2, _ := doc.Page(context.Background(), 2)
+		if !errors.Is(p1.Err, ErrInvalid) || p2.Err != nil || strings.Join(texts(p2), " ") != "World" {
+			t.Fatalf("page 1 err %v; page 2 %q err %v", p1.Err, texts(p2), p2.Err)
+		}
+	})
+	t.Run("no page tree: pages found by type", func(t *testing.T) {
+		pdf := bytes.Replace(helloPDF(), []byte("/Pages 2 0 R >>"), []byte("/Pages 77 0 R >>"), 1)
+		doc := openBytes(t, pdf)
+		var got []string
+		for p := range doc.Pages(context.Background()) {
+			got = append(got, texts(p)...)
+		}
+		if strings.Join(got, " ") != "Hello World" {
+			t.Fatalf("words = %q", got)
+		}
+	})
 }
 
 func TestPageErrorDoesNotStopOthers(t *testing.T) {

@@ -37,11 +37,14 @@ type font struct {
 	// GBK, UCS2 ...): their code → CID tables are not bundled, so glyphs
 	// take the default width.
 	unknownCIDs bool
-	cidWidths   map[uint32]float64
-	cidRanges   []cidWidthRange
-	defaultW    float64
-	vertical    bool
-	defaultW2   float64 // vertical displacement (DW2 second entry), text space
+	// codeText memoises code → text: ToUnicode ranges build their text on
+	// each lookup, and a sheet repeats the same codes thousands of times.
+	codeText  map[uint32]string
+	cidWidths map[uint32]float64
+	cidRanges []cidWidthRange
+	defaultW  float64
+	vertical  bool
+	defaultW2 float64 // vertical displacement (DW2 second entry), text space
 
 	ascent, descent float64
 	// fontMatrix is Type 3 only: glyph space to text space.
@@ -77,10 +80,20 @@ func (f *font) next(s []byte) glyph {
 	} else {
 		g.width = f.cidWidth(f.encoding.cid(code))
 	}
+	if t, ok := f.codeText[code]; ok {
+		g.text = t
+		return g
+	}
 	if t, ok := f.toUnicode.text(code); ok {
 		g.text = t
 	} else if f.ucs2Codes {
 		g.text = string(rune(code))
+	}
+	if f.codeText == nil {
+		f.codeText = map[uint32]string{}
+	}
+	if len(f.codeText) < 1<<16 { // a hostile four-byte codespace stays bounded
+		f.codeText[code] = g.text
 	}
 	return g
 }
@@ -213,13 +226,6 @@ func (o objects) readDescriptor(f *font, fd types.Dict) (flags int, embedded boo
 		}
 	}
 	return flags, embedded, o.numberOr(fd["MissingWidth"], 0)
-}
-
-func stripSubsetTag(name string) string {
-	if len(name) > 7 && name[6] == '+' {
-		return name[7:]
-	}
-	return name
 }
 
 func (o objects) loadSimple(f *font, d types.Dict, type3 bool) {
@@ -477,11 +483,7 @@ func (o objects) toUnicode(d types.Dict) *cmap {
 	if _, isName := o.resolve(obj).(types.Name); isName {
 		return nil // /Identity-H as ToUnicode is meaningless; ignore it
 	}
-	_, data, err := o.stream(obj)
-	if err != nil && len(data) == 0 {
-		return nil
-	}
-	return parseCMap(data)
+	return o.cmapStream(obj)
 }
 
 func (o objects) loadType0(f *font, d types.Dict) {
@@ -498,8 +500,10 @@ func (o objects) loadType0(f *font, d types.Dict) {
 			f.ucs2Codes = strings.Contains(name, "UCS2") || strings.Contains(name, "UTF16")
 		}
 	case types.StreamDict:
-		_, data, _ := o.stream(d["Encoding"])
-		f.encoding = parseCMap(data)
+		f.encoding = o.cmapStream(d["Encoding"])
+		if f.encoding == nil {
+			f.encoding = &cmap{identity: true}
+		}
 		if parent := o.name(e.Dict["UseCMap"]); parent == "Identity-H" || parent == "Identity-V" {
 			f.encoding.identityParent = true
 		}

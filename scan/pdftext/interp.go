@@ -58,11 +58,11 @@ type interp struct {
 	depth       int
 
 	// markedContent records, per open BMC/BDC, whether it replaces its
-	// glyphs with an /ActualText.
-	markedContent []bool
+	// glyphs with an /ActualText and whether it is a hidden layer.
+	markedContent []markedSpan
 
 	sawImage bool // an image XObject or inline image was drawn
-	sawText  bool // a string was shown, whether or not it mapped to text
+	unmapped int  // glyphs shown whose font gives no text for them
 }
 
 // resources is a resource dictionary with its font lookups cached, so the
@@ -245,26 +245,38 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 			}
 		}
 		lx.skipInlineImage()
-		in.sawImage = true
+		in.sawImage = in.sawImage || in.words.hidden == 0
 	case "BMC":
-		in.markedContent = append(in.markedContent, false)
+		in.markedContent = append(in.markedContent, markedSpan{})
 	case "BDC":
-		text, ok := actualText(ops)
-		if ok && !in.words.inActualText() {
-			in.words.beginActualText(text)
-		} else {
-			ok = false
+		var span markedSpan
+		if oc := in.markedOC(ops, res); oc != nil && in.doc.ocHidden(oc) {
+			span.hidden = true
+			in.words.hidden++
 		}
-		in.markedContent = append(in.markedContent, ok)
+		if text, ok := actualText(ops); ok && !in.words.inActualText() {
+			in.words.beginActualText(text)
+			span.actualText = true
+		}
+		in.markedContent = append(in.markedContent, span)
 	case "EMC":
 		if n := len(in.markedContent); n > 0 {
-			if in.markedContent[n-1] {
+			span := in.markedContent[n-1]
+			if span.actualText {
 				in.words.endActualText()
+			}
+			if span.hidden {
+				in.words.hidden--
 			}
 			in.markedContent = in.markedContent[:n-1]
 		}
 	}
 	return nil
+}
+
+type markedSpan struct {
+	actualText bool
+	hidden     bool
 }
 
 // actualText finds /ActualText in a BDC's inline property list: the text
@@ -335,7 +347,6 @@ func (in *interp) show(s []byte) {
 	if f == nil || len(s) == 0 {
 		return
 	}
-	in.sawText = true
 	// The font size on the device, for word boxes and breaks, from the
 	// text matrix and CTM of this string (measured against poppler: it
 	// follows Tm and cm changes, not only Tf).
@@ -354,6 +365,9 @@ func (in *interp) show(s []byte) {
 		}
 		g := f.next(s)
 		s = s[g.n:]
+		if g.text == "" {
+			in.unmapped++
+		}
 		// Tw applies to the one-byte code 32 only. Boxes are the advance
 		// less Tc and, for any code 32, less Tw: poppler's rule, which
 		// narrows a two-byte code 32 by Tw; kept for agreement with it.
@@ -401,9 +415,12 @@ func (in *interp) doXObject(res *resources, name []byte) error {
 	if d == nil {
 		return nil
 	}
+	if in.doc.ocHidden(d["OC"]) {
+		return nil // an image or form in a layer that is off
+	}
 	switch in.doc.obj.name(d["Subtype"]) {
 	case "Image":
-		in.sawImage = true
+		in.sawImage = in.sawImage || in.words.hidden == 0
 		return nil
 	case "Form":
 	default:
@@ -438,11 +455,14 @@ func (in *interp) runForm(id int, content []byte, res *resources, m matrix) erro
 		defer delete(in.formsActive, id)
 	}
 	saved, savedStack, savedTm, savedTlm := in.gs, len(in.stack), in.tm, in.tlm
+	savedMarked, savedHidden := len(in.markedContent), in.words.hidden
 	in.gs.ctm = m.mul(in.gs.ctm)
 	in.depth++
 	err := in.run(content, res)
 	in.depth--
 	in.gs, in.stack, in.tm, in.tlm = saved, in.stack[:min(savedStack, len(in.stack))], savedTm, savedTlm
+	// A form's unbalanced marked content ends with the form.
+	in.markedContent, in.words.hidden = in.markedContent[:min(savedMarked, len(in.markedContent))], savedHidden
 	if err != nil {
 		return fmt.Errorf("form xobject: %w", err)
 	}

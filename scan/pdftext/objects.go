@@ -20,6 +20,26 @@ type objects struct {
 	xref *model.XRefTable
 	// maxDecoded bounds one decoded stream (a defence against flate bombs).
 	maxDecoded int64
+	// cmaps caches parsed CMap streams by object number: producers often
+	// share one ToUnicode map among many fonts.
+	cmaps map[int]*cmap
+}
+
+// cmapStream parses a CMap stream once per object.
+func (o objects) cmapStream(obj types.Object) *cmap {
+	id := objectID(obj)
+	if c, ok := o.cmaps[id]; ok && id != 0 {
+		return c
+	}
+	_, data, err := o.stream(obj)
+	if err != nil && len(data) == 0 {
+		return nil
+	}
+	c := parseCMap(data)
+	if id != 0 && o.cmaps != nil {
+		o.cmaps[id] = c
+	}
+	return c
 }
 
 func (o objects) resolve(obj types.Object) types.Object {
@@ -95,36 +115,36 @@ func objectID(obj types.Object) int {
 // stream returns a stream object's dictionary and decoded content, in a
 // fresh buffer the caller may keep (fonts and CMaps are cached).
 func (o objects) stream(obj types.Object) (types.Dict, []byte, error) {
-	return o.streamInto(nil, obj)
+	return o.streamAppend(nil, obj)
 }
 
-// streamInto decodes a stream object into buf (reused from its start) and
-// returns the grown buffer. The decoded bytes never go back into pdfcpu's
-// table, which keeps only the encoded form: memory stays bounded by what
-// one page uses. A stream that fails half way returns what decoded before
-// the failure, as viewers (and poppler) show truncated flate data.
-func (o objects) streamInto(buf []byte, obj types.Object) (types.Dict, []byte, error) {
+// streamAppend appends a stream object's decoded content to dst. The
+// decoded bytes never go back into pdfcpu's table, which keeps only the
+// encoded form: memory stays bounded by what one page uses. A stream that
+// fails half way appends what decoded before the failure, as viewers (and
+// poppler) show truncated flate data.
+func (o objects) streamAppend(dst []byte, obj types.Object) (types.Dict, []byte, error) {
 	sd, ok := o.resolve(obj).(types.StreamDict)
 	if !ok {
-		return nil, buf[:0], fmt.Errorf("%w: not a stream", ErrInvalid)
+		return nil, dst, fmt.Errorf("%w: not a stream", ErrInvalid)
 	}
 	if sd.Content != nil {
-		return sd.Dict, append(buf[:0], sd.Content...), nil
+		return sd.Dict, append(dst, sd.Content...), nil
 	}
 	switch {
 	case len(sd.FilterPipeline) == 0:
-		return sd.Dict, append(buf[:0], sd.Raw...), nil
+		return sd.Dict, append(dst, sd.Raw...), nil
 	case len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "FlateDecode" && plainFlate(sd.FilterPipeline[0].DecodeParms):
-		data, err := inflate(buf[:0], sd.Raw, o.maxDecoded)
+		data, err := inflate(dst, sd.Raw, o.maxDecoded)
 		return sd.Dict, data, err
 	}
 	local := sd
 	local.Content = nil
 	data, err := local.DecodeLengthWithLimit(-1, o.maxDecoded)
 	if err != nil {
-		return sd.Dict, append(buf[:0], local.Content...), err
+		return sd.Dict, append(dst, local.Content...), err
 	}
-	return sd.Dict, append(buf[:0], data...), nil
+	return sd.Dict, append(dst, data...), nil
 }
 
 // plainFlate reports whether flate parameters leave the data as is (no PNG
@@ -164,12 +184,15 @@ func inflate(dst, src []byte, limit int64) ([]byte, error) {
 }
 
 func readAllBounded(dst []byte, r io.Reader, limit int64, srcLen int) ([]byte, error) {
-	if cap(dst) == 0 {
-		dst = make([]byte, 0, min(int64(srcLen)*4+512, limit))
+	start := len(dst)
+	if cap(dst)-len(dst) < srcLen {
+		grown := make([]byte, len(dst), len(dst)+int(min(int64(srcLen)*4+512, limit)))
+		copy(grown, dst)
+		dst = grown
 	}
 	for {
 		if len(dst) == cap(dst) {
-			if int64(len(dst)) >= limit {
+			if int64(len(dst)-start) >= limit {
 				return dst, fmt.Errorf("%w: decoded stream over %d bytes", ErrInvalid, limit)
 			}
 			dst = append(dst, 0)[:len(dst)]
@@ -180,7 +203,7 @@ func readAllBounded(dst []byte, r io.Reader, limit int64, srcLen int) ([]byte, e
 			return dst, nil
 		}
 		if err != nil {
-			if len(dst) > 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, zlib.ErrChecksum)) {
+			if len(dst) > start && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, zlib.ErrChecksum)) {
 				return dst, nil // truncated or bad checksum: keep the data, like viewers
 			}
 			return dst, fmt.Errorf("%w: flate: %v", ErrInvalid, err)

@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -39,6 +40,12 @@ func (o objects) pageTree(root types.Object) ([]pageEntry, error) {
 		}
 		d := o.dict(node)
 		if d == nil {
+			if depth > 0 {
+				// A kid the file lost (truncation, a broken object): keep its
+				// place so the page numbers after it stay right, and let the
+				// page report the damage.
+				pages = append(pages, pageEntry{})
+			}
 			return nil
 		}
 		if r := o.dict(d["Resources"]); r != nil {
@@ -70,7 +77,35 @@ func (o objects) pageTree(root types.Object) ([]pageEntry, error) {
 	if err := walk(root, pageEntry{}, 0); err != nil {
 		return nil, err
 	}
+	if len(pages) == 0 {
+		pages = o.orphanPages()
+	}
 	return pages, nil
+}
+
+// orphanPages lists the page objects of a file whose page tree is gone, in
+// object order, as poppler does when it reconstructs a damaged file.
+func (o objects) orphanPages() []pageEntry {
+	var nums []int
+	for n, e := range o.xref.Table {
+		if e == nil || e.Free {
+			continue
+		}
+		if d, ok := e.Object.(types.Dict); ok && o.name(d["Type"]) == "Page" {
+			nums = append(nums, n)
+		}
+	}
+	slices.Sort(nums)
+	pages := make([]pageEntry, 0, len(nums))
+	for _, n := range nums {
+		d := o.xref.Table[n].Object.(types.Dict)
+		pe := pageEntry{dict: d, resources: o.dict(d["Resources"]), mediaBox: o.array(d["MediaBox"]), cropBox: o.array(d["CropBox"])}
+		if v, ok := o.number(d["Rotate"]); ok {
+			pe.rotate = int(v)
+		}
+		pages = append(pages, pe)
+	}
+	return pages
 }
 
 // rectOf reads a box array; ok is false unless it holds four finite

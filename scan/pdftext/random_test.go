@@ -76,19 +76,28 @@ func randomTextPage(r *rand.Rand, d *pdfgen.Doc, diagonal bool) pdfgen.PageSpec 
 }
 
 // TestRandomPagesAgreeWithPoppler is a differential test: pages of random
-// text operators, compared with pdftotext word by word.
+// text operators, compared with pdftotext word by word. Axis-aligned text
+// must agree like real sheets; dense diagonal text is only reported: there
+// poppler's line building (baseline buckets, first-word ranges) decides
+// merges that our simpler line model approximates.
 func TestRandomPagesAgreeWithPoppler(t *testing.T) {
 	if !havePoppler() {
 		t.Skip("pdftotext not installed")
 	}
-	r := rand.New(rand.NewPCG(42, 7))
-	d := pdfgen.New()
-	for range 8 {
-		d.AddPage(randomTextPage(r, d, os.Getenv("DIAG") != ""))
-	}
-	a := compareWithPoppler(t, writeTemp(t, "random.pdf", d.Bytes()))
-	t.Logf("random pages: %d poppler words, %d ours, %.2f%% matched", a.popplerWords, a.ourWords, 100*a.ratio())
-	if a.ratio() < minAgreement || os.Getenv("PDFTEXT_MISSES") != "" {
-		t.Errorf("agreement %.2f%%; misses:\n  %s", 100*a.ratio(), strings.Join(a.misses, "\n  "))
+	for _, diagonal := range []bool{false, true} {
+		r := rand.New(rand.NewPCG(42, 7))
+		d := pdfgen.New()
+		for range 8 {
+			d.AddPage(randomTextPage(r, d, diagonal))
+		}
+		a := compareWithPoppler(t, writeTemp(t, "random.pdf", d.Bytes()))
+		t.Logf("random pages (diagonal text: %v): %d poppler words, %d ours, %.2f%% matched",
+			diagonal, a.popplerWords, a.ourWords, 100*a.ratio())
+		switch {
+		case !diagonal && a.ratio() < minAgreement:
+			t.Errorf("agreement %.2f%%; misses:\n  %s", 100*a.ratio(), strings.Join(a.misses, "\n  "))
+		case os.Getenv("PDFTEXT_MISSES") != "": // go test -v: list what differs
+			t.Logf("first misses:\n  %s", strings.Join(a.misses, "\n  "))
+		}
 	}
 }

@@ -19,6 +19,8 @@ type Doc struct {
 	pages   []int
 	// Compress flate-encodes content streams.
 	Compress bool
+	// CatalogExtra holds further catalog entries (e.g. /OCProperties).
+	CatalogExtra string
 }
 
 // New starts a document.
@@ -67,14 +69,16 @@ func (d *Doc) AddStream(extra string, data []byte, compress bool) int {
 
 // PageSpec describes one page.
 type PageSpec struct {
-	MediaBox  [4]float64
-	CropBox   *[4]float64
-	Rotate    int
-	Content   string
-	Fonts     map[string]int // resource name → font object
-	XObjects  map[string]int // resource name → XObject
-	Annots    []int
-	ExtraDict string
+	MediaBox [4]float64
+	CropBox  *[4]float64
+	Rotate   int
+	Content  string
+	Fonts    map[string]int // resource name → font object
+	XObjects map[string]int // resource name → XObject
+	// Properties are marked-content property lists (optional content groups).
+	Properties map[string]int
+	Annots     []int
+	ExtraDict  string
 }
 
 // AddPage appends a page and returns its object number.
@@ -94,6 +98,9 @@ func (d *Doc) AddPage(p PageSpec) int {
 	}
 	if len(p.XObjects) > 0 {
 		b.WriteString("/XObject << " + refs(p.XObjects) + ">> ")
+	}
+	if len(p.Properties) > 0 {
+		b.WriteString("/Properties << " + refs(p.Properties) + ">> ")
 	}
 	b.WriteString(">>")
 	if len(p.Annots) > 0 {
@@ -142,7 +149,7 @@ func (d *Doc) Bytes() []byte {
 	for _, p := range d.pages {
 		fmt.Fprintf(&kids, "%d 0 R ", p)
 	}
-	d.Set(1, "<< /Type /Catalog /Pages 2 0 R >>")
+	d.Set(1, "<< /Type /Catalog /Pages 2 0 R "+d.CatalogExtra+">>")
 	d.Set(2, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), len(d.pages)))
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

@@ -1,0 +1,227 @@
+package pdftext
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Page output: the public words with their boxes, and reading order.
+
+// finish converts the raw words to the public form and orders them into
+// reading-order lines and blocks.
+func (wb *wordBuilder) finish(p *Page) {
+	wb.endWord()
+	raw := mergeWords(dedupe(wb.words))
+	inv, _ := wb.device.invert()
+	words := make([]Word, len(raw))
+	rots := make([]int, len(raw))
+	bases := make([]float64, len(raw))
+	for i, w := range raw {
+		x0, x1 := min(w.xMin, w.xMax), max(w.xMin, w.xMax)
+		y0, y1 := min(w.yMin, w.yMax), max(w.yMin, w.yMax)
+		text := w.text.String()
+		words[i] = Word{
+			Text:     text,
+			Norm:     normalizeText(text),
+			FontSize: round4(w.fontSize),
+			// Fractions to 1e-6 (0.003 pt on an ARCH E sheet): exact enough
+			// to pin a finding, and half the JSON.
+			BBox: BBox{
+				Left:   round6(clamp01(x0 / wb.width)),
+				Top:    round6(clamp01(y0 / wb.height)),
+				Width:  round6(clamp01(x1/wb.width) - clamp01(x0/wb.width)),
+				Height: round6(clamp01(y1/wb.height) - clamp01(y0/wb.height)),
+			},
+			Rect: userRect(inv, x0, y0, x1, y1),
+		}
+		rots[i] = w.rot
+		bases[i] = w.base
+	}
+	order, lines, blocks := readingOrder(raw)
+	p.Words = make([]Word, len(order))
+	oldToNew := make([]int, len(order))
+	for newIdx, old := range order {
+		p.Words[newIdx] = words[old]
+		oldToNew[old] = newIdx
+	}
+	p.Lines = make([][]int, len(lines))
+	for li, line := range lines {
+		idx := make([]int, len(line))
+		for j, old := range line {
+			idx[j] = oldToNew[old]
+			p.Words[oldToNew[old]].Line = li
+		}
+		p.Lines[li] = idx
+	}
+	p.Blocks = blocks
+	for bi, b := range blocks {
+		for _, li := range b {
+			for _, wi := range p.Lines[li] {
+				p.Words[wi].Block = bi
+			}
+		}
+	}
+}
+
+// normalizeText is the search form of a word: NFKC, which also expands
+// ligatures (ﬁ → fi) and full-width forms.
+func normalizeText(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return norm.NFKC.String(s)
+		}
+	}
+	return s
+}
+
+func userRect(inv matrix, x0, y0, x1, y1 float64) Rect {
+	ax, ay := inv.apply(x0, y0)
+	bx, by := inv.apply(x1, y1)
+	return Rect{round4(min(ax, bx)), round4(min(ay, by)), round4(max(ax, bx)), round4(max(ay, by))}
+}
+
+func clamp01(v float64) float64 {
+	switch {
+	case v < 0 || math.IsNaN(v):
+		return 0
+	case v > 1:
+		return 1
+	}
+	return v
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+// readingOrder groups words into lines (same direction and baseline, no
+// wide gap) and lines into blocks (stacked lines that overlap horizontally
+// and sit close together), and returns the word order they imply.
+func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int) {
+	type item struct {
+		idx       int
+		p0, p1, s float64 // extent along the text direction, baseline across it
+		top, bot  float64 // extent across the text direction
+		fontSize  float64
+		rot       int
+	}
+	items := make([]item, len(words))
+	for i, w := range words {
+		it := item{idx: i, fontSize: max(w.fontSize, 0.1), rot: w.rot}
+		switch w.rot {
+		case 0:
+			it.p0, it.p1, it.s, it.top, it.bot = w.xMin, w.xMax, w.base, w.yMin, w.yMax
+		case 1:
+			it.p0, it.p1, it.s, it.top, it.bot = w.yMin, w.yMax, -w.base, -w.xMax, -w.xMin
+		case 2:
+			it.p0, it.p1, it.s, it.top, it.bot = -w.xMax, -w.xMin, -w.base, -w.yMax, -w.yMin
+		case 3:
+			it.p0, it.p1, it.s, it.top, it.bot = -w.yMax, -w.yMin, w.base, w.xMin, w.xMax
+		}
+		items[i] = it
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		if a.rot != b.rot {
+			return a.rot - b.rot
+		}
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.p0, b.p0)
+	})
+	type line struct {
+		words            []item
+		p0, p1, top, bot float64
+		fontSize         float64
+		rot              int
+	}
+	var ls []line
+	for i := 0; i < len(items); {
+		// Words whose baselines are within a fraction of the font size share
+		// a baseline band; split the band where the gap is wide.
+		j := i + 1
+		for j < len(items) && items[j].rot == items[i].rot && items[j].s-items[j-1].s < 0.3*items[i].fontSize {
+			j++
+		}
+		band := append([]item(nil), items[i:j]...)
+		slices.SortStableFunc(band, func(a, b item) int { return cmp.Compare(a.p0, b.p0) })
+		cur := line{words: []item{band[0]}, p0: band[0].p0, p1: band[0].p1, top: band[0].top, bot: band[0].bot, fontSize: band[0].fontSize, rot: band[0].rot}
+		for _, it := range band[1:] {
+			if it.p0-cur.p1 > 2.5*max(it.fontSize, cur.fontSize) {
+				ls = append(ls, cur)
+				cur = line{p0: it.p0, p1: it.p1, top: it.top, bot: it.bot, fontSize: it.fontSize, rot: it.rot}
+			}
+			cur.words = append(cur.words, it)
+			cur.p1 = max(cur.p1, it.p1)
+			cur.top, cur.bot = min(cur.top, it.top), max(cur.bot, it.bot)
+		}
+		ls = append(ls, cur)
+		i = j
+	}
+	// Blocks: greedily attach each line (top to bottom) to the block whose
+	// last line sits just above it and overlaps it horizontally.
+	slices.SortStableFunc(ls, func(a, b line) int {
+		if a.rot != b.rot {
+			return a.rot - b.rot
+		}
+		return cmp.Compare(a.top, b.top)
+	})
+	type block struct {
+		lines []int
+		last  line
+	}
+	maxSize := 0.0
+	for _, l := range ls {
+		maxSize = max(maxSize, l.fontSize)
+	}
+	var bs []block
+	// active holds the blocks whose last line is still close enough above
+	// the current line to take it; lines come top to bottom, so a block
+	// that falls out of reach never comes back.
+	var active []int
+	for li, l := range ls {
+		attached := false
+		kept := active[:0]
+		for _, bi := range active {
+			b := &bs[bi]
+			if b.last.rot != l.rot || l.top-b.last.bot > 1.2*maxSize {
+				continue
+			}
+			kept = append(kept, bi)
+			if attached {
+				continue
+			}
+			gap := l.top - b.last.bot
+			overlap := min(l.p1, b.last.p1) - max(l.p0, b.last.p0)
+			if gap < 1.2*max(l.fontSize, b.last.fontSize) && gap > -0.5*l.fontSize && overlap > 0 &&
+				abs(l.fontSize-b.last.fontSize) < 0.3*max(l.fontSize, b.last.fontSize) {
+				b.lines = append(b.lines, li)
+				b.last = l
+				attached = true
+			}
+		}
+		active = kept
+		if !attached {
+			bs = append(bs, block{lines: []int{li}, last: l})
+			active = append(active, len(bs)-1)
+		}
+	}
+	for _, b := range bs {
+		var blockLines []int
+		for _, li := range b.lines {
+			var wordIdx []int
+			for _, it := range ls[li].words {
+				wordIdx = append(wordIdx, it.idx)
+				order = append(order, it.idx)
+			}
+			blockLines = append(blockLines, len(lines))
+			lines = append(lines, wordIdx)
+		}
+		blocks = append(blocks, blockLines)
+	}
+	return order, lines, blocks
+}
