@@ -12,7 +12,6 @@ require (
 	go.etcd.io/bbolt v1.5.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/text v0.40.0
-	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
