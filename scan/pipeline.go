@@ -139,16 +139,16 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 	for i, f := range res.Files {
 		set.Files[i] = rules.File{ID: f.FileID, Pages: f.Pages}
 	}
-	classified, err := rules.ClassifySet(ctx, set)
+	classified, err := rules.Classify(ctx, set)
 	if err != nil {
 		return Result{}, err
 	}
-	for i := range res.Files {
-		res.Files[i].Sheets = classified[i]
+	for i, sheets := range classified.Sheets() {
+		res.Files[i].Sheets = sheets
 	}
 
 	progress.Stage(store.StageReviewing)
-	found, err := p.Engine.Review(ctx, set)
+	found, err := p.Engine.ReviewClassified(ctx, classified)
 	if err != nil {
 		return Result{}, err
 	}

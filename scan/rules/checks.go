@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"planreview/scan/sheets"
+	"planreview/scan/textmatch"
 )
 
 // checkSpec describes a Go check that YAML rules reference by name: the
@@ -179,7 +179,7 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 
 // referenceRe finds sheet references: "3/A4.2", "A/A-501", "SEE A-501",
 // "SEE SHEET A-501", "REFER TO S-201".
-var referenceRe = regexp.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
+var referenceRe = textmatch.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
 
 // checkSheetReferences reports references to sheets that are not in the set.
 // It runs only when the set carries a sheet index: without one the set may
@@ -472,9 +472,9 @@ func checkCapacityWidth(rv *review, r *Rule) []observation {
 // --- stairs -----------------------------------------------------------------
 
 var (
-	totalRiseRe  = regexp.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	riserCountRe = regexp.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + lengthPattern + `))?`)
-	riserRangeRe = regexp.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + lengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + lengthPattern + `)`)
+	totalRiseRe  = textmatch.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	riserCountRe = textmatch.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + lengthPattern + `))?`)
+	riserRangeRe = textmatch.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + lengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + lengthPattern + `)`)
 )
 
 // stairStatement is a stair's total rise with its riser count (and the

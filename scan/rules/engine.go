@@ -119,12 +119,42 @@ type review struct {
 // readable page yields a finding that it was not reviewed, never an empty
 // (clean-looking) result. Findings are sorted by SortFindings.
 func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
-	rv := &review{eng: e}
+	c, err := Classify(ctx, set)
+	if err != nil {
+		return nil, err
+	}
+	return e.ReviewClassified(ctx, c)
+}
+
+// Classified is a plan set with every page classified: what the scan's
+// classifying stage computes and its reviewing stage reads, so a page is
+// classified once.
+type Classified struct {
+	files int
+	pages []*pageView
+}
+
+// Classify classifies every page of a set (see ClassifySet).
+func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 	pages, err := classify(ctx, set)
 	if err != nil {
 		return nil, err
 	}
-	rv.pages = pages
+	return &Classified{files: len(set.Files), pages: pages}, nil
+}
+
+// Sheets returns the classification per file and page, in order.
+func (c *Classified) Sheets() [][]sheets.Sheet {
+	out := make([][]sheets.Sheet, c.files)
+	for _, pv := range c.pages {
+		out[pv.fileIndex] = append(out[pv.fileIndex], pv.sheet)
+	}
+	return out
+}
+
+// ReviewClassified is Review of a set already classified.
+func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding, error) {
+	rv := &review{eng: e, pages: c.pages}
 	rv.facts = gatherFacts(rv.pages)
 
 	var findings []Finding
@@ -202,15 +232,11 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 // TypeUnknown with no number. For the scan's "classifying" stage and for
 // chat citations.
 func ClassifySet(ctx context.Context, set PlanSet) ([][]sheets.Sheet, error) {
-	pages, err := classify(ctx, set)
+	c, err := Classify(ctx, set)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]sheets.Sheet, len(set.Files))
-	for _, pv := range pages {
-		out[pv.fileIndex] = append(out[pv.fileIndex], pv.sheet)
-	}
-	return out, nil
+	return c.Sheets(), nil
 }
 
 // occupancyApplies: residential rules need a set that reads as residential,
@@ -235,10 +261,14 @@ func (rv *review) match(r *Rule) []observation {
 		}
 		sheetHit := false
 		for _, l := range pv.lines {
-			if r.Unless != nil && r.Unless.MatchString(l.Text) {
+			// The rule's own pattern first: it rules out nearly every line,
+			// while the exclusion (a long case-insensitive alternation) is
+			// the slow one, so it runs only where the pattern matched.
+			matches := r.Pattern.FindAllStringSubmatchIndex(l.Text, -1)
+			if len(matches) == 0 || (r.Unless != nil && r.Unless.MatchString(l.Text)) {
 				continue
 			}
-			for _, m := range r.Pattern.FindAllStringSubmatchIndex(l.Text, -1) {
+			for _, m := range matches {
 				text := l.Text[m[0]:m[1]]
 				words := l.WordsInSpan(m[0], m[1])
 				sheetHit, anyHit = true, true

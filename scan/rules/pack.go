@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"planreview/scan/sheets"
+	"planreview/scan/textmatch"
 )
 
 //go:embed packs
@@ -68,9 +68,9 @@ type Rule struct {
 	SheetTypes []string // empty: every sheet type
 	Occupancy  string
 
-	Pattern  *regexp.Regexp
-	Unless   *regexp.Regexp // a line matching Unless is not evidence for this rule
-	Quantity string         // of the "value" capture
+	Pattern  *textmatch.Regexp
+	Unless   *textmatch.Regexp // a line matching Unless is not evidence for this rule
+	Quantity string            // of the "value" capture
 	// Plausible bounds the values the matcher accepts as evidence: a
 	// "TREAD 1 1/8"" is a thickness, not a depth, and "RISERS 9'-1"" a total
 	// rise; values outside are ignored rather than reported.
@@ -328,7 +328,7 @@ type packHeader struct {
 	rules                         *yaml.Node
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+var yamlLineRe = textmatch.MustCompile(`line (\d+)`)
 
 func yamlErrorLine(err error) int {
 	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
@@ -397,7 +397,7 @@ func (l *loader) boolean(n *yaml.Node) bool {
 	return b
 }
 
-var ruleIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9.\-]*[a-z0-9]$`)
+var ruleIDRe = textmatch.MustCompile(`^[a-z0-9][a-z0-9.\-]*[a-z0-9]$`)
 
 // rule decodes and validates one rule mapping.
 func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
@@ -636,7 +636,7 @@ func (l *loader) doubtful(r *Rule, until, conf *yaml.Node) {
 	r.DoubtfulUntil = &v
 }
 
-var templateVarRe = regexp.MustCompile(`\{([a-zA-Z]+)\}`)
+var templateVarRe = textmatch.MustCompile(`\{([a-zA-Z]+)\}`)
 
 // matcher compiles a word-matcher rule: placeholders expand to unit
 // sub-patterns with a "value" capture, limits are parsed with the same unit
@@ -652,14 +652,14 @@ func (l *loader) matcher(r *Rule, patternNode, unlessNode, quantityNode, minNode
 		l.fail(patternNode, "rule %s: %v", r.ID, err)
 		return nil
 	}
-	re, err := regexp.Compile(`(?i)` + expanded)
+	re, err := textmatch.Compile(`(?i)` + expanded)
 	if err != nil {
 		l.fail(patternNode, "rule %s: pattern does not compile: %v", r.ID, err)
 		return nil
 	}
 	r.Pattern = re
 	if unlessNode != nil {
-		u, err := regexp.Compile(`(?i)` + l.str(unlessNode))
+		u, err := textmatch.Compile(`(?i)` + l.str(unlessNode))
 		if err != nil {
 			l.fail(unlessNode, "rule %s: unless does not compile: %v", r.ID, err)
 		}

@@ -3,9 +3,10 @@ package rules
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"planreview/scan/textmatch"
 )
 
 // Quantity kinds a matcher can capture. Values are held in canonical units:
@@ -47,14 +48,14 @@ var placeholders = map[string]struct{ pattern, quantity string }{
 }
 
 var (
-	lengthOnlyRe  = regexp.MustCompile(`(?i)^` + lengthPattern + `$`)
-	slopeOnlyRe   = regexp.MustCompile(`(?i)^` + slopePattern + `$`)
-	areaOnlyRe    = regexp.MustCompile(`(?i)^` + areaPattern + `$`)
-	feetInchRe    = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
-	inchRe        = regexp.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
-	metricRe      = regexp.MustCompile(`(?i)^(\d+(?:\.\d+)?)\s?(MM|CM|M)$`)
-	plainNumberRe = regexp.MustCompile(`^(?:\d+(?:\.\d*)?|\.\d+)$`)
-	mixedFracRe   = regexp.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
+	lengthOnlyRe  = textmatch.MustCompile(`(?i)^` + lengthPattern + `$`)
+	slopeOnlyRe   = textmatch.MustCompile(`(?i)^` + slopePattern + `$`)
+	areaOnlyRe    = textmatch.MustCompile(`(?i)^` + areaPattern + `$`)
+	feetInchRe    = textmatch.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
+	inchRe        = textmatch.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
+	metricRe      = textmatch.MustCompile(`(?i)^(\d+(?:\.\d+)?)\s?(MM|CM|M)$`)
+	plainNumberRe = textmatch.MustCompile(`^(?:\d+(?:\.\d*)?|\.\d+)$`)
+	mixedFracRe   = textmatch.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
 )
 
 // ParseLength parses a written length into inches: 7'-6", 7' 6", 7 3/4",

@@ -1,11 +1,11 @@
 package sheets
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"planreview/scan/pdftext"
+	"planreview/scan/textmatch"
 )
 
 // IndexEntry is one row of a sheet index (drawing list).
@@ -17,7 +17,7 @@ type IndexEntry struct {
 	Words []int
 }
 
-var indexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+var indexHeadingRe = textmatch.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 
 // ParseIndex reads the sheet index of a page: sheet numbers stacked in a
 // column (same left edge, same text height) under an index heading such as

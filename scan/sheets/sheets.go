@@ -5,11 +5,11 @@
 package sheets
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"planreview/scan/pdftext"
+	"planreview/scan/textmatch"
 )
 
 // Sheet types, as the partner contract names them.
@@ -62,7 +62,7 @@ func Types() []string {
 // (discipline letter plus optional modifier), an optional separator, then the
 // sheet type digit and sequence: A-101, A101, A1.1, A-1.01, S-201, FP-1,
 // G-001, M2.01, A-101A.
-var sheetNumberRe = regexp.MustCompile(`^([A-Z]{1,2})[-. ]?(\d{1,3}(?:\.\d{1,3})?)([A-Z])?$`)
+var sheetNumberRe = textmatch.MustCompile(`^([A-Z]{1,2})[-. ]?(\d{1,3}(?:\.\d{1,3})?)([A-Z])?$`)
 
 // Number is a parsed sheet number.
 type Number struct {
@@ -153,7 +153,7 @@ func Classify(p *pdftext.Page) Sheet {
 		s.NumberWords = []int{i}
 		s.Title, s.TitleWords = findTitle(p, lines, i)
 	}
-	s.Date, s.DateWords = findPattern(lines, dateRe)
+	s.Date, s.DateWords = findDate(lines)
 	s.Scale, s.ScaleWords = findScale(lines)
 	return s
 }
@@ -332,10 +332,10 @@ func columnMembers(p *pdftext.Page, words []int) map[int]bool {
 	return out
 }
 
-var titleCaptionRe = regexp.MustCompile(`^(?:SHEET|DRAWING|DWG\.?)\s+TITLE:?$|^TITLE:?$`)
+var titleCaptionRe = textmatch.MustCompile(`^(?:SHEET|DRAWING|DWG\.?)\s+TITLE:?$|^TITLE:?$`)
 
 // nonTitleRe rejects title-block lines that are fields rather than the title.
-var nonTitleRe = regexp.MustCompile(`(?i)^(?:SHEET|SHEET NO\.?|SHEET NUMBER|DATE|SCALE|DRAWN|CHECKED|PROJECT|JOB|REV|REVISION|ISSUE|NO\.?)\b|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|SCALE:`)
+var nonTitleRe = textmatch.MustCompile(`(?i)^(?:SHEET|SHEET NO\.?|SHEET NUMBER|DATE|SCALE|DRAWN|CHECKED|PROJECT|JOB|REV|REVISION|ISSUE|NO\.?)\b|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|SCALE:`)
 
 // findTitle looks for the sheet title: the text after a "SHEET TITLE"
 // caption near the number, else the largest-font line just above the number
@@ -398,20 +398,46 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 
 // dateRe accepts the dates title blocks carry: 03/02/2026, 3-2-26, 2026-03-02,
 // 2026.03.02, 2026/03/02, MAR 2, 2026, 2 MARCH 2026, APRIL 2024.
-var dateRe = regexp.MustCompile(`(?i)\b(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|` + monthPattern + `\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\s+` + monthPattern + `\.?,?\s+\d{4}|` + monthPattern + `\.?,?\s+\d{4})\b`)
+var dateRe = textmatch.MustCompile(`(?i)\b(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|` + monthPattern + `\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\s+` + monthPattern + `\.?,?\s+\d{4}|` + monthPattern + `\.?,?\s+\d{4})\b`)
 
 const monthPattern = `(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)`
 
-var scaleRe = regexp.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\bN\.?T\.?S\b\.?|\bNOT\s+TO\s+SCALE\b`)
+// scaleRe spells out the N.T.S. forms so that every branch has a literal
+// of two or more letters for the textmatch prefilter.
+var scaleRe = textmatch.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\b(?:NTS|N\.TS|NT\.S|N\.T\.S)\b\.?|\bNOT\s+TO\s+SCALE\b`)
 
-func findPattern(lines []Line, re *regexp.Regexp) (string, []int) {
+// findDate returns the first date on the page. dateRe has no literal every
+// match contains, so lines are first checked with mayHoldDate: the page's
+// other few hundred lines never reach the regexp engine.
+func findDate(lines []Line) (string, []int) {
 	for _, l := range lines {
-		if loc := re.FindStringIndex(l.Text); loc != nil {
+		if !mayHoldDate(l.Text) {
+			continue
+		}
+		if loc := dateRe.FindStringIndex(l.Text); loc != nil {
 			return l.Text[loc[0]:loc[1]], l.WordsInSpan(loc[0], loc[1])
 		}
 	}
 	return "", nil
 }
+
+// monthRe matches the month names that every non-numeric form of dateRe
+// contains.
+var monthRe = textmatch.MustCompile(`(?i)` + monthPattern)
+
+// mayHoldDate is a fast necessary condition for dateRe: its numeric forms
+// all have a digit, a separator and a digit side by side; its other forms
+// name a month.
+func mayHoldDate(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if isASCIIDigit(s[i]) && (s[i+1] == '/' || s[i+1] == '.' || s[i+1] == '-') && isASCIIDigit(s[i+2]) {
+			return true
+		}
+	}
+	return monthRe.MatchString(s)
+}
+
+func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // findScale returns the first scale statement; a bare "SCALE:" caption with
 // nothing after it does not count.
@@ -432,6 +458,6 @@ func findScale(lines []Line) (string, []int) {
 	return "", nil
 }
 
-var letterRunRe = regexp.MustCompile(`\pL{2,}`)
+var letterRunRe = textmatch.MustCompile(`\pL{2,}`)
 
 func hasTitleWord(s string) bool { return letterRunRe.MatchString(s) }

@@ -1,0 +1,276 @@
+// Package textmatch is regexp with a literal prefilter. Plan sheets have
+// tens of thousands of text lines and the rules hundreds of patterns, most
+// of them case-insensitive alternations that Go's backtracker tries at
+// every position of every line. A pattern like `(?i)\bRISERS?\b.*\d` can
+// only match a line that contains "RISER"; checking that first with a fast
+// substring search skips the regexp engine on nearly every line.
+//
+// The literals come from the pattern's syntax tree and are a necessary
+// condition, never a sufficient one: Regexp finds exactly what the wrapped
+// regexp finds, only faster.
+package textmatch
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+)
+
+// Regexp is a compiled regexp whose find and match methods first check
+// that the input contains one of the literals every match must contain.
+type Regexp struct {
+	*regexp.Regexp
+	// need holds upper-case ASCII literals; a match contains at least one
+	// of them (compared ignoring ASCII case). Empty: no prefilter.
+	need []string
+	// foldsKS: the pattern folds case and a literal has K or S, which (?i)
+	// also matches as the Kelvin sign and the long s; an ASCII comparison
+	// does not see those, so text holding either skips the prefilter.
+	foldsKS bool
+}
+
+// Compile parses a regular expression like regexp.Compile.
+func Compile(expr string) (*Regexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	r := &Regexp{Regexp: re}
+	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		r.need = required(tree.Simplify())
+		r.foldsKS = foldsCase(tree) && slices.ContainsFunc(r.need, func(lit string) bool {
+			return strings.ContainsAny(lit, "KS")
+		})
+	}
+	return r, nil
+}
+
+// MustCompile is Compile that panics on a bad expression, for patterns
+// written in the source.
+func MustCompile(expr string) *Regexp {
+	r, err := Compile(expr)
+	if err != nil {
+		panic("textmatch: " + err.Error())
+	}
+	return r
+}
+
+// Required returns the literals the prefilter looks for (for tests).
+func (r *Regexp) Required() []string { return r.need }
+
+// mayMatch reports whether s contains one of the required literals.
+func (r *Regexp) mayMatch(s string) bool {
+	if len(r.need) == 0 {
+		return true
+	}
+	for _, lit := range r.need {
+		if containsFoldASCII(s, lit) {
+			return true
+		}
+	}
+	// Rare: only lines with non-ASCII text pay for this check.
+	return r.foldsKS && !isASCII(s) && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f"))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Regexp) MatchString(s string) bool {
+	return r.mayMatch(s) && r.Regexp.MatchString(s)
+}
+
+func (r *Regexp) FindString(s string) string {
+	if !r.mayMatch(s) {
+		return ""
+	}
+	return r.Regexp.FindString(s)
+}
+
+func (r *Regexp) FindStringIndex(s string) []int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindStringIndex(s)
+}
+
+func (r *Regexp) FindStringSubmatch(s string) []string {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindStringSubmatch(s)
+}
+
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindStringSubmatchIndex(s)
+}
+
+func (r *Regexp) FindAllString(s string, n int) []string {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllString(s, n)
+}
+
+func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringIndex(s, n)
+}
+
+func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringSubmatch(s, n)
+}
+
+func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringSubmatchIndex(s, n)
+}
+
+// required returns literals one of which every match of re contains, or
+// nil when it cannot tell. Only ASCII literals are used, compared ignoring
+// case, which keeps the condition necessary for both case-sensitive and
+// (?i) patterns.
+func required(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		lit := string(re.Rune)
+		for _, c := range lit {
+			if c >= 0x80 {
+				return nil // Unicode case folding is not ASCII's: no filter
+			}
+		}
+		if lit == "" {
+			return nil
+		}
+		return []string{strings.ToUpper(lit)}
+	case syntax.OpCapture:
+		return required(re.Sub[0])
+	case syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+		return nil
+	case syntax.OpConcat:
+		// Every part must match, so any part's literals will do: take the
+		// most selective (longest shortest literal, then fewest).
+		var best []string
+		for _, sub := range re.Sub {
+			if cand := required(sub); better(cand, best) {
+				best = cand
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		// One branch matches: the union, but only if every branch has one.
+		var all []string
+		for _, sub := range re.Sub {
+			cand := required(sub)
+			if cand == nil {
+				return nil
+			}
+			all = append(all, cand...)
+		}
+		return all
+	}
+	return nil // classes, any-char, empty, anchors, star, quest
+}
+
+func foldsCase(re *syntax.Regexp) bool {
+	if re.Flags&syntax.FoldCase != 0 {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if foldsCase(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func better(cand, best []string) bool {
+	if cand == nil {
+		return false
+	}
+	if best == nil {
+		return true
+	}
+	cm, bm := shortest(cand), shortest(best)
+	return cm > bm || (cm == bm && len(cand) < len(best))
+}
+
+func shortest(lits []string) int {
+	n := len(lits[0])
+	for _, l := range lits[1:] {
+		n = min(n, len(l))
+	}
+	return n
+}
+
+// containsFoldASCII reports whether s contains upper, an upper-case ASCII
+// string, ignoring ASCII case, without allocating.
+func containsFoldASCII(s, upper string) bool {
+	first := upper[0]
+	lower := first
+	if 'A' <= first && first <= 'Z' {
+		lower = first + 'a' - 'A'
+	}
+	for i := 0; i+len(upper) <= len(s); {
+		j := indexEither(s[i:len(s)-len(upper)+1], first, lower)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if equalFoldASCII(s[i:i+len(upper)], upper) {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// indexEither is the first index of a or b in s, or -1.
+func indexEither(s string, a, b byte) int {
+	i := strings.IndexByte(s, a)
+	if a == b {
+		return i
+	}
+	j := strings.IndexByte(s, b)
+	switch {
+	case i < 0:
+		return j
+	case j < 0:
+		return i
+	}
+	return min(i, j)
+}
+
+func equalFoldASCII(s, upper string) bool {
+	for k := 0; k < len(upper); k++ {
+		c := s[k]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != upper[k] {
+			return false
+		}
+	}
+	return true
+}

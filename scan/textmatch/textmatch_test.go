@@ -1,0 +1,78 @@
+package textmatch
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRequiredLiterals(t *testing.T) {
+	cases := []struct {
+		expr string
+		want []string
+	}{
+		{`(?i)\bRISERS?\b`, []string{"RISER"}},
+		{`(?i)\b(\d+)\s+RISERS\s*@\s*(.+)$`, []string{"RISERS"}},
+		{`HEADROOM|HEAD\s+ROOM`, []string{"HEAD"}}, // the parser factors out HEAD
+		{`(?i)guard(rail)?`, []string{"GUARD"}},
+		{`\d+'-\d+"`, []string{"'-"}},
+		{`(?i)\b(?:OCCUPANCY|GROUP)\s*:?\s*([A-Z]-?\d?)`, []string{"OCCUPANCY", "GROUP"}},
+		{`.*`, nil},
+		{`a?b*`, nil},
+		{`(?i)(x|.)`, nil}, // one branch needs nothing
+		{`é+`, nil},        // non-ASCII: no filter
+		{`(ab){2,3}`, []string{"AB"}},
+	}
+	for _, tc := range cases {
+		got := MustCompile(tc.expr).Required()
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: required %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+}
+
+// TestSameMatchesAsRegexp: on real plan text and tricky strings, every
+// method finds exactly what the plain regexp finds.
+func TestSameMatchesAsRegexp(t *testing.T) {
+	exprs := []string{
+		`(?i)\bRISERS?\b`, `(?i)\b(\d+)\s+RISERS?\s*@\s*(\d+(?:\s*\d/\d+)?)"?`, `HEADROOM|HEAD\s+ROOM`,
+		`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\bN\.?T\.?S\b\.?`,
+		`(?i)\b(?:[A-Z]{1,2}-?\d{1,3}(?:\.\d{1,2})?)\b`, `(?i)skid`, `(?i)class`, `\bIBC\b|\bIRC\b`,
+	}
+	lines := []string{"", "14 RISERS @ 7 3/4\"", "14 risers @ 7-3/4 IN", "HEAD ROOM 6'-8\"", "HEADROOM", "SCALE: 1/4\" = 1'-0\"",
+		"AS NOTED", "N.T.S.", "A-101", "sheet a1.1", "SKID", "\u212aILN SKID", "CLAS\u017f", "2021 IBC", "ibc", "r\u00e9sum\u00e9 RISER"}
+	if data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "README.md")); err == nil {
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	for _, expr := range exprs {
+		fast, plain := MustCompile(expr), regexp.MustCompile(expr)
+		for _, s := range lines {
+			if got, want := fast.FindAllStringSubmatchIndex(s, -1), plain.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+				t.Errorf("%s on %q: %v, want %v", expr, s, got, want)
+			}
+			if fast.MatchString(s) != plain.MatchString(s) || !slices.Equal(fast.FindStringIndex(s), plain.FindStringIndex(s)) ||
+				fast.FindString(s) != plain.FindString(s) {
+				t.Errorf("%s on %q: MatchString/FindStringIndex/FindString differ", expr, s)
+			}
+		}
+	}
+}
+
+func FuzzSameMatchesAsRegexp(f *testing.F) {
+	f.Add(`(?i)\bRISERS?\b`, "14 RISERS @ 7 3/4\"")
+	f.Add(`HEAD(ROOM)?|CLEAR`, "head room")
+	f.Add(`(?i)s+k`, "\u017f\u212a")
+	f.Fuzz(func(t *testing.T, expr, s string) {
+		plain, err := regexp.Compile(expr)
+		if err != nil {
+			return
+		}
+		fast := MustCompile(expr)
+		if got, want := fast.FindAllStringSubmatchIndex(s, -1), plain.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("%q on %q: %v, want %v (required %q)", expr, s, got, want, fast.Required())
+		}
+	})
+}
