@@ -120,8 +120,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	}
 	ap.publicURL = cfg.PublicBaseURL()
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
-		Timeout: cfg.Scan.Timeout, Log: log}
-	reserveProcsForRequests(runner.Workers, log)
+		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
@@ -217,20 +216,21 @@ func (ap *appliance) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// reserveProcsForRequests gives the Go scheduler one extra P per scan
-// worker (up to the CPU count). Scans are CPU-bound and would otherwise
-// hold every P, leaving API requests to wait for a 10 ms scheduler slice
-// (measured: GET p99 45-76 ms during two scans on 2 cores, 8-18 ms with the
-// extra Ps; docs/bench-scan.md). The OS then shares the cores between scan
-// and request threads. An explicit GOMAXPROCS in the environment wins.
-func reserveProcsForRequests(workers int, log *slog.Logger) {
+// reserveProcsForRequests returns the runner's Busy hook: while scans run,
+// the Go scheduler gets one extra P per running scan (up to the CPU
+// count). Scans are CPU-bound and would otherwise hold every P, leaving API
+// requests to wait for a 10 ms scheduler slice (measured: GET p99 45-76 ms
+// during two scans on 2 cores, 8-18 ms with the extra Ps; docs/bench-scan.md).
+// When no scan runs the default comes back, since extra Ps cost request
+// throughput. An explicit GOMAXPROCS in the environment is left alone.
+func reserveProcsForRequests() func(running int) {
 	if os.Getenv("GOMAXPROCS") != "" {
-		return
+		return nil
 	}
 	base := runtime.GOMAXPROCS(0) // already fitted to the CPU quota
-	procs := base + min(workers, base)
-	runtime.GOMAXPROCS(procs)
-	log.Debug("scheduler", "gomaxprocs", procs, "scan_workers", workers)
+	return func(running int) {
+		runtime.GOMAXPROCS(base + min(running, base))
+	}
 }
 
 // listenAdminSocket listens on the admin socket, private to the service

@@ -41,9 +41,14 @@ type Runner struct {
 	Workers  int
 	Timeout  time.Duration
 	Log      *slog.Logger
+	// Busy, if set, is told how many scans run each time the number
+	// changes (serve gives request handling scheduler room meanwhile).
+	Busy func(running int)
 
-	wakeOnce sync.Once
-	wake     chan struct{}
+	wakeOnce  sync.Once
+	wake      chan struct{}
+	runningMu sync.Mutex
+	running   int
 }
 
 // idlePoll is how often an idle worker looks at the queue without a wake-up
@@ -103,9 +108,24 @@ func (r *Runner) work(ctx context.Context, worker int) {
 	}
 }
 
+// track counts running scans for Busy; call the result when the scan ends.
+func (r *Runner) track() (done func()) {
+	change := func(by int) {
+		r.runningMu.Lock()
+		defer r.runningMu.Unlock()
+		r.running += by
+		if r.Busy != nil {
+			r.Busy(r.running)
+		}
+	}
+	change(1)
+	return func() { change(-1) }
+}
+
 // scan runs one claimed version to complete, failed, or (on shutdown) back
 // into the queue.
 func (r *Runner) scan(ctx context.Context, v store.Version) {
+	defer r.track()()
 	log := r.Log.With("version_id", v.ID, "job_id", v.JobID)
 	started := time.Now()
 	tracker := &tracker{store: r.Store, versionID: v.ID, pipeline: v.Pipeline, log: log}
