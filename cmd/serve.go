@@ -21,6 +21,7 @@ import (
 	"planreview/scan"
 	"planreview/store"
 	"planreview/store/blob"
+	"planreview/store/durable"
 )
 
 func newServeCmd(a *app) *cobra.Command {
@@ -84,6 +85,11 @@ type appliance struct {
 func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err := cfg.ensureDataDir(); err != nil {
 		return nil, err
+	}
+	// A crash during a durable write leaves its temp file; the target file
+	// is intact, so the temp is only litter.
+	if err := durable.RemoveTemps(cfg.Data.Dir); err != nil {
+		log.Warn("remove temp files left by a crash", "error", err)
 	}
 	db, err := store.Open(cfg.DBPath(), store.Options{})
 	if errors.Is(err, store.ErrDatabaseLocked) {
