@@ -34,10 +34,11 @@ func newServeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			log := newLogger(cfg, cmd.ErrOrStderr())
+			logs := newLogBuffer(cmd.ErrOrStderr())
+			defer logs.Close()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cfg, log)
+			return serve(ctx, cfg, newLogger(cfg, logs))
 		},
 	}
 	cmd.Flags().String("listen", "", "address to listen on (default 127.0.0.1:8080)")

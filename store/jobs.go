@@ -156,16 +156,56 @@ func ownedJob(tx *bolt.Tx, partnerID, jobID string) (Job, error) {
 	return j, nil
 }
 
-// Job returns a partner's job with all its versions, oldest first.
+// cachedOwnedJob is ownedJob through the decode cache (a Job has no shared
+// parts, so every caller may change its copy).
+func (db *DB) cachedOwnedJob(tx *bolt.Tx, partnerID, jobID string) (Job, error) {
+	raw := tx.Bucket(bucketJobs).Get([]byte(jobID))
+	if raw == nil {
+		return Job{}, ErrNotFound
+	}
+	j, err := db.jobCache.decode(jobID, raw)
+	if err != nil {
+		return Job{}, err
+	}
+	if j.PartnerID != partnerID {
+		return Job{}, ErrNotFound
+	}
+	return j, nil
+}
+
+// cachedVersions lists a job's versions, oldest first, through the decode
+// cache; the versions share their stage slices, so callers only read them.
+func (db *DB) cachedVersions(tx *bolt.Tx, jobID string) ([]Version, error) {
+	var out []Version
+	prefix := indexKey(jobID, "")
+	versions := tx.Bucket(bucketVersions)
+	c := tx.Bucket(bucketJobVersions).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		id := string(k[len(prefix):])
+		raw := versions.Get([]byte(id))
+		if raw == nil {
+			return nil, ErrNotFound
+		}
+		v, err := db.versionCache.decode(id, raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Job returns a partner's job with all its versions, oldest first. The
+// versions are shared with other readers: read them, do not change them.
 func (db *DB) Job(partnerID, jobID string) (Job, []Version, error) {
 	var j Job
 	var versions []Version
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		if j, err = ownedJob(tx, partnerID, jobID); err != nil {
+		if j, err = db.cachedOwnedJob(tx, partnerID, jobID); err != nil {
 			return err
 		}
-		versions, err = jobVersions(tx, jobID)
+		versions, err = db.cachedVersions(tx, jobID)
 		return err
 	})
 	return j, versions, err

@@ -72,6 +72,9 @@ func SchemaVersion() int { return len(migrations) }
 type DB struct {
 	bolt *bolt.DB
 	now  func() time.Time
+
+	jobCache     decodeCache[Job]
+	versionCache decodeCache[Version] // read-only paths only: versions share slices
 }
 
 // Options tune Open.
