@@ -204,8 +204,8 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
 			if pv.readable {
 				pv.lines = sheets.Lines(p)
-				pv.sheet = sheets.Classify(p)
-				pv.index = sheets.ParseIndex(p)
+				pv.sheet = sheets.ClassifyLines(p, pv.lines)
+				pv.index = sheets.ParseIndexLines(p, pv.lines)
 			}
 			pages = append(pages, pv)
 		}

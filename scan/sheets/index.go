@@ -27,12 +27,15 @@ var indexHeadingRe = textmatch.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+IND
 // heading, has at least two rows, uses full sheet numbers (A-101, A1.1, not
 // P-1), never repeats a number and gives most rows a title. The page's own
 // title-block number never counts. It returns nil when the page has no index.
-func ParseIndex(p *pdftext.Page) []IndexEntry {
+func ParseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(p)) }
+
+// ParseIndexLines is ParseIndex for a caller that already built the page's
+// lines (Lines(p)).
+func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 	if len(p.Words) == 0 {
 		return nil
 	}
 	pw, _ := pageScale(p)
-	lines := Lines(p)
 	var headings []Box
 	for _, l := range lines {
 		if indexHeadingRe.MatchString(l.Text) {

@@ -141,12 +141,15 @@ type Sheet struct {
 }
 
 // Classify reads the sheet number, title, date and scale of a page.
-func Classify(p *pdftext.Page) Sheet {
+func Classify(p *pdftext.Page) Sheet { return ClassifyLines(p, Lines(p)) }
+
+// ClassifyLines is Classify for a caller that already built the page's
+// lines (Lines(p)).
+func ClassifyLines(p *pdftext.Page, lines []Line) Sheet {
 	s := Sheet{Type: TypeUnknown}
 	if len(p.Words) == 0 {
 		return s
 	}
-	lines := Lines(p)
 	if i, ok := bestNumber(p, lines); ok {
 		n, _ := ParseNumber(WordText(p.Words[i]))
 		s.Number, s.Key, s.Type = n.Text, n.Key, n.Type

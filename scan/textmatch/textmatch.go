@@ -24,6 +24,9 @@ type Regexp struct {
 	// need holds upper-case ASCII literals; a match contains at least one
 	// of them (compared ignoring ASCII case). Empty: no prefilter.
 	need []string
+	// byFirst lists need by each literal's first byte, so one pass over the
+	// text checks every literal.
+	byFirst *[256][]string
 	// foldsKS: the pattern folds case and a literal has K or S, which (?i)
 	// also matches as the Kelvin sign and the long s; an ASCII comparison
 	// does not see those, so text holding either skips the prefilter.
@@ -42,6 +45,12 @@ func Compile(expr string) (*Regexp, error) {
 		r.foldsKS = foldsCase(tree) && slices.ContainsFunc(r.need, func(lit string) bool {
 			return strings.ContainsAny(lit, "KS")
 		})
+		if len(r.need) > 0 {
+			r.byFirst = new([256][]string)
+			for _, lit := range r.need {
+				r.byFirst[lit[0]] = append(r.byFirst[lit[0]], lit)
+			}
+		}
 	}
 	return r, nil
 }
@@ -59,14 +68,21 @@ func MustCompile(expr string) *Regexp {
 // Required returns the literals the prefilter looks for (for tests).
 func (r *Regexp) Required() []string { return r.need }
 
-// mayMatch reports whether s contains one of the required literals.
+// mayMatch reports whether s contains one of the required literals, in one
+// pass over s whatever the number of literals.
 func (r *Regexp) mayMatch(s string) bool {
-	if len(r.need) == 0 {
+	if r.byFirst == nil {
 		return true
 	}
-	for _, lit := range r.need {
-		if containsFoldASCII(s, lit) {
-			return true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		for _, lit := range r.byFirst[c] {
+			if len(s)-i >= len(lit) && equalFoldASCII(s[i:i+len(lit)], lit) {
+				return true
+			}
 		}
 	}
 	// Rare: only lines with non-ASCII text pay for this check.
@@ -222,44 +238,6 @@ func shortest(lits []string) int {
 		n = min(n, len(l))
 	}
 	return n
-}
-
-// containsFoldASCII reports whether s contains upper, an upper-case ASCII
-// string, ignoring ASCII case, without allocating.
-func containsFoldASCII(s, upper string) bool {
-	first := upper[0]
-	lower := first
-	if 'A' <= first && first <= 'Z' {
-		lower = first + 'a' - 'A'
-	}
-	for i := 0; i+len(upper) <= len(s); {
-		j := indexEither(s[i:len(s)-len(upper)+1], first, lower)
-		if j < 0 {
-			return false
-		}
-		i += j
-		if equalFoldASCII(s[i:i+len(upper)], upper) {
-			return true
-		}
-		i++
-	}
-	return false
-}
-
-// indexEither is the first index of a or b in s, or -1.
-func indexEither(s string, a, b byte) int {
-	i := strings.IndexByte(s, a)
-	if a == b {
-		return i
-	}
-	j := strings.IndexByte(s, b)
-	switch {
-	case i < 0:
-		return j
-	case j < 0:
-		return i
-	}
-	return min(i, j)
 }
 
 func equalFoldASCII(s, upper string) bool {
