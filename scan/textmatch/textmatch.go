@@ -74,11 +74,13 @@ func (r *Regexp) mayMatch(s string) bool {
 	if r.byFirst == nil {
 		return true
 	}
+	nonASCII := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if 'a' <= c && c <= 'z' {
 			c -= 'a' - 'A'
 		}
+		nonASCII = nonASCII || c >= 0x80
 		for _, lit := range r.byFirst[c] {
 			if len(s)-i >= len(lit) && equalFoldASCII(s[i:i+len(lit)], lit) {
 				return true
@@ -86,16 +88,7 @@ func (r *Regexp) mayMatch(s string) bool {
 		}
 	}
 	// Rare: only lines with non-ASCII text pay for this check.
-	return r.foldsKS && !isASCII(s) && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f"))
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return r.foldsKS && nonASCII && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f"))
 }
 
 func (r *Regexp) MatchString(s string) bool {
