@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -56,12 +55,4 @@ func (p *progressBar) done() {
 	if p.on {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
-}
-
-func mustJSON(v any) json.RawMessage {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return json.RawMessage("null")
-	}
-	return raw
 }

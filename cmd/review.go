@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -131,4 +132,13 @@ func printFindings(w io.Writer, format string, res scan.Result) error {
 		len(res.Findings), pages, counts["critical"], counts["high"], counts["medium"], counts["low"], counts["info"])
 	fmt.Fprintf(w, "Code basis: %s\n", strings.Join(res.CodeBasis.Lines, "; "))
 	return nil
+}
+
+// mustJSON encodes a value that cannot fail to encode (plain structs).
+func mustJSON(v any) json.RawMessage {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return raw
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"time"
 
 	"planreview/scan/annotate"
 	"planreview/scan/pdftext"
@@ -242,9 +241,6 @@ func toStoreFindings(found []rules.Finding) []store.Finding {
 func (p *Pipeline) Annotate(ctx context.Context, res Result, file Reviewed, dstPath string, sum annotate.Summary) error {
 	sum.FileName = file.Name
 	sum.CodeBasis = res.CodeBasis.Lines
-	if sum.GeneratedAt.IsZero() {
-		sum.GeneratedAt = time.Now()
-	}
 	return annotate.RenderFile(ctx, file.Path, dstPath, MarksFor(res.Findings, file.FileID), sum)
 }
 

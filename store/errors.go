@@ -7,7 +7,6 @@ var (
 	ErrNotFound       = errors.New("not found")
 	ErrVersionLocked  = errors.New("version locked")
 	ErrTooManyFiles   = errors.New("too many files in version")
-	ErrConflict       = errors.New("conflict")
 	ErrKeyRevoked     = errors.New("key revoked")
 	ErrSchemaTooNew   = errors.New("database schema is newer than this binary")
 	ErrDatabaseLocked = errors.New("database is locked by another process")

@@ -144,17 +144,13 @@ func (db *DB) Files(partnerID, jobID, versionID string) ([]File, error) {
 		if _, err := ownedJob(tx, partnerID, jobID); err != nil {
 			return err
 		}
-		versions, err := jobVersions(tx, jobID)
-		if err != nil {
-			return err
-		}
 		found := versionID == ""
-		for _, v := range versions {
-			if versionID != "" && v.ID != versionID {
+		for _, id := range versionIDs(tx, jobID) {
+			if versionID != "" && id != versionID {
 				continue
 			}
 			found = true
-			files, err := versionFiles(tx, v.ID)
+			files, err := versionFiles(tx, id)
 			if err != nil {
 				return err
 			}

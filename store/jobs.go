@@ -211,18 +211,15 @@ func (db *DB) Job(partnerID, jobID string) (Job, []Version, error) {
 	return j, versions, err
 }
 
-func jobVersions(tx *bolt.Tx, jobID string) ([]Version, error) {
-	var out []Version
+// versionIDs lists a job's version ids, oldest first, from the index alone.
+func versionIDs(tx *bolt.Tx, jobID string) []string {
+	var out []string
 	prefix := indexKey(jobID, "")
 	c := tx.Bucket(bucketJobVersions).Cursor()
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		var v Version
-		if err := getJSON(tx.Bucket(bucketVersions), string(k[len(prefix):]), &v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+		out = append(out, string(k[len(prefix):]))
 	}
-	return out, nil
+	return out
 }
 
 // JobQuery filters and pages a partner's job list.

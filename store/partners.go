@@ -80,19 +80,3 @@ func (db *DB) UpdatePartner(name string, change func(*Partner)) (Partner, error)
 	})
 	return p, err
 }
-
-// Partners lists every partner, oldest first.
-func (db *DB) Partners() ([]Partner, error) {
-	var out []Partner
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketPartners).ForEach(func(_, v []byte) error {
-			var p Partner
-			if err := unmarshal(v, &p); err != nil {
-				return err
-			}
-			out = append(out, p)
-			return nil
-		})
-	})
-	return out, err
-}

@@ -14,7 +14,6 @@ import (
 var (
 	ErrNoFiles          = errors.New("version has no files")
 	ErrFileNotUploaded  = errors.New("a file of the version is not uploaded")
-	ErrScanNotComplete  = errors.New("scan not complete")
 	ErrNoScanInProgress = errors.New("version is not being scanned")
 )
 
