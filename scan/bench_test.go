@@ -159,6 +159,9 @@ func BenchmarkPipeline100Pages(b *testing.B) {
 				b.ReportMetric(float64(total[store.StageClassifying]+total[store.StageReviewing])/float64(e), "review/extract")
 			}
 			b.ReportMetric(float64(findings), "findings")
+			if in, out := fileSize(b, path), fileSize(b, dst); in > 0 {
+				b.ReportMetric(float64(out-in), "marked-up-added-bytes")
+			}
 		})
 		b.Run(set.name+"/poppler-pdftotext-bbox", func(b *testing.B) {
 			tool, err := exec.LookPath("pdftotext")
@@ -174,6 +177,14 @@ func BenchmarkPipeline100Pages(b *testing.B) {
 			}
 		})
 	}
+}
+
+func fileSize(b *testing.B, path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
 }
 
 // syntheticFindings spreads n findings over the file's pages, each anchored

@@ -120,7 +120,9 @@ func (s *objectSet) newStream(d types.Dict, content []byte, compress bool) (type
 		var buf bytes.Buffer
 		buf.Grow(len(content)/3 + 64)
 		if s.deflater == nil {
-			s.deflater = zlib.NewWriter(&buf)
+			// BestSpeed: the streams are summary-page text, which it packs
+			// nearly as tightly as the default level at a third of the CPU.
+			s.deflater, _ = zlib.NewWriterLevel(&buf, zlib.BestSpeed)
 		} else {
 			s.deflater.Reset(&buf)
 		}

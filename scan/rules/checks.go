@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"planreview/scan/sheets"
-	"planreview/scan/textmatch"
 )
 
 // checkSpec describes a Go check that YAML rules reference by name: the
@@ -179,7 +178,7 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 
 // referenceRe finds sheet references: "3/A4.2", "A/A-501", "SEE A-501",
 // "SEE SHEET A-501", "REFER TO S-201".
-var referenceRe = textmatch.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
+var referenceRe = lineSet.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
 
 // checkSheetReferences reports references to sheets that are not in the set.
 // It runs only when the set carries a sheet index: without one the set may
@@ -194,8 +193,8 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		if !pv.readable {
 			continue
 		}
-		for _, l := range pv.lines {
-			for _, m := range referenceRe.FindAllStringSubmatchIndex(l.Text, -1) {
+		for li, l := range pv.lines {
+			for _, m := range pv.findAll(referenceRe, li) {
 				gi := 1
 				if m[2] < 0 {
 					gi = 2
@@ -472,9 +471,9 @@ func checkCapacityWidth(rv *review, r *Rule) []observation {
 // --- stairs -----------------------------------------------------------------
 
 var (
-	totalRiseRe  = textmatch.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	riserCountRe = textmatch.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + lengthPattern + `))?`)
-	riserRangeRe = textmatch.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + lengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + lengthPattern + `)`)
+	totalRiseRe  = lineSet.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	riserCountRe = lineSet.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + lengthPattern + `))?`)
+	riserRangeRe = lineSet.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + lengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + lengthPattern + `)`)
 )
 
 // stairStatement is a stair's total rise with its riser count (and the
@@ -499,7 +498,7 @@ func (rv *review) stairStatements() []stairStatement {
 			continue
 		}
 		for li, l := range pv.lines {
-			tm := totalRiseRe.FindStringSubmatchIndex(l.Text)
+			tm := pv.find(totalRiseRe, li)
 			if tm == nil {
 				continue
 			}
@@ -522,7 +521,7 @@ func (rv *review) stairStatements() []stairStatement {
 			}
 			for _, lj := range candidates {
 				m := pv.lines[lj]
-				cm := riserCountRe.FindStringSubmatchIndex(m.Text)
+				cm := pv.find(riserCountRe, lj)
 				if cm == nil {
 					continue
 				}
@@ -600,8 +599,8 @@ func checkRiserUniformity(rv *review, r *Rule) []observation {
 		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
 			continue
 		}
-		for _, l := range pv.lines {
-			for _, m := range riserRangeRe.FindAllStringSubmatchIndex(l.Text, -1) {
+		for li, l := range pv.lines {
+			for _, m := range pv.findAll(riserRangeRe, li) {
 				a, err1 := ParseLength(l.Text[m[2]:m[3]])
 				b, err2 := ParseLength(l.Text[m[4]:m[5]])
 				if err1 != nil || err2 != nil {

@@ -18,6 +18,7 @@ import (
 
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
+	"planreview/scan/textmatch"
 )
 
 // Engine applies the loaded packs. It is immutable after Load and safe for
@@ -87,7 +88,37 @@ type pageView struct {
 	readable  bool
 	sheet     sheets.Sheet
 	lines     []sheets.Line
+	present   []textmatch.Present // per line: which of lineSet's literals it holds
 	index     []sheets.IndexEntry
+}
+
+// lineSet holds every pattern the engine runs over text lines (rule
+// patterns and exclusions, fact and check patterns), so that each line is
+// scanned once for all their literals instead of once per pattern.
+var lineSet = textmatch.NewSet()
+
+// findAll is re.FindAllStringSubmatchIndex on line li, using the line's scan.
+func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
+	text := pv.lines[li].Text
+	if !re.MayMatch(text, pv.present[li]) {
+		return nil
+	}
+	return re.Regexp.FindAllStringSubmatchIndex(text, -1)
+}
+
+// find is re.FindStringSubmatchIndex on line li, using the line's scan.
+func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
+	text := pv.lines[li].Text
+	if !re.MayMatch(text, pv.present[li]) {
+		return nil
+	}
+	return re.Regexp.FindStringSubmatchIndex(text)
+}
+
+// matches is re.MatchString on line li, using the line's scan.
+func (pv *pageView) matches(re *textmatch.Regexp, li int) bool {
+	text := pv.lines[li].Text
+	return re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
 }
 
 // sheetNumberOr names the page for rationales: its sheet number, or its page.
@@ -204,6 +235,11 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
 			if pv.readable {
 				pv.lines = sheets.Lines(p)
+				texts := make([]string, len(pv.lines))
+				for i, l := range pv.lines {
+					texts[i] = l.Text
+				}
+				pv.present = lineSet.ScanAll(texts)
 				pv.sheet = sheets.ClassifyLines(p, pv.lines)
 				pv.index = sheets.ParseIndexLines(p, pv.lines)
 			}
@@ -260,12 +296,12 @@ func (rv *review) match(r *Rule) []observation {
 			continue
 		}
 		sheetHit := false
-		for _, l := range pv.lines {
+		for li, l := range pv.lines {
 			// The rule's own pattern first: it rules out nearly every line,
 			// while the exclusion (a long case-insensitive alternation) is
 			// the slow one, so it runs only where the pattern matched.
-			matches := r.Pattern.FindAllStringSubmatchIndex(l.Text, -1)
-			if len(matches) == 0 || (r.Unless != nil && r.Unless.MatchString(l.Text)) {
+			matches := pv.findAll(r.Pattern, li)
+			if len(matches) == 0 || (r.Unless != nil && pv.matches(r.Unless, li)) {
 				continue
 			}
 			for _, m := range matches {

@@ -37,24 +37,24 @@ type setFacts struct {
 }
 
 var (
-	occupancyGroupRe = textmatch.MustCompile(`(?i)\b(?:OCCUPANCY(?:\s+(?:GROUP|CLASSIFICATION|CLASS|TYPE))?|USE\s+GROUP)\s*[:=\-]?\s*(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
+	occupancyGroupRe = lineSet.MustCompile(`(?i)\b(?:OCCUPANCY(?:\s+(?:GROUP|CLASSIFICATION|CLASS|TYPE))?|USE\s+GROUP)\s*[:=\-]?\s*(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
 	// Code statements: "2021 IBC", "IBC 2021", "2021 INTERNATIONAL BUILDING
 	// CODE", "2011 NEC", "5th Edition (2014) FBC", "NFPA 13 (2019)".
 	codeStatementRes = []*textmatch.Regexp{
-		textmatch.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
-		textmatch.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
-		textmatch.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
-		textmatch.MustCompile(`(?i)\b(?P<fam>` + codeFamilies + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b`),
+		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
+		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
+		lineSet.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
+		lineSet.MustCompile(`(?i)\b(?P<fam>` + codeFamilies + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b`),
 	}
-	constructionRe = textmatch.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b`)
-	sprinklerRe    = textmatch.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
-	voiceAlarmRe   = textmatch.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
-	occupantLoadRe = textmatch.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
-	exitsRe        = textmatch.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
-	stairFactorRe  = textmatch.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	otherFactorRe  = textmatch.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	stairWidthRe   = textmatch.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	otherWidthRe   = textmatch.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	constructionRe = lineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b`)
+	sprinklerRe    = lineSet.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
+	voiceAlarmRe   = lineSet.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
+	occupantLoadRe = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
+	exitsRe        = lineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
+	stairFactorRe  = lineSet.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	otherFactorRe  = lineSet.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	stairWidthRe   = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	otherWidthRe   = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
 )
 
 // codeFamilies are the code abbreviations a statement may name. Only the
@@ -76,7 +76,7 @@ func gatherFacts(pages []*pageView) setFacts {
 		}
 		for li, l := range pv.lines {
 			find := func(re *textmatch.Regexp, dst *[]hit, parse func(m []int) (hit, bool)) {
-				for _, m := range re.FindAllStringSubmatchIndex(l.Text, -1) {
+				for _, m := range pv.findAll(re, li) {
 					h, ok := parse(m)
 					if !ok {
 						continue
@@ -103,7 +103,7 @@ func gatherFacts(pages []*pageView) setFacts {
 			// IFC" must not also yield "IBC, 2021").
 			var taken [][2]int
 			for _, re := range codeStatementRes {
-				for _, m := range re.FindAllStringSubmatchIndex(l.Text, -1) {
+				for _, m := range pv.findAll(re, li) {
 					if overlapsAny(taken, m[0], m[1]) {
 						continue
 					}
@@ -132,7 +132,7 @@ func gatherFacts(pages []*pageView) setFacts {
 			}
 			find(constructionRe, &f.construction, func(m []int) (hit, bool) { return hit{}, true })
 			find(sprinklerRe, &f.sprinklerStmts, group)
-			if voiceAlarmRe.MatchString(l.Text) {
+			if pv.matches(voiceAlarmRe, li) {
 				f.voiceAlarm = true
 			}
 			find(occupantLoadRe, &f.occupantLoads, number)

@@ -79,10 +79,12 @@ func fingerprint(ruleID, sheetNumber, evidence string) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
+var quoteMarks = strings.NewReplacer("’", "'", "′", "'", "”", `"`, "″", `"`, "“", `"`)
+
 // normaliseEvidence upper-cases, unifies quote marks and collapses spaces, so
 // that re-typed but identical notes keep their fingerprint.
 func normaliseEvidence(s string) string {
-	s = strings.NewReplacer("’", "'", "′", "'", "”", `"`, "″", `"`, "“", `"`).Replace(s)
+	s = quoteMarks.Replace(s)
 	return strings.ToUpper(strings.Join(strings.Fields(s), " "))
 }
 

@@ -652,14 +652,14 @@ func (l *loader) matcher(r *Rule, patternNode, unlessNode, quantityNode, minNode
 		l.fail(patternNode, "rule %s: %v", r.ID, err)
 		return nil
 	}
-	re, err := textmatch.Compile(`(?i)` + expanded)
+	re, err := lineSet.Compile(`(?i)` + expanded)
 	if err != nil {
 		l.fail(patternNode, "rule %s: pattern does not compile: %v", r.ID, err)
 		return nil
 	}
 	r.Pattern = re
 	if unlessNode != nil {
-		u, err := textmatch.Compile(`(?i)` + l.str(unlessNode))
+		u, err := lineSet.Compile(`(?i)` + l.str(unlessNode))
 		if err != nil {
 			l.fail(unlessNode, "rule %s: unless does not compile: %v", r.ID, err)
 		}

@@ -187,12 +187,17 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 	if maxH <= 0 {
 		return 0, false
 	}
-	lineOf := make(map[int]int, len(p.Words))
-	posInLine := make(map[int]int, len(p.Words))
+	// By word: its line (-1 when the extractor's lines left it out) and its
+	// position in that line.
+	lineOf := make([]int32, len(p.Words))
+	posInLine := make([]int32, len(p.Words))
+	for i := range lineOf {
+		lineOf[i] = -1
+	}
 	for li, l := range lines {
 		for k, w := range l.Words {
-			lineOf[w] = li
-			posInLine[w] = k
+			lineOf[w] = int32(li)
+			posInLine[w] = int32(k)
 		}
 	}
 	type cand struct {
@@ -222,11 +227,7 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 		if n.Strong {
 			score += 0.5
 		}
-		li, inLine := lineOf[i]
-		if !inLine {
-			// The extractor's lines left this word out: read it alone.
-			li = -1
-		}
+		li := int(lineOf[i]) // -1: the extractor's lines left this word out; read it alone
 		if li < 0 || len(lines[li].Words) == 1 {
 			score += 0.3
 		}
@@ -251,7 +252,7 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 		}
 		// Short forms (FP-1, M2, I-5) are also room tags, units and road
 		// names; they count only under a "SHEET" caption.
-		if !n.Strong && !caption && (li < 0 || !captionBefore(p, lines, li, posInLine[i])) {
+		if !n.Strong && !caption && (li < 0 || !captionBefore(p, lines, li, int(posInLine[i]))) {
 			continue
 		}
 		if columns[i] {
@@ -287,16 +288,22 @@ func captionBefore(p *pdftext.Page, lines []Line, li, k int) bool {
 func captionLines(lines []Line) []Box {
 	var out []Box
 	for _, l := range lines {
-		up := strings.ToUpper(l.Text)
-		if !strings.HasPrefix(up, "SHEET") && !strings.HasPrefix(up, "DWG") && !strings.HasPrefix(up, "DRAWING NO") {
+		t := l.Text
+		if !hasPrefixFold(t, "SHEET") && !hasPrefixFold(t, "DWG") && !hasPrefixFold(t, "DRAWING NO") {
 			continue
 		}
-		if strings.HasPrefix(up, "SHEET INDEX") || strings.HasPrefix(up, "SHEET TITLE") || strings.HasPrefix(up, "SHEET LIST") {
+		if hasPrefixFold(t, "SHEET INDEX") || hasPrefixFold(t, "SHEET TITLE") || hasPrefixFold(t, "SHEET LIST") {
 			continue
 		}
 		out = append(out, l.Box)
 	}
 	return out
+}
+
+// hasPrefixFold is strings.HasPrefix(strings.ToUpper(s), upper) without
+// upper-casing every line of the page.
+func hasPrefixFold(s, upper string) bool {
+	return len(s) >= len(upper) && strings.EqualFold(s[:len(upper)], upper)
 }
 
 // captionAbove reports whether one of the captions sits just above or left of b.

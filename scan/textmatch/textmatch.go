@@ -31,6 +31,10 @@ type Regexp struct {
 	// also matches as the Kelvin sign and the long s; an ASCII comparison
 	// does not see those, so text holding either skips the prefilter.
 	foldsKS bool
+	// set and bits: the Set r belongs to and the Present bits of its
+	// literals (bit 0 too when foldsKS); see MayMatch.
+	set  *Set
+	bits []int
 }
 
 // Compile parses a regular expression like regexp.Compile.

@@ -1,0 +1,190 @@
+package textmatch
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Set groups Regexps whose prefilters run together. A rule engine tries
+// dozens of patterns on every line of a plan set; with a Set, Scan reads a
+// line once and records which of all the members' literals it holds, and
+// each member's prefilter becomes a few bit tests instead of a pass over
+// the line.
+//
+// A Set is safe for concurrent use. Members may be compiled at any time: a
+// Present from a Scan that came before a member was compiled does not know
+// that member's literals, and MayMatch then checks the text itself.
+type Set struct {
+	mu    sync.Mutex
+	lits  []string // upper-case ASCII; a literal's bit in Present is its index + 1
+	ids   map[string]int
+	table atomic.Pointer[setTable] // nil after a Compile until the next Scan builds it
+}
+
+// setTable finds every literal of the Set in one pass: literals are looked
+// up by their first two bytes (one byte for one-byte literals), so each
+// position of a text costs a table read and a rare comparison.
+type setTable struct {
+	lits   []string
+	single [256][]int32
+	start  []int32 // 1<<16 + 1 offsets into ids, by first two upper-cased bytes
+	ids    []int32
+}
+
+// Present records which literals of a Set one text holds.
+type Present struct {
+	set  *Set
+	n    int      // literals known when the text was scanned
+	bits []uint64 // bit 0: the text holds U+212A or U+017F; bit i+1: literal i
+}
+
+// NewSet returns an empty Set.
+func NewSet() *Set { return &Set{ids: map[string]int{}} }
+
+// Compile compiles expr like the package's Compile and makes it a member.
+func (s *Set) Compile(expr string) (*Regexp, error) {
+	r, err := Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.need) == 0 {
+		return r, nil // no prefilter: MayMatch is always true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r.set = s
+	if r.foldsKS {
+		r.bits = append(r.bits, 0)
+	}
+	for _, lit := range r.need {
+		id, ok := s.ids[lit]
+		if !ok {
+			id = len(s.lits)
+			s.ids[lit] = id
+			s.lits = append(s.lits, lit)
+		}
+		r.bits = append(r.bits, id+1)
+	}
+	s.table.Store(nil)
+	return r, nil
+}
+
+// MustCompile is Compile that panics on a bad expression.
+func (s *Set) MustCompile(expr string) *Regexp {
+	r, err := s.Compile(expr)
+	if err != nil {
+		panic("textmatch: " + err.Error())
+	}
+	return r
+}
+
+// ScanAll scans each text, in one allocation for all of them.
+func (s *Set) ScanAll(texts []string) []Present {
+	t := s.current()
+	words := (len(t.lits) + 1 + 63) / 64
+	slab := make([]uint64, words*len(texts))
+	out := make([]Present, len(texts))
+	for i, text := range texts {
+		bits := slab[i*words : (i+1)*words : (i+1)*words]
+		t.scan(text, bits)
+		out[i] = Present{set: s, n: len(t.lits), bits: bits}
+	}
+	return out
+}
+
+// Scan records which of the Set's literals text holds.
+func (s *Set) Scan(text string) Present {
+	return s.ScanAll([]string{text})[0]
+}
+
+// MayMatch reports whether r can match text, given the Present that r's
+// Set recorded for text. It is the same necessary condition every find
+// method checks; a false answer means no match. When p comes from another
+// Set, or r was compiled after the scan, it checks text directly.
+func (r *Regexp) MayMatch(text string, p Present) bool {
+	if r.byFirst == nil {
+		return true
+	}
+	if r.set == nil || r.set != p.set {
+		return r.mayMatch(text)
+	}
+	for _, b := range r.bits {
+		if b > p.n {
+			return r.mayMatch(text)
+		}
+		if p.bits[b>>6]&(1<<(b&63)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Set) current() *setTable {
+	if t := s.table.Load(); t != nil {
+		return t
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.table.Load(); t != nil {
+		return t
+	}
+	t := &setTable{lits: append([]string(nil), s.lits...), start: make([]int32, 1<<16+1)}
+	for id, lit := range t.lits {
+		if len(lit) == 1 {
+			t.single[lit[0]] = append(t.single[lit[0]], int32(id))
+		} else {
+			t.start[pairKey(lit[0], lit[1])+1]++
+		}
+	}
+	for k := 1; k < len(t.start); k++ {
+		t.start[k] += t.start[k-1]
+	}
+	t.ids = make([]int32, t.start[len(t.start)-1])
+	next := append([]int32(nil), t.start[:1<<16]...)
+	for id, lit := range t.lits {
+		if len(lit) > 1 {
+			k := pairKey(lit[0], lit[1])
+			t.ids[next[k]] = int32(id)
+			next[k]++
+		}
+	}
+	s.table.Store(t)
+	return t
+}
+
+func pairKey(c0, c1 byte) int { return int(c0)<<8 | int(c1) }
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+func (t *setTable) scan(s string, bits []uint64) {
+	nonASCII := false
+	for i := 0; i < len(s); i++ {
+		c0 := upperASCII(s[i])
+		if c0 >= 0x80 {
+			nonASCII = true // literals are ASCII: none starts here
+			continue
+		}
+		for _, id := range t.single[c0] {
+			bits[(id+1)>>6] |= 1 << ((id + 1) & 63)
+		}
+		if i+1 == len(s) {
+			break
+		}
+		k := pairKey(c0, upperASCII(s[i+1]))
+		for _, id := range t.ids[t.start[k]:t.start[k+1]] {
+			lit := t.lits[id]
+			if len(s)-i >= len(lit) && equalFoldASCII(s[i+2:i+len(lit)], lit[2:]) {
+				bits[(id+1)>>6] |= 1 << ((id + 1) & 63)
+			}
+		}
+	}
+	if nonASCII && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")) {
+		bits[0] |= 1
+	}
+}
