@@ -153,7 +153,7 @@ want m3 || M3_RUNS=0
 # the probe (2 * SECS): a scan running beside another is no faster than a
 # lone one, so 2 workers * 2 * SECS / BENCH_SCAN_S scans would do; queue
 # twice that plus 4 (the m3_cover lines tell whether it was enough).
-NSCANS=$(awk -v d="$SECS" -v s="$BENCH_SCAN_S" 'BEGIN {n = int(2 * 2 * 2 * d / s) + 4; if (n > 240) n = 240; print n}')
+NSCANS=$(awk -v d="$SECS" -v s="$BENCH_SCAN_S" 'BEGIN {n = int(2 * 2 * 2 * d / s) + 4; if (n > 600) n = 600; print n}')
 : >"$WORK/m3_idle" && : >"$WORK/m3_busy" && : >"$WORK/m3_cover" && : >"$WORK/m3_probe_idle" && : >"$WORK/m3_probe_busy"
 stop_server
 for i in $(seq "$M3_RUNS"); do

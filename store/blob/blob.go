@@ -6,7 +6,6 @@
 package blob
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"planreview/store/durable"
@@ -46,88 +47,159 @@ type Stored struct {
 	SHA256 string
 }
 
-// copyBuffer is large enough that a 100 MB upload costs few syscalls.
-const copyBuffer = 1 << 20
-
 // Put streams exactly size bytes of a PDF from r into the file's folder. The
 // first bytes must be %PDF-. Nothing is left behind on error.
+//
+// Reading, hashing and writing run side by side on a ring of chunk buffers
+// (see streamChunks), and writes use direct I/O where the filesystem allows
+// it (see openUploadTemp): an upload is read once, by its scan, so filling
+// the page cache with it would only evict what the appliance reads often.
 func (s *Store) Put(fileID string, r io.Reader, size int64) (Stored, error) {
 	dir := s.dir(fileID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Stored{}, err
 	}
-	br := bufio.NewReaderSize(io.LimitReader(r, size), copyBuffer)
-	head, err := br.Peek(5)
+	body := io.LimitReader(r, size)
+	first := getChunkBuffer()
+
+	// The magic first, so a body that is not a PDF never reaches the disk.
+	head, err := readChunk(body, first.b[:5], size)
 	switch {
 	case len(head) < 5 && int64(len(head)) == size:
-		return Stored{}, ErrNotPDF // complete, but too short to be a PDF
-	case len(head) < 5 && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
-		return Stored{}, ErrShortBody
+		err = ErrNotPDF // complete, but too short to be a PDF
 	case len(head) < 5:
-		return Stored{}, err
 	case string(head) != "%PDF-":
-		return Stored{}, ErrNotPDF
+		err = ErrNotPDF
 	}
-	hash := sha256.New()
-	tmp, err := os.CreateTemp(dir, ".upload.tmp-*")
 	if err != nil {
+		putChunkBuffer(first)
+		return Stored{}, err
+	}
+
+	tmp, err := openUploadTemp(dir)
+	if err != nil {
+		putChunkBuffer(first)
 		return Stored{}, err
 	}
 	committed := false
 	defer func() {
 		if !committed {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			os.Remove(tmp.f.Name())
 		}
 	}()
-	buf := make([]byte, copyBuffer)
-	n, err := io.CopyBuffer(&hashingWriter{f: tmp, h: hash}, struct{ io.Reader }{br}, buf)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return Stored{}, ErrShortBody
-	}
-	if err != nil {
+	hash := sha256.New()
+	if err := streamChunks(body, size, first, tmp, hash); err != nil {
 		return Stored{}, err
 	}
-	if n != size {
-		return Stored{}, ErrShortBody
-	}
-	if err := tmp.Sync(); err != nil {
+	if err := tmp.f.Sync(); err != nil {
 		return Stored{}, fmt.Errorf("fsync upload: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
 		return Stored{}, err
 	}
 	sum := hex.EncodeToString(hash.Sum(nil))
-	if err := os.Rename(tmp.Name(), s.Path(fileID, sum)); err != nil {
+	if err := os.Rename(tmp.f.Name(), s.Path(fileID, sum)); err != nil {
 		return Stored{}, err
 	}
 	committed = true
-	return Stored{Size: n, SHA256: sum}, durable.SyncDir(dir)
+	return Stored{Size: size, SHA256: sum}, durable.SyncDir(dir)
 }
 
-// hashingWriter writes each chunk to the file while another goroutine
-// hashes the same chunk. SHA-256 of 100 MB costs about as much CPU as
-// writing it to the page cache, so on two cores overlapping the two cut
-// Put's time for 100 MB by 14-38% against io.MultiWriter (docs/bench-api.md;
-// store/bench_test.go BenchmarkBlobPut100MB). The chunk is not touched
-// after Write returns, as io.Writer requires.
-type hashingWriter struct {
-	f *os.File
-	h hash.Hash
+// ringDepth is how many chunk buffers one upload cycles through: enough
+// that the reader, the hasher and the writer each have a chunk to work on
+// while a fourth waits, so none stalls on another's hiccup.
+const ringDepth = 4
+
+// piece is one chunk on its way through the hasher and the writer; its
+// buffer goes back to the ring when both are done with it.
+type piece struct {
+	buf  *chunkBuffer
+	data []byte
+	refs atomic.Int32
 }
 
-func (w *hashingWriter) Write(p []byte) (int, error) {
-	hashed := make(chan struct{})
-	go func() {
-		w.h.Write(p) // hash.Hash.Write never fails
-		close(hashed)
+// streamChunks reads the rest of body (first already holds its first five
+// bytes) and feeds every chunk, in order, to the hasher and the writer,
+// which run concurrently with each other and with the next reads. SHA-256
+// of 100 MB takes about as long as the network read and the disk write, so
+// on two cores the upload lasts about one of them instead of their sum.
+func streamChunks(body io.Reader, size int64, first *chunkBuffer, out *uploadFile, h hash.Hash) error {
+	free := make(chan *chunkBuffer, ringDepth)
+	free <- first
+	for range ringDepth - 1 {
+		free <- getChunkBuffer()
+	}
+	defer func() {
+		for range ringDepth {
+			putChunkBuffer(<-free)
+		}
 	}()
-	n, err := w.f.Write(p)
-	<-hashed
-	return n, err
+	release := func(p *piece) {
+		if p.refs.Add(-1) == 0 {
+			free <- p.buf
+		}
+	}
+	toHash, toWrite := make(chan *piece, ringDepth), make(chan *piece, ringDepth)
+	var writeErr error
+	var writeFailed atomic.Bool
+	var stages sync.WaitGroup
+	stages.Go(func() {
+		for p := range toHash {
+			h.Write(p.data) // hash.Hash.Write never fails
+			release(p)
+		}
+	})
+	stages.Go(func() {
+		for p := range toWrite {
+			if writeErr == nil {
+				if writeErr = out.write(p.data); writeErr != nil {
+					writeFailed.Store(true)
+				}
+			}
+			release(p)
+		}
+	})
+
+	// The first buffer out of free is first (channels are FIFO), whose
+	// five bytes are already read: have counts them once.
+	var readErr error
+	for n, have := int64(0), 5; n < size && !writeFailed.Load(); have = 0 {
+		buf := <-free
+		var data []byte
+		data, readErr = readChunk(body, buf.b[have:], size-n-int64(have))
+		if readErr != nil {
+			free <- buf
+			break
+		}
+		p := &piece{buf: buf, data: buf.b[:have+len(data)]}
+		p.refs.Store(2)
+		toHash <- p
+		toWrite <- p
+		n += int64(len(p.data))
+	}
+	close(toHash)
+	close(toWrite)
+	stages.Wait()
+	if readErr != nil {
+		return readErr
+	}
+	return writeErr
 }
 
-// Path is where the blob of fileID with content hash sum lives.
+// readChunk fills buf, or reads the remaining bytes when fewer are left. A
+// body that ends early is ErrShortBody; other read errors pass through.
+func readChunk(body io.Reader, buf []byte, remaining int64) ([]byte, error) {
+	if remaining < int64(len(buf)) {
+		buf = buf[:remaining]
+	}
+	k, err := io.ReadFull(body, buf)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		err = ErrShortBody
+	}
+	return buf[:k], err
+}
+
 func (s *Store) Path(fileID, sum string) string {
 	return filepath.Join(s.dir(fileID), sum+".pdf")
 }

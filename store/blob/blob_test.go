@@ -206,3 +206,58 @@ func TestFileIDCannotEscapeTheRoot(t *testing.T) {
 		t.Errorf("a ../ file id was not kept inside the root: %v", err)
 	}
 }
+
+// TestPutSizesAroundBlockAndChunkEdges: direct I/O writes whole aligned
+// blocks and the tail separately; every size around those edges stores the
+// exact bytes.
+func TestPutSizesAroundBlockAndChunkEdges(t *testing.T) {
+	s := open(t)
+	for _, size := range []int{5, 4095, 4096, 4097, chunkSize - 1, chunkSize, chunkSize + 1, 3*chunkSize + 123} {
+		body := make([]byte, size)
+		for i := range body {
+			body[i] = byte(i*7 + i/4096)
+		}
+		copy(body, "%PDF-")
+		st, err := s.Put(fileID, bytes.NewReader(body), int64(size))
+		if err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		got, err := os.ReadFile(s.Path(fileID, st.SHA256))
+		if err != nil || !bytes.Equal(got, body) || st.SHA256 != sum(body) || st.Size != int64(size) {
+			t.Fatalf("size %d: stored %d bytes (equal %v), %+v, %v", size, len(got), bytes.Equal(got, body), st, err)
+		}
+		if err := s.Prune(fileID, st.SHA256); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestUploadFileFallsBackFromDirectIO: a write direct I/O refuses (here an
+// unaligned buffer) is written the ordinary way, with nothing lost.
+func TestUploadFileFallsBackFromDirectIO(t *testing.T) {
+	dir := t.TempDir()
+	u, err := openUploadTemp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	t.Logf("direct I/O on %s: %v", dir, u.direct)
+	raw := make([]byte, 3*directAlign+1)
+	for i := range raw {
+		raw[i] = byte(i)
+	}
+	unaligned := raw[1:] // 3 whole blocks, misaligned in memory
+	if err := u.write(unaligned); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.write([]byte("tail")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(u.f.Name())
+	if want := append(append([]byte{}, unaligned...), "tail"...); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("file holds %d bytes, want %d (%v)", len(got), len(want), err)
+	}
+	if u.direct {
+		t.Error("still direct after a refused or partial write")
+	}
+}
