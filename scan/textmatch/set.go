@@ -155,13 +155,6 @@ func (s *Set) current() *setTable {
 
 func pairKey(c0, c1 byte) int { return int(c0)<<8 | int(c1) }
 
-func upperASCII(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - ('a' - 'A')
-	}
-	return c
-}
-
 func (t *setTable) scan(s string, bits []uint64) {
 	nonASCII := false
 	for i := 0; i < len(s); i++ {

@@ -80,10 +80,7 @@ func (r *Regexp) mayMatch(s string) bool {
 	}
 	nonASCII := false
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
+		c := upperASCII(s[i])
 		nonASCII = nonASCII || c >= 0x80
 		for _, lit := range r.byFirst[c] {
 			if len(s)-i >= len(lit) && equalFoldASCII(s[i:i+len(lit)], lit) {
@@ -239,13 +236,16 @@ func shortest(lits []string) int {
 
 func equalFoldASCII(s, upper string) bool {
 	for k := 0; k < len(upper); k++ {
-		c := s[k]
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		if c != upper[k] {
+		if upperASCII(s[k]) != upper[k] {
 			return false
 		}
 	}
 	return true
+}
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }

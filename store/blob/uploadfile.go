@@ -73,20 +73,19 @@ func openUploadTemp(dir string) (*uploadFile, error) {
 // filesystem refuses is retried as an ordinary one.
 func (u *uploadFile) write(b []byte) error {
 	if u.direct {
-		if whole := len(b) &^ (directAlign - 1); whole > 0 {
-			n, err := u.f.Write(b[:whole])
-			b = b[n:]
-			if err != nil && !errors.Is(err, syscall.EINVAL) {
-				return err
-			}
-			if err != nil || len(b) > 0 {
-				if err := u.stopDirect(); err != nil {
-					return err
-				}
-			}
-		} else if err := u.stopDirect(); err != nil {
+		n, err := u.f.Write(b[:len(b)&^(directAlign-1)])
+		b = b[n:]
+		if err != nil && !errors.Is(err, syscall.EINVAL) {
 			return err
 		}
+		if err != nil || len(b) > 0 {
+			if err := u.stopDirect(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(b) == 0 {
+		return nil
 	}
 	_, err := u.f.Write(b)
 	return err
