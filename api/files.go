@@ -99,16 +99,19 @@ func (s *Server) registerFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.store.RegisterFile(principalFrom(r.Context()).partner.ID, jobID, store.File{
+	answer := replyTo(r, http.StatusCreated, func(f store.File) any {
+		uploadURL, expires := s.uploadURL(f.ID)
+		return registerFileResponse{
+			FileID: f.ID, UploadURL: uploadURL, UploadExpiresAt: expires, VersionID: f.VersionID, fileView: viewFile(f),
+		}
+	})
+	_, err = s.store.RegisterFileWithReply(principalFrom(r.Context()).partner.ID, jobID, store.File{
 		FileName: *req.FileName, FileSize: size, ContentType: "application/pdf", FileTag: deref(req.FileTag),
-	}, maxFilesPerVersion)
+	}, maxFilesPerVersion, &answer.Reply)
 	if err != nil {
 		return err
 	}
-	uploadURL, expires := s.uploadURL(f.ID)
-	writeJSON(w, http.StatusCreated, registerFileResponse{
-		FileID: f.ID, UploadURL: uploadURL, UploadExpiresAt: expires, VersionID: f.VersionID, fileView: viewFile(f),
-	})
+	answer.send(w)
 	return nil
 }
 

@@ -35,8 +35,8 @@ type fuzzStore struct {
 	lastQuery store.JobQuery
 }
 
-func (m *fuzzStore) CreateJob(j store.Job) (store.Job, store.Version, error) {
-	j, v, err := m.DB.CreateJob(j)
+func (m *fuzzStore) CreateJobWithReply(j store.Job, reply *store.Reply[store.JobWithVersion]) (store.Job, store.Version, error) {
+	j, v, err := m.DB.CreateJobWithReply(j, reply)
 	if err == nil {
 		m.mu.Lock()
 		m.jobs = append(m.jobs, j)
@@ -45,8 +45,8 @@ func (m *fuzzStore) CreateJob(j store.Job) (store.Job, store.Version, error) {
 	return j, v, err
 }
 
-func (m *fuzzStore) RegisterFile(partnerID, jobID string, f store.File, max int) (store.File, error) {
-	f, err := m.DB.RegisterFile(partnerID, jobID, f, max)
+func (m *fuzzStore) RegisterFileWithReply(partnerID, jobID string, f store.File, max int, reply *store.Reply[store.File]) (store.File, error) {
+	f, err := m.DB.RegisterFileWithReply(partnerID, jobID, f, max, reply)
 	if err == nil {
 		m.mu.Lock()
 		m.files = append(m.files, f)

@@ -23,6 +23,7 @@ type ctxKey int
 const (
 	ctxRequestInfo ctxKey = iota
 	ctxPrincipal
+	ctxIdempotency
 )
 
 // requestInfo collects what the access log line reports; inner layers fill

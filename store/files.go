@@ -37,6 +37,12 @@ type File struct {
 // locked that version, the next version is opened first (a resubmittal) and
 // the file goes there; the returned file names its version.
 func (db *DB) RegisterFile(partnerID, jobID string, f File, maxPerVersion int) (File, error) {
+	return db.RegisterFileWithReply(partnerID, jobID, f, maxPerVersion, nil)
+}
+
+// RegisterFileWithReply is RegisterFile answering reply in the same
+// transaction.
+func (db *DB) RegisterFileWithReply(partnerID, jobID string, f File, maxPerVersion int, reply *Reply[File]) (File, error) {
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		j, err := ownedJob(tx, partnerID, jobID)
 		if err != nil {
@@ -68,7 +74,10 @@ func (db *DB) RegisterFile(partnerID, jobID string, f File, maxPerVersion int) (
 			return err
 		}
 		j.UpdatedAt = now
-		return putJSON(tx.Bucket(bucketJobs), j.ID, j)
+		if err := putJSON(tx.Bucket(bucketJobs), j.ID, j); err != nil {
+			return err
+		}
+		return reply.answer(tx, f, now)
 	})
 	return f, err
 }
