@@ -33,6 +33,7 @@ type Store interface {
 	StartScan(req store.ScanRequest) (store.Version, bool, error)
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
+	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
 }
 
 // Blobs is what the API needs of the blob store.
@@ -40,6 +41,7 @@ type Blobs interface {
 	Put(fileID string, r io.Reader, size int64) (blob.Stored, error)
 	Prune(fileID, keep string) error
 	AnnotatedPath(fileID string) string
+	Remove(fileID string) error
 }
 
 // Options configure a Server.

@@ -207,3 +207,43 @@ func (db *DB) JobFile(partnerID, jobID, fileID string) (File, Version, error) {
 	})
 	return f, v, err
 }
+
+// DeleteFile removes a file of a partner's job from its version while the
+// version is open (ErrVersionLocked once a scan locked it; ErrNotFound for
+// a file of another job or partner). The caller removes its bytes; a crash
+// before it does leaves them to the start-up sweep of unreferenced blobs.
+func (db *DB) DeleteFile(partnerID, jobID, fileID string) (File, error) {
+	var f File
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		j, err := ownedJob(tx, partnerID, jobID)
+		if err != nil {
+			return err
+		}
+		if err := getJSON(tx.Bucket(bucketFiles), fileID, &f); err != nil {
+			return err
+		}
+		if f.JobID != jobID {
+			return ErrNotFound
+		}
+		var v Version
+		if err := getJSON(tx.Bucket(bucketVersions), f.VersionID, &v); err != nil {
+			return err
+		}
+		if !v.Open() {
+			return ErrVersionLocked
+		}
+		if err := tx.Bucket(bucketFiles).Delete([]byte(f.ID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketVersionFiles).Delete(indexKey(v.ID, f.ID)); err != nil {
+			return err
+		}
+		now := db.now().UTC()
+		v.UpdatedAt, j.UpdatedAt = now, now
+		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+			return err
+		}
+		return putJSON(tx.Bucket(bucketJobs), j.ID, j)
+	})
+	return f, err
+}

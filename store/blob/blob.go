@@ -249,3 +249,15 @@ func (s *Store) Prune(fileID, keep string) error {
 func (s *Store) dir(fileID string) string {
 	return filepath.Join(s.root, filepath.Base(fileID))
 }
+
+// Remove deletes every blob of fileID (uploads, temp files, marked-up copy)
+// once the database no longer references the file. An upload still
+// streaming into the folder then fails at its rename, and its handler finds
+// the file gone.
+func (s *Store) Remove(fileID string) error {
+	err := os.RemoveAll(s.dir(fileID))
+	if err != nil {
+		return err
+	}
+	return durable.SyncDir(s.root)
+}
