@@ -113,6 +113,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepBlobs(cfg, db, blobs, log, time.Now())
 	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
 	if err != nil {
 		return nil, fmt.Errorf("codes.adopted: %w", err)

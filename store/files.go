@@ -247,3 +247,23 @@ func (db *DB) DeleteFile(partnerID, jobID, fileID string) (File, error) {
 	})
 	return f, err
 }
+
+// UploadHashes maps every file the database knows to the hash of its
+// committed upload ("" while pending), for the start-up sweep of
+// unreferenced blobs.
+func (db *DB) UploadHashes() (map[string]string, error) {
+	out := make(map[string]string)
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketFiles).ForEach(func(k, v []byte) error {
+			var f struct {
+				SHA256 string `json:"sha256"`
+			}
+			if err := unmarshal(v, &f); err != nil {
+				return err
+			}
+			out[string(k)] = f.SHA256
+			return nil
+		})
+	})
+	return out, err
+}

@@ -212,7 +212,7 @@ func (s *Store) Open(fileID, sum string) (*os.File, error) {
 // AnnotatedPath is where the marked-up copy of fileID lives. A file belongs
 // to one version, so one marked-up copy per file is enough.
 func (s *Store) AnnotatedPath(fileID string) string {
-	return filepath.Join(s.dir(fileID), "marked-up.pdf")
+	return filepath.Join(s.dir(fileID), annotatedName)
 }
 
 // staleTemp is how long a temp file must have gone unwritten before Prune
