@@ -149,7 +149,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ReadTimeout:       cfg.Server.ReadTimeout,
 		WriteTimeout:      cfg.Server.WriteTimeout,
 		IdleTimeout:       cfg.Server.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    api.MaxHeaderBytes,
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
@@ -157,7 +157,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}
-	go ap.serveOn(ap.http, ap.listener)
+	go ap.serveOn(ap.http, ap.api.Listener(ap.listener)) // JSON bodies for net/http's own 400/431
 	go ap.serveOn(ap.admin, adminListener)
 
 	workCtx, stopWork := context.WithCancel(context.Background())
