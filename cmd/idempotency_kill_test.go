@@ -114,13 +114,18 @@ func TestKillDuringIdempotentPosts(t *testing.T) {
 		c.base = srv.base
 	}
 
-	acked := 0
+	acked, committedUnanswered := 0, 0
 	for _, r := range all {
 		status, body, replayed, err := sendKeyed(client, srv.base, key.Key, r)
 		if err != nil || status != http.StatusCreated {
 			t.Fatalf("retry %s %s: %d %v %s", r.path, r.key, status, err, body)
 		}
 		if !r.acked {
+			// Replayed: the write and its record committed, the answer
+			// died with the server.
+			if replayed {
+				committedUnanswered++
+			}
 			r.acked, r.status, r.answer = true, status, body
 			continue
 		}
@@ -182,8 +187,8 @@ func TestKillDuringIdempotentPosts(t *testing.T) {
 	if gotJobs != len(wantJobs) || gotFiles != len(wantFiles) {
 		t.Errorf("database holds %d jobs and %d files, want %d and %d (one per key)", gotJobs, gotFiles, len(wantJobs), len(wantFiles))
 	}
-	t.Logf("%d trials: %d keyed requests, %d answered before a kill, %d retried after one; %d jobs, %d files",
-		trials, len(all), acked, len(all)-acked, gotJobs, gotFiles)
+	t.Logf("%d trials: %d keyed requests, %d answered before a kill, %d unanswered (%d of them committed, replayed on retry); %d jobs, %d files",
+		trials, len(all), acked, len(all)-acked, committedUnanswered, gotJobs, gotFiles)
 }
 
 // listAllJobs pages through GET /jobs.
