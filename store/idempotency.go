@@ -41,7 +41,8 @@ type storedIdempotency struct {
 	CreatedAt   time.Time       `json:"createdAt"`
 }
 
-// PutIdempotency stores a record; batched, as it follows every keyed POST.
+// PutIdempotency stores a record on its own. The API stores its records
+// with the write they answer instead (Reply), so a crash cannot part them.
 func (db *DB) PutIdempotency(partnerID, key string, rec IdempotencyRecord) error {
 	raw, err := json.Marshal(storedIdempotency{
 		RequestHash: rec.RequestHash, Status: rec.Status, RawBody: []byte(rec.Body), CreatedAt: rec.CreatedAt,
