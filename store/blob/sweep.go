@@ -40,8 +40,10 @@ type SweepStats struct {
 }
 
 // Sweep removes stale temp files and unreferenced blobs under the root, as
-// policy allows, and reports each removal to removed. A file's committed
-// upload and its marked-up copy are never touched. Run it while nothing
+// policy allows, and reports each removal to removed. Of a file the
+// database knows, only superseded uploads can be unreferenced: its
+// committed upload, its marked-up copy and anything else beside them stay.
+// A folder of a file the database does not know is unreferenced as a whole. Run it while nothing
 // writes blobs (at start-up, before the server listens).
 func (s *Store) Sweep(policy SweepPolicy, removed func(Swept)) (SweepStats, error) {
 	var stats SweepStats
@@ -76,7 +78,9 @@ func (s *Store) Sweep(policy SweepPolicy, removed func(Swept)) (SweepStats, erro
 				if info.ModTime().Before(policy.TempBefore) {
 					reason = "temp"
 				}
-			case known && ((current != "" && name == current+".pdf") || name == annotatedName):
+			case known && (name == current+".pdf" || !isUpload(name)):
+				// The committed upload, and whatever else a known file
+				// keeps beside it (its marked-up copy): never swept.
 			case info.ModTime().Before(policy.OrphanBefore):
 				reason = "unreferenced"
 			}
@@ -119,6 +123,12 @@ func (s *Store) Sweep(policy SweepPolicy, removed func(Swept)) (SweepStats, erro
 
 // annotatedName is the marked-up copy's name in a file's folder.
 const annotatedName = "marked-up.pdf"
+
+// isUpload matches the names Put gives uploads: <sha256 hex>.pdf.
+func isUpload(name string) bool {
+	sum, ok := strings.CutSuffix(name, ".pdf")
+	return ok && len(sum) == 64 && strings.Trim(sum, "0123456789abcdef") == ""
+}
 
 // isTemp matches the temp names of uploads (.upload.tmp-*) and of durable
 // writes (.<name>.tmp-*).

@@ -29,6 +29,7 @@ func TestSweep(t *testing.T) {
 	}{
 		{known + "/" + current + ".pdf", veryOld, true},      // referenced: never removed
 		{known + "/marked-up.pdf", veryOld, true},            // a known file's marked-up copy
+		{known + "/pages.cache", veryOld, true},              // not a blob name Sweep knows: left alone
 		{known + "/" + hash('b') + ".pdf", veryOld, false},   // superseded upload, past the grace
 		{known + "/" + hash('c') + ".pdf", old, true},        // superseded, within the grace
 		{known + "/.upload.tmp-123", old, false},             // temp older than the longest upload
