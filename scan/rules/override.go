@@ -189,6 +189,8 @@ func (r *Rule) withValues(o Override) (*Rule, error) {
 		c.DoubtfulUntil = nil
 	}
 	c.amendedBy = fmt.Sprintf("Limit set by %s: %s.", o.SetBy, strings.Join(notes, ", "))
+	// Titles quote the model limit ("over 7 3/4 inches"); say it changed.
+	c.Title = r.Title + " (amended limit)"
 	return &c, nil
 }
 
