@@ -259,8 +259,8 @@ func TestCoverageCertifiedThenStale(t *testing.T) {
 		t.Errorf("certified: all findings delivered; topics %v, %d CSV rows for %d findings", topicsOf(list), len(rows), len(list))
 	}
 	lines := strings.Join(basis.Lines, "\n")
-	for _, want := range []string{"2022 California Residential Code (based on IRC 2021), state layer, effective 2023-01-01 — snapshot " + snap.SnapshotID + ", certificate CERT-2026-001",
-		"2021 International Residential Code (IRC), model code", "Example County Code title 19, local layer"} {
+	for _, want := range []string{"2022 California Residential Code (based on IRC 2021), effective 2023-01-01 — snapshot " + snap.SnapshotID + ", certificate CERT-2026-001",
+		"2021 International Residential Code (IRC), model code", "Example County Code title 19 (local layer, 0 amendments), effective 2023-01-01"} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("codeBasis lines lack %q:\n%s", want, lines)
 		}

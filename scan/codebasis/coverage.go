@@ -3,7 +3,6 @@ package codebasis
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -446,11 +445,10 @@ func (p *Plan) lines(engineLines []string) []string {
 			if a, ok := table.Find(l.Code, l.Edition); ok && l.Code != "" {
 				effective = a.Effective
 			}
-			amended := ""
-			if n := len(l.Amendments); n > 0 {
-				amended = fmt.Sprintf(", %d amendment(s)", n)
+			if l.Kind == LayerLocal {
+				title += fmt.Sprintf(" (local layer, %d amendment%s)", len(l.Amendments), plural(len(l.Amendments)))
 			}
-			lines = append(lines, fmt.Sprintf("%s, %s layer%s, effective %s — %s", title, l.Kind, amended, effective, tail))
+			lines = append(lines, fmt.Sprintf("%s, effective %s — %s", title, effective, tail))
 		}
 	}
 	return lines
@@ -477,9 +475,9 @@ func formatDays(d time.Duration) string {
 	return d.String()
 }
 
-// sortedUnique is xs sorted without repeats.
-func sortedUnique(xs []string) []string {
-	out := append([]string(nil), xs...)
-	sort.Strings(out)
-	return slices.Compact(out)
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
