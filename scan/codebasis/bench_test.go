@@ -89,6 +89,9 @@ func BenchmarkCoverage(b *testing.B) {
 				run(b, func() *Planner { return &Planner{Library: lib, Fallback: fallback, Snapshots: db} })
 			})
 			warm := &Planner{Library: lib, Fallback: fallback, Snapshots: db}
+			if err := warm.Warm(); err != nil { // what serve does at start and after import/certify
+				b.Fatal(err)
+			}
 			b.Run("warm", func(b *testing.B) { run(b, func() *Planner { return warm }) })
 		})
 	}
