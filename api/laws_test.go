@@ -558,3 +558,28 @@ func jsonType(v any) string {
 		return "object"
 	}
 }
+
+func TestCoverageHeldWithoutSnapshot(t *testing.T) {
+	h := lawHarness(t)
+	p := h.newPartner("p")
+	uncertified := h.importLaw("county.yaml", crc2022("")) // imported, never certified
+	job, findings, rows := h.scanJob(p, map[string]any{"name": "no snapshot", "jurisdictionId": countyID, "applicationDate": "2024-03-01"}, residentialPDF(t))
+	cov, basis, list := coverageOf(t, job, findings)
+	if cov.Status != "HELD" || cov.SelectedSnapshotID != nil || cov.CertificateID != nil || cov.CertifiedScope != nil || !basis.RequiresAck {
+		t.Fatalf("no certified snapshot: %s", findings["localLawCoverage"])
+	}
+	if strings.Join(cov.MissingLayers, ",") != "state,local" || !strings.Contains(strings.Join(cov.Limitations, " "), uncertified.SnapshotID+" (Example County, California) is in force on 2024-03-01 but not certified") {
+		t.Errorf("missingLayers %v, limitations %v", cov.MissingLayers, cov.Limitations)
+	}
+	for _, f := range list {
+		if !codebasis.IsDocumentTopic(f.Topic) {
+			t.Errorf("law-based finding delivered without certified law: %s", f.RuleID)
+		}
+	}
+	if len(rows) != len(list) || len(list) == 0 {
+		t.Errorf("%d CSV rows for %d findings", len(rows), len(list))
+	}
+	if !strings.Contains(strings.Join(basis.Lines, "\n"), "Local law of "+countyID+": not evaluated") {
+		t.Errorf("lines %v", basis.Lines)
+	}
+}

@@ -241,3 +241,25 @@ func TestJudgeStaleness(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSnapshot: no input makes Parse panic, and whatever it accepts has a
+// canonical form that parses to the same canonical form.
+func FuzzParseSnapshot(f *testing.F) {
+	f.Add([]byte(minimal))
+	f.Add([]byte(`{"schemaVersion":"local-law-snapshot-v1"}`))
+	f.Add([]byte("layers: [{kind: model}]\n"))
+	lib := library(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data, lib)
+		if err != nil {
+			return
+		}
+		again, err := Parse("canonical.json", s.Canonical(), lib)
+		if err != nil {
+			t.Fatalf("canonical form does not parse: %v\n%s", err, s.Canonical())
+		}
+		if string(again.Canonical()) != string(s.Canonical()) {
+			t.Fatalf("canonical form not stable:\n%s\n%s", s.Canonical(), again.Canonical())
+		}
+	})
+}
