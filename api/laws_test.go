@@ -583,3 +583,66 @@ func TestCoverageHeldWithoutSnapshot(t *testing.T) {
 		t.Errorf("lines %v", basis.Lines)
 	}
 }
+
+// TestLocalLawCoverageSchemaMatchesContract: the OpenAPI schema and the Go
+// type carry exactly the contract's twelve fields (partner-api-v1.md,
+// LocalLawCoverage), all required, with the contract's types.
+func TestLocalLawCoverageSchemaMatchesContract(t *testing.T) {
+	contract := map[string]string{ // field -> JSON types allowed
+		"schemaVersion": "string", "status": "string", "jurisdictionId": "string|null", "vestingBasis": "array",
+		"selectedSnapshotId": "string|null", "certificateId": "string|null", "certifiedScope": "object|null",
+		"freshnessCheckedAt": "string", "deliveredTopics": "array", "heldTopics": "array", "missingLayers": "array",
+		"limitations": "array",
+	}
+	schema := openAPIDoc(t)["components"].(map[string]any)["schemas"].(map[string]any)["LocalLawCoverage"].(map[string]any)
+	props := schema["properties"].(map[string]any)
+	required := map[string]bool{}
+	for _, r := range asList(schema["required"]) {
+		required[r.(string)] = true
+	}
+	if len(props) != len(contract) || len(required) != len(contract) {
+		t.Errorf("openapi LocalLawCoverage: %d properties, %d required; the contract has %d fields", len(props), len(required), len(contract))
+	}
+	for field, types := range contract {
+		p, ok := props[field].(map[string]any)
+		if !ok || !required[field] {
+			t.Errorf("%s: missing or not required in openapi.json", field)
+			continue
+		}
+		var got []string
+		switch tt := p["type"].(type) {
+		case string:
+			got = []string{tt}
+		case []any:
+			for _, x := range tt {
+				got = append(got, x.(string))
+			}
+		case nil:
+			got = []string{"string"} // const
+		}
+		if strings.Join(got, "|") != types {
+			t.Errorf("%s: openapi type %v, contract %s", field, got, types)
+		}
+	}
+	if c := props["schemaVersion"].(map[string]any)["const"]; c != codebasis.SchemaCoverage {
+		t.Errorf("schemaVersion const %v", c)
+	}
+	if f := props["freshnessCheckedAt"].(map[string]any)["format"]; f != "date-time" {
+		t.Errorf("freshnessCheckedAt format %v", f)
+	}
+	// The Go type marshals exactly these keys, nothing more.
+	raw, err := json.Marshal(codebasis.Coverage{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]any
+	_ = json.Unmarshal(raw, &keys)
+	if len(keys) != len(contract) {
+		t.Errorf("codebasis.Coverage has keys %v", keys)
+	}
+	for k := range keys {
+		if _, ok := contract[k]; !ok {
+			t.Errorf("codebasis.Coverage has key %s, not in the contract", k)
+		}
+	}
+}
