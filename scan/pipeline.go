@@ -209,6 +209,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	for i, f := range report.Findings {
 		topics[i] = f.Topic
 	}
+	plan.NoteOccupancy(report.Occupancy)
 	verdict := plan.Judge(report.Topics, topics, plan.Engine.CodeBasis(), p.Jurisdiction)
 	delivered := report.Findings[:0:0]
 	for i, f := range report.Findings {

@@ -263,3 +263,23 @@ func FuzzParseSnapshot(f *testing.F) {
 		}
 	})
 }
+
+func TestNoteOccupancy(t *testing.T) {
+	lib := library(t)
+	fallback, _ := lib.Engine([]string{"ibc-2021", "irc-2021"})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := memory{record(t, minimal, now)} // IRC only
+	c := Case{JurisdictionID: "ocd-division/country:us/state:ca/county:marin", ApplicationDate: "2024-01-01"}
+	for occ, want := range map[string]bool{rules.OccupancyCommercial: true, rules.OccupancyResidential: false, "": false} {
+		plan, err := NewPlan(c, src, lib, fallback, Settings{}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan.NoteOccupancy(occ)
+		res := plan.Judge(nil, nil, nil, "")
+		got := strings.Contains(strings.Join(res.Coverage.Limitations, " "), "adopts no IBC")
+		if got != want || res.CodeBasis.RequiresAck != want {
+			t.Errorf("occupancy %q: limitation %v, requiresAck %v; want %v", occ, got, res.CodeBasis.RequiresAck, want)
+		}
+	}
+}

@@ -423,6 +423,27 @@ func expectedLayers(jurisdictionID string) []string {
 	return []string{}
 }
 
+// NoteOccupancy records how the set reads (rules.Report.Occupancy): a
+// commercial set under a snapshot that adopts no IBC, or a residential one
+// without the IRC, had none of its occupancy's code rules applied, which
+// must not read as a clean review.
+func (p *Plan) NoteOccupancy(occupancy string) {
+	if p.Snapshot == nil {
+		return
+	}
+	want := map[string]string{rules.OccupancyResidential: "IRC", rules.OccupancyCommercial: "IBC"}[occupancy]
+	if want == "" {
+		return
+	}
+	for _, m := range p.models {
+		if strings.EqualFold(m.Code, want) && !slices.Contains(p.unreviewed, m) {
+			return
+		}
+	}
+	p.limitations = append(p.limitations, fmt.Sprintf("The plans read as %s (%s), but snapshot %s adopts no %s the appliance has rules for: none of its requirements were reviewed.",
+		occupancy, want, p.Stored.ID, want))
+}
+
 // Result is the law's verdict on one review.
 type Result struct {
 	Coverage  *Coverage // nil when the job has no jurisdiction
