@@ -39,7 +39,10 @@ type font struct {
 	unknownCIDs bool
 	// codeText memoises code → text: ToUnicode ranges build their text on
 	// each lookup, and a sheet repeats the same codes thousands of times.
-	codeText  map[uint32]string
+	codeText map[uint32]string
+	// cidText is CID → text from the embedded TrueType program's cmap, for
+	// CIDFontType2 fonts that come without a ToUnicode CMap.
+	cidText   map[uint32]string
 	cidWidths map[uint32]float64
 	cidRanges []cidWidthRange
 	defaultW  float64
@@ -88,6 +91,8 @@ func (f *font) next(s []byte) glyph {
 		g.text = t
 	} else if f.ucs2Codes {
 		g.text = string(rune(code))
+	} else if t, ok := f.cidText[f.encoding.cid(code)]; ok {
+		g.text = t
 	}
 	if f.codeText == nil {
 		f.codeText = map[uint32]string{}
@@ -527,6 +532,9 @@ func (o objects) loadType0(f *font, d types.Dict) {
 		return
 	}
 	o.readDescriptor(f, o.dict(cf["FontDescriptor"]))
+	if f.toUnicode == nil && !f.unknownCIDs {
+		f.cidText = o.trueTypeCIDText(cf)
+	}
 	if v, ok := o.number(cf["DW"]); ok {
 		f.defaultW = v * 0.001
 	}
