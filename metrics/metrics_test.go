@@ -1,0 +1,64 @@
+package metrics
+
+import (
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEveryMetricIsExposed: each recording method shows up in the scrape
+// under its documented name (docs/operations-network.md), the queue gauges
+// come from the callback, and a failing callback does not fail the scrape.
+func TestEveryMetricIsExposed(t *testing.T) {
+	queueErr := error(nil)
+	m := New("v1.2.3", func() (int, int, error) { return 3, 1, queueErr })
+	m.Request("/api/v1/jobs", "POST", 201, 3*time.Millisecond)
+	m.Request("/api/v1/jobs", "POST", 999, time.Millisecond)
+	m.UploadBytes(1234)
+	m.Refused("rate_limited", "key")
+	m.ScanStarted()
+	m.StageEnded("extracting", 2*time.Second)
+	m.ScanEnded("failed", "invalid_pdf", 3*time.Second)
+	m.ModelCall("chat", "timeout", 120*time.Second)
+
+	scrape := func() (int, string) {
+		rec := httptest.NewRecorder()
+		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		return rec.Code, rec.Body.String()
+	}
+	code, body := scrape()
+	for _, want := range []string{
+		`planreview_http_request_duration_seconds_count{method="POST",route="/api/v1/jobs",status="201"} 1`,
+		`planreview_http_request_duration_seconds_bucket{method="POST",route="/api/v1/jobs",status="201",le="0.005"} 1`,
+		`planreview_http_request_duration_seconds_count{method="POST",route="/api/v1/jobs",status="other"} 1`,
+		`planreview_upload_bytes_total 1234`,
+		`planreview_refusals_total{code="rate_limited",limit="key"} 1`,
+		`planreview_refusals_total{code="quota_exceeded",limit="scan_quota"} 0`,
+		`planreview_scans_total{code="invalid_pdf",outcome="failed"} 1`,
+		`planreview_scans_total{code="",outcome="complete"} 0`,
+		`planreview_scan_duration_seconds_count{outcome="failed"} 1`,
+		`planreview_scan_stage_duration_seconds_sum{stage="extracting"} 2`,
+		`planreview_scans_running 0`,
+		`planreview_scan_queue_depth 3`,
+		`planreview_scans_claimed 1`,
+		`planreview_model_requests_total{outcome="timeout",purpose="chat"} 1`,
+		`planreview_model_request_duration_seconds_count{purpose="chat"} 1`,
+		`planreview_build_info{version="v1.2.3"} 1`,
+		`go_goroutines `,
+	} {
+		if !strings.Contains(body, want+"\n") && !strings.Contains(body, want) {
+			t.Errorf("scrape lacks %s", want)
+		}
+	}
+	if code != 200 {
+		t.Errorf("status %d", code)
+	}
+
+	queueErr = errors.New("database closed")
+	code, body = scrape()
+	if code != 200 || !strings.Contains(body, "planreview_upload_bytes_total 1234") {
+		t.Errorf("a failing queue callback broke the scrape: %d\n%s", code, body)
+	}
+}
