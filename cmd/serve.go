@@ -54,11 +54,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	log.Info("planreview serving", "addr", ap.Addr(), "public_url", ap.publicURL,
-		"data_dir", cfg.Data.Dir, "admin_socket", cfg.AdminSocket(), "metrics_addr", ap.metricsAddr)
+	// SIGHUP reloads the TLS certificate; listened for before the serving
+	// line, so a reload sent as soon as it appears cannot kill the process.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	log.Info("planreview serving", "addr", ap.Addr(), "public_url", ap.publicURL,
+		"data_dir", cfg.Data.Dir, "admin_socket", cfg.AdminSocket(), "metrics_addr", ap.metricsAddr)
 wait:
 	for {
 		select {
