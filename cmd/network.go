@@ -113,6 +113,14 @@ func (c *certReloader) getCertificate(*tls.ClientHelloInfo) (*tls.Certificate, e
 	return c.current.Load(), nil
 }
 
+// notAfter is when the certificate in service expires.
+func (c *certReloader) notAfter() time.Time {
+	if leaf := c.current.Load().Leaf; leaf != nil {
+		return leaf.NotAfter
+	}
+	return time.Time{}
+}
+
 // describe names the certificate in service for the log.
 func (c *certReloader) describe() []any {
 	leaf := c.current.Load().Leaf

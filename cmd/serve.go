@@ -152,6 +152,9 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	}
 	ap.publicURL = cfg.PublicBaseURL()
 	meters := metrics.New(version, db.ScanQueueDepth)
+	if ap.cert != nil {
+		meters.CertificateExpiry(ap.cert.notAfter)
+	}
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests(), Observer: meters}
 	ap.api = api.New(api.Options{

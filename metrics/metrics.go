@@ -170,6 +170,15 @@ func (m *Metrics) ModelCall(purpose, outcome string, took time.Duration) {
 	m.modelSeconds.WithLabelValues(purpose).Observe(took.Seconds())
 }
 
+// CertificateExpiry exports when the served TLS certificate expires
+// (Unix seconds), read at each scrape so a SIGHUP reload shows at once.
+func (m *Metrics) CertificateExpiry(notAfter func() time.Time) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: Namespace, Name: "tls_certificate_expiry_timestamp_seconds",
+		Help: "When the TLS certificate in service expires (Unix seconds); absent without TLS.",
+	}, func() float64 { return float64(notAfter().Unix()) }))
+}
+
 // queueCollector reads the queue from the database once per scrape, so the
 // gauges are right after a restart and cost nothing between scrapes.
 type queueCollector struct{ depth QueueDepth }

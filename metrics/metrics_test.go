@@ -3,9 +3,14 @@ package metrics
 import (
 	"errors"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestEveryMetricIsExposed: each recording method shows up in the scrape
@@ -22,6 +27,7 @@ func TestEveryMetricIsExposed(t *testing.T) {
 	m.StageEnded("extracting", 2*time.Second)
 	m.ScanEnded("failed", "invalid_pdf", 3*time.Second)
 	m.ModelCall("chat", "timeout", 120*time.Second)
+	m.CertificateExpiry(func() time.Time { return time.Unix(1700000000, 0) })
 
 	scrape := func() (int, string) {
 		rec := httptest.NewRecorder()
@@ -46,6 +52,7 @@ func TestEveryMetricIsExposed(t *testing.T) {
 		`planreview_model_requests_total{outcome="timeout",purpose="chat"} 1`,
 		`planreview_model_request_duration_seconds_count{purpose="chat"} 1`,
 		`planreview_build_info{version="v1.2.3"} 1`,
+		`planreview_tls_certificate_expiry_timestamp_seconds 1.7e+09`,
 		`go_goroutines `,
 	} {
 		if !strings.Contains(body, want+"\n") && !strings.Contains(body, want) {
@@ -60,5 +67,68 @@ func TestEveryMetricIsExposed(t *testing.T) {
 	code, body = scrape()
 	if code != 200 || !strings.Contains(body, "planreview_upload_bytes_total 1234") {
 		t.Errorf("a failing queue callback broke the scrape: %d\n%s", code, body)
+	}
+}
+
+// TestDocumentedMetricsExist: every planreview_* name the operator's guide
+// mentions (table and example alerts) is one this package exposes, and
+// the example rule file is YAML with an expression in every rule.
+func TestDocumentedMetricsExist(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "docs", "operations-network.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New("v", func() (int, int, error) { return 0, 0, nil })
+	m.Request("/x", "GET", 200, 0)
+	m.ScanStarted()
+	m.ScanEnded("complete", "", 0)
+	m.StageEnded("extracting", 0)
+	m.ModelCall("chat", "ok", 0)
+	m.CertificateExpiry(time.Now)
+	families, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exposed := map[string]bool{}
+	for _, f := range families {
+		exposed[f.GetName()] = true
+	}
+	doc := string(raw)
+	for _, name := range regexp.MustCompile(`planreview_[a-z_]+`).FindAllString(doc, -1) {
+		base := name
+		for _, suffix := range []string{"_bucket", "_count", "_sum"} {
+			if trimmed, ok := strings.CutSuffix(name, suffix); ok && exposed[trimmed] {
+				base = trimmed
+			}
+		}
+		if !exposed[base] {
+			t.Errorf("docs/operations-network.md names %s, which is not exposed", name)
+		}
+	}
+
+	start := strings.Index(doc, "```yaml\ngroups:")
+	if start < 0 {
+		t.Fatal("no example rule file in the guide")
+	}
+	block := doc[start+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	var rules struct {
+		Groups []struct {
+			Name  string
+			Rules []struct {
+				Alert, Expr, For string
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(block), &rules); err != nil {
+		t.Fatalf("example rules are not YAML: %v", err)
+	}
+	if len(rules.Groups) != 1 || len(rules.Groups[0].Rules) < 5 {
+		t.Fatalf("example rules: %+v", rules)
+	}
+	for _, r := range rules.Groups[0].Rules {
+		if r.Alert == "" || strings.TrimSpace(r.Expr) == "" {
+			t.Errorf("rule without alert name or expression: %+v", r)
+		}
 	}
 }

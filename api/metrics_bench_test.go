@@ -1,0 +1,136 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"planreview/api"
+	"planreview/api/signing"
+	"planreview/metrics"
+	"planreview/store"
+	"planreview/store/blob"
+)
+
+// benchServer is the real API (bbolt, blobs, access log at info level to
+// nowhere) on a loopback listener, with or without metrics, one key whose
+// rate limit is out of the way and one job to read.
+func benchServer(b *testing.B, withMetrics bool) (handler http.Handler, base, key, jobID string) {
+	b.Helper()
+	dir := b.TempDir()
+	db, err := store.Open(filepath.Join(dir, "planreview.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	signer, err := signing.LoadOrCreate(filepath.Join(dir, "signing.key"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	blobs, err := blob.Open(filepath.Join(dir, "files"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := api.Options{Store: db, Blobs: blobs, Signer: signer,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if withMetrics {
+		m := metrics.New("bench", db.ScanQueueDepth)
+		opts.Metrics, opts.MetricsHandler = m, m.Handler()
+	}
+	handler = api.New(opts)
+	srv := httptest.NewServer(handler)
+	b.Cleanup(srv.Close)
+	admin := &api.Admin{Store: db}
+	k, err := admin.IssueKey(context.Background(), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rate, burst := 1e9, 1_000_000_000
+	if _, err := admin.SetPartner(context.Background(), "bench", api.PartnerSettings{RateLimit: &rate, RateBurst: &burst}); err != nil {
+		b.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/jobs", strings.NewReader(`{"name":"bench job","externalId":"EXT-1"}`))
+	req.Header.Set("Authorization", "Bearer "+k.Key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var job struct{ JobID string }
+	if err := json.NewDecoder(resp.Body).Decode(&job); err != nil || resp.StatusCode != http.StatusCreated {
+		b.Fatalf("create job: %d %v", resp.StatusCode, err)
+	}
+	return handler, srv.URL, k.Key, job.JobID
+}
+
+// BenchmarkMetricsOverhead is GET /api/v1/jobs/{id} over loopback HTTP
+// with 64 concurrent keep-alive connections, without and with the
+// metrics middleware (route/status histogram per request). Compare the
+// two ns/op medians over -count runs (docs/benchmarks.md).
+func BenchmarkMetricsOverhead(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		on   bool
+	}{{"metrics=off", false}, {"metrics=on", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			_, base, key, jobID := benchServer(b, mode.on)
+			tr := &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}
+			b.Cleanup(tr.CloseIdleConnections)
+			client := &http.Client{Transport: tr}
+			url := base + "/api/v1/jobs/" + jobID
+			b.SetParallelism(max(1, 64/runtime.GOMAXPROCS(0))) // 64 goroutines, one connection each
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				req, _ := http.NewRequest(http.MethodGet, url, nil)
+				req.Header.Set("Authorization", "Bearer "+key)
+				for pb.Next() {
+					resp, err := client.Do(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						b.Fatalf("GET job: %d", resp.StatusCode)
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkMetricsOverheadHandler is the same request through the handler
+// chain without the network, 64 goroutines: the metrics' share of the
+// server's own work, an upper bound on what a client can notice.
+func BenchmarkMetricsOverheadHandler(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		on   bool
+	}{{"metrics=off", false}, {"metrics=on", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			handler, _, key, jobID := benchServer(b, mode.on)
+			b.SetParallelism(max(1, 64/runtime.GOMAXPROCS(0)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req := httptest.NewRequest(http.MethodGet, "/api/v1/jobs/"+jobID, nil)
+					req.Header.Set("Authorization", "Bearer "+key)
+					w := httptest.NewRecorder()
+					handler.ServeHTTP(w, req)
+					if w.Code != http.StatusOK {
+						b.Fatalf("GET job: %d", w.Code)
+					}
+				}
+			})
+		})
+	}
+}
