@@ -38,6 +38,17 @@ func routeLabel(r *http.Request) string {
 	return path
 }
 
+// methodLabel bounds the method label the same way: a client may send any
+// token as a method.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return "other"
+}
+
 // metricsEndpoint serves /metrics on the main listener to a scraper that
 // sends the configured token (metrics.token_file). Without a token it does
 // not exist here (404): the metrics then live on metrics.listen, if at all.

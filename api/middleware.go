@@ -131,7 +131,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				attrs = append(attrs, slog.String("code", info.code))
 			}
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
-			s.metrics.Request(routeLabel(r), r.Method, sw.status, time.Since(start))
+			s.metrics.Request(routeLabel(r), methodLabel(r.Method), sw.status, time.Since(start))
 		}()
 		next.ServeHTTP(sw, r)
 	})

@@ -109,3 +109,21 @@ func FuzzForwarded(f *testing.F) {
 		}
 	})
 }
+
+func TestMetricLabelsAreBounded(t *testing.T) {
+	for _, tc := range []struct{ pattern, route string }{
+		{"GET /api/v1/jobs/{jobId}", "/api/v1/jobs/{jobId}"},
+		{"/", unmatchedRoute},
+		{"", unmatchedRoute},
+		{"GET /{$}", "/{$}"},
+	} {
+		r := httptest.NewRequest("GET", "/x", nil)
+		r.Pattern = tc.pattern
+		if got := routeLabel(r); got != tc.route {
+			t.Errorf("routeLabel(%q) = %q, want %q", tc.pattern, got, tc.route)
+		}
+	}
+	if methodLabel("BREW") != "other" || methodLabel("PUT") != "PUT" {
+		t.Errorf("methodLabel does not bound unknown methods")
+	}
+}
