@@ -3,8 +3,11 @@
 # clients, with and without the metrics middleware, (a) over loopback HTTP
 # with 64 keep-alive connections and (b) through the handler chain without
 # the network. The two variants run alternately, ROUNDS times each, so load
-# from other processes falls on both alike; the medians are compared. Then
-# the cost of one metrics observation on its own (BenchmarkRequest).
+# from other processes falls on both alike; the medians of wall time per
+# request (ns/op) and of the test process's CPU time per request
+# (cpu-ns/op: client and server, steadier on a shared machine) are
+# compared. Then the cost of one metrics observation on its own
+# (BenchmarkRequest).
 #
 # Usage: bench/metrics.sh            (ROUNDS=9 BENCHTIME=2s)
 set -euo pipefail
@@ -24,24 +27,27 @@ for bench in BenchmarkMetricsOverhead BenchmarkMetricsOverheadHandler; do
 		for mode in off on; do
 			(cd "$ROOT/api" && "$WORK/api.test" -test.run '^$' -test.bench "^$bench\$/^metrics=$mode\$" \
 				-test.benchtime "$BENCHTIME" -test.count 1) |
-				awk -v m="$mode" '/ns\/op/ {print m, $3}' >>"$WORK/$bench.txt"
+				awk -v m="$mode" '/ns\/op/ {for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") c = $i; print m, $3, c}' >>"$WORK/$bench.txt"
 		done
 	done
 done
 (cd "$ROOT/metrics" && "$WORK/metrics.test" -test.run '^$' -test.bench '^BenchmarkRequest$' -test.benchtime "$BENCHTIME" -test.count 5) |
 	awk '/ns\/op/ {print $3}' >"$WORK/observe.txt"
 
-echo "| benchmark (64 clients) | metrics off ns/op (median of $ROUNDS) | metrics on ns/op | overhead |"
-echo "|---|---|---|---|"
+echo "| benchmark (64 clients) | measure | metrics off (median of $ROUNDS) | metrics on | overhead |"
+echo "|---|---|---|---|---|"
 for bench in BenchmarkMetricsOverhead BenchmarkMetricsOverheadHandler; do
-	off=$(awk '$1=="off" {print $2}' "$WORK/$bench.txt" | median)
-	on=$(awk '$1=="on" {print $2}' "$WORK/$bench.txt" | median)
-	echo "| $bench | $off | $on | $(echo "scale=2; ($on - $off) * 100 / $off" | bc)% |"
+	for col in 2:ns/op 3:cpu-ns/op; do
+		n=${col%%:*}
+		off=$(awk -v n="$n" '$1=="off" {print $n}' "$WORK/$bench.txt" | median)
+		on=$(awk -v n="$n" '$1=="on" {print $n}' "$WORK/$bench.txt" | median)
+		echo "| $bench | ${col#*:} | $off | $on | $(echo "scale=2; ($on - $off) * 100 / $off" | bc)% |"
+	done
 done
 echo
 echo "One observation (BenchmarkRequest, 64 goroutines, median of 5): $(median <"$WORK/observe.txt") ns/op"
 echo "Raw runs:"
 for bench in BenchmarkMetricsOverhead BenchmarkMetricsOverheadHandler; do
-	echo "$bench off: $(awk '$1=="off" {printf "%s ", $2}' "$WORK/$bench.txt")"
-	echo "$bench on:  $(awk '$1=="on" {printf "%s ", $2}' "$WORK/$bench.txt")"
+	echo "$bench off (ns/op cpu-ns/op): $(awk '$1=="off" {printf "%s/%s ", $2, $3}' "$WORK/$bench.txt")"
+	echo "$bench on  (ns/op cpu-ns/op): $(awk '$1=="on" {printf "%s/%s ", $2, $3}' "$WORK/$bench.txt")"
 done
