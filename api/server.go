@@ -79,17 +79,18 @@ type Options struct {
 
 // Server is the HTTP face of the appliance.
 type Server struct {
-	opts       Options
-	store      Store
-	blobs      Blobs
-	signer     *signing.Signer
-	log        *slog.Logger
-	limiter    *limiter
-	auth       authCache
-	idem       *idempotency
-	now        func() time.Time
-	handler    http.Handler
-	draining   atomic.Bool
+	opts     Options
+	store    Store
+	blobs    Blobs
+	signer   *signing.Signer
+	log      *slog.Logger
+	limiter  *limiter
+	auth     authCache
+	idem     *idempotency
+	now      func() time.Time
+	handler  http.Handler
+	draining atomic.Bool
+
 	metrics    Metrics
 	proxies    proxies
 	openAPIDoc []byte // the document with servers naming PublicURL
