@@ -32,7 +32,7 @@ for bench in BenchmarkMetricsOverhead BenchmarkMetricsOverheadHandler; do
 	done
 done
 (cd "$ROOT/metrics" && "$WORK/metrics.test" -test.run '^$' -test.bench '^BenchmarkRequest$' -test.benchtime "$BENCHTIME" -test.count 5) |
-	awk '/ns\/op/ {print $3}' >"$WORK/observe.txt"
+	awk '/ns\/op/ {for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") c = $i; print $3, c}' >"$WORK/observe.txt"
 
 echo "| benchmark (64 clients) | measure | metrics off (median of $ROUNDS) | metrics on | overhead |"
 echo "|---|---|---|---|---|"
@@ -45,7 +45,10 @@ for bench in BenchmarkMetricsOverhead BenchmarkMetricsOverheadHandler; do
 	done
 done
 echo
-echo "One observation (BenchmarkRequest, 64 goroutines, median of 5): $(median <"$WORK/observe.txt") ns/op"
+obs_cpu=$(awk '{print $2}' "$WORK/observe.txt" | median)
+req_cpu=$(awk '$1=="off" {print $3}' "$WORK/BenchmarkMetricsOverheadHandler.txt" | median)
+echo "One observation (BenchmarkRequest, 64 goroutines, median of 5): $(awk '{print $1}' "$WORK/observe.txt" | median) ns/op, $obs_cpu cpu-ns/op"
+echo "Its share of a request's server CPU (handler chain, metrics off): $(echo "scale=2; $obs_cpu * 100 / $req_cpu" | bc)%"
 echo "Raw runs:"
 for bench in BenchmarkMetricsOverhead BenchmarkMetricsOverheadHandler; do
 	echo "$bench off (ns/op cpu-ns/op): $(awk '$1=="off" {printf "%s/%s ", $2, $3}' "$WORK/$bench.txt")"

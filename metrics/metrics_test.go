@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,6 +142,8 @@ func BenchmarkRequest(b *testing.B) {
 	routes := []string{"/api/v1/jobs/{jobId}", "/api/v1/jobs", "/api/v1/ping", "/uploads/{fileId}"}
 	b.SetParallelism(32)
 	b.ReportAllocs()
+	cpu := processCPU()
+	defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
 	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
@@ -148,4 +151,13 @@ func BenchmarkRequest(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// processCPU is the CPU time (user + system) this process has used, in ns.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
