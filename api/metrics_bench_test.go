@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -149,4 +150,78 @@ func processCPU() int64 {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkMetricsOverheadInterleaved alternates the two servers (metrics
+// off and on) every few hundred requests, 64 goroutines at a time, and
+// adds up each side's process CPU time: load from other processes, which
+// changes over seconds, falls on both sides alike, so the overhead-% it
+// reports resolves differences that separate runs on a shared machine
+// cannot. "handler" is the handler chain alone (the server's own work);
+// "http" goes over loopback with 64 keep-alive connections (client and
+// server CPU).
+func BenchmarkMetricsOverheadInterleaved(b *testing.B) {
+	for _, viaHTTP := range []bool{false, true} {
+		name := "handler"
+		if viaHTTP {
+			name = "http"
+		}
+		b.Run(name, func(b *testing.B) {
+			var do [2]func()
+			for side, on := range []bool{false, true} {
+				handler, base, key, jobID := benchServer(b, on)
+				if viaHTTP {
+					tr := &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}
+					b.Cleanup(tr.CloseIdleConnections)
+					client := &http.Client{Transport: tr}
+					url := base + "/api/v1/jobs/" + jobID
+					do[side] = func() {
+						req, _ := http.NewRequest(http.MethodGet, url, nil)
+						req.Header.Set("Authorization", "Bearer "+key)
+						resp, err := client.Do(req)
+						if err != nil {
+							panic(err)
+						}
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				} else {
+					do[side] = func() {
+						req := httptest.NewRequest(http.MethodGet, "/api/v1/jobs/"+jobID, nil)
+						req.Header.Set("Authorization", "Bearer "+key)
+						handler.ServeHTTP(httptest.NewRecorder(), req)
+					}
+				}
+			}
+			const goroutines, perGoroutine = 64, 8 // 512 requests a slice
+			slice := func(fn func()) int64 {
+				start := processCPU()
+				var wg sync.WaitGroup
+				for range goroutines {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for range perGoroutine {
+							fn()
+						}
+					}()
+				}
+				wg.Wait()
+				return processCPU() - start
+			}
+			var cpu [2]int64
+			var reqs int64
+			b.ResetTimer()
+			for round := 0; reqs < int64(b.N); round++ {
+				first := round % 2 // alternate which side goes first
+				cpu[first] += slice(do[first])
+				cpu[1-first] += slice(do[1-first])
+				reqs += goroutines * perGoroutine
+			}
+			off, on := float64(cpu[0])/float64(reqs), float64(cpu[1])/float64(reqs)
+			b.ReportMetric(off, "off-cpu-ns/req")
+			b.ReportMetric(on, "on-cpu-ns/req")
+			b.ReportMetric((on-off)*100/off, "overhead-%")
+		})
+	}
 }

@@ -124,6 +124,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if info.scheme != "http" {
 				attrs = append(attrs, slog.String("scheme", info.scheme))
 			}
+			if peer := peerHost(r.RemoteAddr); peer != info.client {
+				attrs = append(attrs, slog.String("via", peer)) // the trusted proxy
+			}
 			if info.keyID != "" {
 				attrs = append(attrs, slog.String("key_id", info.keyID), slog.String("partner_id", info.partnerID))
 			}

@@ -92,8 +92,8 @@ func TestTrustedProxySeparatesCallers(t *testing.T) {
 	if count(remotes, "203.0.113.7") != 3 || count(remotes, "198.51.100.8") != 3 || count(remotes, "127.0.0.2") != 0 {
 		t.Errorf("logged remotes %v: want alice's and bob's addresses 3 times each, never the proxy's", remotes)
 	}
-	if !bytes.Contains([]byte(h.logs.String()), []byte(`"scheme":"https"`)) {
-		t.Errorf("the access log does not carry the scheme the proxy reported")
+	if !bytes.Contains([]byte(h.logs.String()), []byte(`"remote":"203.0.113.7","scheme":"https","via":"127.0.0.2"`)) {
+		t.Errorf("the access log does not carry the scheme and the proxy (via):\n%s", h.logs)
 	}
 }
 

@@ -34,7 +34,7 @@ func (c *Config) validateNetwork() []error {
 	if c.Metrics.Listen != "" {
 		if _, _, err := net.SplitHostPort(c.Metrics.Listen); err != nil {
 			bad("metrics.listen", "%q is not host:port", c.Metrics.Listen)
-		} else if c.Metrics.Listen == c.Server.Listen {
+		} else if c.Metrics.Listen == c.Server.Listen && !strings.HasSuffix(c.Server.Listen, ":0") {
 			bad("metrics.listen", "%q is server.listen; give metrics their own port", c.Metrics.Listen)
 		}
 	}
