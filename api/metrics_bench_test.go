@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -70,86 +69,6 @@ func benchServer(b *testing.B, withMetrics bool) (handler http.Handler, base, ke
 		b.Fatalf("create job: %d %v", resp.StatusCode, err)
 	}
 	return handler, srv.URL, k.Key, job.JobID
-}
-
-// BenchmarkMetricsOverhead is GET /api/v1/jobs/{id} over loopback HTTP
-// with 64 concurrent keep-alive connections, without and with the
-// metrics middleware (route/status histogram per request). Compare the
-// two ns/op medians over -count runs (docs/benchmarks.md).
-func BenchmarkMetricsOverhead(b *testing.B) {
-	for _, mode := range []struct {
-		name string
-		on   bool
-	}{{"metrics=off", false}, {"metrics=on", true}} {
-		b.Run(mode.name, func(b *testing.B) {
-			_, base, key, jobID := benchServer(b, mode.on)
-			tr := &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}
-			b.Cleanup(tr.CloseIdleConnections)
-			client := &http.Client{Transport: tr}
-			url := base + "/api/v1/jobs/" + jobID
-			b.SetParallelism(max(1, 64/runtime.GOMAXPROCS(0))) // 64 goroutines, one connection each
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := processCPU()
-			defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
-			b.RunParallel(func(pb *testing.PB) {
-				req, _ := http.NewRequest(http.MethodGet, url, nil)
-				req.Header.Set("Authorization", "Bearer "+key)
-				for pb.Next() {
-					resp, err := client.Do(req)
-					if err != nil {
-						b.Fatal(err)
-					}
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
-						b.Fatalf("GET job: %d", resp.StatusCode)
-					}
-				}
-			})
-		})
-	}
-}
-
-// BenchmarkMetricsOverheadHandler is the same request through the handler
-// chain without the network, 64 goroutines: the metrics' share of the
-// server's own work, an upper bound on what a client can notice.
-func BenchmarkMetricsOverheadHandler(b *testing.B) {
-	for _, mode := range []struct {
-		name string
-		on   bool
-	}{{"metrics=off", false}, {"metrics=on", true}} {
-		b.Run(mode.name, func(b *testing.B) {
-			handler, _, key, jobID := benchServer(b, mode.on)
-			b.SetParallelism(max(1, 64/runtime.GOMAXPROCS(0)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := processCPU()
-			defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					req := httptest.NewRequest(http.MethodGet, "/api/v1/jobs/"+jobID, nil)
-					req.Header.Set("Authorization", "Bearer "+key)
-					w := httptest.NewRecorder()
-					handler.ServeHTTP(w, req)
-					if w.Code != http.StatusOK {
-						b.Fatalf("GET job: %d", w.Code)
-					}
-				}
-			})
-		})
-	}
-}
-
-// processCPU is the CPU time (user + system) this process has used, in
-// ns. Per request it is steadier than wall time on a machine shared with
-// other work, which slows the wall clock but not the CPU a request needs.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkMetricsOverheadInterleaved alternates the two servers (metrics
@@ -224,4 +143,15 @@ func BenchmarkMetricsOverheadInterleaved(b *testing.B) {
 			b.ReportMetric((on-off)*100/off, "overhead-%")
 		})
 	}
+}
+
+// processCPU is the CPU time (user + system) this process has used, in
+// ns. Per request it is steadier than wall time on a machine shared with
+// other work, which slows the wall clock but not the CPU a request needs.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
