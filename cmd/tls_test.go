@@ -205,6 +205,18 @@ func TestTLSServesAndReloadsOnSIGHUP(t *testing.T) {
 		t.Errorf("new connection after reload: %d, certificate %d, want 1002", status, serial)
 	}
 
+	// HTTP/2 is offered to clients that ask for it.
+	h2 := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: ca.pool}, ForceAttemptHTTP2: true}}
+	if resp, err := h2.Get(base + "/readyz"); err != nil {
+		t.Errorf("HTTP/2 client: %v", err)
+	} else {
+		resp.Body.Close()
+		if resp.ProtoMajor != 2 {
+			t.Errorf("negotiated %s, want HTTP/2", resp.Proto)
+		}
+	}
+
 	// A broken replacement: logged, and the working pair stays.
 	writeReplacing(t, certFile, []byte("not a certificate"))
 	srv.signal(syscall.SIGHUP)
