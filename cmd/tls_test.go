@@ -265,3 +265,47 @@ func TestTLSBadPairStopsStartup(t *testing.T) {
 		})
 	}
 }
+
+// TestPublicURLNamesEveryLink: with --public-url (a proxy in front), the
+// served OpenAPI document's servers, signed upload and download links and
+// a new job's Location all name the public URL, not the listen address.
+func TestPublicURLNamesEveryLink(t *testing.T) {
+	dir := newDataDir(t)
+	public := "https://plans.example.gov"
+	srv := startServer(t, dir, "--public-url", public)
+	key := issueKey(t, dir, "public url")
+	c := apiClient{t: t, base: srv.base, key: key.Key}
+	var doc struct{ Servers []struct{ URL string } }
+	if status := c.do(http.MethodGet, "/api/v1/openapi.json", nil, &doc); status != 200 || len(doc.Servers) != 1 || doc.Servers[0].URL != public {
+		t.Errorf("OpenAPI servers %+v (status %d), want %s", doc.Servers, status, public)
+	}
+	job := c.createJob("public")
+	pdf := benchSet(t, 1)
+	reg := c.registerFile(job.JobID, "a.pdf", len(pdf))
+	if !strings.HasPrefix(reg.UploadURL, public+"/uploads/"+reg.FileID+"?") {
+		t.Errorf("upload URL %s does not name %s", reg.UploadURL, public)
+	}
+	// The proxy would forward it here.
+	if status, out := upload(t, srv.base+strings.TrimPrefix(reg.UploadURL, public), bytes.NewReader(pdf), int64(len(pdf))); status != 200 {
+		t.Fatalf("upload: %d %v", status, out)
+	}
+	if status := c.do(http.MethodPost, "/api/v1/jobs/"+job.JobID+"/scan", nil, nil); status != 200 {
+		t.Fatalf("scan: %d", status)
+	}
+	c.waitTerminal(job.JobID, time.Minute)
+	var link struct{ URL string }
+	if status := c.do(http.MethodGet, "/api/v1/jobs/"+job.JobID+"/files/"+reg.FileID+"/annotated", nil, &link); status != 200 ||
+		!strings.HasPrefix(link.URL, public+"/downloads/"+reg.FileID+"/marked-up.pdf?") {
+		t.Errorf("marked-up PDF link %q (status %d) does not name %s", link.URL, status, public)
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.base+"/api/v1/jobs", strings.NewReader(`{"name":"loc"}`))
+	req.Header.Set("Authorization", "Bearer "+key.Key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, public+"/api/v1/jobs/job_") {
+		t.Errorf("Location %q does not name %s", loc, public)
+	}
+}
