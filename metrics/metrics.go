@@ -117,7 +117,7 @@ func New(version string, queue QueueDepth) *Metrics {
 // Handler serves the registry in the Prometheus text (or OpenMetrics)
 // format. A failing collector is reported in the scrape, not a 500.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, EnableOpenMetrics: true})
 }
 
 // Registry is the registry behind Handler, for tests and extra collectors.

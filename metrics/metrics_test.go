@@ -64,6 +64,15 @@ func TestEveryMetricIsExposed(t *testing.T) {
 		t.Errorf("status %d", code)
 	}
 
+	// A scraper that asks for OpenMetrics gets it.
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "/metrics", nil)
+	req.Header.Set("Accept", "application/openmetrics-text;version=1.0.0")
+	m.Handler().ServeHTTP(rec, req)
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/openmetrics-text") || !strings.HasSuffix(rec.Body.String(), "# EOF\n") {
+		t.Errorf("OpenMetrics not negotiated: %q", ct)
+	}
+
 	queueErr = errors.New("database closed")
 	code, body = scrape()
 	if code != 200 || !strings.Contains(body, "planreview_upload_bytes_total 1234") {
