@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -112,6 +113,9 @@ type harnessConfig struct {
 	RateBurst   int
 	UploadTTL   time.Duration
 	CORSOrigins []string
+	// TrustedProxies and Metrics go to api.Options as they are.
+	TrustedProxies []netip.Prefix
+	Metrics        api.Metrics
 }
 
 type harness struct {
@@ -190,6 +194,7 @@ func (h *harness) start() {
 		Logger:    slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		PublicURL: h.srv.URL, UploadURLTTL: h.cfg.UploadTTL, CORSOrigins: h.cfg.CORSOrigins,
 		RateLimit: h.cfg.RateLimit, RateBurst: h.cfg.RateBurst, Now: h.clock.Now,
+		TrustedProxies: h.cfg.TrustedProxies, Metrics: h.cfg.Metrics,
 	})
 	h.current.Store(h.server)
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -33,6 +32,8 @@ type requestInfo struct {
 	keyID     string
 	partnerID string
 	code      string
+	client    string // address of the caller (behind trusted proxies: theirs)
+	scheme    string // http or https, as the caller used it
 }
 
 func requestInfoFrom(ctx context.Context) *requestInfo {
@@ -102,6 +103,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		info := &requestInfo{id: newRequestID()}
+		info.client, info.scheme = s.proxies.client(r)
 		r = r.WithContext(context.WithValue(r.Context(), ctxRequestInfo, info))
 		sw := &statusWriter{ResponseWriter: w}
 		sw.Header().Set("X-Request-Id", info.id)
@@ -120,7 +122,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				slog.String("method", r.Method), slog.String("route", route), slog.String("path", path),
 				slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-				slog.String("request_id", info.id), slog.String("remote", clientIP(r)),
+				slog.String("request_id", info.id), slog.String("remote", info.client),
+			}
+			if info.scheme != "http" {
+				attrs = append(attrs, slog.String("scheme", info.scheme))
+			}
+			if peer := peerHost(r.RemoteAddr); peer != info.client {
+				attrs = append(attrs, slog.String("via", peer)) // the trusted proxy
 			}
 			if info.keyID != "" {
 				attrs = append(attrs, slog.String("key_id", info.keyID), slog.String("partner_id", info.partnerID))
@@ -129,17 +137,19 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				attrs = append(attrs, slog.String("code", info.code))
 			}
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+			s.metrics.Request(routeLabel(r), methodLabel(r.Method), sw.status, time.Since(start))
 		}()
 		next.ServeHTTP(sw, r)
 	})
 }
 
+// clientIP is the caller's address as observe resolved it (through
+// trusted proxies).
 func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+	if info := requestInfoFrom(r.Context()); info.client != "" {
+		return info.client
 	}
-	return host
+	return peerHost(r.RemoteAddr)
 }
 
 var errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized",
@@ -165,6 +175,7 @@ func (s *Server) partnerAPI(next handlerFunc) http.Handler {
 			burst = p.partner.RateBurst
 		}
 		if err := s.limit(w, "key:"+p.key.ID, rate, burst); err != nil {
+			s.metrics.Refused("rate_limited", "key")
 			return err
 		}
 		info := requestInfoFrom(r.Context())
@@ -185,7 +196,11 @@ func (s *Server) publicAPI(next handlerFunc) http.Handler {
 }
 
 func (s *Server) limitByAddress(w http.ResponseWriter, r *http.Request) error {
-	return s.limit(w, "ip:"+clientIP(r), s.opts.RateLimit, s.opts.RateBurst)
+	err := s.limit(w, "ip:"+clientIP(r), s.opts.RateLimit, s.opts.RateBurst)
+	if err != nil {
+		s.metrics.Refused("rate_limited", "address")
+	}
+	return err
 }
 
 // limit takes a token from a bucket and sets the RateLimit-* headers that

@@ -38,6 +38,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/assets/{name}", s.handle(s.asset)},
 		{"GET", "/healthz", s.handle(s.healthz)},
 		{"GET", "/readyz", s.handle(s.readyz)},
+		{"GET", "/metrics", s.handle(s.metricsEndpoint)},
 	}
 }
 

@@ -44,6 +44,7 @@ func (s *Server) startScan(w http.ResponseWriter, r *http.Request) error {
 	case errors.Is(err, store.ErrFileNotUploaded):
 		return errorf(http.StatusBadRequest, "file_not_uploaded", "A file of the current version has not been uploaded yet.")
 	case errors.As(err, &quotaErr):
+		s.metrics.Refused("quota_exceeded", "scan_quota")
 		return &Error{Status: http.StatusTooManyRequests, Code: "quota_exceeded",
 			Message:    "The partner's scan quota for the last 24 hours is used up.",
 			RetryAfter: max(1, int(math.Ceil(quotaErr.RetryAfter.Seconds())))}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +62,16 @@ type Options struct {
 	RateBurst int     // default bucket size per key
 	ScanQuota int     // default scans per partner per rolling 24 h
 
+	// Metrics receives request counts and timings; nil measures nothing.
+	Metrics Metrics
+	// MetricsHandler serves GET /metrics on this listener to callers with
+	// MetricsToken; without a token the route is 404.
+	MetricsHandler http.Handler
+	MetricsToken   string
+	// TrustedProxies are the peers whose Forwarded / X-Forwarded-For
+	// headers name the client (rate limits and logs use that address).
+	TrustedProxies []netip.Prefix
+
 	// ScanQueued is called after a scan was queued, to wake the runner.
 	ScanQueued func()
 
@@ -80,6 +91,10 @@ type Server struct {
 	now      func() time.Time
 	handler  http.Handler
 	draining atomic.Bool
+
+	metrics    Metrics
+	proxies    proxies
+	openAPIDoc []byte // the document with servers naming PublicURL
 }
 
 // maxFilesPerVersion is the contract's limit on files in one version.
@@ -116,6 +131,11 @@ func New(opts Options) *Server {
 		log: opts.Logger, limiter: newLimiter(opts.Now), now: opts.Now,
 	}
 	s.idem = newIdempotency(opts.Store, opts.Now)
+	s.metrics, s.proxies = opts.Metrics, proxies(opts.TrustedProxies)
+	if s.metrics == nil {
+		s.metrics = noMetrics{}
+	}
+	s.openAPIDoc = openAPIFor(opts.PublicURL)
 	s.handler = s.observe(s.routes())
 	return s
 }

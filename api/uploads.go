@@ -74,6 +74,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.pruneBlobs(fileID, committed.SHA256)
+	s.metrics.UploadBytes(committed.FileSize)
 	w.Header().Set("ETag", `"`+committed.SHA256+`"`)
 	writeJSON(w, http.StatusOK, uploadResponse{FileID: fileID, Size: committed.FileSize, SHA256: committed.SHA256})
 	return nil

@@ -31,6 +31,7 @@ type Config struct {
 	Scan      ScanConfig      `mapstructure:"scan"`
 	Codes     CodesConfig     `mapstructure:"codes"`
 	Laws      LawsConfig      `mapstructure:"laws"`
+	Metrics   MetricsConfig   `mapstructure:"metrics"`
 }
 
 type ServerConfig struct {
@@ -41,6 +42,9 @@ type ServerConfig struct {
 	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
 	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout"`
+	TLSCertFile       string        `mapstructure:"tls_cert_file"`
+	TLSKeyFile        string        `mapstructure:"tls_key_file"`
+	TrustedProxies    []string      `mapstructure:"trusted_proxies"`
 }
 
 type DataConfig struct {
@@ -74,6 +78,11 @@ type ScanConfig struct {
 	MaxPages int           `mapstructure:"max_pages"`
 }
 
+type MetricsConfig struct {
+	Listen    string `mapstructure:"listen"`
+	TokenFile string `mapstructure:"token_file"`
+}
+
 type CodesConfig struct {
 	Adopted      []string `mapstructure:"adopted"`
 	Jurisdiction string   `mapstructure:"jurisdiction"`
@@ -93,6 +102,9 @@ var defaults = map[string]any{
 	"server.write_timeout":       15 * time.Minute,
 	"server.idle_timeout":        2 * time.Minute,
 	"server.shutdown_timeout":    30 * time.Second,
+	"server.tls_cert_file":       "",
+	"server.tls_key_file":        "",
+	"server.trusted_proxies":     []string{},
 	"data.dir":                   "./data",
 	"log.level":                  "info",
 	"log.format":                 "text",
@@ -109,6 +121,8 @@ var defaults = map[string]any{
 	"codes.adopted":              []string{"ibc-2021", "irc-2021"},
 	"codes.jurisdiction":         "",
 	"laws.max_staleness":         90 * 24 * time.Hour,
+	"metrics.listen":             "",
+	"metrics.token_file":         "",
 }
 
 // flagKeys maps the persistent and per-command flags onto config keys.
@@ -233,6 +247,7 @@ func (c *Config) Validate() error {
 	if c.Scan.MaxPages < 1 {
 		bad("scan.max_pages", "must be >= 1")
 	}
+	errs = append(errs, c.validateNetwork()...)
 	return errors.Join(errs...)
 }
 
@@ -242,7 +257,7 @@ func (c *Config) PublicBaseURL() string {
 	if c.Server.PublicURL != "" {
 		return strings.TrimSuffix(c.Server.PublicURL, "/")
 	}
-	return "http://" + c.Server.Listen
+	return c.ListenScheme() + "://" + c.Server.Listen
 }
 
 // ScanWorkers resolves 0 to one worker per CPU.

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 
 	"planreview/api"
 	"planreview/api/signing"
+	"planreview/metrics"
 	"planreview/scan"
 	"planreview/store"
 	"planreview/store/blob"
@@ -52,13 +54,25 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	// SIGHUP reloads the TLS certificate; listened for before the serving
+	// line, so a reload sent as soon as it appears cannot kill the process.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	log.Info("planreview serving", "addr", ap.Addr(), "public_url", ap.publicURL,
-		"data_dir", cfg.Data.Dir, "admin_socket", cfg.AdminSocket())
-	select {
-	case <-ctx.Done():
-		log.Info("shutting down", "timeout", cfg.Server.ShutdownTimeout)
-	case err = <-ap.failed:
-		log.Error("server failed", "error", err)
+		"data_dir", cfg.Data.Dir, "admin_socket", cfg.AdminSocket(), "metrics_addr", ap.metricsAddr)
+wait:
+	for {
+		select {
+		case <-hup:
+			ap.reloadCertificate()
+		case <-ctx.Done():
+			log.Info("shutting down", "timeout", cfg.Server.ShutdownTimeout)
+			break wait
+		case err = <-ap.failed:
+			log.Error("server failed", "error", err)
+			break wait
+		}
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.Server.ShutdownTimeout)
 	defer cancel()
@@ -80,11 +94,19 @@ type appliance struct {
 	pipeline  *scan.Pipeline
 	failed    chan error
 	closeOnce sync.Once
+
+	cert        *certReloader // TLS pair, reloaded on SIGHUP; nil without TLS
+	metricsHTTP *http.Server  // on metrics.listen; nil when not set
+	metricsAddr string
 }
 
 // startAppliance opens the data folder and starts serving. Every resource
 // opened before a failure is closed again.
 func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
+	netw, err := loadNetwork(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if err := cfg.ensureDataDir(); err != nil {
 		return nil, err
 	}
@@ -100,7 +122,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ap := &appliance{log: log, db: db, failed: make(chan error, 2)}
+	ap := &appliance{log: log, db: db, failed: make(chan error, 3), cert: netw.cert}
 	defer func() {
 		if err != nil {
 			ap.Shutdown(context.Background())
@@ -125,19 +147,33 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if cfg.Server.PublicURL == "" {
 		// The bound address, not the configured one: with port 0 only the
 		// listener knows the port that signed URLs must name.
-		cfg.Server.PublicURL = "http://" + ap.listener.Addr().String()
+		cfg.Server.PublicURL = cfg.ListenScheme() + "://" + ap.listener.Addr().String()
+	}
+	if ap.cert != nil {
+		ap.listener = tls.NewListener(ap.listener, ap.cert.tlsConfig())
 	}
 	ap.publicURL = cfg.PublicBaseURL()
 	pipeline.Laws, pipeline.Settings = db, cfg.LawSettings()
 	ap.pipeline = pipeline
+	meters := metrics.New(version, db.ScanQueueDepth)
+	if ap.cert != nil {
+		meters.CertificateExpiry(ap.cert.notAfter)
+	}
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
-		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
+		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests(), Observer: meters}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
 		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst, ScanQuota: cfg.Limits.ScanQuota,
 		ScanQueued: runner.Wake,
+		Metrics:    meters, MetricsHandler: meters.Handler(), MetricsToken: netw.metricsToken,
+		TrustedProxies: netw.trustedProxies,
 	})
+	if err := ap.startMetricsListener(cfg, meters, netw.metricsToken, log); err != nil {
+		ap.listener.Close()
+		ap.listener = nil
+		return nil, err
+	}
 	adminListener, err := listenAdminSocket(cfg.AdminSocket())
 	if err != nil {
 		ap.listener.Close()
@@ -213,7 +249,7 @@ func (ap *appliance) Shutdown(ctx context.Context) error {
 		if ap.api != nil {
 			ap.api.Drain()
 		}
-		for _, srv := range []*http.Server{ap.http, ap.admin} {
+		for _, srv := range []*http.Server{ap.http, ap.admin, ap.metricsHTTP} {
 			if srv == nil {
 				continue
 			}

@@ -45,11 +45,22 @@ type Runner struct {
 	// Busy, if set, is told how many scans run each time the number
 	// changes (serve gives request handling scheduler room meanwhile).
 	Busy func(running int)
+	// Observer, if set, is told when scans and their stages end (metrics).
+	Observer Observer
 
 	wakeOnce  sync.Once
 	wake      chan struct{}
 	runningMu sync.Mutex
 	running   int
+}
+
+// Observer receives the timings of scans and stages.
+type Observer interface {
+	ScanStarted()
+	// ScanEnded: outcome is complete, failed (code is the pipeline error
+	// code) or interrupted (stopped by shutdown and queued again).
+	ScanEnded(outcome, code string, took time.Duration)
+	StageEnded(stage string, took time.Duration)
 }
 
 // idlePoll is how often an idle worker looks at the queue without a wake-up
@@ -129,7 +140,15 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 	defer r.track()()
 	log := r.Log.With("version_id", v.ID, "job_id", v.JobID)
 	started := time.Now()
-	tracker := &tracker{store: r.Store, versionID: v.ID, pipeline: v.Pipeline, log: log}
+	tracker := &tracker{store: r.Store, versionID: v.ID, pipeline: v.Pipeline, log: log, observer: r.Observer}
+	if r.Observer != nil {
+		r.Observer.ScanStarted()
+	}
+	ended := func(outcome, code string) {
+		if r.Observer != nil {
+			r.Observer.ScanEnded(outcome, code, time.Since(started))
+		}
+	}
 	scanCtx, cancel := context.WithTimeout(ctx, r.Timeout)
 	defer cancel()
 
@@ -144,6 +163,7 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 		} else {
 			log.Info("scan stopped by shutdown; queued again")
 		}
+		ended("interrupted", "")
 		return
 	}
 	if err != nil {
@@ -157,6 +177,7 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 		if err := r.Store.FailScan(v.ID, markFiles(files, res, err), tracker.pipeline); err != nil {
 			log.Error("store failed scan", "error", err)
 		}
+		ended("failed", problem.Code)
 		return
 	}
 	tracker.finish()
@@ -166,8 +187,10 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 	}, tracker.pipeline)
 	if err != nil {
 		log.Error("store completed scan", "error", err)
+		ended("failed", CodeInternal)
 		return
 	}
+	ended("complete", "")
 	log.Info("scan complete", "findings", len(res.Findings), "held", res.Held, "pages", tracker.pipeline.PagesTotal,
 		"seconds", time.Since(started).Seconds())
 }
@@ -260,6 +283,7 @@ type tracker struct {
 	pipeline  store.Pipeline
 	log       *slog.Logger
 	lastWrite time.Time
+	observer  Observer
 }
 
 const progressEvery = 500 * time.Millisecond
@@ -280,6 +304,7 @@ func (t *tracker) Stage(name string) {
 		st := &t.pipeline.Stages[i]
 		if st.Status == "running" {
 			st.Status, st.FinishedAt = "done", &now
+			t.stageEnded(st)
 		}
 		if st.Name == name {
 			st.Status, st.StartedAt = "running", &now
@@ -316,6 +341,7 @@ func (t *tracker) finish() {
 	for i := range t.pipeline.Stages {
 		if st := &t.pipeline.Stages[i]; st.Status == "running" {
 			st.Status, st.FinishedAt = "done", &now
+			t.stageEnded(st)
 		}
 	}
 	t.pipeline.CurrentStage, t.pipeline.Progress, t.pipeline.FinishedAt = store.StageDone, 1, &now
@@ -326,7 +352,15 @@ func (t *tracker) fail(p *store.Problem) {
 	for i := range t.pipeline.Stages {
 		if st := &t.pipeline.Stages[i]; st.Status == "running" {
 			st.Status, st.FinishedAt = "failed", &now
+			t.stageEnded(st)
 		}
 	}
 	t.pipeline.CurrentStage, t.pipeline.FinishedAt, t.pipeline.Error = store.StageFailed, &now, p
+}
+
+// stageEnded reports a stage that just ended to the observer.
+func (t *tracker) stageEnded(st *store.Stage) {
+	if t.observer != nil && st.StartedAt != nil && st.FinishedAt != nil {
+		t.observer.StageEnded(st.Name, st.FinishedAt.Sub(*st.StartedAt))
+	}
 }
