@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -42,6 +43,11 @@ func (l *jsonErrorListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
+	}
+	if _, isTLS := c.(*tls.Conn); isTLS {
+		// net/http serves HTTP/2 only on a *tls.Conn it can see; a TLS
+		// connection keeps Go's plain-text 400/431 (README).
+		return c, nil
 	}
 	return &jsonErrorConn{Conn: c, s: l.s}, nil
 }
