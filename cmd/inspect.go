@@ -22,8 +22,9 @@ type inspectPage struct {
 
 func newInspectCmd() *cobra.Command {
 	var (
-		pageNum int
-		asJSON  bool
+		pageNum  int
+		asJSON   bool
+		asSheets bool
 	)
 	c := &cobra.Command{
 		Use:   "inspect FILE.pdf",
@@ -56,6 +57,9 @@ space. A file that cannot be read exits with status 2.`,
 			}
 			w := bufio.NewWriter(cmd.OutOrStdout())
 			defer w.Flush()
+			if asSheets {
+				return writeInspectSheets(ctx, w, args[0], doc, asJSON)
+			}
 			if asJSON {
 				return writeInspectJSON(cmd, w, args[0], doc, first, last)
 			}
@@ -64,6 +68,7 @@ space. A file that cannot be read exits with status 2.`,
 	}
 	c.Flags().IntVar(&pageNum, "page", 0, "inspect only this page (1-based)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON with every word and its boxes")
+	c.Flags().BoolVar(&asSheets, "sheets", false, "show how the engine reads the set: document type, jurisdiction hints, each sheet's number, title, scale and status")
 	return c
 }
 

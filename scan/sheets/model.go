@@ -1,0 +1,406 @@
+package sheets
+
+import (
+	"sort"
+	"strings"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/textmatch"
+)
+
+// Text layer values of a page.
+const (
+	TextFull    = "full"
+	TextPartial = "partial"
+	TextNone    = "none"
+)
+
+// PageModel is how the engine reads one sheet: its identity from the title
+// block, the fields it read by caption, and the views' own scales. Values are
+// as printed; empty when the sheet prints none.
+type PageModel struct {
+	Page        int // 1-based
+	TextLayer   string
+	SheetNumber string
+	SheetTitle  string
+	Scale       string   // the sheet's scale: title block, else its views'
+	ViewScales  []string // scales stated under the views, in reading order
+	IssueStatus string
+	// TitleBlock bounds the title-block fields found; zero when none.
+	TitleBlock Box
+	Fields     []Field
+	// Evidence, as word indexes of the page.
+	NumberWords []int
+	TitleWords  []int
+	ScaleWords  []int
+	StatusWords []int
+}
+
+// SetModel is how the engine reads a file: its document type, what it says
+// about its jurisdiction, and each sheet.
+type SetModel struct {
+	DocType           string
+	JurisdictionHints []string
+	CodesStated       []string
+	// Scheme is the learned numbering shape ("A-9", "9-9"), empty when the
+	// set has no recognisable scheme.
+	Scheme string
+	Pages  []PageModel
+}
+
+// pageRead is what one page yields before the set-level decisions.
+type pageRead struct {
+	phrases []textRun
+	fields  []Field
+	cands   []numberCandidate
+}
+
+// ReadSet reads every page of a file and decides, across the set, which
+// value on each sheet is its number (the numbering scheme), its title, scale
+// and status, then the document type and jurisdiction hints.
+func ReadSet(pages []*pdftext.Page) SetModel {
+	reads := make([]pageRead, len(pages))
+	cands := make([][]numberCandidate, len(pages))
+	for i, p := range pages {
+		if p == nil || len(p.Words) == 0 {
+			continue
+		}
+		r := pageRead{phrases: buildPhrases(p)}
+		r.fields = readFields(p, r.phrases, findCaptions(p, r.phrases))
+		r.cands = pageCandidates(p, i, r.phrases, r.fields)
+		reads[i] = r
+		cands[i] = r.cands
+	}
+	numbers := chooseNumbers(cands)
+	repeated := repeatedPhrases(pages, reads)
+	m := SetModel{Pages: make([]PageModel, len(pages))}
+	shapes := map[string]int{}
+	for i, p := range pages {
+		pm := PageModel{Page: i + 1, TextLayer: TextNone}
+		if p != nil {
+			pm.Page = p.Number
+			pm.TextLayer = textLayer(p)
+		}
+		if p == nil || len(p.Words) == 0 {
+			m.Pages[i] = pm
+			continue
+		}
+		r := reads[i]
+		pm.Fields = r.fields
+		pm.TitleBlock = titleBlockBox(p, r.fields)
+		if c := numbers[i]; c != nil {
+			pm.SheetNumber = strings.TrimSpace(c.text)
+			pm.NumberWords = c.words
+			shapes[c.shape]++
+		}
+		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], repeated)
+		pm.Scale, pm.ScaleWords, pm.ViewScales = readScale(p, r)
+		pm.IssueStatus, pm.StatusWords = readStatus(p, r)
+		m.Pages[i] = pm
+	}
+	best := 0
+	for s, n := range shapes {
+		if n > best || n == best && s < m.Scheme {
+			m.Scheme, best = s, n
+		}
+	}
+	m.DocType = classifyDoc(pages, m.Pages, reads)
+	m.JurisdictionHints, m.CodesStated = jurisdictionHints(pages, reads)
+	return m
+}
+
+// textLayer says how much of the page reads as text: none (a scan or
+// outlined text), partial (a little text over a drawing that is otherwise
+// raster or outlines, such as stamps only), full.
+func textLayer(p *pdftext.Page) string {
+	switch {
+	case !p.Readable || len(p.Words) == 0:
+		return TextNone
+	case len(p.Words) < 10:
+		return TextPartial
+	}
+	return TextFull
+}
+
+// titleBlockBox bounds the fields that identify the sheet.
+func titleBlockBox(p *pdftext.Page, fields []Field) Box {
+	var b Box
+	first := true
+	for _, f := range fields {
+		switch f.Kind {
+		case FieldNumber, FieldTitle, FieldScale, FieldDate, FieldRevision, FieldProject:
+		default:
+			continue
+		}
+		u := f.CaptionBox.union(f.ValueBox)
+		if f.ValueBox == (Box{}) {
+			u = f.CaptionBox
+		}
+		if first {
+			b, first = u, false
+		} else {
+			b = b.union(u)
+		}
+	}
+	return b
+}
+
+// repeatedPhrases marks phrases printed with the same text at the same
+// place on most sheets of a set: title-block furniture (firm, project,
+// captions), never a sheet's own title. Keyed by page index and textRun
+// index.
+func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
+	out := map[[2]int]bool{}
+	n := 0
+	for _, r := range reads {
+		if len(r.phrases) > 0 {
+			n++
+		}
+	}
+	if n < 3 {
+		return out
+	}
+	type key struct {
+		text   string
+		gx, gy int
+	}
+	count := map[key]int{}
+	keyOf := func(p *pdftext.Page, q textRun) key {
+		pw, ph := pageScale(p)
+		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
+	}
+	for i, r := range reads {
+		seen := map[key]bool{}
+		for _, q := range r.phrases {
+			k := keyOf(pages[i], q)
+			if !seen[k] {
+				seen[k] = true
+				count[k]++
+			}
+		}
+	}
+	for i, r := range reads {
+		for qi, q := range r.phrases {
+			if count[keyOf(pages[i], q)]*5 >= n*3 {
+				out[[2]int{i, qi}] = true
+			}
+		}
+	}
+	return out
+}
+
+// titleRank orders title captions: the explicit ones first.
+func titleRank(caption string) int {
+	c := normWord(caption)
+	switch {
+	case strings.Contains(c, "TITLE") || strings.Contains(c, "NAME"):
+		return 3
+	case c == "DRAWING":
+		return 1
+	}
+	return 2
+}
+
+// readTitle returns the sheet title: the value of a title caption, else the
+// largest lines of the title block near the sheet number that are not
+// repeated on every sheet.
+func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, repeated map[[2]int]bool) (string, []int) {
+	var best *Field
+	for i := range r.fields {
+		f := &r.fields[i]
+		if f.Kind != FieldTitle || !hasTitleWord(f.Value) || nonTitleRe.MatchString(f.Value) {
+			continue
+		}
+		if num != nil && strings.Contains(f.Value, num.text) && len(f.Value) < len(num.text)+3 {
+			continue
+		}
+		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) {
+			best = f
+		}
+	}
+	if best != nil {
+		return cleanTitle(best.Value), best.ValueWords
+	}
+	// No caption: the largest textRun near the number in the title block.
+	pw, ph := pageScale(p)
+	pi := -1
+	if num != nil {
+		pi = num.page
+	}
+	numBox := Box{0.7 * pw, 0.75 * ph, pw, ph}
+	if num != nil {
+		numBox = num.box
+	}
+	isNumberWord := map[int]bool{}
+	if num != nil {
+		for _, w := range num.words {
+			isNumberWord[w] = true
+		}
+	}
+	cand := -1
+	for qi, q := range r.phrases {
+		if pi >= 0 && repeated[[2]int{pi, qi}] {
+			continue
+		}
+		if isNumberWord[q.Words[0]] || !hasTitleWord(q.Text) || nonTitleRe.MatchString(q.Text) || statusRe.MatchString(q.Text) {
+			continue
+		}
+		if startsWithCaption(q) || len(q.Words) > 10 {
+			continue
+		}
+		cx, cy := q.Box.centerX()/pw, q.Box.centerY()/ph
+		if cx < 0.7 && cy < 0.8 {
+			continue
+		}
+		// Near the number: within a fifth of the page.
+		if abs(q.Box.centerX()-numBox.centerX()) > 0.2*pw || abs(q.Box.centerY()-numBox.centerY()) > 0.2*ph {
+			continue
+		}
+		if cand < 0 || q.H > r.phrases[cand].H*1.05 {
+			cand = qi
+		}
+	}
+	if cand < 0 || num == nil && r.phrases[cand].H < 1.5*medianH(r.phrases) {
+		return "", nil
+	}
+	// Continuation lines of the same size just below (a title on two lines).
+	lines := []textRun{r.phrases[cand]}
+	last := r.phrases[cand]
+	for {
+		next := -1
+		for qi, q := range r.phrases {
+			if abs(q.H-last.H) > 0.15*last.H || q.Box.Y0 < last.Box.Y1-0.2*last.H || q.Box.Y0-last.Box.Y1 > 0.9*last.H {
+				continue
+			}
+			if q.Box.X1 < last.Box.X0 || q.Box.X0 > last.Box.X1 || isNumberWord[q.Words[0]] {
+				continue
+			}
+			if next < 0 || q.Box.Y0 < r.phrases[next].Box.Y0 {
+				next = qi
+			}
+		}
+		if next < 0 || len(lines) >= 4 {
+			break
+		}
+		lines = append(lines, r.phrases[next])
+		last = r.phrases[next]
+	}
+	var texts []string
+	var words []int
+	for _, l := range lines {
+		texts = append(texts, l.Raw)
+		words = append(words, l.Words...)
+	}
+	return cleanTitle(strings.Join(texts, " ")), words
+}
+
+func medianH(phrases []textRun) float64 {
+	hs := make([]float64, len(phrases))
+	for i, q := range phrases {
+		hs[i] = q.H
+	}
+	sort.Float64s(hs)
+	return hs[len(hs)/2]
+}
+
+func cleanTitle(s string) string {
+	return strings.TrimSpace(strings.Trim(strings.TrimSpace(s), ":"))
+}
+
+// scaleValueRe accepts what a scale caption's value says: ratios (1:50,
+// 1 : 100, M 1:50), architectural scales (1/4" = 1'-0"), and the words for
+// none or several (AS NOTED, AS INDICATED, NTS, VARIES).
+var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=?\s*\d+\s*'|\d+\s*'\s*=\s*\d+(?:/\d+)?\s*"|\bAS\s+(?:NOTED|INDICATED|SHOWN)\b|\b(?:NTS|N\.T\.S)\b|\bNOT\s+TO\s+SCALE\b|\bVARIES\b|\bNONE\b|\bFULL\s+SIZE\b`)
+
+// ratioOnlyRe is a textRun that is nothing but a scale: a view's scale
+// printed under its title ("1 : 120", `1/4" = 1'-0"`).
+var ratioOnlyRe = textmatch.MustCompile(`^(?:M\s*)?1\s*:\s*\d{1,5}(?:\s*(?:@|AT)\s*A\d\b.*)?$|^\d+(?:/\d+)?\s*"\s*=\s*1\s*'\s*-?\s*0\s*"?$`)
+
+// readScale returns the title block's scale (the value of a scale caption),
+// else the scale stated by the sheet's views, and every view scale.
+func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
+	var tb string
+	var tbWords []int
+	var views []string
+	var viewWords [][]int
+	for _, f := range r.fields {
+		if f.Kind != FieldScale {
+			continue
+		}
+		v := f.Value
+		if !scaleValueRe.MatchString(v) {
+			continue
+		}
+		if f.CaptionBox.height() > 0 && isTitleBlockZone(p, f.CaptionBox) && tb == "" {
+			tb, tbWords = v, f.ValueWords
+			continue
+		}
+		views = append(views, v)
+		viewWords = append(viewWords, f.ValueWords)
+	}
+	for _, q := range r.phrases {
+		if ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
+			views = append(views, q.Raw)
+			viewWords = append(viewWords, q.Words)
+		}
+	}
+	if tb != "" {
+		return tb, tbWords, views
+	}
+	if len(views) > 0 {
+		return views[0], viewWords[0], views
+	}
+	return "", nil, nil
+}
+
+func isTitleBlockZone(p *pdftext.Page, b Box) bool {
+	pw, ph := pageScale(p)
+	return b.centerX()/pw > 0.65 || b.centerY()/ph > 0.75
+}
+
+// statusRe matches the issue stamps title blocks carry.
+var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR\s+CONSTRUCTION\b|\bCONSTRUCTION\s+(?:DOCUMENTS|SET|ISSUE)\b|\bCONCEPTUAL\s+DESIGN\b|\bPRELIMINARY\b|\bFOR\s+(?:PERMIT|TENDER|APPROVAL|REVIEW|BID|INFORMATION|COMMENT)\b|\bPERMIT\s+SET\b|\bBID\s+SET\b|\bTENDER\s+(?:SET|ISSUE)\b|\bAS[\s-]+BUILT\b|\bRECORD\s+DRAWINGS?\b|\bPRE-?BID\b|\bADDENDUM\b|\bDRAFT\b|\bSUBJECT\s+TO\s+COUNCIL\s+APPROVAL\b|\bAUSFÜHRUNGSPLANUNG\b|\bENTWURFSPLANUNG\b|\bGENEHMIGUNGSPLANUNG\b|\bPROGETTO\s+(?:ESECUTIVO|DEFINITIVO|PRELIMINARE)\b`)
+
+// readStatus returns the sheet's issue status: the value of a status
+// caption, else the largest issue stamp in the title-block zone.
+func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
+	for _, f := range r.fields {
+		if f.Kind == FieldStatus && hasTitleWord(f.Value) && !startsWithCaptionText(f.Value) {
+			return f.Value, f.ValueWords
+		}
+	}
+	best := -1
+	for qi, q := range r.phrases {
+		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || !statusRe.MatchString(q.Text) {
+			continue
+		}
+		if best < 0 || q.H > r.phrases[best].H {
+			best = qi
+		}
+	}
+	if best < 0 {
+		return "", nil
+	}
+	q := r.phrases[best]
+	text := q.Raw
+	// A stamp on two lines ("NOT FOR" over "CONSTRUCTION").
+	for _, o := range r.phrases {
+		if abs(o.H-q.H) < 0.15*q.H && o.Box.Y0 > q.Box.Y1-0.2*q.H && o.Box.Y0-q.Box.Y1 < 0.9*q.H && o.Box.X0 < q.Box.X1 && o.Box.X1 > q.Box.X0 {
+			if strings.HasSuffix(strings.ToUpper(q.Text), " FOR") || strings.HasSuffix(strings.ToUpper(q.Text), "ISSUED") {
+				text += " " + o.Raw
+			}
+			break
+		}
+	}
+	return text, q.Words
+}
+
+func startsWithCaptionText(s string) bool {
+	f := strings.Fields(s)
+	norms := make([]string, len(f))
+	for i, w := range f {
+		norms[i] = normWord(w)
+	}
+	_, n := matchCaption(norms)
+	return n > 0
+}
