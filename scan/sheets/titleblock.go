@@ -248,7 +248,8 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 				if q.Box.X0 < c.box.X1-1 || q.Box.X0-c.box.X1 > 8*h || q.Box.X0 >= colEnd {
 					continue
 				}
-				if abs(q.Box.centerY()-c.box.centerY()) > 0.5*max(h, q.H) {
+				overlap := min(q.Box.Y1, c.box.Y1) - max(q.Box.Y0, c.box.Y0)
+				if abs(q.Box.centerY()-c.box.centerY()) > 0.35*max(h, q.H) || overlap < 0.6*min(h, q.Box.height()) {
 					continue
 				}
 				if best < 0 || q.Box.X0 < phrases[best].Box.X0 {
@@ -262,7 +263,13 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 			}
 		}
 		// 3. Lines below, in the caption's column.
-		f.valueLines = valueBelow(p, phrases, captionPhrase, c, colEnd, c.kind)
+		var rowCaps []captionSpan
+		for _, o := range caps {
+			if abs(o.box.centerY()-c.box.centerY()) < 0.6*h {
+				rowCaps = append(rowCaps, o)
+			}
+		}
+		f.valueLines = valueBelow(p, phrases, captionPhrase, c, rowCaps, colEnd, c.kind)
 		if len(f.valueLines) > 0 {
 			out = append(out, f.withValue(p))
 		}
@@ -273,17 +280,33 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 // valueBelow returns the lines under caption c whose left edge lies in its
 // column: the nearest row, and for a title the rows that continue it in the
 // same type size.
-func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, c captionSpan, colEnd float64, kind string) []textRun {
+func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, c captionSpan, rowCaps []captionSpan, colEnd float64, kind string) []textRun {
 	h := c.box.height()
-	inColumn := func(q textRun) bool {
-		return q.Box.X0 >= c.box.X0-0.6*h-0.02*q.Box.width() && q.Box.X0 < colEnd && q.Box.X1 > c.box.X0
+	// In the column: starting at the caption's left edge or right of it,
+	// or centred under it.
+	inColumn := func(b Box) bool {
+		if b.X0 >= colEnd || b.X1 <= c.box.X0-0.6*h {
+			return false
+		}
+		return b.X0 >= c.box.X0-1.0*h || b.centerX() >= c.box.X0 && b.centerX() <= colEnd
+	}
+	// overlapsColumn: some word of the phrase starts in the column.
+	overlapsColumn := func(p *pdftext.Page, q textRun) bool {
+		for _, w := range q.Words {
+			if inColumn(WordBox(p, w)) {
+				return true
+			}
+		}
+		return false
 	}
 	first := -1
 	for qi, q := range phrases {
-		if q.Box.Y0 < c.box.Y1-0.3*h || q.Box.Y0-c.box.Y1 > 2.5*max(h, 0.5*q.H) {
+		// Below: the centre under the caption (a large value's box may
+		// start above the caption's baseline), the top close to it.
+		if q.Box.centerY() < c.box.Y1-0.1*h || q.Box.Y0 < c.box.centerY() || q.Box.Y0-c.box.Y1 > 2.5*max(h, 0.5*q.H) {
 			continue
 		}
-		if qi == c.textRun || !inColumn(q) {
+		if qi == c.textRun || !inColumn(q.Box) && !overlapsColumn(p, q) {
 			continue
 		}
 		if first < 0 || q.Box.Y0 < phrases[first].Box.Y0-0.3*h {
@@ -294,26 +317,47 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 		return nil
 	}
 	row := phrases[first]
-	var lines []textRun
-	// Every textRun of that row in the column (a number printed "1 23" in
-	// two cells of one caption's column is read whole).
+	// The words of that row whose left edge lies in the column: one phrase
+	// may run across two captions' cells ("TX17886.00 - S2.01" under
+	// PROJECT No. and DRAWING No.), and a number printed "1 23" in two
+	// cells of one caption's column is read whole.
+	var words []int
 	for qi, q := range phrases {
-		if !inColumn(q) || abs(q.Box.centerY()-row.Box.centerY()) > 0.4*row.H || abs(q.H-row.H) > 0.3*row.H {
+		if abs(q.Box.centerY()-row.Box.centerY()) > 0.4*row.H || abs(q.H-row.H) > 0.3*row.H {
 			continue
 		}
 		if captionPhrase[qi] && startsWithCaption(q) {
 			continue
 		}
-		lines = append(lines, q)
-	}
-	sort.Slice(lines, func(a, b int) bool { return lines[a].Box.X0 < lines[b].Box.X0 })
-	if len(lines) > 1 {
-		merged := lines[0]
-		for _, q := range lines[1:] {
-			merged = mergePhrases(merged, q)
+		// A phrase belongs to the caption nearest its first word, up to
+		// a word that lies under another caption of the row.
+		owner := nearestCaption(WordBox(p, q.Words[0]), rowCaps)
+		var owned []int
+		var ownedBox Box
+		for _, w := range q.Words {
+			b := WordBox(p, w)
+			for _, o := range rowCaps {
+				if o.box != owner && min(b.X1, o.box.X1)-max(b.X0, o.box.X0) > 0.5*b.width() {
+					owner = o.box
+				}
+			}
+			if owner == c.box {
+				if len(owned) == 0 {
+					ownedBox = b
+				}
+				owned = append(owned, w)
+				ownedBox = ownedBox.union(b)
+			}
 		}
-		lines = []textRun{merged}
+		if len(owned) > 0 && inColumn(ownedBox) {
+			words = append(words, owned...)
+		}
 	}
+	if len(words) == 0 {
+		return nil
+	}
+	sort.Slice(words, func(a, b int) bool { return WordBox(p, words[a]).X0 < WordBox(p, words[b]).X0 })
+	lines := []textRun{makePhrase(p, words)}
 	if kind != FieldTitle && kind != FieldNumber {
 		return lines
 	}
@@ -332,7 +376,7 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 			if q.Box.Y0 < last.Box.Y1-0.2*last.H || q.Box.Y0-last.Box.Y1 > 0.9*last.H {
 				continue
 			}
-			if q.Box.X1 < last.Box.X0 || q.Box.X0 > last.Box.X1 || !inColumn(q) && kind == FieldNumber {
+			if q.Box.X1 < last.Box.X0 || q.Box.X0 > last.Box.X1 || !inColumn(q.Box) && kind == FieldNumber {
 				continue
 			}
 			if next < 0 || q.Box.Y0 < phrases[next].Box.Y0 {
@@ -349,6 +393,25 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 		last = phrases[next]
 	}
 	return lines
+}
+
+// nearestCaption returns the box of the caption of the row nearest to b
+// horizontally: values sit under their caption, left-aligned or centred.
+func nearestCaption(b Box, row []captionSpan) Box {
+	best, bestD := Box{}, -1.0
+	for _, o := range row {
+		d := 0.0
+		switch cx := b.centerX(); {
+		case cx < o.box.X0:
+			d = o.box.X0 - cx
+		case cx > o.box.X1:
+			d = cx - o.box.X1
+		}
+		if bestD < 0 || d < bestD {
+			best, bestD = o.box, d
+		}
+	}
+	return best
 }
 
 // continuesNumber reports whether a second line completes a sheet number
