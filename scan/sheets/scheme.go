@@ -108,6 +108,8 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 	for _, q := range phrases {
 		maxH = max(maxH, q.H)
 	}
+	medH := medianH(phrases)
+	p90H := quantileH(phrases, 0.9)
 	projectValues := map[string]bool{}
 	for _, f := range fields {
 		if f.Kind == FieldProject {
@@ -167,19 +169,19 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		t := strings.Trim(q.Raw, ",;:()[]")
 		if len(q.Words) == 2 {
 			t = strings.Trim(p.Words[q.Words[0]].Text, ",;:()[]") + strings.Trim(p.Words[q.Words[1]].Text, ",;:()[]")
-			if !strings.ContainsAny(p.Words[q.Words[0]].Text, "-.\u2010") {
+			if first := p.Words[q.Words[0]].Text; !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
 				continue // two words: only "A-" "101" style splits
 			}
 		}
 		if !idLike(t) || isInteger(t) || projectValues[t] {
 			continue
 		}
-		// Letters only with digits in a size that says "title block".
-		rel := q.H / maxH
-		if rel < 0.4 {
+		// A size that says "title block": well above the page's text.
+		rel := q.H / medH
+		if q.H < p90H || rel < 1.3 {
 			continue
 		}
-		w := 1 + 2*rel
+		w := 1 + min(rel/2, 2.5)
 		if n, ok := ParseNumber(t); ok && n.Strong {
 			w += 0.5
 		}
@@ -298,7 +300,7 @@ func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
 			}
 		}
 		// A sheet count ("1 OF 3") yields to an identifier in large type.
-		if pick != nil && pick.ofTotal {
+		if pick != nil && pick.ofTotal && !(ok && len(s.byPage) > 1) {
 			for i := range sorted {
 				c := sorted[i]
 				if !c.caption && !isInteger(c.text) && c.weight >= 2.2 {
@@ -310,4 +312,14 @@ func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
 		out[pi] = pick
 	}
 	return out
+}
+
+// quantileH is the q-quantile of the phrases' heights.
+func quantileH(phrases []textRun, q float64) float64 {
+	hs := make([]float64, len(phrases))
+	for i, ph := range phrases {
+		hs[i] = ph.H
+	}
+	sort.Float64s(hs)
+	return hs[min(len(hs)-1, int(q*float64(len(hs))))]
 }
