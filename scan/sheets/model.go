@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -93,7 +94,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 			pm.NumberWords = c.words
 			shapes[c.shape]++
 		}
-		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], repeated)
+		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], i, repeated)
 		pm.Scale, pm.ScaleWords, pm.ViewScales = readScale(p, r)
 		pm.IssueStatus, pm.StatusWords = readStatus(p, r)
 		m.Pages[i] = pm
@@ -204,7 +205,7 @@ func titleRank(caption string) int {
 // readTitle returns the sheet title: the value of a title caption, else the
 // largest lines of the title block near the sheet number that are not
 // repeated on every sheet.
-func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, repeated map[[2]int]bool) (string, []int) {
+func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[[2]int]bool) (string, []int) {
 	var best *Field
 	for i := range r.fields {
 		f := &r.fields[i]
@@ -221,75 +222,122 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, repeated map[[
 	if best != nil {
 		return cleanTitle(best.Value), best.ValueWords
 	}
-	// No caption: the largest textRun near the number in the title block.
+	return stackTitle(p, r, num, pageIndex, repeated)
+}
+
+// viewWordRe matches the words sheet titles name views with, in the
+// languages of captionTable.
+var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|DIAGRAMS?|ELEVATIONS?|SECTIONS?|DETAILS?|SCHEDULES?|NOTES|LAYOUT|SITE|FLOOR|ROOF|FOUNDATION|FRAMING|COVER|LEGEND|RCP|CEILING|PIANTA|PROSPETTO|SEZIONE|GRUNDRISS|ANSICHT|SCHNITT|TLORIS|PREREZ|POGLED|PELAN|KERATAN|COUPE|FAÇADE|PLANTA|ALZADO)\b`)
+
+// titleStack is consecutive lines of one type size, one above the other:
+// a title printed on several lines.
+type titleStack struct {
+	lines []int // phrase indexes, top to bottom
+	box   Box
+	h     float64
+}
+
+// stackTitle reads a title that has no caption: in the title-block zone,
+// the stack of lines that best reads as a title, by type size, by naming a
+// view, by changing from sheet to sheet, and by nearness to the number.
+// Status stamps, captions, numbers and dates are never titles.
+func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[[2]int]bool) (string, []int) {
 	pw, ph := pageScale(p)
-	pi := -1
-	if num != nil {
-		pi = num.page
-	}
-	numBox := Box{0.7 * pw, 0.75 * ph, pw, ph}
-	if num != nil {
-		numBox = num.box
-	}
 	isNumberWord := map[int]bool{}
 	if num != nil {
 		for _, w := range num.words {
 			isNumberWord[w] = true
 		}
 	}
-	cand := -1
-	for qi, q := range r.phrases {
-		if pi >= 0 && repeated[[2]int{pi, qi}] {
-			continue
-		}
+	eligible := func(qi int) bool {
+		q := r.phrases[qi]
 		if isNumberWord[q.Words[0]] || !hasTitleWord(q.Text) || nonTitleRe.MatchString(q.Text) || statusRe.MatchString(q.Text) {
+			return false
+		}
+		if startsWithCaption(q) || len(q.Words) > 10 || !isTitleBlockZone(p, q.Box) {
+			return false
+		}
+		return true
+	}
+	used := map[int]bool{}
+	var stacks []titleStack
+	for qi := range r.phrases {
+		if used[qi] || !eligible(qi) {
 			continue
 		}
-		if startsWithCaption(q) || len(q.Words) > 10 {
+		st := titleStack{lines: []int{qi}, box: r.phrases[qi].Box, h: r.phrases[qi].H}
+		used[qi] = true
+		for {
+			last := r.phrases[st.lines[len(st.lines)-1]]
+			next := -1
+			for qj, q := range r.phrases {
+				if used[qj] || abs(q.H-st.h) > 0.15*st.h {
+					continue
+				}
+				// Below and overlapping, or beside on the same baseline.
+				below := q.Box.Y0 > last.Box.Y1-0.3*st.h && q.Box.Y0-last.Box.Y1 < 0.9*st.h && q.Box.X0 < st.box.X1 && q.Box.X1 > st.box.X0
+				beside := abs(q.Box.centerY()-last.Box.centerY()) < 0.3*st.h && q.Box.X0 > last.Box.X1 && q.Box.X0-last.Box.X1 < 2.5*st.h
+				if !below && !beside {
+					continue
+				}
+				if next < 0 || q.Box.Y0 < r.phrases[next].Box.Y0 {
+					next = qj
+				}
+			}
+			if next < 0 || len(st.lines) >= 6 {
+				break
+			}
+			used[next] = true
+			st.lines = append(st.lines, next)
+			st.box = st.box.union(r.phrases[next].Box)
+		}
+		stacks = append(stacks, st)
+	}
+	medH := medianH(r.phrases)
+	best, bestScore := -1, 0.0
+	for si, st := range stacks {
+		var texts []string
+		allRepeated := true
+		eligibleAll := true
+		for _, qi := range st.lines {
+			texts = append(texts, r.phrases[qi].Text)
+			if !repeated[[2]int{pageIndex, qi}] {
+				allRepeated = false
+			}
+			if !eligible(qi) {
+				eligibleAll = false
+			}
+		}
+		text := strings.Join(texts, " ")
+		if !eligibleAll || statusRe.MatchString(text) {
 			continue
 		}
-		cx, cy := q.Box.centerX()/pw, q.Box.centerY()/ph
-		if cx < 0.7 && cy < 0.8 {
+		score := st.h / medH
+		if viewWordRe.MatchString(text) {
+			score += 2
+		}
+		if !allRepeated {
+			score += 1
+		}
+		if num != nil {
+			d := math.Hypot((st.box.centerX()-num.box.centerX())/pw, (st.box.centerY()-num.box.centerY())/ph)
+			score -= 4 * d
+		}
+		if st.h < 1.15*medH && !viewWordRe.MatchString(text) {
 			continue
 		}
-		// Near the number: within a fifth of the page.
-		if abs(q.Box.centerX()-numBox.centerX()) > 0.2*pw || abs(q.Box.centerY()-numBox.centerY()) > 0.2*ph {
-			continue
-		}
-		if cand < 0 || q.H > r.phrases[cand].H*1.05 {
-			cand = qi
+		if best < 0 || score > bestScore {
+			best, bestScore = si, score
 		}
 	}
-	if cand < 0 || num == nil && r.phrases[cand].H < 1.5*medianH(r.phrases) {
+	if best < 0 || bestScore < 1.5 {
 		return "", nil
-	}
-	// Continuation lines of the same size just below (a title on two lines).
-	lines := []textRun{r.phrases[cand]}
-	last := r.phrases[cand]
-	for {
-		next := -1
-		for qi, q := range r.phrases {
-			if abs(q.H-last.H) > 0.15*last.H || q.Box.Y0 < last.Box.Y1-0.2*last.H || q.Box.Y0-last.Box.Y1 > 0.9*last.H {
-				continue
-			}
-			if q.Box.X1 < last.Box.X0 || q.Box.X0 > last.Box.X1 || isNumberWord[q.Words[0]] {
-				continue
-			}
-			if next < 0 || q.Box.Y0 < r.phrases[next].Box.Y0 {
-				next = qi
-			}
-		}
-		if next < 0 || len(lines) >= 4 {
-			break
-		}
-		lines = append(lines, r.phrases[next])
-		last = r.phrases[next]
 	}
 	var texts []string
 	var words []int
-	for _, l := range lines {
-		texts = append(texts, l.Raw)
-		words = append(words, l.Words...)
+	for _, qi := range stacks[best].lines {
+		texts = append(texts, r.phrases[qi].Raw)
+		words = append(words, r.phrases[qi].Words...)
 	}
 	return cleanTitle(strings.Join(texts, " ")), words
 }

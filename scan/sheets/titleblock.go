@@ -32,7 +32,7 @@ var captionTable = []struct {
 	{FieldNumber, "SHEET ID"}, {FieldNumber, "SHEET"}, {FieldNumber, "SHT NO"}, {FieldNumber, "SHT"},
 	{FieldNumber, "DWG NO"}, {FieldNumber, "DWG NUMBER"}, {FieldNumber, "DWG #"}, {FieldNumber, "DWG"},
 	{FieldNumber, "DRAWING NO"}, {FieldNumber, "DRAWING NUMBER"}, {FieldNumber, "DRAWING #"},
-	{FieldNumber, "DRG NO"}, {FieldNumber, "DRAWING REF"}, {FieldNumber, "PLAN NO"},
+	{FieldNumber, "DRG NO"}, {FieldNumber, "PLAN REF NO"}, {FieldNumber, "DRAWING REF"}, {FieldNumber, "PLAN NO"},
 	{FieldNumber, "PLAN NUMBER"}, {FieldNumber, "PLAN-NR"}, {FieldNumber, "PLAN NR"},
 	{FieldNumber, "PLANNUMMER"}, {FieldNumber, "PLAN-NUMMER"}, {FieldNumber, "BLATT"},
 	{FieldNumber, "BLATT NR"}, {FieldNumber, "BLATT-NR"}, {FieldNumber, "ZEICHNUNGSNUMMER"},
@@ -74,7 +74,7 @@ var captionTable = []struct {
 	{FieldProject, "CAD REF"}, {FieldProject, "PROJ NO"}, {FieldProject, "COMM NO"},
 	{FieldProject, "PROJEKT-NR"}, {FieldProject, "PROJEKTNUMMER"}, {FieldProject, "COMMESSA"},
 	{FieldProject, "REGION NO"}, {FieldProject, "LOCATION NO"}, {FieldProject, "FED.AID PROJ.NO"},
-	{FieldProject, "PLAN REF NO"}, {FieldProject, "STAND NO"}, {FieldProject, "NOME FILE"},
+	{FieldProject, "STAND NO"}, {FieldProject, "NOME FILE"},
 	{FieldProject, "PROJECT"}, {FieldProject, "PROGETTO"}, {FieldProject, "PROJEKT"},
 
 	{FieldOther, "DRAWN"}, {FieldOther, "DRAWN BY"}, {FieldOther, "CHECKED"}, {FieldOther, "CHECKED BY"},
