@@ -257,6 +257,14 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 		if startsWithCaption(q) || len(q.Words) > 10 || !isTitleBlockZone(p, q.Box) {
 			return false
 		}
+		// File paths, e-mail addresses and bare identifiers are not titles.
+		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
+			return false
+		}
+		// With a number, the title sits in its title block.
+		if num != nil && (abs(q.Box.centerX()-num.box.centerX()) > 0.3*pw || abs(q.Box.centerY()-num.box.centerY()) > 0.2*ph) {
+			return false
+		}
 		return true
 	}
 	used := map[int]bool{}
@@ -364,6 +372,8 @@ var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=
 // printed under its title ("1 : 120", `1/4" = 1'-0"`).
 var ratioOnlyRe = textmatch.MustCompile(`^(?:M\s*)?1\s*:\s*\d{1,5}(?:\s*(?:@|AT)\s*A\d\b.*)?$|^\d+(?:/\d+)?\s*"\s*=\s*1\s*'\s*-?\s*0\s*"?$`)
 
+var ntsRe = textmatch.MustCompile(`(?i)\bNOT\s+TO\s+SCALE\b|^N\.?T\.?S\.?$`)
+
 // readScale returns the title block's scale (the value of a scale caption),
 // else the scale stated by the sheet's views, and every view scale.
 func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
@@ -386,11 +396,21 @@ func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
 		views = append(views, v)
 		viewWords = append(viewWords, f.ValueWords)
 	}
-	for _, q := range r.phrases {
+	var nts []int
+	for qi, q := range r.phrases {
 		if ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
 			views = append(views, q.Raw)
 			viewWords = append(viewWords, q.Words)
+		} else if ntsRe.MatchString(q.Text) && isTitleBlockZone(p, q.Box) {
+			nts = append(nts, qi)
 		}
+	}
+	// "THE DIAGRAM IS NOT TO SCALE" in the title block's notes: the sheet
+	// states it has no scale.
+	if tb == "" && len(views) == 0 && len(nts) > 0 {
+		q := r.phrases[nts[0]]
+		m := ntsRe.FindString(q.Text)
+		return m, q.Words, nil
 	}
 	if tb != "" {
 		return tb, tbWords, views

@@ -52,7 +52,7 @@ var captionTable = []struct {
 	{FieldTitle, "TAJUK"}, {FieldTitle, "TAJUK LUKISAN"}, {FieldTitle, "TITRE"}, {FieldTitle, "TÍTULO"},
 
 	{FieldScale, "SCALE"}, {FieldScale, "SCALES"}, {FieldScale, "DRAWING SCALE"}, {FieldScale, "SCALA"},
-	{FieldScale, "MASSSTAB"}, {FieldScale, "MAßSTAB"}, {FieldScale, "MASSTAB"}, {FieldScale, "M"},
+	{FieldScale, "MASSSTAB"}, {FieldScale, "MAßSTAB"}, {FieldScale, "MASSTAB"},
 	{FieldScale, "MERILO"}, {FieldScale, "SKALA"}, {FieldScale, "ÉCHELLE"}, {FieldScale, "ECHELLE"},
 	{FieldScale, "ESCALA"}, {FieldScale, "SCHAAL"},
 
@@ -104,9 +104,9 @@ var captions = func() []caption {
 }()
 
 // ambiguousCaptions are caption words that are also ordinary words of notes
-// ("DRAWING TO BE READ WITH…", "SHEET METAL", "M" for metres): they count as
+// ("DRAWING TO BE READ WITH…", "SHEET METAL"): they count as
 // captions only with a colon or alone in their textRun with their value.
-var ambiguousCaptions = map[string]bool{"DRAWING": true, "SHEET": true, "M": true, "DATA": true,
+var ambiguousCaptions = map[string]bool{"DRAWING": true, "SHEET": true, "DATA": true,
 	"ISSUE": true, "INDEX": true, "TITLE": true, "PROJECT": true, "STAGE": true, "TIME": true,
 	"NOTE": true, "SIZE": true, "FORMAT": true, "DWG": true, "SHT": true, "HOJA": true, "TAV": true,
 	"OWNER": true, "ENGINEER": true, "ARCHITECT": true, "CLIENT": true, "REVISIONS": true, "FASE": true,
