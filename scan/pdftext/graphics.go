@@ -11,12 +11,17 @@ type Segment struct {
 	Width          float64 // stroke width in points (a thin filled bar's thickness)
 }
 
-// maxSegmentsPerPage bounds the segments kept per page: the first ones in
-// drawing order are kept, the rest dropped (Page.SegmentsDropped). Title
+// maxSegmentsPerPage bounds the segments kept per page: the first ones
+// (of at least minSegment) in drawing order are kept, the rest dropped (Page.SegmentsDropped). Title
 // blocks, frames and schedules are drawn in the first few thousand; a
 // hatched or detailed drawing can have millions of strokes the layout has
 // no use for.
 const maxSegmentsPerPage = 20000
+
+// minSegment is the shortest stroke kept (points): shorter ones are
+// hatching, flattened curves and text drawn as outlines, which would fill
+// the per-page budget before the title block's frame is drawn.
+const minSegment = 2.0
 
 // thinFill is the thickness under which a filled rectangle is a drawn rule
 // (CAD exports draw heavy lines as thin filled bars), not an area.
@@ -166,7 +171,7 @@ func (pb *pathBuilder) paint(stroke, fill bool, lineWidth float64) {
 
 // emit keeps one segment in displayed points if it is on the page.
 func (pb *pathBuilder) emit(x0, y0, x1, y1, width float64) {
-	if !finite(x0) || !finite(y0) || !finite(x1) || !finite(y1) || (x0 == x1 && y0 == y1) {
+	if !finite(x0) || !finite(y0) || !finite(x1) || !finite(y1) || math.Hypot(x1-x0, y1-y0) < minSegment {
 		return
 	}
 	if max(x0, x1) < 0 || min(x0, x1) > pb.width || max(y0, y1) < 0 || min(y0, y1) > pb.height {

@@ -62,8 +62,8 @@ type Page struct {
 	Lines  [][]int `json:"-"`
 	Blocks [][]int `json:"-"`
 	// Segments are the page's stroked lines and rectangle edges in
-	// displayed points, the first maxSegmentsPerPage (20,000) in drawing
-	// order; SegmentsDropped says more were drawn.
+	// displayed points, at least 2 pt long, the first maxSegmentsPerPage
+	// (20,000) in drawing order; SegmentsDropped says more were drawn.
 	Segments        []Segment `json:"-"`
 	SegmentsDropped bool      `json:"-"`
 	// Err is set when this page failed on its own; the other pages still read.
