@@ -10,6 +10,8 @@
 // page's Width and Height.
 package layout
 
+import "planreview/scan/pdftext"
+
 // Box is an axis-aligned box in displayed page points, top-left origin.
 type Box struct{ X0, Y0, X1, Y1 float64 }
 
@@ -43,6 +45,9 @@ type Line struct {
 	Text  string
 	Angle float64
 	Block int // index into Page.Blocks
+	// FontSize is the largest of the line's runs; Layer its first run's.
+	FontSize float64
+	Layer    Layer
 }
 
 // Block is a region of text separated from others by white space or drawn
@@ -101,6 +106,9 @@ type Segment struct {
 
 // Page is the layout of one page.
 type Page struct {
+	// Words are the page's words as extracted (the pdftext page's slice,
+	// shared, not copied); the index space of Run.Words and the rest.
+	Words    []pdftext.Word
 	Number   int
 	Width    float64
 	Height   float64

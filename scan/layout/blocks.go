@@ -1,0 +1,309 @@
+package layout
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// buildBlocksAndLines groups runs into blocks first, by white space and
+// drawn rules (runs on one baseline a few spaces apart, or stacked with
+// less than a line of white space and no rule between), and only then
+// builds lines inside each block, from runs sharing a baseline. Lines
+// therefore never join text across a rule or from stacked rows.
+func (a *analysis) buildBlocksAndLines() {
+	runs := a.rb
+	n := len(runs)
+	if n == 0 {
+		return
+	}
+	uf := newUnionFind(n)
+	grid := newBoxGrid(a.page.Width, a.page.Height, 48)
+	reach := make([]Box, n)
+	for ri := range runs {
+		m := lineGap * runs[ri].fs
+		b := a.page.Runs[ri].Box
+		reach[ri] = Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
+		grid.add(a.page.Runs[ri].Box, ri)
+	}
+	seen := make([]int, n)
+	for i := range seen {
+		seen[i] = -1
+	}
+	for i := range runs {
+		grid.query(reach[i], func(j int) bool {
+			if j <= i || seen[j] == i {
+				return true
+			}
+			seen[j] = i
+			if uf.find(i) != uf.find(j) && a.connected(i, j) {
+				uf.union(i, j)
+			}
+			return true
+		})
+	}
+	groups := map[int][]int{}
+	var roots []int
+	for i := range runs {
+		r := uf.find(i)
+		if _, ok := groups[r]; !ok {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], i)
+	}
+	type blockBuild struct {
+		lines [][]int // runs per line
+		box   Box
+	}
+	blocks := make([]blockBuild, 0, len(roots))
+	for _, r := range roots {
+		members := groups[r]
+		b := blockBuild{box: a.page.Runs[members[0]].Box}
+		for _, ri := range members {
+			b.box = b.box.union(a.page.Runs[ri].Box)
+		}
+		b.lines = a.linesOf(members)
+		blocks = append(blocks, b)
+	}
+	slices.SortStableFunc(blocks, func(x, y blockBuild) int {
+		if c := cmp.Compare(math.Round(x.box.Y0), math.Round(y.box.Y0)); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.box.X0, y.box.X0)
+	})
+	rank := 0
+	for bi, b := range blocks {
+		blk := Block{Box: b.box}
+		for _, lineRuns := range b.lines {
+			li := len(a.page.Lines)
+			first := &a.page.Runs[lineRuns[0]]
+			ln := Line{Runs: lineRuns, Box: first.Box, Angle: first.Angle, Block: bi, Layer: first.Layer}
+			var texts []string
+			for _, ri := range lineRuns {
+				r := &a.page.Runs[ri]
+				ln.Box = ln.Box.union(r.Box)
+				ln.FontSize = max(ln.FontSize, r.FontSize)
+				texts = append(texts, r.Text)
+				for _, wi := range r.Words {
+					ln.Words = append(ln.Words, wi)
+					a.g[wi].line = li
+					a.g[wi].rank = rank
+					rank++
+				}
+			}
+			ln.Text = strings.Join(texts, " ")
+			a.page.Lines = append(a.page.Lines, ln)
+			blk.Lines = append(blk.Lines, li)
+		}
+		a.page.Blocks = append(a.page.Blocks, blk)
+	}
+}
+
+// connected reports whether runs i and j belong to one block.
+func (a *analysis) connected(i, j int) bool {
+	x, y := &a.rb[i], &a.rb[j]
+	if x.key != y.key || a.page.Runs[i].Layer != a.page.Runs[j].Layer {
+		return false
+	}
+	fs := max(x.fs, y.fs)
+	if fs > blockRatio*min(x.fs, y.fs) {
+		return false
+	}
+	if math.Abs(x.s-y.s) <= baselineTol*fs {
+		left, right := x, y
+		if right.p0 < left.p0 {
+			left, right = right, left
+		}
+		gap := right.p0 - left.p1
+		if gap > lineGap*fs {
+			return false
+		}
+		return x.diagonal || gap <= 0 || !a.rules.crossAlong(x.key, left.p1, right.p0, (max(x.t0, y.t0)+min(x.t1, y.t1))/2)
+	}
+	up, down := x, y
+	if down.s < up.s {
+		up, down = down, up
+	}
+	lo, hi := max(x.p0, y.p0), min(x.p1, y.p1)
+	if hi <= lo {
+		return false
+	}
+	white := down.t0 - up.t1
+	if down.s-up.s < 0.6*fs {
+		// A superscript or a baseline shift inside one line: close along
+		// the text as well.
+		left, right := x, y
+		if right.p0 < left.p0 {
+			left, right = right, left
+		}
+		return right.p0-left.p1 <= lineGap*fs
+	}
+	if white > stackGap*fs {
+		return false
+	}
+	return x.diagonal || white <= 0 || !a.rules.crossAcross(x.key, up.t1, down.t0, (lo+hi)/2)
+}
+
+// linesOf splits one block's runs into lines: runs whose baselines lie
+// within baselineTol of the line's first run, a few spaces apart along
+// the text and with no rule between; top to bottom, then along the text.
+func (a *analysis) linesOf(members []int) [][]int {
+	rb := a.rb
+	slices.SortFunc(members, func(x, y int) int {
+		if c := cmp.Compare(rb[x].s, rb[y].s); c != 0 {
+			return c
+		}
+		return cmp.Compare(rb[x].p0, rb[y].p0)
+	})
+	var lines [][]int
+	for i := 0; i < len(members); {
+		first := &rb[members[i]]
+		j := i + 1
+		for j < len(members) && rb[members[j]].s-first.s <= baselineTol*max(first.fs, rb[members[j]].fs) {
+			j++
+		}
+		band := slices.Clone(members[i:j])
+		slices.SortFunc(band, func(x, y int) int { return cmp.Compare(rb[x].p0, rb[y].p0) })
+		cur := []int{band[0]}
+		end := rb[band[0]].p1
+		for _, ri := range band[1:] {
+			r := &rb[ri]
+			prev := &rb[cur[len(cur)-1]]
+			fs := max(r.fs, prev.fs)
+			split := r.p0-end > lineGap*fs
+			if !split && !r.diagonal && r.p0 > end {
+				split = a.rules.crossAlong(r.key, end, r.p0, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2)
+			}
+			if split {
+				lines = append(lines, cur)
+				cur = nil
+			}
+			cur = append(cur, ri)
+			end = max(end, r.p1)
+		}
+		lines = append(lines, cur)
+		i = j
+	}
+	return lines
+}
+
+type unionFind struct{ parent []int }
+
+func newUnionFind(n int) *unionFind {
+	u := &unionFind{parent: make([]int, n)}
+	for i := range u.parent {
+		u.parent[i] = i
+	}
+	return u
+}
+
+func (u *unionFind) find(i int) int {
+	for u.parent[i] != i {
+		u.parent[i] = u.parent[u.parent[i]]
+		i = u.parent[i]
+	}
+	return i
+}
+
+func (u *unionFind) union(i, j int) {
+	ri, rj := u.find(i), u.find(j)
+	if ri != rj {
+		if ri < rj {
+			u.parent[rj] = ri
+		} else {
+			u.parent[ri] = rj
+		}
+	}
+}
+
+// boxGrid finds boxes near a box: each box is listed in every grid cell
+// it covers (a box covering too many cells is listed in a side list).
+type boxGrid struct {
+	cell       float64
+	cols, rows int
+	cells      [][]int
+	big        []int
+	boxes      []Box
+}
+
+func newBoxGrid(w, h, cell float64) *boxGrid {
+	cols, rows := int(w/cell)+1, int(h/cell)+1
+	cols, rows = min(max(cols, 1), 512), min(max(rows, 1), 512)
+	return &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows, cells: make([][]int, cols*rows)}
+}
+
+func (g *boxGrid) span(b Box) (c0, r0, c1, r1 int) {
+	clampI := func(v float64, n int) int {
+		if !finite(v) || v < 0 {
+			return 0
+		}
+		return min(int(v/g.cell), n-1)
+	}
+	return clampI(b.X0, g.cols), clampI(b.Y0, g.rows), clampI(b.X1, g.cols), clampI(b.Y1, g.rows)
+}
+
+func (g *boxGrid) add(b Box, id int) {
+	for len(g.boxes) <= id {
+		g.boxes = append(g.boxes, Box{})
+	}
+	g.boxes[id] = b
+	c0, r0, c1, r1 := g.span(b)
+	if (c1-c0+1)*(r1-r0+1) > 64 {
+		g.big = append(g.big, id)
+		return
+	}
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			g.cells[r*g.cols+c] = append(g.cells[r*g.cols+c], id)
+		}
+	}
+}
+
+// query calls fn with the ids of boxes in the cells b covers (an id may
+// come more than once); fn returns false to stop.
+func (g *boxGrid) query(b Box, fn func(int) bool) {
+	for _, id := range g.big {
+		if !fn(id) {
+			return
+		}
+	}
+	c0, r0, c1, r1 := g.span(b)
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			for _, id := range g.cells[r*g.cols+c] {
+				if !fn(id) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// pointGrid finds points inside a box.
+type pointGrid struct {
+	*boxGrid
+	pts [][2]float64
+}
+
+func newPointGrid(w, h, cell float64) *pointGrid {
+	return &pointGrid{boxGrid: newBoxGrid(w, h, cell)}
+}
+
+func (g *pointGrid) add(x, y float64, id int) {
+	for len(g.pts) <= id {
+		g.pts = append(g.pts, [2]float64{})
+	}
+	g.pts[id] = [2]float64{x, y}
+	g.boxGrid.add(Box{x, y, x, y}, id)
+}
+
+func (g *pointGrid) query(b Box, fn func(int) bool) {
+	g.boxGrid.query(b, func(id int) bool {
+		p := g.pts[id]
+		if !b.contains(p[0], p[1]) {
+			return true
+		}
+		return fn(id)
+	})
+}
