@@ -434,6 +434,10 @@ var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR
 func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
 	for _, f := range r.fields {
 		if f.Kind == FieldStatus && hasTitleWord(f.Value) && !startsWithCaptionText(f.Value) {
+			// "ISSUED FOR PERMIT" is a stamp, "Issued For: PERMIT" a field.
+			if !strings.HasSuffix(f.Caption, ":") {
+				return f.Caption + " " + f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...)
+			}
 			return f.Value, f.ValueWords
 		}
 	}

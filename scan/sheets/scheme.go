@@ -52,7 +52,11 @@ func Shape(s string) string {
 // idLike reports whether a token can be a sheet number: short, with a
 // digit, made of letters, digits and the separators numbering schemes use,
 // and not a date, a dimension, a scale or a measurement.
-func idLike(s string) bool {
+func idLike(s string) bool { return idShaped(s) && !looksLikeDate(s) }
+
+// idShaped is idLike without the date test: under a sheet-number caption
+// "5.1.00" is a number, not the fifth of January.
+func idShaped(s string) bool {
 	n := len([]rune(s))
 	if n == 0 || n > 16 {
 		return false
@@ -70,9 +74,6 @@ func idLike(s string) bool {
 		}
 	}
 	if digits == 0 {
-		return false
-	}
-	if looksLikeDate(s) {
 		return false
 	}
 	u := strings.ToUpper(s)
@@ -141,13 +142,13 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			continue
 		}
 		// A number split over two lines was joined by the field reader.
-		if len(f.valueLines) == 2 && !strings.Contains(f.Value, " ") && idLike(f.Value) {
+		if len(f.valueLines) == 2 && !strings.Contains(f.Value, " ") && idShaped(f.Value) {
 			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.height()/(2*maxH), caption: true})
 			continue
 		}
 		for k, w := range toks {
 			t := strings.Trim(texts[k], ",;:()[]")
-			if !idLike(t) || projectValues[t] {
+			if !idShaped(t) || projectValues[t] {
 				continue
 			}
 			if isInteger(t) && len(t) > 4 {
