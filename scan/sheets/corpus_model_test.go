@@ -65,7 +65,7 @@ func TestCorpusSheetModel(t *testing.T) {
 	var numRight, numTotal, numFalse, titleRight, titleTotal, scaleRight, scaleTotal int
 	var docWrong []string
 	extractorGaps := 0
-	t.Logf("%-50s %-20s %8s %6s %8s %8s", "file", "docType", "number", "false", "title", "scale")
+	t.Logf("%-50s %-20s %8s %6s %8s %8s %9s", "file", "docType", "number", "false", "title", "scale", "textLayer")
 	for _, kf := range key.Files {
 		path := filepath.Join(corpusDir, kf.File)
 		if _, err := os.Stat(path); err != nil {
@@ -93,11 +93,14 @@ func TestCorpusSheetModel(t *testing.T) {
 				docWrong = append(docWrong, msg)
 			}
 		}
-		var nr, nt, nf, tr, tt, sr, st int
+		var nr, nt, nf, tr, tt, sr, st, lr int
 		for _, kp := range kf.Pages {
 			var got sheets.PageModel
 			if kp.Page-1 < len(m.Pages) {
 				got = m.Pages[kp.Page-1]
+			}
+			if got.TextLayer == kp.TextLayer || got.TextLayer == "" && kp.TextLayer == sheets.TextNone {
+				lr++
 			}
 			if kp.SheetNumber == nil {
 				if got.SheetNumber != "" {
@@ -129,7 +132,7 @@ func TestCorpusSheetModel(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%-50s %-20s %8s %6d %8s %8s", kf.File, docType, frac(nr, nt), nf, frac(tr, tt), frac(sr, st))
+		t.Logf("%-50s %-20s %8s %6d %8s %8s %9s", kf.File, docType, frac(nr, nt), nf, frac(tr, tt), frac(sr, st), frac(lr, len(kf.Pages)))
 		numRight, numTotal, numFalse = numRight+nr, numTotal+nt, numFalse+nf
 		titleRight, titleTotal = titleRight+tr, titleTotal+tt
 		scaleRight, scaleTotal = scaleRight+sr, scaleTotal+st

@@ -21,7 +21,7 @@ const (
 
 // Signals of a civil or transport set: stations, routes, mileposts, a
 // department of transportation.
-var civilRe = regexp.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d+\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bM\.?P\.?\s+\d+\.\d+|\b(?:SR|US|I|HWY|ROUTE)[\s-]\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bALIGNMENT\b|\bCULVERT\b|\bPAVEMENT\b|\bINTERCHANGE\b|\bRAMP\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bCONDUIT\b`)
+var civilRe = regexp.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d{1,4}\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bM\.?P\.?\s+\d+\.\d+|\b(?:SR|US|I|HWY|ROUTE)[\s-]\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bINTERCHANGE\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bEXPRESSWAY\b|\bFREEWAY\b|\bCARRIAGEWAY\b|\bCHAINAGE\b`)
 
 // Signals of a building drawing: the words title blocks and plans of
 // buildings print in any of the set's languages.
@@ -98,14 +98,14 @@ var codeRe = regexp.MustCompile(`(?i)\b(?:(?:19|20)\d{2}\s+(?:IBC|IRC|IECC|IFC|I
 
 var (
 	addressRe   = regexp.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
-	authorityRe = regexp.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE|COMUNE|STADT|GEMEINDE|MESTNA\s+OBČINA|OBČINA)\s+(?:OF\s+)?[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
+	authorityRe = regexp.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OBČINA|OBČINA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
 	metricRe    = regexp.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
 	imperialRe  = regexp.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
 )
 
 // languageWords are frequent words of drawings in each language.
 var languageWords = map[string][]string{
-	"it": {"PIANTA", "SCALA", "TAVOLA", "PROGETTO", "DATA", "SEZIONE", "PROSPETTO", "OGGETTO"},
+	"it": {"PIANTA", "SCALA", "TAVOLA", "PROGETTO", "SEZIONE", "PROSPETTO", "OGGETTO", "DOCENTE", "STUDENTI"},
 	"de": {"GRUNDRISS", "MASSSTAB", "MAßSTAB", "PLAN-NR", "SCHNITT", "ANSICHT", "BAUHERR", "GEZEICHNET"},
 	"sl": {"RISBA", "MERILO", "TLORIS", "PRITLIČJA", "IZDELAL", "PROSTOROV", "POVRŠINA"},
 	"ms": {"LUKISAN", "PELAN", "TINGKAT", "BLOK", "PIAWAI", "PENTADBIRAN", "TARIKH"},
@@ -141,7 +141,7 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 				}
 			}
 			for _, a := range authorityRe.FindAllString(t, 3) {
-				add(&hints, "authority: "+a)
+				add(&hints, "authority: "+trimStopWords(a))
 			}
 			metric += len(metricRe.FindAllStringIndex(t, -1))
 			imperial += len(imperialRe.FindAllStringIndex(t, -1))
@@ -167,7 +167,7 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	}
 	var langs []string
 	for l, n := range lang {
-		if n >= 2 {
+		if n >= 3 {
 			langs = append(langs, l)
 		}
 	}
@@ -176,4 +176,19 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 		add(&hints, "language: "+l)
 	}
 	return hints, codes
+}
+
+// trimStopWords drops the joining words a match may end on ("CITY OF
+// CALGARY AND").
+func trimStopWords(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 1 {
+		switch strings.ToUpper(f[len(f)-1]) {
+		case "AND", "OR", "THE", "OF", "FOR", "TO", "IN", "&":
+			f = f[:len(f)-1]
+			continue
+		}
+		break
+	}
+	return strings.Join(f, " ")
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
@@ -118,6 +119,17 @@ func textLayer(p *pdftext.Page) string {
 	case !p.Readable || len(p.Words) == 0:
 		return TextNone
 	case len(p.Words) < 10:
+		return TextPartial
+	}
+	// Fonts whose glyphs map back to text only in part read as scattered
+	// letters ("R LU N NG U P"): most words are a single letter.
+	single := 0
+	for _, w := range p.Words {
+		if r := []rune(w.Text); len(r) == 1 && unicode.IsLetter(r[0]) {
+			single++
+		}
+	}
+	if 5*single > 2*len(p.Words) {
 		return TextPartial
 	}
 	return TextFull
