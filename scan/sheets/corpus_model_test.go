@@ -37,6 +37,8 @@ type keyPage struct {
 	SheetTitleAlternatives  []string `json:"sheetTitleAlternatives"`
 	Scale                   *string  `json:"scale"`
 	ScaleAlternatives       []string `json:"scaleAlternatives"`
+	IssueStatus             *string  `json:"issueStatus"`
+	IssueStatusAlternatives []string `json:"issueStatusAlternatives"`
 }
 
 // Targets of issue 9, measured over the whole corpus.
@@ -65,7 +67,7 @@ func TestCorpusSheetModel(t *testing.T) {
 	var numRight, numTotal, numFalse, titleRight, titleTotal, scaleRight, scaleTotal int
 	var docWrong []string
 	extractorGaps := 0
-	t.Logf("%-50s %-20s %8s %6s %8s %8s %9s", "file", "docType", "number", "false", "title", "scale", "textLayer")
+	t.Logf("%-50s %-20s %8s %6s %8s %8s %9s %7s", "file", "docType", "number", "false", "title", "scale", "textLayer", "status")
 	for _, kf := range key.Files {
 		path := filepath.Join(corpusDir, kf.File)
 		if _, err := os.Stat(path); err != nil {
@@ -93,7 +95,7 @@ func TestCorpusSheetModel(t *testing.T) {
 				docWrong = append(docWrong, msg)
 			}
 		}
-		var nr, nt, nf, tr, tt, sr, st, lr int
+		var nr, nt, nf, tr, tt, sr, st, lr, ir, it int
 		for _, kp := range kf.Pages {
 			var got sheets.PageModel
 			if kp.Page-1 < len(m.Pages) {
@@ -123,6 +125,16 @@ func TestCorpusSheetModel(t *testing.T) {
 					t.Logf("  %s p%d: title %q, key %q", kf.File, kp.Page, got.SheetTitle, *kp.SheetTitle)
 				}
 			}
+			if kp.IssueStatus != nil {
+				it++
+				if matches(got.IssueStatus, *kp.IssueStatus, kp.IssueStatusAlternatives, textNorm) {
+					ir++
+				} else {
+					t.Logf("  %s p%d: status %q, key %q (not a target)", kf.File, kp.Page, got.IssueStatus, *kp.IssueStatus)
+				}
+			} else if got.IssueStatus != "" {
+				t.Logf("  %s p%d: status %q where the key reads none (not a target)", kf.File, kp.Page, got.IssueStatus)
+			}
 			if kp.Scale != nil {
 				st++
 				if matches(got.Scale, *kp.Scale, kp.ScaleAlternatives, scaleNorm) {
@@ -132,7 +144,7 @@ func TestCorpusSheetModel(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%-50s %-20s %8s %6d %8s %8s %9s", kf.File, docType, frac(nr, nt), nf, frac(tr, tt), frac(sr, st), frac(lr, len(kf.Pages)))
+		t.Logf("%-50s %-20s %8s %6d %8s %8s %9s %7s", kf.File, docType, frac(nr, nt), nf, frac(tr, tt), frac(sr, st), frac(lr, len(kf.Pages)), frac(ir, it))
 		numRight, numTotal, numFalse = numRight+nr, numTotal+nt, numFalse+nf
 		titleRight, titleTotal = titleRight+tr, titleTotal+tt
 		scaleRight, scaleTotal = scaleRight+sr, scaleTotal+st

@@ -453,30 +453,55 @@ func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
 			return f.Value, f.ValueWords
 		}
 	}
-	best := -1
+	// A stamp on one line, or on two ("NOT FOR" over "CONSTRUCTION",
+	// "CONSTRUCTION" over "DOCUMENTS"): the largest wins.
+	var bestText string
+	var bestWords []int
+	bestH := 0.0
 	for qi, q := range r.phrases {
-		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || !statusRe.MatchString(q.Text) {
+		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || q.H <= bestH {
 			continue
 		}
-		if best < 0 || q.H > r.phrases[best].H {
-			best = qi
+		text, words := q.Raw, q.Words
+		if !statusRe.MatchString(q.Text) && !stampOpeners[q.Norms[len(q.Norms)-1]] {
+			continue
 		}
-	}
-	if best < 0 {
-		return "", nil
-	}
-	q := r.phrases[best]
-	text := q.Raw
-	// A stamp on two lines ("NOT FOR" over "CONSTRUCTION").
-	for _, o := range r.phrases {
-		if abs(o.H-q.H) < 0.15*q.H && o.Box.Y0 > q.Box.Y1-0.2*q.H && o.Box.Y0-q.Box.Y1 < 0.9*q.H && o.Box.X0 < q.Box.X1 && o.Box.X1 > q.Box.X0 {
-			if strings.HasSuffix(strings.ToUpper(q.Text), " FOR") || strings.HasSuffix(strings.ToUpper(q.Text), "ISSUED") {
-				text += " " + o.Raw
+		if next := lineBelow(r.phrases, qi); next >= 0 {
+			joined := q.Text + " " + r.phrases[next].Text
+			if m := statusRe.FindString(joined); m != "" && len(m) > len(statusRe.FindString(q.Text)) {
+				text = q.Raw + " " + r.phrases[next].Raw
+				words = append(append([]int(nil), q.Words...), r.phrases[next].Words...)
 			}
-			break
+		}
+		if !statusRe.MatchString(text) {
+			continue
+		}
+		bestText, bestWords, bestH = text, words, q.H
+	}
+	return bestText, bestWords
+}
+
+// stampOpeners end the first line of a stamp printed on two lines.
+var stampOpeners = map[string]bool{"FOR": true, "ISSUED": true, "CONSTRUCTION": true, "NOT": true, "BID": true,
+	"PERMIT": true, "TENDER": true, "RECORD": true, "AS": true, "SUBJECT": true, "CONCEPTUAL": true, "PRELIMINARY": true}
+
+// lineBelow returns the phrase printed right under phrase qi in the same
+// type size, overlapping it horizontally, or -1.
+func lineBelow(phrases []textRun, qi int) int {
+	q := phrases[qi]
+	next := -1
+	for qj, o := range phrases {
+		if qj == qi || abs(o.H-q.H) > 0.15*q.H || o.Box.Y0 < q.Box.Y1-0.2*q.H || o.Box.Y0-q.Box.Y1 > 0.9*q.H {
+			continue
+		}
+		if o.Box.X0 >= q.Box.X1 || o.Box.X1 <= q.Box.X0 {
+			continue
+		}
+		if next < 0 || o.Box.Y0 < phrases[next].Box.Y0 {
+			next = qj
 		}
 	}
-	return text, q.Words
+	return next
 }
 
 func startsWithCaptionText(s string) bool {
