@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"planreview/scan/pdftext"
+	"planreview/scan/plangen"
 )
 
 // tbPage is an A3 landscape sheet with a title block in the bottom-right
@@ -184,5 +185,33 @@ func TestTitleScaleStatus(t *testing.T) {
 	pm := readPages(p).Pages[0]
 	if pm.SheetTitle != "GROUND FLOOR PLAN" || pm.Scale != "1:100" || pm.IssueStatus != "ISSUED FOR PERMIT" {
 		t.Errorf("title %q scale %q status %q", pm.SheetTitle, pm.Scale, pm.IssueStatus)
+	}
+}
+
+// TestReadSetGeneratedSets: the set model reads the generated plan sets'
+// numbers and titles as their ground truth states them.
+func TestReadSetGeneratedSets(t *testing.T) {
+	for _, variant := range []string{plangen.VariantResidential, plangen.VariantCommercial} {
+		set, err := plangen.Generate(plangen.Options{Variant: variant, FillerPerPage: 80, SkipPDF: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range set.Files {
+			var pages []*pdftext.Page
+			for _, p := range f.Pages {
+				tp := p.TextPage()
+				pages = append(pages, &tp)
+			}
+			m := ReadSet(pages)
+			if m.DocType != DocPermitSet && len(pages) > 1 {
+				t.Errorf("%s: docType %s", variant, m.DocType)
+			}
+			for i, p := range f.Pages {
+				got := m.Pages[i]
+				if got.SheetNumber != p.SheetNumber || got.SheetTitle != p.SheetTitle {
+					t.Errorf("%s %s: got %q %q, want %q %q", variant, p.SheetNumber, got.SheetNumber, got.SheetTitle, p.SheetNumber, p.SheetTitle)
+				}
+			}
+		}
 	}
 }
