@@ -70,6 +70,9 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		r := pageRead{phrases: buildPhrases(p)}
 		r.fields = readFields(p, r.phrases, findCaptions(p, r.phrases))
 		r.cands = pageCandidates(p, i, r.phrases, r.fields)
+		turnedFields, turnedCands := readTurned(p, i)
+		r.fields = append(r.fields, turnedFields...)
+		r.cands = append(r.cands, turnedCands...)
 		reads[i] = r
 		cands[i] = r.cands
 	}

@@ -215,3 +215,45 @@ func TestReadSetGeneratedSets(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnedTitleBlock: a title block set bottom-to-top along the right
+// edge (90°) is read like a horizontal one.
+func TestTurnedTitleBlock(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	var pages []*pdftext.Page
+	for n, num := range []string{"A-101", "A-102", "A-201"} {
+		p := &pdftext.Page{Number: n + 1, Width: pw, Height: ph, Readable: true}
+		p.Words = append(p.Words, phrase("GENERAL NOTES FOR ALL WORK SHOWN", 60, 60, 9, pw, ph)...)
+		// The strip, composed on the virtual page where it reads left to
+		// right (842 wide, 1191 high), then turned onto the sheet.
+		tp := turnedPage{angle: 90, w: pw, h: ph}
+		var virtual []pdftext.Word
+		for _, ws := range [][]pdftext.Word{
+			phrase("PROJECT NO:", 500, 1120, 6, ph, pw), phrase("SHEET NO:", 600, 1120, 6, ph, pw),
+			phrase("2211", 500, 1130, 16, ph, pw), phrase(num, 600, 1130, 16, ph, pw),
+			phrase("SHEET TITLE:", 500, 1160, 6, ph, pw), phrase(fmt.Sprintf("FLOOR PLAN %d", n+1), 560, 1159, 9, ph, pw),
+			phrase("ISSUED FOR PERMIT", 500, 1175, 9, ph, pw),
+		} {
+			virtual = append(virtual, ws...)
+		}
+		for _, w := range virtual {
+			v := Box{w.BBox.Left * ph, w.BBox.Top * pw, (w.BBox.Left + w.BBox.Width) * ph, (w.BBox.Top + w.BBox.Height) * pw}
+			r := tp.toReal(v)
+			w.Angle = 90
+			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}
+			p.Words = append(p.Words, w)
+		}
+		pages = append(pages, p)
+	}
+	m := ReadSet(pages)
+	for i, want := range []string{"A-101", "A-102", "A-201"} {
+		got := m.Pages[i]
+		if got.SheetNumber != want || got.SheetTitle != fmt.Sprintf("FLOOR PLAN %d", i+1) {
+			t.Errorf("page %d: %q %q", i+1, got.SheetNumber, got.SheetTitle)
+		}
+	}
+	// The turned boxes land on the page's right edge.
+	if b := m.Pages[0].TitleBlock; b.X0 < 0.8*pw || b.X1 > pw+1 {
+		t.Errorf("title block %+v is not on the right edge", b)
+	}
+}
