@@ -381,7 +381,7 @@ func cleanTitle(s string) string {
 // scaleValueRe accepts what a scale caption's value says: ratios (1:50,
 // 1 : 100, M 1:50), architectural scales (1/4" = 1'-0"), and the words for
 // none or several (AS NOTED, AS INDICATED, NTS, VARIES).
-var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=?\s*\d+\s*'|\d+\s*'\s*=\s*\d+(?:/\d+)?\s*"|\bAS\s+(?:NOTED|INDICATED|SHOWN)\b|\b(?:NTS|N\.T\.S)\b|\bNOT\s+TO\s+SCALE\b|\bVARIES\b|\bNONE\b|\bFULL\s+SIZE\b`)
+var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=?\s*\d+\s*'|\d+\s*'\s*=\s*\d+(?:/\d+)?\s*"|\b(?:AS\s+)?(?:NOTED|INDICATED|SHOWN)\b|\b(?:NTS|N\.T\.S)\b|\bNOT\s+TO\s+SCALE\b|\bVARIES\b|\bNONE\b|\bFULL\s+SIZE\b`)
 
 // ratioOnlyRe is a textRun that is nothing but a scale: a view's scale
 // printed under its title ("1 : 120", `1/4" = 1'-0"`).

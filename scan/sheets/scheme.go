@@ -155,7 +155,16 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 				continue
 			}
 			b := WordBox(p, w)
-			add(numberCandidate{text: t, words: []int{w}, box: b, weight: 3 + b.height()/maxH, caption: true})
+			weight := 3 + b.height()/maxH
+			// "A-101 REV 2": a mark with letters beats a bare count;
+			// "TX17886.00 - S2.01": after a dash the sheet's own part.
+			if !isInteger(t) {
+				weight += 0.3
+			}
+			if k >= 2 && (texts[k-1] == "-" || texts[k-1] == "\u2010" || texts[k-1] == "/") {
+				weight += 0.2
+			}
+			add(numberCandidate{text: t, words: []int{w}, box: b, weight: weight, caption: true})
 		}
 	}
 	// Large identifiers alone in their textRun, in the title-block strip.

@@ -257,3 +257,18 @@ func TestTurnedTitleBlock(t *testing.T) {
 		t.Errorf("title block %+v is not on the right edge", b)
 	}
 }
+
+// TestNumberWithinOneValue: one caption's value holding more than the
+// number.
+func TestNumberWithinOneValue(t *testing.T) {
+	for value, want := range map[string]string{
+		"TX17886.00 - S2.01": "S2.01",
+		"A-101 REV 2":        "A-101",
+		"3 OF 12":            "3",
+	} {
+		p := tbPage{captions: []string{"DRAWING No."}, values: []string{value}, title: "FOOTING PLAN"}.build(1)
+		if got := ReadSet([]*pdftext.Page{p}).Pages[0].SheetNumber; got != want {
+			t.Errorf("%q: number %q, want %q", value, got, want)
+		}
+	}
+}
