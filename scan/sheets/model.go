@@ -447,20 +447,23 @@ var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR
 // readStatus returns the sheet's issue status: the value of a status
 // caption, else the largest issue stamp in the title-block zone.
 func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
+	var bestText string
+	var bestWords []int
+	bestH := 0.0
 	for _, f := range r.fields {
 		if f.Kind == FieldStatus && hasTitleWord(f.Value) && !startsWithCaptionText(f.Value) {
-			// "ISSUED FOR PERMIT" is a stamp, "Issued For: PERMIT" a field.
-			if !strings.HasSuffix(f.Caption, ":") {
-				return f.Caption + " " + f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...)
+			// "Issued For: PERMIT" is a field; "ISSUED FOR PERMIT" a stamp
+			// (or a row of the revision table).
+			if strings.HasSuffix(f.Caption, ":") {
+				return f.Value, f.ValueWords
 			}
-			return f.Value, f.ValueWords
+			if h := f.CaptionBox.height(); bestText == "" || h > bestH {
+				bestText, bestWords, bestH = f.Caption+" "+f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...), h
+			}
 		}
 	}
 	// A stamp on one line, or on two ("NOT FOR" over "CONSTRUCTION",
 	// "CONSTRUCTION" over "DOCUMENTS"): the largest wins.
-	var bestText string
-	var bestWords []int
-	bestH := 0.0
 	for qi, q := range r.phrases {
 		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || q.H <= bestH {
 			continue
@@ -480,6 +483,11 @@ func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
 			continue
 		}
 		bestText, bestWords, bestH = text, words, q.H
+	}
+	// A stamp in the type of the revision rows is one of those rows; the
+	// newest row then says more than the first stamp-like one.
+	if rev, revWords := latestRevision(p, r.phrases); rev != "" && (bestText == "" || bestH <= 1.2*WordBox(p, revWords[0]).height()) {
+		return rev, revWords
 	}
 	return bestText, bestWords
 }

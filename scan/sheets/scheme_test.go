@@ -272,3 +272,20 @@ func TestNumberWithinOneValue(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusFromLatestRevision: without a stamp, the newest row of the
+// revision table says what the sheet was issued for.
+func TestStatusFromLatestRevision(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	p := tbPage{captions: []string{"SHEET NO."}, values: []string{"A-101"}, title: "FLOOR PLAN"}.build(1)
+	for _, ws := range [][]pdftext.Word{
+		phrase("REV", 900, 600, 6, pw, ph), phrase("DATE", 930, 600, 6, pw, ph), phrase("DESCRIPTION", 980, 600, 6, pw, ph),
+		phrase("A", 900, 610, 6, pw, ph), phrase("03/02/2025", 930, 610, 6, pw, ph), phrase("ISSUED FOR PERMIT REVIEW", 980, 610, 6, pw, ph),
+		phrase("B", 900, 620, 6, pw, ph), phrase("14/05/2025", 930, 620, 6, pw, ph), phrase("REVISED PER CITY COMMENTS", 980, 620, 6, pw, ph),
+	} {
+		p.Words = append(p.Words, ws...)
+	}
+	if got := ReadSet([]*pdftext.Page{p}).Pages[0].IssueStatus; got != "REVISED PER CITY COMMENTS" {
+		t.Errorf("status %q, want the latest revision", got)
+	}
+}
