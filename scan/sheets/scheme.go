@@ -124,6 +124,12 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			continue
 		}
 		toks := f.ValueWords
+		// A number is a short value ("A-101", "3 OF 12", "TX17886.00 -
+		// S2.01"); "SHEET A-501 FOR DETAILS" is a note. A caption in the
+		// drawing area counts only with its value in large type.
+		if len(toks) > 4 || !isTitleBlockZone(p, f.CaptionBox) && f.ValueBox.height() < 1.5*medH {
+			continue
+		}
 		// "1 OF 23", "1 DI 3", "1/23": the first is this sheet's place.
 		texts := rawWords(p, toks)
 		ofTotal := false

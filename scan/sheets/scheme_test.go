@@ -289,3 +289,17 @@ func TestStatusFromLatestRevision(t *testing.T) {
 		t.Errorf("status %q, want the latest revision", got)
 	}
 }
+
+// TestNoNumberFromNotes: sheet references in notes, even after a SHEET
+// caption word, never become the sheet's number.
+func TestNoNumberFromNotes(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	p := &pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+	for i, l := range []string{"SHEET A-501 FOR STAIR DETAILS", "SHEET: A-502", "DWG NO. S-201 SHOWS FRAMING", "REFER TO SHEET A-101"} {
+		p.Words = append(p.Words, phrase(l, 100, 100+float64(i)*14, 8, pw, ph)...)
+	}
+	p.Words = append(p.Words, phrase("GENERAL NOTES", 100, 60, 12, pw, ph)...)
+	if got := ReadSet([]*pdftext.Page{p}).Pages[0].SheetNumber; got != "" {
+		t.Errorf("number %q from a note", got)
+	}
+}
