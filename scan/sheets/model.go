@@ -148,6 +148,9 @@ func titleBlockBox(p *pdftext.Page, fields []Field) Box {
 		default:
 			continue
 		}
+		if !isTitleBlockZone(p, f.CaptionBox) {
+			continue // a caption in the drawing: a view's scale, a note
+		}
 		u := f.CaptionBox.union(f.ValueBox)
 		if f.ValueBox == (Box{}) {
 			u = f.CaptionBox
@@ -224,7 +227,7 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 	var best *Field
 	for i := range r.fields {
 		f := &r.fields[i]
-		if f.Kind != FieldTitle || !hasTitleWord(f.Value) || nonTitleRe.MatchString(f.Value) {
+		if f.Kind != FieldTitle || !hasTitleWord(f.Value) || nonTitleRe.MatchString(f.Value) || !isTitleBlockZone(p, f.CaptionBox) {
 			continue
 		}
 		if num != nil && strings.Contains(f.Value, num.text) && len(f.Value) < len(num.text)+3 {
