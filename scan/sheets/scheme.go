@@ -235,6 +235,7 @@ type slot struct {
 	byPage map[int]numberCandidate
 	shape  string
 	score  float64
+	cx, cy float64 // mean centre of its candidates, as fractions of the page
 }
 
 // learnScheme picks the set's sheet-number slot: the spot where values of
@@ -275,6 +276,10 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 			s.score *= 0.5
 		}
 		if !found || s.score > best.score {
+			for _, c := range s.byPage {
+				s.cx += c.cx / float64(n)
+				s.cy += c.cy / float64(n)
+			}
 			best, found = s, true
 		}
 	}
@@ -306,6 +311,13 @@ func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
 		for i := range sorted {
 			c := sorted[i]
 			if pick == nil && ok && c.shape == s.shape && (c.caption || c.weight >= 2.2) {
+				pick = &c
+			}
+		}
+		// At the slot's place in another shape ("A-101A" among "A-101"s).
+		for i := range sorted {
+			c := sorted[i]
+			if pick == nil && ok && len(s.byPage) > 1 && abs(c.cx-s.cx) < 0.04 && abs(c.cy-s.cy) < 0.04 && c.weight >= 2 {
 				pick = &c
 			}
 		}

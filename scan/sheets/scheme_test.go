@@ -303,3 +303,22 @@ func TestNoNumberFromNotes(t *testing.T) {
 		t.Errorf("number %q from a note", got)
 	}
 }
+
+// TestSchemeSuffixedNumber: a sheet whose number adds a suffix ("A-101A")
+// at the place the set prints its numbers is still read.
+func TestSchemeSuffixedNumber(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	nums := []string{"A-101", "A-101A", "A-102", "A-201"}
+	var pages []*pdftext.Page
+	for i, n := range nums {
+		p := tbPage{title: fmt.Sprintf("PLAN %d", i)}.build(i + 1)
+		p.Words = append(p.Words, phrase(n, 1080, 790, 24, pw, ph)...)
+		pages = append(pages, p)
+	}
+	m := ReadSet(pages)
+	for i, n := range nums {
+		if got := m.Pages[i].SheetNumber; got != n {
+			t.Errorf("page %d: number %q, want %q", i+1, got, n)
+		}
+	}
+}
