@@ -185,7 +185,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		t := strings.Trim(q.Raw, ",;:()[]")
 		if len(q.Words) == 2 {
 			t = strings.Trim(p.Words[q.Words[0]].Text, ",;:()[]") + strings.Trim(p.Words[q.Words[1]].Text, ",;:()[]")
-			if first := p.Words[q.Words[0]].Text; !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
+			if first := p.Words[q.Words[0]].Text; first == "" || !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
 				continue // two words: only "A-" "101" style splits
 			}
 		}
