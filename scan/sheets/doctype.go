@@ -21,7 +21,7 @@ const (
 
 // Signals of a civil or transport set: stations, routes, mileposts, a
 // department of transportation.
-var civilRe = textmatch.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d{1,4}\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bM\.?P\.?\s+\d+\.\d+|\b(?:SR|US|I|HWY|ROUTE)[\s-]\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bINTERCHANGE\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bEXPRESSWAY\b|\bFREEWAY\b|\bCARRIAGEWAY\b|\bCHAINAGE\b`)
+var civilRe = textmatch.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d{1,4}\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bMP\s+\d+\.\d+|\bM\.P\.\s*\d+\.\d+|\b(?:SR|US|HWY|ROUTE)[\s-]\d{1,3}\b|\bI-\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bINTERCHANGE\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bEXPRESSWAY\b|\bFREEWAY\b|\bCARRIAGEWAY\b|\bCHAINAGE\b`)
 
 // Signals of a building drawing: the words title blocks and plans of
 // buildings print in any of the set's languages.
@@ -98,7 +98,7 @@ var codeRe = textmatch.MustCompile(`(?i)\b(?:(?:19|20)\d{2}\s+(?:IBC|IRC|IECC|IF
 
 var (
 	addressRe   = textmatch.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)??)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
-	authorityRe = textmatch.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OBČINA|OBČINA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
+	authorityRe = textmatch.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OB(?:Č|C)INA|OB(?:Č|C)INA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
 	metricRe    = textmatch.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
 	imperialRe  = textmatch.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
 )

@@ -245,7 +245,7 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 
 // viewWordRe matches the words sheet titles name views with, in the
 // languages of captionTable.
-var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|DIAGRAMS?|ELEVATIONS?|SECTIONS?|DETAILS?|SCHEDULES?|NOTES|LAYOUT|SITE|FLOOR|ROOF|FOUNDATION|FRAMING|COVER|LEGEND|RCP|CEILING|PIANTA|PROSPETTO|SEZIONE|GRUNDRISS|ANSICHT|SCHNITT|TLORIS|PREREZ|POGLED|PELAN|KERATAN|COUPE|FAÇADE|PLANTA|ALZADO)\b`)
+var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|DIAGRAMS?|ELEVATIONS?|SECTIONS?|DETAILS?|SCHEDULES?|NOTES|LAYOUT|SITE|FLOOR|ROOF|FOUNDATION|FRAMING|COVER|LEGEND|RCP|CEILING|PIANTA|PROSPETTO|SEZIONE|GRUNDRISS|ANSICHT|SCHNITT|TLORIS|PREREZ|POGLED|PELAN|KERATAN|COUPE|FA(?:Ç|C)ADE|PLANTA|ALZADO)\b`)
 
 // titleStack is consecutive lines of one type size, one above the other:
 // a title printed on several lines.
@@ -276,7 +276,7 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 			return false
 		}
 		// File paths, e-mail addresses and bare identifiers are not titles.
-		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
+		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || mayHoldDate(q.Text) && 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
 			return false
 		}
 		// With a number, the title sits in its title block.
@@ -445,7 +445,7 @@ func isTitleBlockZone(p *pdftext.Page, b Box) bool {
 }
 
 // statusRe matches the issue stamps title blocks carry.
-var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR\s+CONSTRUCTION\b|\bCONSTRUCTION\s+(?:DOCUMENTS|SET|ISSUE)\b|\bCONCEPTUAL\s+DESIGN\b|\bPRELIMINARY\b|\bFOR\s+(?:PERMIT|TENDER|APPROVAL|REVIEW|BID|INFORMATION|COMMENT)\b|\bPERMIT\s+SET\b|\bBID\s+SET\b|\bTENDER\s+(?:SET|ISSUE)\b|\bAS[\s-]+BUILT\b|\bRECORD\s+DRAWINGS?\b|\bPRE-?BID\b|\bADDENDUM\b|\bDRAFT\b|\bSUBJECT\s+TO\s+COUNCIL\s+APPROVAL\b|\bAUSFÜHRUNGSPLANUNG\b|\bENTWURFSPLANUNG\b|\bGENEHMIGUNGSPLANUNG\b|\bPROGETTO\s+(?:ESECUTIVO|DEFINITIVO|PRELIMINARE)\b`)
+var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR\s+CONSTRUCTION\b|\bCONSTRUCTION\s+(?:DOCUMENTS|SET|ISSUE)\b|\bCONCEPTUAL\s+DESIGN\b|\bPRELIMINARY\b|\bFOR\s+(?:PERMIT|TENDER|APPROVAL|REVIEW|BID|INFORMATION|COMMENT)\b|\bPERMIT\s+SET\b|\bBID\s+SET\b|\bTENDER\s+(?:SET|ISSUE)\b|\bAS[\s-]+BUILT\b|\bRECORD\s+DRAWINGS?\b|\bPRE-?BID\b|\bADDENDUM\b|\bDRAFT\b|\bSUBJECT\s+TO\s+COUNCIL\s+APPROVAL\b|\bAUSF(?:Ü|UE)HRUNGSPLANUNG\b|\bENTWURFSPLANUNG\b|\bGENEHMIGUNGSPLANUNG\b|\bPROGETTO\s+(?:ESECUTIVO|DEFINITIVO|PRELIMINARE)\b`)
 
 // readStatus returns the sheet's issue status: the value of a status
 // caption, else the largest issue stamp in the title-block zone.

@@ -1,7 +1,10 @@
 package sheets
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"planreview/scan/pdftext"
@@ -31,4 +34,43 @@ func BenchmarkReadSetDense(b *testing.B) {
 	for b.Loop() {
 		ReadSet(pages)
 	}
+}
+
+// BenchmarkReadSetCorpus times the set model on real sets beside their
+// extraction (the reference, same run): the model's cost as a share of
+// reading the words.
+func BenchmarkReadSetCorpus(b *testing.B) {
+	for _, name := range []string{"za_crayfish_inn_architectural_plans.pdf", "ca_calgary_sample_dp_bp_house_26p.pdf", "wsdot_its_tolling_2b_plansheets.pdf"} {
+		path := filepath.Join("../../../shared/corpus", name)
+		if _, err := os.Stat(path); err != nil {
+			b.Skip("corpus folder absent")
+		}
+		var pages []*pdftext.Page
+		b.Run("extract/"+name, func(b *testing.B) {
+			for b.Loop() {
+				pages = extractAll(b, path)
+			}
+		})
+		b.Run("model/"+name, func(b *testing.B) {
+			for b.Loop() {
+				ReadSet(pages)
+			}
+		})
+	}
+}
+
+func extractAll(b *testing.B, path string) []*pdftext.Page {
+	ctx := context.Background()
+	doc, err := pdftext.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer doc.Close()
+	pages := make([]*pdftext.Page, doc.NumPages())
+	for i := range pages {
+		if pages[i], err = doc.Page(ctx, i+1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return pages
 }
