@@ -32,7 +32,11 @@ func (a *analysis) buildBlocksAndLines() {
 		seen[i] = -1
 	}
 	for i := range runs {
+		tried := 0
 		grid.query(reach[i], func(j int) bool {
+			if tried++; tried > 4*maxCandidates {
+				return false
+			}
 			if j <= i || seen[j] == i {
 				return true
 			}
@@ -235,10 +239,14 @@ func newBoxGrid(w, h, cell float64) *boxGrid {
 
 func (g *boxGrid) span(b Box) (c0, r0, c1, r1 int) {
 	clampI := func(v float64, n int) int {
-		if !finite(v) || v < 0 {
+		c := v / g.cell
+		switch {
+		case !(c >= 0): // negative or NaN
 			return 0
+		case c >= float64(n-1):
+			return n - 1
 		}
-		return min(int(v/g.cell), n-1)
+		return int(c)
 	}
 	return clampI(b.X0, g.cols), clampI(b.Y0, g.rows), clampI(b.X1, g.cols), clampI(b.Y1, g.rows)
 }
@@ -260,11 +268,16 @@ func (g *boxGrid) add(b Box, id int) {
 	}
 }
 
+// maxVisit bounds the entries one query visits: only a pathological page
+// (thousands of boxes piled on one spot) reaches it.
+const maxVisit = 8192
+
 // query calls fn with the ids of boxes in the cells b covers (an id may
-// come more than once); fn returns false to stop.
+// come more than once), at most maxVisit of them; fn returns false to stop.
 func (g *boxGrid) query(b Box, fn func(int) bool) {
+	visited := 0
 	for _, id := range g.big {
-		if !fn(id) {
+		if visited++; visited > maxVisit || !fn(id) {
 			return
 		}
 	}
@@ -272,7 +285,7 @@ func (g *boxGrid) query(b Box, fn func(int) bool) {
 	for r := r0; r <= r1; r++ {
 		for c := c0; c <= c1; c++ {
 			for _, id := range g.cells[r*g.cols+c] {
-				if !fn(id) {
+				if visited++; visited > maxVisit || !fn(id) {
 					return
 				}
 			}

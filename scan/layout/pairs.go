@@ -17,8 +17,9 @@ const (
 	maxCaptionWords = 3
 	maxCaptionRunes = 24
 	maxValueWords   = 8
-	belowGap        = 1.2 // × the label's font size of white space down to its value
-	maxRightGap     = 8   // × the label's font size from a label to a value set apart on its right
+	belowGap        = 1.2  // × the label's font size of white space down to its value
+	maxLabelQueries = 4000 // label lines per page that look for a value away from them
+	maxRightGap     = 8    // × the label's font size from a label to a value set apart on its right
 )
 
 // colonLabel reports whether s is a label ending in a colon ("DWG NO:",
@@ -101,10 +102,11 @@ func hasAlnum(s string) bool {
 
 // pairer remembers which words already serve as labels or values.
 type pairer struct {
-	a      *analysis
-	label  map[int]bool
-	value  map[int]bool
-	frames []lineFrame
+	a       *analysis
+	queries int // label lines looked around, at most maxLabelQueries
+	label   map[int]bool
+	value   map[int]bool
+	frames  []lineFrame
 }
 
 func (a *analysis) pairs() {
@@ -352,6 +354,9 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 			return
 		}
 	}
+	if pr.queries++; pr.queries > maxLabelQueries {
+		return
+	}
 	a.ensureLineGrid()
 	m := maxRightGap * f.fs
 	reach := Box{ln.Box.X0 - m, ln.Box.Y0 - m, ln.Box.X1 + m, ln.Box.Y1 + m}
@@ -479,6 +484,9 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 		if pr.label[w] || pr.value[w] {
 			return
 		}
+	}
+	if pr.queries++; pr.queries > maxLabelQueries {
+		return
 	}
 	a.ensureLineGrid()
 	m := (belowGap + 1.5) * f.fs

@@ -30,8 +30,8 @@ func (a *analysis) unruledTables() {
 	var cand []int
 	for bi, b := range blocks {
 		ln := &a.page.Lines[b.Lines[0]]
-		if ln.Angle != 0 || ln.Layer != LayerText || a.inRuledTable(b.Box) {
-			continue
+		if ln.Angle != 0 || ln.Layer != LayerText || a.inRuledTable(b.Box) || a.medianRunWords(bi) > maxCellWordsMed {
+			continue // not upright drawing text, in a ruled table, or prose
 		}
 		cand = append(cand, bi)
 	}
@@ -83,6 +83,17 @@ func (a *analysis) inRuledTable(b Box) bool {
 		}
 	}
 	return false
+}
+
+func (a *analysis) medianRunWords(bi int) int {
+	var n []int
+	for _, li := range a.page.Blocks[bi].Lines {
+		for _, ri := range a.page.Lines[li].Runs {
+			n = append(n, len(a.page.Runs[ri].Words))
+		}
+	}
+	slices.Sort(n)
+	return n[len(n)/2]
 }
 
 func (a *analysis) blockSize(bi int) float64 {
