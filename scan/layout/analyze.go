@@ -241,20 +241,21 @@ func (a *analysis) buildRuns() {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var runs []runBuild
+	runs := make([]runBuild, 0, len(a.g))
 	for _, k := range keys {
 		idx := byKey[k]
 		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(a.g[x].p0, a.g[y].p0) })
 		// Open runs by baseline bucket: a word looks only at runs whose
 		// baseline is near its own, and at most maxCandidates of them.
 		open := map[int][]int{}
+		var buckets []int
 		for _, wi := range idx {
 			g := &a.g[wi]
 			best, bestCost := -1, math.Inf(1)
 			tol := min(baselineTol*g.fs*sizeRatio, 1024) // no real type is a thousand points tall
 			lo, hi := bucketOf(g.s-tol), bucketOf(g.s+tol)
 			seen := 0
-			buckets := make([]int, 0, 8)
+			buckets = buckets[:0]
 			if hi-lo+1 <= 2*len(open)+8 {
 				for bk := lo; bk <= hi; bk++ {
 					buckets = append(buckets, bk)

@@ -47,37 +47,66 @@ func (a *analysis) buildBlocksAndLines() {
 			return true
 		})
 	}
-	groups := map[int][]int{}
+	// Group runs by their root: the union-find's smallest member is the
+	// root, so roots come in run order; members are laid out root by root.
+	count := make([]int, n)
 	var roots []int
 	for i := range runs {
 		r := uf.find(i)
-		if _, ok := groups[r]; !ok {
+		if count[r] == 0 {
 			roots = append(roots, r)
 		}
-		groups[r] = append(groups[r], i)
+		count[r]++
 	}
+	start := make([]int, n)
+	members := make([]int, n)
+	at := 0
+	for _, r := range roots {
+		start[r] = at
+		at += count[r]
+	}
+	fill := slices.Clone(start)
+	for i := range runs {
+		r := uf.find(i)
+		members[fill[r]] = i
+		fill[r]++
+	}
+	groups := func(r int) []int { return members[start[r] : start[r]+count[r]] }
 	type blockBuild struct {
 		lines [][]int // runs per line
 		box   Box
 	}
 	blocks := make([]blockBuild, 0, len(roots))
 	for _, r := range roots {
-		members := groups[r]
-		b := blockBuild{box: a.page.Runs[members[0]].Box}
-		for _, ri := range members {
+		group := groups(r)
+		b := blockBuild{box: a.page.Runs[group[0]].Box}
+		for _, ri := range group {
 			b.box = b.box.union(a.page.Runs[ri].Box)
 		}
-		b.lines = a.linesOf(members)
+		b.lines = a.linesOf(group)
 		blocks = append(blocks, b)
 	}
-	slices.SortStableFunc(blocks, func(x, y blockBuild) int {
-		if c := cmp.Compare(math.Round(x.box.Y0), math.Round(y.box.Y0)); c != 0 {
+	// Reading order of blocks: top to bottom, then left to right (sorted
+	// through an index: the block values are large to move).
+	order := make([]int, len(blocks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		x, y := &blocks[i].box, &blocks[j].box
+		if c := cmp.Compare(math.Round(x.Y0), math.Round(y.Y0)); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.box.X0, y.box.X0)
+		if c := cmp.Compare(x.X0, y.X0); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
 	})
 	rank := 0
-	for bi, b := range blocks {
+	a.page.Lines = make([]Line, 0, n)
+	a.page.Blocks = make([]Block, 0, len(blocks))
+	for bi, oi := range order {
+		b := &blocks[oi]
 		blk := Block{Box: b.box}
 		for _, lineRuns := range b.lines {
 			li := len(a.page.Lines)
