@@ -77,6 +77,11 @@ type analysis struct {
 	med   float64    // median font size of the page's words
 	rb    []runBuild // runs in their frames, parallel to page.Runs
 
+	// cellOf numbers each word's ruled cell (from 1; 0: in none), cells
+	// counting them; nil until a ruled table is found.
+	cellOf []int32
+	cells  int32
+
 	wordGrid *pointGrid // drawing-text word centres, made on first use
 	lineGrid *boxGrid   // line boxes, made on first use
 }

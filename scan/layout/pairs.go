@@ -167,9 +167,9 @@ func (pr *pairer) add(label string, lw, vw []int, place Placement) bool {
 // of its row ("DWG NO:" | "100-00", "SCALE" | "NOTED"), or, for a colon
 // label with nothing to its right, with the cell below it. Captions
 // without a colon pair only in rows that read label, value, label, value
-// …, and a value that itself looks like a caption only where the label is
-// set in smaller type or the row has another, plainer value: a schedule's
-// header row ("NO." | "POSITION") and a data row give no pairs.
+// …, with a value that has a digit or is set in larger type than its
+// caption: a schedule's header row ("NO." | "POSITION") and a data row
+// give no pairs.
 func (pr *pairer) cellPairs() {
 	a := pr.a
 	for ti := range a.page.Tables {
@@ -210,15 +210,12 @@ func (pr *pairer) cellPairs() {
 			if len(filled) < 2 || len(filled)%2 != 0 {
 				continue
 			}
-			alternating, plainValue := true, false
+			alternating := true
 			for k := 0; k < len(filled); k += 2 {
 				l, v := row.Cells[filled[k]], row.Cells[filled[k+1]]
 				if filled[k+1] != filled[k]+1 || !captionLike(l.Text) || isColonLabelText(v.Text) || len(v.Words) > maxValueWords {
 					alternating = false
 					break
-				}
-				if !captionLike(v.Text) {
-					plainValue = true
 				}
 			}
 			if !alternating {
@@ -226,7 +223,9 @@ func (pr *pairer) cellPairs() {
 			}
 			for k := 0; k < len(filled); k += 2 {
 				l, v := row.Cells[filled[k]], row.Cells[filled[k+1]]
-				if captionLike(v.Text) && !plainValue && a.maxSize(l.Words) >= 0.9*a.maxSize(v.Words) {
+				// A value has a digit or is set larger than its caption;
+				// else the row is more likely a header ("NAME" | "FINISH").
+				if !hasDigit(v.Text) && a.maxSize(l.Words) >= 0.9*a.maxSize(v.Words) {
 					continue
 				}
 				pr.add(strings.TrimSpace(l.Text), l.Words, v.Words, PlaceCell)
@@ -315,6 +314,15 @@ func (pr *pairer) rightPairs(li int) {
 	}
 }
 
+func hasDigit(s string) bool {
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasLetter(s string) bool {
 	for _, r := range s {
 		if unicode.IsLetter(r) {
@@ -345,9 +353,18 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 	if !f.ok {
 		return
 	}
+	// A caption without a colon takes a value on its baseline only inside
+	// its own ruled cell ("DATE      12/31/2024" in a title block row).
 	label, colon := colonLabel(ln.Text)
+	cell := int32(0)
 	if !colon {
-		return
+		if !sameBase || !captionLike(ln.Text) {
+			return
+		}
+		if cell = a.cellOfWord(ln.Words[0]); cell == 0 {
+			return
+		}
+		label = strings.TrimSpace(ln.Text)
 	}
 	for _, w := range ln.Words {
 		if pr.label[w] || pr.value[w] {
@@ -358,12 +375,16 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 		return
 	}
 	a.ensureLineGrid()
-	m := maxRightGap * f.fs
-	reach := Box{ln.Box.X0 - m, ln.Box.Y0 - m, ln.Box.X1 + m, ln.Box.Y1 + m}
+	// Inside a ruled cell the cell bounds the search, else maxRightGap.
+	gapLimit := maxRightGap * f.fs
+	if cell != 0 {
+		gapLimit = 4 * gapLimit
+	}
+	reach := Box{ln.Box.X0 - gapLimit, ln.Box.Y0 - gapLimit, ln.Box.X1 + gapLimit, ln.Box.Y1 + gapLimit}
 	best, bestP := -1, math.Inf(1)
 	a.lineGrid.query(reach, func(lj int) bool {
 		g := pr.frames[lj]
-		if lj == li || !g.ok || g.key != f.key || g.p0 < f.p1 || g.p0 >= bestP || g.p0-f.p1 > maxRightGap*f.fs {
+		if lj == li || !g.ok || g.key != f.key || g.p0 < f.p1 || g.p0 >= bestP || g.p0-f.p1 > gapLimit {
 			return true
 		}
 		// In the label's band: the value's middle within the label's
@@ -378,6 +399,9 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 		if a.rules.crossAlong(f.key, f.p1, g.p0, (max(f.t0, g.t0)+min(f.t1, g.t1))/2) {
 			return true
 		}
+		if cell != 0 && a.cellOfWord(a.page.Lines[lj].Words[0]) != cell {
+			return true
+		}
 		best, bestP = lj, g.p0
 		return true
 	})
@@ -389,6 +413,13 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 		return
 	}
 	pr.add(label, append([]int(nil), ln.Words...), append([]int(nil), v.Words...), PlaceRight)
+}
+
+func (a *analysis) cellOfWord(w int) int32 {
+	if a.cellOf == nil {
+		return 0
+	}
+	return a.cellOf[w]
 }
 
 func (a *analysis) ensureLineGrid() {
@@ -489,7 +520,7 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 		return
 	}
 	a.ensureLineGrid()
-	m := (belowGap + 1.5) * f.fs
+	m := (belowGap + 1.5) * max(f.fs, 2*a.med)
 	reach := Box{ln.Box.X0 - m, ln.Box.Y0 - m, ln.Box.X1 + m, ln.Box.Y1 + m}
 	best, bestS := -1, math.Inf(1)
 	a.lineGrid.query(reach, func(lj int) bool {
@@ -498,7 +529,7 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 			return true
 		}
 		white := g.t0 - f.t1
-		if white > belowGap*f.fs || white < -0.3*f.fs {
+		if white > belowGap*max(f.fs, g.fs) || white < -0.3*f.fs {
 			return true
 		}
 		// Under the label: overlapping it along the text, starting no

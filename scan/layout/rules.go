@@ -310,6 +310,19 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 	if filled == 0 || (cells > 30 && float64(filled) < 0.2*float64(cells)) {
 		return
 	}
+	if ruled {
+		if a.cellOf == nil {
+			a.cellOf = make([]int32, len(a.g))
+		}
+		for _, r := range t.Rows {
+			for _, c := range r.Cells {
+				a.cells++
+				for _, w := range c.Words {
+					a.cellOf[w] = int32(a.cells)
+				}
+			}
+		}
+	}
 	a.page.Tables = append(a.page.Tables, t)
 }
 
