@@ -90,8 +90,11 @@ type analysis struct {
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
+	if p == nil {
+		return &Page{}
+	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
-	if p == nil || p.Width <= 0 || p.Height <= 0 || !finite(p.Width) || !finite(p.Height) {
+	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
 	a := &analysis{page: out, words: p.Words}
