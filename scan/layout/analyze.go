@@ -82,8 +82,8 @@ type analysis struct {
 	cellOf []int32
 	cells  int32
 
-	wordGrid *pointGrid // drawing-text word centres, made on first use
-	lineGrid *boxGrid   // line boxes, made on first use
+	wordGrid *boxGrid // drawing-text word centres, made on first use
+	lineGrid *boxGrid // line boxes, made on first use
 }
 
 // Analyze builds the layout of one extracted page: runs, blocks, lines,
@@ -227,7 +227,8 @@ func (a *analysis) measure() {
 
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
-	words     []int
+	words     []int // filled once all runs are known (one shared array)
+	last, n   int   // the last word joined and the word count, while building
 	p0, p1    float64
 	t0, t1, s float64
 	fs        float64
@@ -300,7 +301,7 @@ func (a *analysis) buildRuns() {
 						continue
 					}
 					if cost := ds + 0.1*max(gap, 0); cost < bestCost {
-						last := &a.g[r.words[len(r.words)-1]]
+						last := &a.g[r.last]
 						if !g.diagonal && a.rules.blocksAlong(k, last, g) {
 							continue
 						}
@@ -314,7 +315,8 @@ func (a *analysis) buildRuns() {
 				}
 			}
 			if best < 0 {
-				runs = append(runs, runBuild{words: []int{wi}, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
+				g.run = len(runs)
+				runs = append(runs, runBuild{last: wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
 				bk := bucketOf(g.s)
 				open[bk] = append(open[bk], len(runs)-1)
 				if n := len(open[bk]); n > maxCandidates {
@@ -323,10 +325,25 @@ func (a *analysis) buildRuns() {
 				continue
 			}
 			r := &runs[best]
-			r.words = append(r.words, wi)
+			r.last, r.n = wi, r.n+1
+			g.run = best
 			r.p1 = max(r.p1, g.p1)
 			r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
 			r.fs = max(r.fs, g.fs)
+		}
+	}
+	// Each run's words, in the order they joined it (along the text), as
+	// slices of one array.
+	all := make([]int, len(a.g))
+	at := 0
+	for ri := range runs {
+		runs[ri].words = all[at : at : at+runs[ri].n]
+		at += runs[ri].n
+	}
+	for _, k := range keys {
+		for _, wi := range byKey[k] {
+			r := &runs[a.g[wi].run]
+			r.words = append(r.words, wi)
 		}
 	}
 	a.page.Runs = make([]Run, len(runs))
@@ -336,7 +353,6 @@ func (a *analysis) buildRuns() {
 		angle := 0.0
 		for _, wi := range r.words {
 			box = box.union(a.g[wi].box)
-			a.g[wi].run = ri
 			angle += normDeg(a.words[wi].Angle)
 		}
 		if r.diagonal {
@@ -401,20 +417,17 @@ func (a *analysis) join(words []int) string {
 // stays drawing text.
 func (a *analysis) markOverlays() {
 	big := overlaySize * a.med
-	var grid *pointGrid
+	var grid *boxGrid
 	for ri := range a.page.Runs {
 		r := &a.page.Runs[ri]
 		if r.Layer == LayerOverlay || r.FontSize < big || r.FontSize < 12 {
 			continue
 		}
 		if grid == nil {
-			grid = newPointGrid(a.page.Width, a.page.Height, 64)
-			for wi := range a.g {
-				if a.g[wi].fs < big {
-					x, y := a.g[wi].box.center()
-					grid.add(x, y, wi)
-				}
-			}
+			grid = newPointGrid(a.page.Width, a.page.Height, 64, len(a.g), func(wi int) (float64, float64, bool) {
+				x, y := a.g[wi].box.center()
+				return x, y, a.g[wi].fs < big
+			})
 		}
 		covered := 0
 		grid.query(r.Box, func(wi int) bool {

@@ -19,13 +19,12 @@ func (a *analysis) buildBlocksAndLines() {
 		return
 	}
 	uf := newUnionFind(n)
-	grid := newBoxGrid(a.page.Width, a.page.Height, 48)
+	grid := newBoxGrid(a.page.Width, a.page.Height, 48, n, func(i int) (Box, bool) { return a.page.Runs[i].Box, true })
 	reach := make([]Box, n)
 	for ri := range runs {
 		m := lineGap * runs[ri].fs
 		b := a.page.Runs[ri].Box
 		reach[ri] = Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
-		grid.add(a.page.Runs[ri].Box, ri)
 	}
 	seen := make([]int, n)
 	for i := range seen {
@@ -250,20 +249,76 @@ func (u *unionFind) union(i, j int) {
 	}
 }
 
-// boxGrid finds boxes near a box: each box is listed in every grid cell
-// it covers (a box covering too many cells is listed in a side list).
+// boxGrid finds boxes near a box. It is built once from all its boxes in
+// two passes (count per cell, then fill one array), so a page costs a few
+// allocations however many boxes it has. A box covering more than 64
+// cells is kept in a side list every query visits.
 type boxGrid struct {
 	cell       float64
 	cols, rows int
-	cells      [][]int
-	big        []int
-	boxes      []Box
+	start      []int32 // cell c holds ids[start[c]:start[c+1]]
+	ids        []int32
+	big        []int32
+	pts        []Box // points of a point grid (query filters by them)
+	points     bool
 }
 
-func newBoxGrid(w, h, cell float64) *boxGrid {
+// newBoxGrid indexes n boxes; box(i) gives box i, or ok false to leave it
+// out.
+func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid {
 	cols, rows := int(w/cell)+1, int(h/cell)+1
 	cols, rows = min(max(cols, 1), 512), min(max(rows, 1), 512)
-	return &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows, cells: make([][]int, cols*rows)}
+	g := &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows}
+	g.start = make([]int32, cols*rows+1)
+	type placed struct {
+		id             int32
+		c0, r0, c1, r1 int
+	}
+	list := make([]placed, 0, n)
+	for i := 0; i < n; i++ {
+		b, ok := box(i)
+		if !ok {
+			continue
+		}
+		c0, r0, c1, r1 := g.span(b)
+		if (c1-c0+1)*(r1-r0+1) > 64 {
+			g.big = append(g.big, int32(i))
+			continue
+		}
+		list = append(list, placed{int32(i), c0, r0, c1, r1})
+		for r := r0; r <= r1; r++ {
+			for c := c0; c <= c1; c++ {
+				g.start[r*cols+c+1]++
+			}
+		}
+	}
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+	g.ids = make([]int32, g.start[len(g.start)-1])
+	fill := make([]int32, cols*rows)
+	copy(fill, g.start[:cols*rows])
+	for _, p := range list {
+		for r := p.r0; r <= p.r1; r++ {
+			for c := p.c0; c <= p.c1; c++ {
+				g.ids[fill[r*cols+c]] = p.id
+				fill[r*cols+c]++
+			}
+		}
+	}
+	return g
+}
+
+// newPointGrid indexes n points; pt(i) gives point i or ok false.
+func newPointGrid(w, h, cell float64, n int, pt func(i int) (x, y float64, ok bool)) *boxGrid {
+	pts := make([]Box, n)
+	g := newBoxGrid(w, h, cell, n, func(i int) (Box, bool) {
+		x, y, ok := pt(i)
+		pts[i] = Box{x, y, x, y}
+		return pts[i], ok
+	})
+	g.pts, g.points = pts, true
+	return g
 }
 
 func (g *boxGrid) span(b Box) (c0, r0, c1, r1 int) {
@@ -280,72 +335,40 @@ func (g *boxGrid) span(b Box) (c0, r0, c1, r1 int) {
 	return clampI(b.X0, g.cols), clampI(b.Y0, g.rows), clampI(b.X1, g.cols), clampI(b.Y1, g.rows)
 }
 
-func (g *boxGrid) add(b Box, id int) {
-	for len(g.boxes) <= id {
-		g.boxes = append(g.boxes, Box{})
-	}
-	g.boxes[id] = b
-	c0, r0, c1, r1 := g.span(b)
-	if (c1-c0+1)*(r1-r0+1) > 64 {
-		g.big = append(g.big, id)
-		return
-	}
-	for r := r0; r <= r1; r++ {
-		for c := c0; c <= c1; c++ {
-			g.cells[r*g.cols+c] = append(g.cells[r*g.cols+c], id)
-		}
-	}
-}
-
 // maxVisit bounds the entries one query visits: only a pathological page
 // (thousands of boxes piled on one spot) reaches it.
 const maxVisit = 8192
 
 // query calls fn with the ids of boxes in the cells b covers (an id may
-// come more than once), at most maxVisit of them; fn returns false to stop.
+// come more than once; a point grid gives only points inside b), at most
+// maxVisit of them; fn returns false to stop.
 func (g *boxGrid) query(b Box, fn func(int) bool) {
 	visited := 0
+	visit := func(id int32) bool {
+		if visited++; visited > maxVisit {
+			return false
+		}
+		if g.points {
+			if p := g.pts[id]; !b.contains(p.X0, p.Y0) {
+				return true
+			}
+		}
+		return fn(int(id))
+	}
 	for _, id := range g.big {
-		if visited++; visited > maxVisit || !fn(id) {
+		if !visit(id) {
 			return
 		}
 	}
 	c0, r0, c1, r1 := g.span(b)
 	for r := r0; r <= r1; r++ {
 		for c := c0; c <= c1; c++ {
-			for _, id := range g.cells[r*g.cols+c] {
-				if visited++; visited > maxVisit || !fn(id) {
+			k := r*g.cols + c
+			for _, id := range g.ids[g.start[k]:g.start[k+1]] {
+				if !visit(id) {
 					return
 				}
 			}
 		}
 	}
-}
-
-// pointGrid finds points inside a box.
-type pointGrid struct {
-	*boxGrid
-	pts [][2]float64
-}
-
-func newPointGrid(w, h, cell float64) *pointGrid {
-	return &pointGrid{boxGrid: newBoxGrid(w, h, cell)}
-}
-
-func (g *pointGrid) add(x, y float64, id int) {
-	for len(g.pts) <= id {
-		g.pts = append(g.pts, [2]float64{})
-	}
-	g.pts[id] = [2]float64{x, y}
-	g.boxGrid.add(Box{x, y, x, y}, id)
-}
-
-func (g *pointGrid) query(b Box, fn func(int) bool) {
-	g.boxGrid.query(b, func(id int) bool {
-		p := g.pts[id]
-		if !b.contains(p[0], p[1]) {
-			return true
-		}
-		return fn(id)
-	})
 }

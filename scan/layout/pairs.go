@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,7 +36,7 @@ func colonLabel(s string) (string, bool) {
 	default:
 		return "", false
 	}
-	if body == "" || utf8.RuneCountInString(body) > 40 || len(strings.Fields(body)) > maxLabelWords {
+	if body == "" || utf8.RuneCountInString(body) > 40 || wordCount(body) > maxLabelWords {
 		return "", false
 	}
 	if strings.ContainsAny(body, ":：") && !strings.HasSuffix(body, ".") {
@@ -54,7 +55,7 @@ func colonLabel(s string) (string, bool) {
 // words in capitals, no digits ("SCALE", "DWG NO", "DRAWN BY").
 func captionLike(s string) bool {
 	s = strings.TrimSpace(s)
-	if s == "" || utf8.RuneCountInString(s) > maxCaptionRunes || len(strings.Fields(s)) > maxCaptionWords {
+	if s == "" || utf8.RuneCountInString(s) > maxCaptionRunes || wordCount(s) > maxCaptionWords {
 		return false
 	}
 	letters := 0
@@ -73,6 +74,20 @@ func captionLike(s string) bool {
 		}
 	}
 	return letters >= 2
+}
+
+// wordCount counts space-separated words without allocating.
+func wordCount(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
 }
 
 // labelish is a word that may open a multi-word label: letters only, with
@@ -412,6 +427,12 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 	if len(v.Words) > maxValueWords || isColonLabelText(v.Text) {
 		return
 	}
+	// A caption's value is not another caption of the same type: it has a
+	// digit, is not set in capitals, or is larger ("DESIGNED" | "DRAWN" is
+	// a row of captions).
+	if !colon && captionLike(v.Text) && !hasDigit(v.Text) && v.FontSize < 1.05*ln.FontSize {
+		return
+	}
 	pr.add(label, append([]int(nil), ln.Words...), append([]int(nil), v.Words...), PlaceRight)
 }
 
@@ -424,10 +445,9 @@ func (a *analysis) cellOfWord(w int) int32 {
 
 func (a *analysis) ensureLineGrid() {
 	if a.lineGrid == nil {
-		a.lineGrid = newBoxGrid(a.page.Width, a.page.Height, 48)
-		for lj := range a.page.Lines {
-			a.lineGrid.add(a.page.Lines[lj].Box, lj)
-		}
+		a.lineGrid = newBoxGrid(a.page.Width, a.page.Height, 48, len(a.page.Lines), func(lj int) (Box, bool) {
+			return a.page.Lines[lj].Box, true
+		})
 	}
 }
 
@@ -558,6 +578,15 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 	}
 	if !colon && v.FontSize < 1.1*ln.FontSize {
 		return // a caption's value is set in larger type than the caption
+	}
+	if ln.FontSize > 1.3*v.FontSize {
+		return // a heading over text ("GENERAL NOTES:" over note 1)
+	}
+	// The first line of a paragraph under a heading ("GENERAL NOTES:") is
+	// not a value: the value line ends its block or has one line after it.
+	blk := a.page.Blocks[v.Block].Lines
+	if k := slices.Index(blk, best); k >= 0 && len(blk)-k-1 >= 2 {
+		return
 	}
 	// A value line that itself holds a pair ("SCALE: 1:50") is not a value.
 	for _, w := range vw {
