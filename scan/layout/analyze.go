@@ -77,16 +77,24 @@ type analysis struct {
 	med   float64    // median font size of the page's words
 	rb    []runBuild // runs in their frames, parallel to page.Runs
 
-	wordGrid *pointGrid // drawing-text word centres, made on first use
-	lineGrid *boxGrid   // line boxes, made on first use
+	// cellOf numbers each word's ruled cell (from 1; 0: in none), cells
+	// counting them; nil until a ruled table is found.
+	cellOf []int32
+	cells  int32
+
+	wordGrid *boxGrid // drawing-text word centres, made on first use
+	lineGrid *boxGrid // line boxes, made on first use
 }
 
 // Analyze builds the layout of one extracted page: runs, blocks, lines,
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
+	if p == nil {
+		return &Page{}
+	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
-	if p == nil || p.Width <= 0 || p.Height <= 0 || !finite(p.Width) || !finite(p.Height) {
+	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
 	a := &analysis{page: out, words: p.Words}
@@ -114,6 +122,18 @@ func Analyze(p *pdftext.Page) *Page {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// sane clamps a box to the page and a margin of one page around it, NaN
+// to 0: a hostile file's coordinates cannot overflow the grids.
+func sane(b Box, w, h float64) Box {
+	c := func(v, lo, hi float64) float64 {
+		if !(v >= lo) {
+			return lo
+		}
+		return min(v, hi)
+	}
+	return Box{c(b.X0, -w, 2*w), c(b.Y0, -h, 2*h), c(b.X1, -w, 2*w), c(b.Y1, -h, 2*h)}
+}
 
 // WordBox is word i's box in displayed points.
 func (p *Page) WordBox(i int) Box {
@@ -143,7 +163,7 @@ func (a *analysis) measure() {
 	for i := range a.words {
 		w := &a.words[i]
 		g := &a.g[i]
-		g.box = wordBox(w.BBox, pw, ph)
+		g.box = sane(wordBox(w.BBox, pw, ph), pw, ph)
 		g.run, g.line = -1, -1
 		ang := w.Angle
 		if !finite(ang) {
@@ -162,8 +182,11 @@ func (a *analysis) measure() {
 			f = frameOf(ang)
 		}
 		g.fs = w.FontSize
+		if !(g.fs > 0) || g.fs > max(pw, ph) {
+			g.fs = 0 // unknown: taken from the box below
+		}
 		bl := w.Baseline
-		hasBase := finite(bl[0]) && finite(bl[1]) && finite(bl[2]) && finite(bl[3]) && (bl[0] != bl[2] || bl[1] != bl[3])
+		hasBase := (bl[0] != bl[2] || bl[1] != bl[3]) && sane(Box{bl[0], bl[1], bl[2], bl[3]}, pw, ph) == Box{bl[0], bl[1], bl[2], bl[3]}
 		if g.diagonal && hasBase {
 			g.p0, g.p1 = f.p(bl[0], bl[1]), f.p(bl[2], bl[3])
 			if g.p1 < g.p0 {
@@ -204,7 +227,8 @@ func (a *analysis) measure() {
 
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
-	words     []int
+	words     []int // filled once all runs are known (one shared array)
+	last, n   int   // the last word joined and the word count, while building
 	p0, p1    float64
 	t0, t1, s float64
 	fs        float64
@@ -226,46 +250,100 @@ func (a *analysis) buildRuns() {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var runs []runBuild
+	runs := make([]runBuild, 0, len(a.g))
 	for _, k := range keys {
 		idx := byKey[k]
 		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(a.g[x].p0, a.g[y].p0) })
-		var active []int // indexes into runs still open at the current p
+		// Open runs by baseline bucket: a word looks only at runs whose
+		// baseline is near its own, and at most maxCandidates of them.
+		open := map[int][]int{}
+		var buckets []int
 		for _, wi := range idx {
 			g := &a.g[wi]
 			best, bestCost := -1, math.Inf(1)
-			kept := active[:0]
-			for _, ri := range active {
-				r := &runs[ri]
-				if r.p1+runGap*r.fs*1.5 < g.p0 {
-					continue // the sweep has passed it
+			tol := min(baselineTol*g.fs*sizeRatio, 1024) // no real type is a thousand points tall
+			lo, hi := bucketOf(g.s-tol), bucketOf(g.s+tol)
+			seen := 0
+			buckets = buckets[:0]
+			if hi-lo+1 <= 2*len(open)+8 {
+				for bk := lo; bk <= hi; bk++ {
+					buckets = append(buckets, bk)
 				}
-				kept = append(kept, ri)
-				fs := max(r.fs, g.fs)
-				ds := math.Abs(g.s - r.s)
-				gap := g.p0 - r.p1
-				if ds > baselineTol*fs || gap > runGap*fs || gap < -0.5*fs || fs > sizeRatio*min(r.fs, g.fs) {
-					continue
+			} else {
+				// A huge tolerance (a giant font size): fewer open
+				// buckets than buckets in range.
+				for bk := range open {
+					if bk >= lo && bk <= hi {
+						buckets = append(buckets, bk)
+					}
 				}
-				if cost := ds + 0.1*max(gap, 0); cost < bestCost {
-					last := &a.g[r.words[len(r.words)-1]]
-					if !g.diagonal && a.rules.blocksAlong(k, last, g) {
+				slices.Sort(buckets)
+			}
+			for _, bk := range buckets {
+				if seen >= maxCandidates {
+					break
+				}
+				list := open[bk]
+				kept := list[:0]
+				for _, ri := range list {
+					r := &runs[ri]
+					if r.p1+runGap*r.fs*1.5 < g.p0 {
+						continue // the sweep has passed it
+					}
+					kept = append(kept, ri)
+					if seen++; seen > maxCandidates {
 						continue
 					}
-					best, bestCost = ri, cost
+					fs := max(r.fs, g.fs)
+					ds := math.Abs(g.s - r.s)
+					gap := g.p0 - r.p1
+					if ds > baselineTol*fs || gap > runGap*fs || gap < -0.5*fs || fs > sizeRatio*min(r.fs, g.fs) {
+						continue
+					}
+					if cost := ds + 0.1*max(gap, 0); cost < bestCost {
+						last := &a.g[r.last]
+						if !g.diagonal && a.rules.blocksAlong(k, last, g) {
+							continue
+						}
+						best, bestCost = ri, cost
+					}
+				}
+				if len(kept) == 0 {
+					delete(open, bk)
+				} else {
+					open[bk] = kept
 				}
 			}
-			active = kept
 			if best < 0 {
-				runs = append(runs, runBuild{words: []int{wi}, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
-				active = append(active, len(runs)-1)
+				g.run = len(runs)
+				runs = append(runs, runBuild{last: wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
+				bk := bucketOf(g.s)
+				open[bk] = append(open[bk], len(runs)-1)
+				if n := len(open[bk]); n > maxCandidates {
+					open[bk] = open[bk][n-maxCandidates:] // runs piled on one spot
+				}
 				continue
 			}
 			r := &runs[best]
-			r.words = append(r.words, wi)
+			r.last, r.n = wi, r.n+1
+			g.run = best
 			r.p1 = max(r.p1, g.p1)
 			r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
 			r.fs = max(r.fs, g.fs)
+		}
+	}
+	// Each run's words, in the order they joined it (along the text), as
+	// slices of one array.
+	all := make([]int, len(a.g))
+	at := 0
+	for ri := range runs {
+		runs[ri].words = all[at : at : at+runs[ri].n]
+		at += runs[ri].n
+	}
+	for _, k := range keys {
+		for _, wi := range byKey[k] {
+			r := &runs[a.g[wi].run]
+			r.words = append(r.words, wi)
 		}
 	}
 	a.page.Runs = make([]Run, len(runs))
@@ -275,7 +353,6 @@ func (a *analysis) buildRuns() {
 		angle := 0.0
 		for _, wi := range r.words {
 			box = box.union(a.g[wi].box)
-			a.g[wi].run = ri
 			angle += normDeg(a.words[wi].Angle)
 		}
 		if r.diagonal {
@@ -288,6 +365,23 @@ func (a *analysis) buildRuns() {
 			a.page.Runs[ri].Layer = LayerOverlay
 		}
 	}
+}
+
+// maxCandidates bounds the runs (or neighbours) one word (or run) is
+// compared with: only a page of thousands of words piled on one spot
+// reaches it.
+const maxCandidates = 256
+
+// bucketOf is the baseline bucket (4 pt) of the run index.
+func bucketOf(s float64) int {
+	b := s / 4
+	switch {
+	case !(b > -1e9):
+		return -1e9
+	case b > 1e9:
+		return 1e9
+	}
+	return int(math.Floor(b))
 }
 
 func normDeg(d float64) float64 {
@@ -323,20 +417,17 @@ func (a *analysis) join(words []int) string {
 // stays drawing text.
 func (a *analysis) markOverlays() {
 	big := overlaySize * a.med
-	var grid *pointGrid
+	var grid *boxGrid
 	for ri := range a.page.Runs {
 		r := &a.page.Runs[ri]
 		if r.Layer == LayerOverlay || r.FontSize < big || r.FontSize < 12 {
 			continue
 		}
 		if grid == nil {
-			grid = newPointGrid(a.page.Width, a.page.Height, 64)
-			for wi := range a.g {
-				if a.g[wi].fs < big {
-					x, y := a.g[wi].box.center()
-					grid.add(x, y, wi)
-				}
-			}
+			grid = newPointGrid(a.page.Width, a.page.Height, 64, len(a.g), func(wi int) (float64, float64, bool) {
+				x, y := a.g[wi].box.center()
+				return x, y, a.g[wi].fs < big
+			})
 		}
 		covered := 0
 		grid.query(r.Box, func(wi int) bool {
