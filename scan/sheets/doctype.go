@@ -46,7 +46,7 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 		}
 	}
 	if readable == 0 {
-		return DocUnreadable
+		return unreadableType(pages)
 	}
 	var civil, building, construction, letter, spec, sheetLike, words, pagesLetter int
 	for i, p := range pages {
@@ -84,6 +84,27 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 		return DocCivil
 	case construction < 2 && sheetLike == 0:
 		return DocNonConstruction
+	case len(pages) == 1:
+		return DocSingleSheet
+	}
+	return DocPermitSet
+}
+
+// unreadableType types a file none of whose pages reads as text. Scans
+// and outlined text have no text layer at all: unreadable. Text drawn in
+// fonts that do not map back to characters is a text layer the extractor
+// cannot read; on drawing-size paper (11×17 in and up) it is still a
+// drawing set, whose type the sheet count tells.
+func unreadableType(pages []*pdftext.Page) string {
+	drawings := 0
+	for _, p := range pages {
+		if p != nil && p.Reason == pdftext.ReasonUnmappedText && max(p.Width, p.Height) >= 1224 {
+			drawings++
+		}
+	}
+	switch {
+	case drawings == 0 || drawings < len(pages):
+		return DocUnreadable
 	case len(pages) == 1:
 		return DocSingleSheet
 	}

@@ -43,6 +43,9 @@ func TestDocumentType(t *testing.T) {
 		{"real-estate plan", []*pdftext.Page{textPage(1, "Main Floor", "Kitchen 12'0\" x 10'4\"", "Bedroom 11'2\" x 10'0\"",
 			"Total 1,234 sq ft")}, DocNonConstruction},
 		{"scanned", []*pdftext.Page{{Number: 1, Width: 612, Height: 792, Reason: pdftext.ReasonImageOnly}}, DocUnreadable},
+		{"outlined text", []*pdftext.Page{{Number: 1, Width: 792, Height: 1224, Reason: pdftext.ReasonNoTextObjects}}, DocUnreadable},
+		{"unmapped fonts, A0 sheet", []*pdftext.Page{{Number: 1, Width: 3370, Height: 2384, Reason: pdftext.ReasonUnmappedText}}, DocSingleSheet},
+		{"unmapped fonts, letter", []*pdftext.Page{{Number: 1, Width: 612, Height: 792, Reason: pdftext.ReasonUnmappedText}}, DocUnreadable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
