@@ -63,7 +63,18 @@ type pageRead struct {
 func ReadSet(pages []*pdftext.Page) SetModel {
 	reads := make([]pageRead, len(pages))
 	cands := make([][]numberCandidate, len(pages))
+	// Pages set sideways are read upright; what they yield is mapped back.
+	readAs := make([]*pdftext.Page, len(pages))
+	turned := make([]*turnedPage, len(pages))
 	for i, p := range pages {
+		readAs[i] = p
+		if p != nil && len(p.Words) > 0 {
+			if tp := sideways(p); tp != nil {
+				turned[i], readAs[i] = tp, &tp.page
+			}
+		}
+	}
+	for i, p := range readAs {
 		if p == nil || len(p.Words) == 0 {
 			continue
 		}
@@ -77,7 +88,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		cands[i] = r.cands
 	}
 	numbers := chooseNumbers(cands)
-	repeated := repeatedPhrases(pages, reads)
+	repeated := repeatedPhrases(readAs, reads)
 	m := SetModel{Pages: make([]PageModel, len(pages))}
 	shapes := map[string]int{}
 	for i, p := range pages {
@@ -90,6 +101,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 			m.Pages[i] = pm
 			continue
 		}
+		p = readAs[i]
 		r := reads[i]
 		pm.Fields = r.fields
 		pm.TitleBlock = titleBlockBox(p, r.fields)
@@ -101,6 +113,9 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], i, repeated)
 		pm.Scale, pm.ScaleWords, pm.ViewScales = readScale(p, r)
 		pm.IssueStatus, pm.StatusWords = readStatus(p, r)
+		if turned[i] != nil {
+			turned[i].toRealModel(&pm)
+		}
 		m.Pages[i] = pm
 	}
 	best := 0
@@ -109,7 +124,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 			m.Scheme, best = s, n
 		}
 	}
-	m.DocType = classifyDoc(pages, m.Pages, reads)
+	m.DocType = classifyDoc(readAs, m.Pages, reads)
 	m.JurisdictionHints, m.CodesStated = jurisdictionHints(pages, reads)
 	return m
 }

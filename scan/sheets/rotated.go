@@ -29,28 +29,65 @@ type turnedPage struct {
 // turnedPages returns the virtual pages of the page's words at 90° and
 // 270°, for the turns with enough words.
 func turnedPages(p *pdftext.Page) []turnedPage {
-	pw, ph := pageScale(p)
 	var out []turnedPage
 	for _, angle := range []float64{90, 270} {
-		tp := turnedPage{angle: angle, w: pw, h: ph}
-		tp.page = pdftext.Page{Number: p.Number, Width: ph, Height: pw, Readable: true}
-		for i, w := range p.Words {
-			if math.Abs(w.Angle-angle) > 10 {
-				continue
-			}
-			b := WordBox(p, i)
-			v := tp.toVirtual(b)
-			nw := w
-			nw.Angle = 0
-			nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
-			tp.page.Words = append(tp.page.Words, nw)
-			tp.origin = append(tp.origin, i)
-		}
-		if len(tp.page.Words) >= minTurnedWords {
+		if tp := turnPage(p, angle); len(tp.page.Words) >= minTurnedWords {
 			out = append(out, tp)
 		}
 	}
 	return out
+}
+
+// turnPage puts the page's words at the given quarter turn on a virtual
+// page where they read left to right.
+func turnPage(p *pdftext.Page, angle float64) turnedPage {
+	pw, ph := pageScale(p)
+	tp := turnedPage{angle: angle, w: pw, h: ph}
+	tp.page = pdftext.Page{Number: p.Number, Width: ph, Height: pw, Readable: true, Reason: p.Reason}
+	for i, w := range p.Words {
+		if math.Abs(w.Angle-angle) > 10 {
+			continue
+		}
+		v := tp.toVirtual(WordBox(p, i))
+		nw := w
+		nw.Angle = 0
+		nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
+		tp.page.Words = append(tp.page.Words, nw)
+		tp.origin = append(tp.origin, i)
+	}
+	return tp
+}
+
+// sideways returns the page turned upright when most of its words run on
+// one quarter turn (a drawing placed sideways on the sheet), else nil.
+func sideways(p *pdftext.Page) *turnedPage {
+	for _, angle := range []float64{90, 270} {
+		n := 0
+		for _, w := range p.Words {
+			if math.Abs(w.Angle-angle) <= 10 {
+				n++
+			}
+		}
+		if n >= minTurnedWords && 5*n > 3*len(p.Words) {
+			tp := turnPage(p, angle)
+			return &tp
+		}
+	}
+	return nil
+}
+
+// toRealModel maps what was read on the upright virtual page back to the
+// real page: boxes and word indexes.
+func (t turnedPage) toRealModel(pm *PageModel) {
+	pm.TitleBlock = t.toReal(pm.TitleBlock)
+	for i := range pm.Fields {
+		f := &pm.Fields[i]
+		f.CaptionBox, f.ValueBox = t.toReal(f.CaptionBox), t.toReal(f.ValueBox)
+		f.CaptionWords, f.ValueWords = t.words(f.CaptionWords), t.words(f.ValueWords)
+		f.valueLines = nil
+	}
+	pm.NumberWords, pm.TitleWords = t.words(pm.NumberWords), t.words(pm.TitleWords)
+	pm.ScaleWords, pm.StatusWords = t.words(pm.ScaleWords), t.words(pm.StatusWords)
 }
 
 // toVirtual maps a real page box to the virtual page: (x, y) → (H − y, x)

@@ -322,3 +322,35 @@ func TestSchemeSuffixedNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestSidewaysSheet: a drawing placed sideways (every word at 270°) is read
+// upright: number, caption-less title and scale, with evidence on the page.
+func TestSidewaysSheet(t *testing.T) {
+	const pw, ph = 842.0, 1191.0 // portrait page, landscape drawing turned onto it
+	var pages []*pdftext.Page
+	for n, num := range []string{"S-201", "S-202", "S-301"} {
+		upright := tbPage{title: ""}.build(n + 1) // 1191 × 842, read as printed upright
+		upright.Words = append(upright.Words, phrase(num, 1080, 790, 24, 1191, 842)...)
+		upright.Words = append(upright.Words, phrase(fmt.Sprintf("FOUNDATION PLAN %d", n+1), 1000, 700, 14, 1191, 842)...)
+		p := &pdftext.Page{Number: n + 1, Width: pw, Height: ph, Readable: true}
+		tp := turnedPage{angle: 270, w: pw, h: ph}
+		for _, w := range upright.Words {
+			v := Box{w.BBox.Left * 1191, w.BBox.Top * 842, (w.BBox.Left + w.BBox.Width) * 1191, (w.BBox.Top + w.BBox.Height) * 842}
+			r := tp.toReal(v)
+			w.Angle = 270
+			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}
+			p.Words = append(p.Words, w)
+		}
+		pages = append(pages, p)
+	}
+	m := ReadSet(pages)
+	for i, want := range []string{"S-201", "S-202", "S-301"} {
+		got := m.Pages[i]
+		if got.SheetNumber != want || got.SheetTitle != fmt.Sprintf("FOUNDATION PLAN %d", i+1) || got.Scale != "1:100" {
+			t.Errorf("page %d: %q %q %q", i+1, got.SheetNumber, got.SheetTitle, got.Scale)
+		}
+		if len(got.NumberWords) != 1 || pages[i].Words[got.NumberWords[0]].Text != want {
+			t.Errorf("page %d: number evidence %v", i+1, got.NumberWords)
+		}
+	}
+}
