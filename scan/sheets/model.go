@@ -248,6 +248,10 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 		if num != nil && strings.Contains(f.Value, num.text) && len(f.Value) < len(num.text)+3 {
 			continue
 		}
+		// "TITLE 24 COMPLIANCE" names California's energy code, not a sheet.
+		if !strings.HasSuffix(f.Caption, ":") && f.Value != "" && isASCIIDigit(f.Value[0]) {
+			continue
+		}
 		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) {
 			best = f
 		}
