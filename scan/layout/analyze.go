@@ -103,7 +103,10 @@ func Analyze(p *pdftext.Page) *Page {
 	if p == nil {
 		return &Page{}
 	}
-	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words))}
+	for i := range out.LineOf {
+		out.LineOf[i] = -1
+	}
 	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
@@ -128,6 +131,9 @@ func Analyze(p *pdftext.Page) *Page {
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()
+	for i := range a.g {
+		out.LineOf[i] = a.g[i].line
+	}
 	return out
 }
 
