@@ -57,6 +57,16 @@ type geom struct {
 type frame struct{ ux, uy, dx, dy float64 }
 
 func frameOf(deg float64) frame {
+	switch deg {
+	case 0:
+		return frame{ux: 1, uy: 0, dx: 0, dy: 1}
+	case 90:
+		return frame{ux: 0, uy: -1, dx: 1, dy: 0}
+	case 180:
+		return frame{ux: -1, uy: 0, dx: 0, dy: -1}
+	case 270:
+		return frame{ux: 0, uy: 1, dx: -1, dy: 0}
+	}
 	r := deg * math.Pi / 180
 	c, s := math.Cos(r), math.Sin(r)
 	if deg == 0 || deg == 90 || deg == 180 || deg == 270 {
@@ -93,7 +103,10 @@ func Analyze(p *pdftext.Page) *Page {
 	if p == nil {
 		return &Page{}
 	}
-	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words))}
+	for i := range out.LineOf {
+		out.LineOf[i] = -1
+	}
 	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
@@ -118,6 +131,9 @@ func Analyze(p *pdftext.Page) *Page {
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()
+	for i := range a.g {
+		out.LineOf[i] = a.g[i].line
+	}
 	return out
 }
 
@@ -228,7 +244,8 @@ func (a *analysis) measure() {
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
 	words     []int // filled once all runs are known (one shared array)
-	last, n   int   // the last word joined and the word count, while building
+	start     int   // of its words in the build order
+	last, n   int   // the last word joined and the word count
 	p0, p1    float64
 	t0, t1, s float64
 	fs        float64
@@ -250,101 +267,61 @@ func (a *analysis) buildRuns() {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	// Per direction, words sorted by baseline fall into bands (baselines
+	// within baselineTol of the band's first word, never chained); a band
+	// sorted along the text splits into runs at wide gaps, size changes
+	// and drawn rules. A run's words are consecutive in that order.
 	runs := make([]runBuild, 0, len(a.g))
+	order := make([]int, 0, len(a.g))
+	type item struct {
+		s, p0 float64
+		wi    int
+	}
+	var items []item
 	for _, k := range keys {
 		idx := byKey[k]
-		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(a.g[x].p0, a.g[y].p0) })
-		// Open runs by baseline bucket: a word looks only at runs whose
-		// baseline is near its own, and at most maxCandidates of them.
-		open := map[int][]int{}
-		var buckets []int
+		items = items[:0]
 		for _, wi := range idx {
-			g := &a.g[wi]
-			best, bestCost := -1, math.Inf(1)
-			tol := min(baselineTol*g.fs*sizeRatio, 1024) // no real type is a thousand points tall
-			lo, hi := bucketOf(g.s-tol), bucketOf(g.s+tol)
-			seen := 0
-			buckets = buckets[:0]
-			if hi-lo+1 <= 2*len(open)+8 {
-				for bk := lo; bk <= hi; bk++ {
-					buckets = append(buckets, bk)
-				}
-			} else {
-				// A huge tolerance (a giant font size): fewer open
-				// buckets than buckets in range.
-				for bk := range open {
-					if bk >= lo && bk <= hi {
-						buckets = append(buckets, bk)
-					}
-				}
-				slices.Sort(buckets)
+			items = append(items, item{a.g[wi].s, a.g[wi].p0, wi})
+		}
+		slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.s, y.s) })
+		for i := 0; i < len(items); {
+			tol := baselineTol * a.g[items[i].wi].fs
+			j := i + 1
+			for j < len(items) && items[j].s-items[i].s <= tol {
+				j++
 			}
-			for _, bk := range buckets {
-				if seen >= maxCandidates {
-					break
-				}
-				list := open[bk]
-				kept := list[:0]
-				for _, ri := range list {
-					r := &runs[ri]
-					if r.p1+runGap*r.fs*1.5 < g.p0 {
-						continue // the sweep has passed it
-					}
-					kept = append(kept, ri)
-					if seen++; seen > maxCandidates {
-						continue
-					}
+			band := items[i:j]
+			slices.SortFunc(band, func(x, y item) int { return cmp.Compare(x.p0, y.p0) })
+			cur := -1
+			for _, it := range band {
+				g := &a.g[it.wi]
+				if cur >= 0 {
+					r := &runs[cur]
 					fs := max(r.fs, g.fs)
-					ds := math.Abs(g.s - r.s)
 					gap := g.p0 - r.p1
-					if ds > baselineTol*fs || gap > runGap*fs || gap < -0.5*fs || fs > sizeRatio*min(r.fs, g.fs) {
+					if gap <= runGap*fs && gap >= -0.5*fs && fs <= sizeRatio*min(r.fs, g.fs) &&
+						(g.diagonal || !a.rules.blocksAlong(k, &a.g[r.last], g)) {
+						r.last, r.n = it.wi, r.n+1
+						r.p1 = max(r.p1, g.p1)
+						r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
+						r.fs = max(r.fs, g.fs)
+						g.run = cur
+						order = append(order, it.wi)
 						continue
 					}
-					if cost := ds + 0.1*max(gap, 0); cost < bestCost {
-						last := &a.g[r.last]
-						if !g.diagonal && a.rules.blocksAlong(k, last, g) {
-							continue
-						}
-						best, bestCost = ri, cost
-					}
 				}
-				if len(kept) == 0 {
-					delete(open, bk)
-				} else {
-					open[bk] = kept
-				}
+				cur = len(runs)
+				g.run = cur
+				runs = append(runs, runBuild{start: len(order), last: it.wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
+				order = append(order, it.wi)
 			}
-			if best < 0 {
-				g.run = len(runs)
-				runs = append(runs, runBuild{last: wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
-				bk := bucketOf(g.s)
-				open[bk] = append(open[bk], len(runs)-1)
-				if n := len(open[bk]); n > maxCandidates {
-					open[bk] = open[bk][n-maxCandidates:] // runs piled on one spot
-				}
-				continue
-			}
-			r := &runs[best]
-			r.last, r.n = wi, r.n+1
-			g.run = best
-			r.p1 = max(r.p1, g.p1)
-			r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
-			r.fs = max(r.fs, g.fs)
+			i = j
 		}
 	}
-	// Each run's words, in the order they joined it (along the text), as
-	// slices of one array.
-	all := make([]int, len(a.g))
-	at := 0
 	for ri := range runs {
-		runs[ri].words = all[at : at : at+runs[ri].n]
-		at += runs[ri].n
-	}
-	for _, k := range keys {
-		for _, wi := range byKey[k] {
-			r := &runs[a.g[wi].run]
-			r.words = append(r.words, wi)
-		}
+		r := &runs[ri]
+		r.words = order[r.start : r.start+r.n : r.start+r.n]
 	}
 	a.page.Runs = make([]Run, len(runs))
 	a.rb = runs
@@ -367,22 +344,10 @@ func (a *analysis) buildRuns() {
 	}
 }
 
-// maxCandidates bounds the runs (or neighbours) one word (or run) is
-// compared with: only a page of thousands of words piled on one spot
+// maxCandidates bounds the neighbours one run is compared with when
+// blocks are built: only a page of thousands of runs piled on one spot
 // reaches it.
 const maxCandidates = 256
-
-// bucketOf is the baseline bucket (4 pt) of the run index.
-func bucketOf(s float64) int {
-	b := s / 4
-	switch {
-	case !(b > -1e9):
-		return -1e9
-	case b > 1e9:
-		return 1e9
-	}
-	return int(math.Floor(b))
-}
 
 func normDeg(d float64) float64 {
 	if !finite(d) {

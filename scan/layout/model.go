@@ -118,4 +118,7 @@ type Page struct {
 	Tables   []Table
 	Pairs    []Pair
 	Segments []Segment
+	// LineOf is the index in Lines of each word's line (-1 for a word
+	// beyond the words considered).
+	LineOf []int
 }
