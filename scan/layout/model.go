@@ -10,6 +10,8 @@
 // page's Width and Height.
 package layout
 
+import "planreview/scan/pdftext"
+
 // Box is an axis-aligned box in displayed page points, top-left origin.
 type Box struct{ X0, Y0, X1, Y1 float64 }
 
@@ -29,7 +31,7 @@ type Run struct {
 	Words    []int   // indexes into Page.Words
 	Angle    float64 // degrees, counter-clockwise from the page's x axis, [0, 360)
 	Box      Box     // axis-aligned bounds of the run's words
-	Text     string  // words joined by single spaces
+	Text     string  // words joined by single spaces; none between words that touch ("A-" "101", a stamp's letters)
 	FontSize float64
 	Layer    Layer
 }
@@ -43,6 +45,9 @@ type Line struct {
 	Text  string
 	Angle float64
 	Block int // index into Page.Blocks
+	// FontSize is the largest of the line's runs; Layer its first run's.
+	FontSize float64
+	Layer    Layer
 }
 
 // Block is a region of text separated from others by white space or drawn
@@ -101,6 +106,9 @@ type Segment struct {
 
 // Page is the layout of one page.
 type Page struct {
+	// Words are the page's words as extracted (the pdftext page's slice,
+	// shared, not copied); the index space of Run.Words and the rest.
+	Words    []pdftext.Word
 	Number   int
 	Width    float64
 	Height   float64
@@ -110,4 +118,7 @@ type Page struct {
 	Tables   []Table
 	Pairs    []Pair
 	Segments []Segment
+	// LineOf is the index in Lines of each word's line (-1 for a word
+	// beyond the words considered).
+	LineOf []int
 }

@@ -343,7 +343,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	p = &Page{Number: n, Words: []Word{}}
 	defer func() {
 		if r := recover(); r != nil {
-			p.Words, p.Lines, p.Blocks, p.Readable = []Word{}, nil, nil, false
+			p.Words, p.Lines, p.Blocks, p.Segments, p.Readable = []Word{}, nil, nil, nil, false
 			p.Err = fmt.Errorf("%w: page %d: extractor failure: %v", ErrInvalid, n, r)
 		}
 	}()
@@ -360,7 +360,8 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		ctx:         ctx,
 		doc:         d,
 		words:       &wordBuilder{device: g.device, width: g.width, height: g.height},
-		gs:          gstate{ctm: identity, hScale: 1},
+		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
+		path:        pathBuilder{device: g.device, width: g.width, height: g.height},
 		tm:          identity,
 		tlm:         identity,
 		formsActive: map[int]bool{},
@@ -375,6 +376,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		runErr = errTooComplex
 	}
 	in.words.finish(p)
+	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):

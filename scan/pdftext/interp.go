@@ -32,6 +32,7 @@ type gstate struct {
 	hScale    float64
 	leading   float64
 	rise      float64
+	lineWidth float64 // w, in user space
 }
 
 // interp runs the content streams of one page and feeds glyphs to the word
@@ -60,6 +61,8 @@ type interp struct {
 	// markedContent records, per open BMC/BDC, whether it replaces its
 	// glyphs with an /ActualText and whether it is a hidden layer.
 	markedContent []markedSpan
+
+	path pathBuilder // stroked rules and rectangles (graphics.go)
 
 	sawImage bool // an image XObject or inline image was drawn
 	unmapped int  // glyphs shown whose font gives no text for them
@@ -270,6 +273,8 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 			}
 			in.markedContent = in.markedContent[:n-1]
 		}
+	default:
+		in.pathOp(string(op), ops)
 	}
 	return nil
 }

@@ -36,7 +36,9 @@ func (wb *wordBuilder) finish(p *Page) {
 				Width:  round6(clamp01(x1/wb.width) - clamp01(x0/wb.width)),
 				Height: round6(clamp01(y1/wb.height) - clamp01(y0/wb.height)),
 			},
-			Rect: userRect(inv, x0, y0, x1, y1),
+			Rect:     userRect(inv, x0, y0, x1, y1),
+			Angle:    w.angle,
+			Baseline: [4]float64{round4(w.bx0), round4(w.by0), round4(w.bx1), round4(w.by1)},
 		}
 		rots[i] = w.rot
 		bases[i] = w.base

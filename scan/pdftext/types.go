@@ -26,6 +26,16 @@ type Word struct {
 	// Line and Block index the word's reading-order line and block on its page.
 	Line  int `json:"-"`
 	Block int `json:"-"`
+	// Angle is the direction of the word's baseline in degrees,
+	// counter-clockwise from the displayed page's x axis, in [0, 360):
+	// 0 for ordinary text, 90 for text read bottom to top, 30 for a stamp
+	// set at 30°. Words are still split like poppler's (by quarter turns),
+	// so diagonal text comes as short words the layout joins into runs.
+	Angle float64 `json:"-"`
+	// Baseline is the start and end of the word's baseline (x0, y0, x1,
+	// y1) in displayed points: exact also for diagonal text, whose BBox
+	// is only the axis-aligned hull.
+	Baseline [4]float64 `json:"-"`
 }
 
 // Reasons a page has no machine-readable text.
@@ -51,6 +61,11 @@ type Page struct {
 	// indexes into blocks.
 	Lines  [][]int `json:"-"`
 	Blocks [][]int `json:"-"`
+	// Segments are the page's stroked lines and rectangle edges in
+	// displayed points, at least 2 pt long, the first maxSegmentsPerPage
+	// (20,000) in drawing order; SegmentsDropped says more were drawn.
+	Segments        []Segment `json:"-"`
+	SegmentsDropped bool      `json:"-"`
 	// Err is set when this page failed on its own; the other pages still read.
 	Err error `json:"-"`
 }

@@ -34,6 +34,11 @@ type rawWord struct {
 	// charStart and charEnd delimit the word's glyphs in drawing order;
 	// words that touch in that order may be merged back (see mergeWords).
 	charStart, charEnd int
+	// angle is the true baseline direction in degrees (rot rounds it to
+	// quarter turns); bx0…by1 the baseline from the first glyph's origin
+	// to the last glyph's advance, in device space.
+	angle              float64
+	bx0, by0, bx1, by1 float64
 	text               strings.Builder
 	n                  int
 }
@@ -194,17 +199,23 @@ func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64)
 	} else {
 		rot = 3
 	}
+	// The baseline's true direction: text space x on the device (y down,
+	// so counter-clockwise is -y), or text space -y for vertical fonts.
+	angle := math.Atan2(-m[1], m[0])
 	if f.vertical {
 		rot = (rot + 1) & 3
+		angle = math.Atan2(m[3], -m[2])
 	}
-	wb.cur = &rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f}
+	wb.cur = &rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f, angle: normAngle(angle * 180 / math.Pi)}
 	wb.cur.ascent, wb.cur.descent = f.ascent, f.descent
 }
 
 func (w *rawWord) addRune(r rune, x, y, dx, dy float64) {
 	if w.n == 0 {
 		w.setInitialBounds(x, y)
+		w.bx0, w.by0 = x, y
 	}
+	w.bx1, w.by1 = x+dx, y+dy
 	fs := w.fontSize
 	if w.vertical {
 		switch w.rot {
@@ -474,4 +485,25 @@ func (w *rawWord) merge(o *rawWord) {
 	w.n += o.n
 	w.charEnd = o.charEnd
 	w.lastEdge = o.lastEdge
+	w.bx1, w.by1 = o.bx1, o.by1
+}
+
+// normAngle brings degrees into [0, 360), to 0.01°, with angles within
+// 0.01° of a quarter turn snapped onto it (rounding noise of the matrix).
+func normAngle(deg float64) float64 {
+	if !finite(deg) {
+		return 0
+	}
+	deg = math.Mod(deg, 360)
+	if deg < 0 {
+		deg += 360
+	}
+	deg = math.Round(deg*100) / 100
+	if q := math.Round(deg/90) * 90; math.Abs(deg-q) <= 0.01 {
+		deg = q
+	}
+	if deg >= 360 {
+		deg -= 360
+	}
+	return deg
 }

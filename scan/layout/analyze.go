@@ -1,0 +1,408 @@
+package layout
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"planreview/scan/pdftext"
+)
+
+// Bounds that keep one hostile or enormous page cheap: words and segments
+// beyond them are not considered (the first ones in reading order and
+// drawing order are), and table building stops at the caps.
+const (
+	maxWords         = 60000 // words considered per page
+	maxSegments      = 20000 // as pdftext keeps per page
+	maxEdges         = 4000  // ruled edges per orientation after joining
+	maxIntersections = 60000
+	maxCells         = 20000 // ruled cells per page
+	maxCellSearch    = 64    // corner candidates tried per intersection
+)
+
+// Thresholds, in multiples of the font size unless said otherwise.
+const (
+	baselineTol  = 0.2  // baselines this close share a line
+	runGap       = 1.0  // widest gap inside a run (poppler's word space is ≤ 0.5)
+	lineGap      = 2.5  // widest gap between runs of one line
+	stackGap     = 0.9  // widest white space between stacked lines of a block
+	sizeRatio    = 1.3  // font sizes of one run differ by at most this factor
+	blockRatio   = 1.5  // …and of one block
+	noSpaceGap   = 0.1  // words closer than this are one token ("A-" "101")
+	axisSnap     = 1.5  // degrees: text within this of a quarter turn is axis text
+	overlaySize  = 2.5  // × the page's median size: large type
+	snapTol      = 2.0  // points: edges this close are one rule (pdfplumber snap)
+	joinTol      = 3.0  // points: collinear edges this close are joined
+	minEdge      = 3.0  // points: shorter strokes are not rules
+	crossTol     = 1.5  // points: an edge ending this short of another still meets it
+	maxCellShare = 0.25 // a ruled "cell" larger than this share of the page is a frame
+)
+
+// geom is a word's place in its text direction's frame: p along the text,
+// t across it (growing downwards for upright text), s the baseline.
+type geom struct {
+	box        Box
+	p0, p1     float64
+	t0, t1, s  float64
+	fs         float64
+	key        int // direction: rounded degrees; 0, 90, 180, 270 for axis text
+	diagonal   bool
+	run        int
+	line, rank int
+}
+
+// frame is the unit vector along the text (u) and the one "down" across
+// it (d), in displayed coordinates (y down).
+type frame struct{ ux, uy, dx, dy float64 }
+
+func frameOf(deg float64) frame {
+	switch deg {
+	case 0:
+		return frame{ux: 1, uy: 0, dx: 0, dy: 1}
+	case 90:
+		return frame{ux: 0, uy: -1, dx: 1, dy: 0}
+	case 180:
+		return frame{ux: -1, uy: 0, dx: 0, dy: -1}
+	case 270:
+		return frame{ux: 0, uy: 1, dx: -1, dy: 0}
+	}
+	r := deg * math.Pi / 180
+	c, s := math.Cos(r), math.Sin(r)
+	if deg == 0 || deg == 90 || deg == 180 || deg == 270 {
+		c, s = math.Round(c), math.Round(s)
+	}
+	return frame{ux: c, uy: -s, dx: s, dy: c}
+}
+
+func (f frame) p(x, y float64) float64 { return x*f.ux + y*f.uy }
+func (f frame) t(x, y float64) float64 { return x*f.dx + y*f.dy }
+
+// analysis is the state of one Analyze call.
+type analysis struct {
+	page  *Page
+	words []pdftext.Word
+	g     []geom
+	rules *ruleIndex
+	med   float64    // median font size of the page's words
+	rb    []runBuild // runs in their frames, parallel to page.Runs
+
+	// cellOf numbers each word's ruled cell (from 1; 0: in none), cells
+	// counting them; nil until a ruled table is found.
+	cellOf []int32
+	cells  int32
+
+	wordGrid *boxGrid // drawing-text word centres, made on first use
+	lineGrid *boxGrid // line boxes, made on first use
+}
+
+// Analyze builds the layout of one extracted page: runs, blocks, lines,
+// ruled and unruled tables and label/value pairs. It is pure and bounded:
+// at most maxWords words and maxSegments segments are considered.
+func Analyze(p *pdftext.Page) *Page {
+	if p == nil {
+		return &Page{}
+	}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words))}
+	for i := range out.LineOf {
+		out.LineOf[i] = -1
+	}
+	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
+		return out
+	}
+	a := &analysis{page: out, words: p.Words}
+	if len(a.words) > maxWords {
+		a.words = a.words[:maxWords]
+	}
+	segs := p.Segments
+	if len(segs) > maxSegments {
+		segs = segs[:maxSegments]
+	}
+	for _, s := range segs {
+		if finite(s.X0) && finite(s.Y0) && finite(s.X1) && finite(s.Y1) {
+			out.Segments = append(out.Segments, Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
+		}
+	}
+	a.rules = newRuleIndex(out.Segments)
+	a.measure()
+	a.buildRuns()
+	a.markOverlays()
+	a.buildBlocksAndLines()
+	a.ruledTables()
+	a.unruledTables()
+	a.pairs()
+	for i := range a.g {
+		out.LineOf[i] = a.g[i].line
+	}
+	return out
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// sane clamps a box to the page and a margin of one page around it, NaN
+// to 0: a hostile file's coordinates cannot overflow the grids.
+func sane(b Box, w, h float64) Box {
+	c := func(v, lo, hi float64) float64 {
+		if !(v >= lo) {
+			return lo
+		}
+		return min(v, hi)
+	}
+	return Box{c(b.X0, -w, 2*w), c(b.Y0, -h, 2*h), c(b.X1, -w, 2*w), c(b.Y1, -h, 2*h)}
+}
+
+// WordBox is word i's box in displayed points.
+func (p *Page) WordBox(i int) Box {
+	if i < 0 || i >= len(p.Words) {
+		return Box{}
+	}
+	return wordBox(p.Words[i].BBox, p.Width, p.Height)
+}
+
+func wordBox(b pdftext.BBox, w, h float64) Box {
+	return Box{X0: b.Left * w, Y0: b.Top * h, X1: (b.Left + b.Width) * w, Y1: (b.Top + b.Height) * h}
+}
+
+func (b Box) union(o Box) Box {
+	return Box{min(b.X0, o.X0), min(b.Y0, o.Y0), max(b.X1, o.X1), max(b.Y1, o.Y1)}
+}
+
+func (b Box) contains(x, y float64) bool { return x >= b.X0 && x <= b.X1 && y >= b.Y0 && y <= b.Y1 }
+
+func (b Box) center() (float64, float64) { return (b.X0 + b.X1) / 2, (b.Y0 + b.Y1) / 2 }
+
+// measure places every word in its direction's frame.
+func (a *analysis) measure() {
+	pw, ph := a.page.Width, a.page.Height
+	a.g = make([]geom, len(a.words))
+	sizes := make([]float64, 0, len(a.words))
+	for i := range a.words {
+		w := &a.words[i]
+		g := &a.g[i]
+		g.box = sane(wordBox(w.BBox, pw, ph), pw, ph)
+		g.run, g.line = -1, -1
+		ang := w.Angle
+		if !finite(ang) {
+			ang = 0
+		}
+		ang = math.Mod(math.Mod(ang, 360)+360, 360)
+		q := math.Round(ang/90) * 90
+		if math.Abs(ang-q) <= axisSnap {
+			g.key = int(q) % 360
+		} else {
+			g.key = int(math.Round(ang)) % 360
+			g.diagonal = true
+		}
+		f := frameOf(float64(g.key))
+		if g.diagonal {
+			f = frameOf(ang)
+		}
+		g.fs = w.FontSize
+		if !(g.fs > 0) || g.fs > max(pw, ph) {
+			g.fs = 0 // unknown: taken from the box below
+		}
+		bl := w.Baseline
+		hasBase := (bl[0] != bl[2] || bl[1] != bl[3]) && sane(Box{bl[0], bl[1], bl[2], bl[3]}, pw, ph) == Box{bl[0], bl[1], bl[2], bl[3]}
+		if g.diagonal && hasBase {
+			g.p0, g.p1 = f.p(bl[0], bl[1]), f.p(bl[2], bl[3])
+			if g.p1 < g.p0 {
+				g.p0, g.p1 = g.p1, g.p0
+			}
+			g.s = f.t(bl[0], bl[1])
+			if g.fs <= 0 || !finite(g.fs) {
+				g.fs = 10
+			}
+			g.t0, g.t1 = g.s-0.8*g.fs, g.s+0.25*g.fs
+		} else {
+			b := g.box
+			g.p0, g.p1 = math.Inf(1), math.Inf(-1)
+			g.t0, g.t1 = math.Inf(1), math.Inf(-1)
+			for _, c := range [4][2]float64{{b.X0, b.Y0}, {b.X1, b.Y0}, {b.X0, b.Y1}, {b.X1, b.Y1}} {
+				pp, tt := f.p(c[0], c[1]), f.t(c[0], c[1])
+				g.p0, g.p1 = min(g.p0, pp), max(g.p1, pp)
+				g.t0, g.t1 = min(g.t0, tt), max(g.t1, tt)
+			}
+			if g.fs <= 0 || !finite(g.fs) {
+				g.fs = max(g.t1-g.t0, 1)
+			}
+			g.s = g.t1 - 0.22*(g.t1-g.t0)
+			if hasBase {
+				if s := f.t(bl[0], bl[1]); s >= g.t0-0.5*g.fs && s <= g.t1+0.5*g.fs {
+					g.s = s
+				}
+			}
+		}
+		sizes = append(sizes, g.fs)
+	}
+	a.med = 10
+	if len(sizes) > 0 {
+		slices.Sort(sizes)
+		a.med = sizes[len(sizes)/2]
+	}
+}
+
+// runBuild is a run under construction, in its frame.
+type runBuild struct {
+	words     []int // filled once all runs are known (one shared array)
+	start     int   // of its words in the build order
+	last, n   int   // the last word joined and the word count
+	p0, p1    float64
+	t0, t1, s float64
+	fs        float64
+	key       int
+	diagonal  bool
+}
+
+// buildRuns joins words on one baseline, in one direction and size, with
+// word-sized gaps and no drawn rule between them, into runs. A run's
+// baseline is its first word's, never chained, so a run cannot drift from
+// one row onto the next.
+func (a *analysis) buildRuns() {
+	byKey := map[int][]int{}
+	for i := range a.g {
+		byKey[a.g[i].key] = append(byKey[a.g[i].key], i)
+	}
+	keys := make([]int, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	// Per direction, words sorted by baseline fall into bands (baselines
+	// within baselineTol of the band's first word, never chained); a band
+	// sorted along the text splits into runs at wide gaps, size changes
+	// and drawn rules. A run's words are consecutive in that order.
+	runs := make([]runBuild, 0, len(a.g))
+	order := make([]int, 0, len(a.g))
+	type item struct {
+		s, p0 float64
+		wi    int
+	}
+	var items []item
+	for _, k := range keys {
+		idx := byKey[k]
+		items = items[:0]
+		for _, wi := range idx {
+			items = append(items, item{a.g[wi].s, a.g[wi].p0, wi})
+		}
+		slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.s, y.s) })
+		for i := 0; i < len(items); {
+			tol := baselineTol * a.g[items[i].wi].fs
+			j := i + 1
+			for j < len(items) && items[j].s-items[i].s <= tol {
+				j++
+			}
+			band := items[i:j]
+			slices.SortFunc(band, func(x, y item) int { return cmp.Compare(x.p0, y.p0) })
+			cur := -1
+			for _, it := range band {
+				g := &a.g[it.wi]
+				if cur >= 0 {
+					r := &runs[cur]
+					fs := max(r.fs, g.fs)
+					gap := g.p0 - r.p1
+					if gap <= runGap*fs && gap >= -0.5*fs && fs <= sizeRatio*min(r.fs, g.fs) &&
+						(g.diagonal || !a.rules.blocksAlong(k, &a.g[r.last], g)) {
+						r.last, r.n = it.wi, r.n+1
+						r.p1 = max(r.p1, g.p1)
+						r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
+						r.fs = max(r.fs, g.fs)
+						g.run = cur
+						order = append(order, it.wi)
+						continue
+					}
+				}
+				cur = len(runs)
+				g.run = cur
+				runs = append(runs, runBuild{start: len(order), last: it.wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
+				order = append(order, it.wi)
+			}
+			i = j
+		}
+	}
+	for ri := range runs {
+		r := &runs[ri]
+		r.words = order[r.start : r.start+r.n : r.start+r.n]
+	}
+	a.page.Runs = make([]Run, len(runs))
+	a.rb = runs
+	for ri, r := range runs {
+		box := a.g[r.words[0]].box
+		angle := 0.0
+		for _, wi := range r.words {
+			box = box.union(a.g[wi].box)
+			angle += normDeg(a.words[wi].Angle)
+		}
+		if r.diagonal {
+			angle /= float64(len(r.words))
+		} else {
+			angle = float64(r.key)
+		}
+		a.page.Runs[ri] = Run{Words: r.words, Angle: math.Round(angle*100) / 100, Box: box, Text: a.join(r.words), FontSize: r.fs}
+		if r.diagonal {
+			a.page.Runs[ri].Layer = LayerOverlay
+		}
+	}
+}
+
+// maxCandidates bounds the neighbours one run is compared with when
+// blocks are built: only a page of thousands of runs piled on one spot
+// reaches it.
+const maxCandidates = 256
+
+func normDeg(d float64) float64 {
+	if !finite(d) {
+		return 0
+	}
+	return math.Mod(math.Mod(d, 360)+360, 360)
+}
+
+// join writes words in order: a space between words, none where two
+// words touch on one baseline (a glyph split off by a font change, or the
+// letters of diagonal text that poppler-style extraction leaves apart).
+func (a *analysis) join(words []int) string {
+	var b strings.Builder
+	for k, wi := range words {
+		if k > 0 {
+			prev := &a.g[words[k-1]]
+			g := &a.g[wi]
+			touching := prev.key == g.key && math.Abs(prev.s-g.s) < baselineTol*g.fs &&
+				g.p0-prev.p1 < noSpaceGap*max(g.fs, prev.fs) && g.p0-prev.p1 > -0.5*g.fs
+			if !touching {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(a.words[wi].Text)
+	}
+	return b.String()
+}
+
+// markOverlays puts large type drawn over other text (a watermark, a
+// stamp's big letters) in the overlay layer; diagonal runs are already
+// there. Large type that stands alone (a sheet number in its title block)
+// stays drawing text.
+func (a *analysis) markOverlays() {
+	big := overlaySize * a.med
+	var grid *boxGrid
+	for ri := range a.page.Runs {
+		r := &a.page.Runs[ri]
+		if r.Layer == LayerOverlay || r.FontSize < big || r.FontSize < 12 {
+			continue
+		}
+		if grid == nil {
+			grid = newPointGrid(a.page.Width, a.page.Height, 64, len(a.g), func(wi int) (float64, float64, bool) {
+				x, y := a.g[wi].box.center()
+				return x, y, a.g[wi].fs < big
+			})
+		}
+		covered := 0
+		grid.query(r.Box, func(wi int) bool {
+			if a.g[wi].run != ri {
+				covered++
+			}
+			return covered < 2
+		})
+		if covered >= 2 {
+			r.Layer = LayerOverlay
+		}
+	}
+}

@@ -1,0 +1,374 @@
+package layout
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// buildBlocksAndLines groups runs into blocks first, by white space and
+// drawn rules (runs on one baseline a few spaces apart, or stacked with
+// less than a line of white space and no rule between), and only then
+// builds lines inside each block, from runs sharing a baseline. Lines
+// therefore never join text across a rule or from stacked rows.
+func (a *analysis) buildBlocksAndLines() {
+	runs := a.rb
+	n := len(runs)
+	if n == 0 {
+		return
+	}
+	uf := newUnionFind(n)
+	grid := newBoxGrid(a.page.Width, a.page.Height, 48, n, func(i int) (Box, bool) { return a.page.Runs[i].Box, true })
+	reach := make([]Box, n)
+	for ri := range runs {
+		m := lineGap * runs[ri].fs
+		b := a.page.Runs[ri].Box
+		reach[ri] = Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
+	}
+	seen := make([]int, n)
+	for i := range seen {
+		seen[i] = -1
+	}
+	for i := range runs {
+		tried := 0
+		grid.query(reach[i], func(j int) bool {
+			if tried++; tried > 4*maxCandidates {
+				return false
+			}
+			if j <= i || seen[j] == i {
+				return true
+			}
+			seen[j] = i
+			if uf.find(i) != uf.find(j) && a.connected(i, j) {
+				uf.union(i, j)
+			}
+			return true
+		})
+	}
+	// Group runs by their root: the union-find's smallest member is the
+	// root, so roots come in run order; members are laid out root by root.
+	count := make([]int, n)
+	var roots []int
+	for i := range runs {
+		r := uf.find(i)
+		if count[r] == 0 {
+			roots = append(roots, r)
+		}
+		count[r]++
+	}
+	start := make([]int, n)
+	members := make([]int, n)
+	at := 0
+	for _, r := range roots {
+		start[r] = at
+		at += count[r]
+	}
+	fill := slices.Clone(start)
+	for i := range runs {
+		r := uf.find(i)
+		members[fill[r]] = i
+		fill[r]++
+	}
+	groups := func(r int) []int { return members[start[r] : start[r]+count[r]] }
+	type blockBuild struct {
+		lines [][]int // runs per line
+		box   Box
+	}
+	blocks := make([]blockBuild, 0, len(roots))
+	for _, r := range roots {
+		group := groups(r)
+		b := blockBuild{box: a.page.Runs[group[0]].Box}
+		for _, ri := range group {
+			b.box = b.box.union(a.page.Runs[ri].Box)
+		}
+		b.lines = a.linesOf(group)
+		blocks = append(blocks, b)
+	}
+	// Reading order of blocks: top to bottom, then left to right (sorted
+	// through an index: the block values are large to move).
+	order := make([]int, len(blocks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		x, y := &blocks[i].box, &blocks[j].box
+		if c := cmp.Compare(math.Round(x.Y0), math.Round(y.Y0)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.X0, y.X0); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
+	rank := 0
+	a.page.Lines = make([]Line, 0, n)
+	a.page.Blocks = make([]Block, 0, len(blocks))
+	for bi, oi := range order {
+		b := &blocks[oi]
+		blk := Block{Box: b.box}
+		for _, lineRuns := range b.lines {
+			li := len(a.page.Lines)
+			first := &a.page.Runs[lineRuns[0]]
+			ln := Line{Runs: lineRuns, Box: first.Box, Angle: first.Angle, Block: bi, Layer: first.Layer}
+			var texts []string
+			for _, ri := range lineRuns {
+				r := &a.page.Runs[ri]
+				ln.Box = ln.Box.union(r.Box)
+				ln.FontSize = max(ln.FontSize, r.FontSize)
+				texts = append(texts, r.Text)
+				for _, wi := range r.Words {
+					ln.Words = append(ln.Words, wi)
+					a.g[wi].line = li
+					a.g[wi].rank = rank
+					rank++
+				}
+			}
+			ln.Text = strings.Join(texts, " ")
+			a.page.Lines = append(a.page.Lines, ln)
+			blk.Lines = append(blk.Lines, li)
+		}
+		a.page.Blocks = append(a.page.Blocks, blk)
+	}
+}
+
+// connected reports whether runs i and j belong to one block.
+func (a *analysis) connected(i, j int) bool {
+	x, y := &a.rb[i], &a.rb[j]
+	if x.key != y.key || a.page.Runs[i].Layer != a.page.Runs[j].Layer {
+		return false
+	}
+	fs := max(x.fs, y.fs)
+	if fs > blockRatio*min(x.fs, y.fs) {
+		return false
+	}
+	if math.Abs(x.s-y.s) <= baselineTol*fs {
+		left, right := x, y
+		if right.p0 < left.p0 {
+			left, right = right, left
+		}
+		gap := right.p0 - left.p1
+		if gap > lineGap*fs {
+			return false
+		}
+		return x.diagonal || gap <= 0 || !a.rules.crossAlong(x.key, left.p1-0.5, right.p0+0.5, (max(x.t0, y.t0)+min(x.t1, y.t1))/2)
+	}
+	up, down := x, y
+	if down.s < up.s {
+		up, down = down, up
+	}
+	lo, hi := max(x.p0, y.p0), min(x.p1, y.p1)
+	if hi <= lo {
+		return false
+	}
+	white := down.t0 - up.t1
+	if down.s-up.s < 0.6*fs {
+		// A superscript or a baseline shift inside one line: close along
+		// the text as well.
+		left, right := x, y
+		if right.p0 < left.p0 {
+			left, right = right, left
+		}
+		return right.p0-left.p1 <= lineGap*fs
+	}
+	if white > stackGap*fs {
+		return false
+	}
+	return x.diagonal || white <= 0 || !a.rules.crossAcross(x.key, up.t1, down.t0, (lo+hi)/2)
+}
+
+// linesOf splits one block's runs into lines: runs whose baselines lie
+// within baselineTol of the line's first run, a few spaces apart along
+// the text and with no rule between; top to bottom, then along the text.
+func (a *analysis) linesOf(members []int) [][]int {
+	rb := a.rb
+	slices.SortFunc(members, func(x, y int) int {
+		if c := cmp.Compare(rb[x].s, rb[y].s); c != 0 {
+			return c
+		}
+		return cmp.Compare(rb[x].p0, rb[y].p0)
+	})
+	var lines [][]int
+	for i := 0; i < len(members); {
+		first := &rb[members[i]]
+		j := i + 1
+		for j < len(members) && rb[members[j]].s-first.s <= baselineTol*max(first.fs, rb[members[j]].fs) {
+			j++
+		}
+		band := slices.Clone(members[i:j])
+		slices.SortFunc(band, func(x, y int) int { return cmp.Compare(rb[x].p0, rb[y].p0) })
+		cur := []int{band[0]}
+		end := rb[band[0]].p1
+		for _, ri := range band[1:] {
+			r := &rb[ri]
+			prev := &rb[cur[len(cur)-1]]
+			fs := max(r.fs, prev.fs)
+			split := r.p0-end > lineGap*fs
+			if !split && !r.diagonal && r.p0 > end {
+				split = a.rules.crossAlong(r.key, end-0.5, r.p0+0.5, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2)
+			}
+			if split {
+				lines = append(lines, cur)
+				cur = nil
+			}
+			cur = append(cur, ri)
+			end = max(end, r.p1)
+		}
+		lines = append(lines, cur)
+		i = j
+	}
+	return lines
+}
+
+type unionFind struct{ parent []int }
+
+func newUnionFind(n int) *unionFind {
+	u := &unionFind{parent: make([]int, n)}
+	for i := range u.parent {
+		u.parent[i] = i
+	}
+	return u
+}
+
+func (u *unionFind) find(i int) int {
+	for u.parent[i] != i {
+		u.parent[i] = u.parent[u.parent[i]]
+		i = u.parent[i]
+	}
+	return i
+}
+
+func (u *unionFind) union(i, j int) {
+	ri, rj := u.find(i), u.find(j)
+	if ri != rj {
+		if ri < rj {
+			u.parent[rj] = ri
+		} else {
+			u.parent[ri] = rj
+		}
+	}
+}
+
+// boxGrid finds boxes near a box. It is built once from all its boxes in
+// two passes (count per cell, then fill one array), so a page costs a few
+// allocations however many boxes it has. A box covering more than 64
+// cells is kept in a side list every query visits.
+type boxGrid struct {
+	cell       float64
+	cols, rows int
+	start      []int32 // cell c holds ids[start[c]:start[c+1]]
+	ids        []int32
+	big        []int32
+	pts        []Box // points of a point grid (query filters by them)
+	points     bool
+}
+
+// newBoxGrid indexes n boxes; box(i) gives box i, or ok false to leave it
+// out.
+func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid {
+	cols, rows := int(w/cell)+1, int(h/cell)+1
+	cols, rows = min(max(cols, 1), 512), min(max(rows, 1), 512)
+	g := &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows}
+	g.start = make([]int32, cols*rows+1)
+	type placed struct {
+		id             int32
+		c0, r0, c1, r1 int
+	}
+	list := make([]placed, 0, n)
+	for i := 0; i < n; i++ {
+		b, ok := box(i)
+		if !ok {
+			continue
+		}
+		c0, r0, c1, r1 := g.span(b)
+		if (c1-c0+1)*(r1-r0+1) > 64 {
+			g.big = append(g.big, int32(i))
+			continue
+		}
+		list = append(list, placed{int32(i), c0, r0, c1, r1})
+		for r := r0; r <= r1; r++ {
+			for c := c0; c <= c1; c++ {
+				g.start[r*cols+c+1]++
+			}
+		}
+	}
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+	g.ids = make([]int32, g.start[len(g.start)-1])
+	fill := make([]int32, cols*rows)
+	copy(fill, g.start[:cols*rows])
+	for _, p := range list {
+		for r := p.r0; r <= p.r1; r++ {
+			for c := p.c0; c <= p.c1; c++ {
+				g.ids[fill[r*cols+c]] = p.id
+				fill[r*cols+c]++
+			}
+		}
+	}
+	return g
+}
+
+// newPointGrid indexes n points; pt(i) gives point i or ok false.
+func newPointGrid(w, h, cell float64, n int, pt func(i int) (x, y float64, ok bool)) *boxGrid {
+	pts := make([]Box, n)
+	g := newBoxGrid(w, h, cell, n, func(i int) (Box, bool) {
+		x, y, ok := pt(i)
+		pts[i] = Box{x, y, x, y}
+		return pts[i], ok
+	})
+	g.pts, g.points = pts, true
+	return g
+}
+
+func (g *boxGrid) span(b Box) (c0, r0, c1, r1 int) {
+	clampI := func(v float64, n int) int {
+		c := v / g.cell
+		switch {
+		case !(c >= 0): // negative or NaN
+			return 0
+		case c >= float64(n-1):
+			return n - 1
+		}
+		return int(c)
+	}
+	return clampI(b.X0, g.cols), clampI(b.Y0, g.rows), clampI(b.X1, g.cols), clampI(b.Y1, g.rows)
+}
+
+// maxVisit bounds the entries one query visits: only a pathological page
+// (thousands of boxes piled on one spot) reaches it.
+const maxVisit = 8192
+
+// query calls fn with the ids of boxes in the cells b covers (an id may
+// come more than once; a point grid gives only points inside b), at most
+// maxVisit of them; fn returns false to stop.
+func (g *boxGrid) query(b Box, fn func(int) bool) {
+	visited := 0
+	visit := func(id int32) bool {
+		if visited++; visited > maxVisit {
+			return false
+		}
+		if g.points {
+			if p := g.pts[id]; !b.contains(p.X0, p.Y0) {
+				return true
+			}
+		}
+		return fn(int(id))
+	}
+	for _, id := range g.big {
+		if !visit(id) {
+			return
+		}
+	}
+	c0, r0, c1, r1 := g.span(b)
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			k := r*g.cols + c
+			for _, id := range g.ids[g.start[k]:g.start[k+1]] {
+				if !visit(id) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,349 @@
+package layout
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// edge is an axis-aligned rule: at coordinate c (y for a horizontal
+// edge, x for a vertical one) from lo to hi along it.
+type edge struct{ c, lo, hi float64 }
+
+// ruleIndex holds the page's horizontal and vertical rules sorted by
+// their coordinate, to ask whether a rule separates two pieces of text.
+type ruleIndex struct {
+	h, v []edge
+}
+
+// axisTol is how far (points) a stroke may lean and still be a rule.
+const axisTol = 1.0
+
+func newRuleIndex(segs []Segment) *ruleIndex {
+	ri := &ruleIndex{}
+	for _, s := range segs {
+		dx, dy := math.Abs(s.X1-s.X0), math.Abs(s.Y1-s.Y0)
+		switch {
+		case dy <= axisTol && dx >= minEdge:
+			ri.h = append(ri.h, edge{c: (s.Y0 + s.Y1) / 2, lo: min(s.X0, s.X1), hi: max(s.X0, s.X1)})
+		case dx <= axisTol && dy >= minEdge:
+			ri.v = append(ri.v, edge{c: (s.X0 + s.X1) / 2, lo: min(s.Y0, s.Y1), hi: max(s.Y0, s.Y1)})
+		}
+	}
+	byC := func(a, b edge) int { return cmp.Compare(a.c, b.c) }
+	slices.SortFunc(ri.h, byC)
+	slices.SortFunc(ri.v, byC)
+	return ri
+}
+
+// any reports whether an edge of es lies at c in [lo, hi] and covers at.
+func anyEdge(es []edge, lo, hi, at float64) bool {
+	i := sort.Search(len(es), func(i int) bool { return es[i].c >= lo })
+	for ; i < len(es) && es[i].c <= hi; i++ {
+		if es[i].lo <= at && es[i].hi >= at {
+			return true
+		}
+	}
+	return false
+}
+
+// crossAlong reports whether a rule crosses the text direction of an
+// axis frame (key 0, 90, 180, 270) between p = plo and p = phi, at the
+// text's middle t: a column rule between two words of a row.
+func (ri *ruleIndex) crossAlong(key int, plo, phi, t float64) bool {
+	if ri == nil || phi <= plo {
+		return false
+	}
+	switch key {
+	case 0:
+		return anyEdge(ri.v, plo, phi, t)
+	case 180:
+		return anyEdge(ri.v, -phi, -plo, -t)
+	case 90:
+		return anyEdge(ri.h, -phi, -plo, t)
+	case 270:
+		return anyEdge(ri.h, plo, phi, -t)
+	}
+	return false
+}
+
+// crossAcross reports whether a rule parallel to the text lies between
+// t = tlo and t = thi, under p: a row rule between two stacked lines.
+func (ri *ruleIndex) crossAcross(key int, tlo, thi, p float64) bool {
+	if ri == nil || thi <= tlo {
+		return false
+	}
+	switch key {
+	case 0:
+		return anyEdge(ri.h, tlo, thi, p)
+	case 180:
+		return anyEdge(ri.h, -thi, -tlo, -p)
+	case 90:
+		return anyEdge(ri.v, tlo, thi, -p)
+	case 270:
+		return anyEdge(ri.v, -thi, -tlo, p)
+	}
+	return false
+}
+
+// blocksAlong reports whether a rule separates word prev from the next
+// word g along the text (both in frame key).
+func (ri *ruleIndex) blocksAlong(key int, prev, g *geom) bool {
+	return ri.crossAlong(key, prev.p1-0.5, g.p0+0.5, (max(prev.t0, g.t0)+min(prev.t1, g.t1))/2)
+}
+
+// snapJoin merges the edges of one orientation the way pdfplumber's table
+// finder does: edges whose coordinates are within snapTol take their
+// cluster's mean coordinate, then collinear edges that overlap or nearly
+// touch (joinTol) become one; edges shorter than minEdge are dropped.
+func snapJoin(es []edge) []edge {
+	if len(es) == 0 {
+		return nil
+	}
+	es = slices.Clone(es)
+	slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
+	for i := 0; i < len(es); {
+		j, sum := i+1, es[i].c
+		for j < len(es) && es[j].c-es[j-1].c <= snapTol {
+			sum += es[j].c
+			j++
+		}
+		mean := sum / float64(j-i)
+		for k := i; k < j; k++ {
+			es[k].c = mean
+		}
+		i = j
+	}
+	slices.SortFunc(es, func(a, b edge) int {
+		if c := cmp.Compare(a.c, b.c); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.lo, b.lo)
+	})
+	out := es[:0]
+	for _, e := range es {
+		if n := len(out); n > 0 && out[n-1].c == e.c && e.lo <= out[n-1].hi+joinTol {
+			out[n-1].hi = max(out[n-1].hi, e.hi)
+			continue
+		}
+		out = append(out, e)
+	}
+	kept := out[:0]
+	for _, e := range out {
+		if e.hi-e.lo >= minEdge {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
+
+// corner is an intersection of a horizontal and a vertical edge.
+type corner struct {
+	x, y   float64
+	hi, vi int // the edges through it
+}
+
+// ruledTables finds tables drawn with rules, as pdfplumber's lattice
+// finder: edges are snapped and joined, their intersections found, each
+// intersection closed into the smallest cell whose four sides are drawn,
+// and cells that share corners grouped into tables.
+func (a *analysis) ruledTables() {
+	hs, vs := snapJoin(a.rules.h), snapJoin(a.rules.v)
+	if len(hs) < 2 || len(vs) < 2 {
+		return
+	}
+	if len(hs) > maxEdges {
+		hs = hs[:maxEdges]
+	}
+	if len(vs) > maxEdges {
+		vs = vs[:maxEdges]
+	}
+	// vs is sorted by x: each horizontal edge meets the verticals whose x
+	// falls inside it.
+	var corners []corner
+	for hi, h := range hs {
+		start := sort.Search(len(vs), func(i int) bool { return vs[i].c >= h.lo-crossTol })
+		for vi := start; vi < len(vs) && vs[vi].c <= h.hi+crossTol; vi++ {
+			v := vs[vi]
+			if h.c >= v.lo-crossTol && h.c <= v.hi+crossTol {
+				corners = append(corners, corner{x: v.c, y: h.c, hi: hi, vi: vi})
+			}
+		}
+		if len(corners) > maxIntersections {
+			break
+		}
+	}
+	if len(corners) < 4 {
+		return
+	}
+	type key struct{ x, y float64 }
+	at := make(map[key]int, len(corners))
+	// Columns: corners on one vertical edge, by y; rows: on one
+	// horizontal edge, by x (corners come sorted by h edge, then x).
+	byV := map[int][]int{}
+	byH := map[int][]int{}
+	for i, c := range corners {
+		if _, dup := at[key{c.x, c.y}]; dup {
+			continue
+		}
+		at[key{c.x, c.y}] = i
+		byV[c.vi] = append(byV[c.vi], i)
+		byH[c.hi] = append(byH[c.hi], i)
+	}
+	for _, col := range byV {
+		slices.SortFunc(col, func(p, q int) int { return cmp.Compare(corners[p].y, corners[q].y) })
+	}
+	next := func(list []int, i int) []int {
+		k := slices.Index(list, i)
+		if k < 0 {
+			return nil
+		}
+		return list[k+1 : min(len(list), k+1+maxCellSearch)]
+	}
+	pageArea := a.page.Width * a.page.Height
+	type cellBox struct {
+		box            Box
+		tl, tr, bl, br int
+	}
+	var cells []cellBox
+	for i, c := range corners {
+		if at[key{c.x, c.y}] != i {
+			continue
+		}
+		below := next(byV[c.vi], i)
+		right := next(byH[c.hi], i)
+	search:
+		for _, b := range below {
+			for _, r := range right {
+				br, ok := at[key{corners[r].x, corners[b].y}]
+				if !ok {
+					continue
+				}
+				// The bottom-right corner must be joined to both by edges.
+				if corners[br].hi != corners[b].hi || corners[br].vi != corners[r].vi {
+					continue
+				}
+				box := Box{c.x, c.y, corners[r].x, corners[b].y}
+				if (box.X1-box.X0)*(box.Y1-box.Y0) <= maxCellShare*pageArea {
+					cells = append(cells, cellBox{box: box, tl: i, tr: r, bl: b, br: br})
+				}
+				break search
+			}
+		}
+		if len(cells) >= maxCells {
+			break
+		}
+	}
+	if len(cells) < 2 {
+		return
+	}
+	// Tables: cells sharing a corner.
+	uf := newUnionFind(len(corners))
+	for _, c := range cells {
+		uf.union(c.tl, c.tr)
+		uf.union(c.tl, c.bl)
+		uf.union(c.tl, c.br)
+	}
+	groups := map[int][]Box{}
+	var roots []int
+	for _, c := range cells {
+		r := uf.find(c.tl)
+		if _, ok := groups[r]; !ok {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], c.box)
+	}
+	for _, r := range roots {
+		if boxes := groups[r]; len(boxes) >= 2 {
+			a.addTable(boxes, true)
+		}
+	}
+}
+
+// addTable turns cell boxes into rows (cells sharing a top edge, left to
+// right) with the words whose centres fall in each cell.
+func (a *analysis) addTable(boxes []Box, ruled bool) {
+	slices.SortFunc(boxes, func(p, q Box) int {
+		if c := cmp.Compare(p.Y0, q.Y0); c != 0 {
+			return c
+		}
+		return cmp.Compare(p.X0, q.X0)
+	})
+	t := Table{Box: boxes[0], Ruled: ruled}
+	for _, b := range boxes {
+		t.Box = t.Box.union(b)
+	}
+	words := a.wordsIn(t.Box)
+	for i := 0; i < len(boxes); {
+		j := i + 1
+		for j < len(boxes) && boxes[j].Y0-boxes[i].Y0 <= 1 {
+			j++
+		}
+		row := Row{Box: boxes[i]}
+		for _, b := range boxes[i:j] {
+			row.Box = row.Box.union(b)
+			c := Cell{Box: b}
+			for _, wi := range words {
+				if x, y := a.g[wi].box.center(); b.contains(x, y) {
+					c.Words = append(c.Words, wi)
+				}
+			}
+			a.sortByRank(c.Words)
+			c.Text = a.join(c.Words)
+			row.Cells = append(row.Cells, c)
+		}
+		t.Rows = append(t.Rows, row)
+		i = j
+	}
+	// A drawing's walls and grid lines close into "cells" too; a grid
+	// that is mostly empty is not a table.
+	cells, filled := 0, 0
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			cells++
+			if len(c.Words) > 0 {
+				filled++
+			}
+		}
+	}
+	if filled == 0 || (cells > 30 && float64(filled) < 0.2*float64(cells)) {
+		return
+	}
+	if ruled {
+		if a.cellOf == nil {
+			a.cellOf = make([]int32, len(a.g))
+		}
+		for _, r := range t.Rows {
+			for _, c := range r.Cells {
+				a.cells++
+				for _, w := range c.Words {
+					a.cellOf[w] = int32(a.cells)
+				}
+			}
+		}
+	}
+	a.page.Tables = append(a.page.Tables, t)
+}
+
+// wordsIn lists the drawing-text words whose centres fall in b.
+func (a *analysis) wordsIn(b Box) []int {
+	if a.wordGrid == nil {
+		a.wordGrid = newPointGrid(a.page.Width, a.page.Height, 48, len(a.g), func(wi int) (float64, float64, bool) {
+			x, y := a.g[wi].box.center()
+			r := a.g[wi].run
+			return x, y, r >= 0 && a.page.Runs[r].Layer == LayerText
+		})
+	}
+	var out []int
+	a.wordGrid.query(b, func(wi int) bool {
+		out = append(out, wi)
+		return true
+	})
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func (a *analysis) sortByRank(words []int) {
+	slices.SortFunc(words, func(x, y int) int { return cmp.Compare(a.g[x].rank, a.g[y].rank) })
+}
