@@ -2,7 +2,6 @@ package pdftext
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -11,17 +10,16 @@ import (
 
 // Limits that keep a hostile file from taking the process down. Real plan
 // sheets stay far below them.
+// (The configurable ones are in Budgets, budget.go.)
 const (
-	maxFormDepth     = 16       // nested Form XObjects
-	maxOperandStack  = 1 << 16  // operands before an operator
-	maxOpsPerPage    = 50 << 20 // operators executed on one page
-	ctxCheckInterval = 4096     // operators between context checks
+	maxOperandStack  = 1 << 16 // operands before an operator
+	ctxCheckInterval = 4096    // operators between context and budget checks
 	maxWordsPerPage  = 1 << 19
 	maxGlyphsPerPage = 64 << 20
 )
 
-// errTooComplex is returned when a page exceeds maxOpsPerPage.
-var errTooComplex = errors.New("page too complex")
+// errTooComplex is returned when a page exceeds a budget of its own.
+var errTooComplex = fmt.Errorf("%w: page too complex", ErrTooComplex)
 
 type gstate struct {
 	ctm       matrix
@@ -38,8 +36,9 @@ type gstate struct {
 // builder. Fonts are resolved through the document-wide cache, so switching
 // fonts per label costs a map lookup.
 type interp struct {
-	ctx   context.Context
-	doc   *Document
+	ctx     context.Context
+	budgets Budgets
+	doc     *Document
 	words *wordBuilder
 
 	gs    gstate
@@ -56,6 +55,8 @@ type interp struct {
 	// formsActive holds the form objects being run, to break cycles.
 	formsActive map[int]bool
 	depth       int
+	// Budget counters of the page (the operators are ops).
+	maxDepth, forms, inlineImages int
 
 	// markedContent records, per open BMC/BDC, whether it replaces its
 	// glyphs with an /ActualText and whether it is a hidden layer.
@@ -111,11 +112,8 @@ func (in *interp) run(content []byte, res *resources) error {
 			return in.stop
 		}
 		if in.ops%ctxCheckInterval == 0 {
-			if err := in.ctx.Err(); err != nil {
+			if err := in.checkBudgets(); err != nil {
 				return err
-			}
-			if in.ops > maxOpsPerPage {
-				return errTooComplex
 			}
 		}
 		if err := in.op(lx, t.b, operands, res); err != nil {
@@ -245,6 +243,9 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 			}
 		}
 		lx.skipInlineImage()
+		if in.inlineImages++; in.inlineImages > in.budgets.InlineImagesPerPage {
+			return fmt.Errorf("%w: more than %d inline images on one page", ErrTooComplex, in.budgets.InlineImagesPerPage)
+		}
 		in.sawImage = in.sawImage || in.words.hidden == 0
 	case "BMC":
 		in.markedContent = append(in.markedContent, markedSpan{})
@@ -430,8 +431,11 @@ func (in *interp) doXObject(res *resources, name []byte) error {
 	if id != 0 && in.formsActive[id] {
 		return nil // a form that draws itself
 	}
-	if in.depth >= maxFormDepth {
-		return nil
+	if in.depth >= in.budgets.FormDepth {
+		return fmt.Errorf("%w: Form XObjects nested over %d deep", ErrTooComplex, in.budgets.FormDepth)
+	}
+	if in.forms++; in.forms > in.budgets.FormsPerPage {
+		return fmt.Errorf("%w: more than %d Form XObjects drawn on one page", ErrTooComplex, in.budgets.FormsPerPage)
 	}
 	content, err := in.doc.formContent(ref)
 	if err != nil && len(content) == 0 {
@@ -458,6 +462,7 @@ func (in *interp) runForm(id int, content []byte, res *resources, m matrix) erro
 	savedMarked, savedHidden := len(in.markedContent), in.words.hidden
 	in.gs.ctm = m.mul(in.gs.ctm)
 	in.depth++
+	in.maxDepth = max(in.maxDepth, in.depth)
 	err := in.run(content, res)
 	in.depth--
 	in.gs, in.stack, in.tm, in.tlm = saved, in.stack[:min(savedStack, len(in.stack))], savedTm, savedTlm
