@@ -39,7 +39,7 @@ type interp struct {
 	ctx     context.Context
 	budgets Budgets
 	doc     *Document
-	words *wordBuilder
+	words   *wordBuilder
 
 	gs    gstate
 	stack []gstate
