@@ -36,10 +36,9 @@ type gstate struct {
 // builder. Fonts are resolved through the document-wide cache, so switching
 // fonts per label costs a map lookup.
 type interp struct {
-	ctx     context.Context
-	budgets Budgets
-	doc     *Document
-	words   *wordBuilder
+	ctx   context.Context
+	doc   *Document
+	words *wordBuilder
 
 	gs    gstate
 	stack []gstate
@@ -55,7 +54,8 @@ type interp struct {
 	// formsActive holds the form objects being run, to break cycles.
 	formsActive map[int]bool
 	depth       int
-	// Budget counters of the page (the operators are ops).
+	// The page's budgets, and what it used of them (operators are ops).
+	budgets                       Budgets
 	maxDepth, forms, inlineImages int
 
 	// markedContent records, per open BMC/BDC, whether it replaces its
