@@ -2,6 +2,7 @@ package pdftext
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -468,8 +469,11 @@ func (in *interp) runForm(id int, content []byte, res *resources, m matrix) erro
 	in.gs, in.stack, in.tm, in.tlm = saved, in.stack[:min(savedStack, len(in.stack))], savedTm, savedTlm
 	// A form's unbalanced marked content ends with the form.
 	in.markedContent, in.words.hidden = in.markedContent[:min(savedMarked, len(in.markedContent))], savedHidden
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrTooComplex) { // a budget's message says enough
 		return fmt.Errorf("form xobject: %w", err)
+	}
+	if err != nil {
+		return err
 	}
 	return nil
 }
