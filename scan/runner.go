@@ -189,10 +189,24 @@ func (r *Runner) run(ctx context.Context, v store.Version, files []store.File, t
 	for _, file := range res.Files {
 		sum := annotate.Summary{JobID: v.JobID, VersionID: v.ID}
 		if err := r.Pipeline.Annotate(ctx, res, file, r.Blobs.AnnotatedPath(file.FileID), sum); err != nil {
-			return res, fmt.Errorf("annotate %s: %w", file.FileID, err)
+			return res, annotateError(file.Input, err)
 		}
 	}
 	return res, nil
+}
+
+// annotateError names the file a failed marked-up copy belongs to, so it
+// is marked rejected. A file the extractor read but pdfcpu cannot rewrite
+// is the file's fault (invalid_pdf); anything else is the appliance's.
+func annotateError(in Input, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, annotate.ErrUnreadablePDF):
+		return &Error{Code: CodeInvalidPDF, FileID: in.FileID,
+			Message: fmt.Sprintf("%s cannot be read as a PDF: %v", in.Name, err)}
+	}
+	return &Error{Code: CodeInternal, FileID: in.FileID, Message: fmt.Sprintf("annotate %s: %v", in.FileID, err)}
 }
 
 // asProblem maps a pipeline error to the contract's pipeline.error.
@@ -228,7 +242,7 @@ func markFiles(files []store.File, res Result, scanErr error) []store.File {
 		}
 		switch {
 		case se != nil && se.FileID == f.ID:
-			f.Status, f.Error = store.FileRejected, &store.Problem{Code: se.Code, Message: se.Message}
+			f.Status, f.Error = store.FileRejected, asProblem(se, 0) // no internals for internal
 		case scanErr == nil:
 			f.Status = store.FileScanned
 		}
