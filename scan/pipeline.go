@@ -29,8 +29,8 @@ const (
 	// bomb, a Form XObject fan-out, a page tree of millions of nodes, or a
 	// scan that needed more memory than scan.memory_limit_mb allows).
 	CodeTooComplex = "too_complex"
-	CodeTimeout      = "timeout"
-	CodeInternal     = "internal"
+	CodeTimeout    = "timeout"
+	CodeInternal   = "internal"
 )
 
 // Error is a scan failure with its contract code. FileID names the file at
