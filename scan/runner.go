@@ -18,7 +18,7 @@ import (
 type Store interface {
 	ClaimScan() (store.Version, bool, error)
 	RequeueScan(versionID string) error
-	RecoverScans() (int, error)
+	RecoverScans(maxAttempts int) (store.Recovery, error)
 	ScanFiles(versionID string) ([]store.File, error)
 	UpdatePipeline(versionID string, change func(*store.Pipeline)) error
 	CompleteScan(versionID string, res store.ScanResult, p store.Pipeline) error
@@ -40,7 +40,10 @@ type Runner struct {
 	Pipeline *Pipeline
 	Workers  int
 	Timeout  time.Duration
-	Log      *slog.Logger
+	// MaxAttempts is how many times a scan may be interrupted by a crash
+	// before start-up fails it (code internal) instead of running it again.
+	MaxAttempts int
+	Log         *slog.Logger
 	// Busy, if set, is told how many scans run each time the number
 	// changes (serve gives request handling scheduler room meanwhile).
 	Busy func(running int)
@@ -72,10 +75,20 @@ func (r *Runner) Wake() {
 // running then are stopped and queued again; Run returns when every worker
 // has stopped.
 func (r *Runner) Run(ctx context.Context) {
-	if n, err := r.Store.RecoverScans(); err != nil {
+	// Start-up goes on whatever this finds: the workers and the API are
+	// worth more than one scan record.
+	if rec, err := r.Store.RecoverScans(r.MaxAttempts); err != nil {
 		r.Log.Error("recover interrupted scans", "error", err)
-	} else if n > 0 {
-		r.Log.Info("requeued scans interrupted by a stop", "count", n)
+	} else {
+		if rec.Requeued > 0 {
+			r.Log.Info("requeued scans interrupted by a stop", "count", rec.Requeued)
+		}
+		for _, id := range rec.Failed {
+			r.Log.Error("scan failed: the appliance stopped during it too many times", "version_id", id, "attempts", r.MaxAttempts)
+		}
+		if rec.Dropped > 0 {
+			r.Log.Error("dropped unreadable scan claims", "count", rec.Dropped)
+		}
 	}
 	var wg sync.WaitGroup
 	for i := range max(1, r.Workers) {

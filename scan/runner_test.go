@@ -314,8 +314,8 @@ func TestInterruptedScanResumesOnce(t *testing.T) {
 		t.Fatal("no findings")
 	}
 	// A second start-up finds nothing to resume and changes nothing.
-	if n, err := e.db.RecoverScans(); err != nil || n != 0 {
-		t.Fatalf("RecoverScans after completion = %d, %v", n, err)
+	if rec, err := e.db.RecoverScans(3); err != nil || rec.Requeued != 0 || len(rec.Failed) != 0 {
+		t.Fatalf("RecoverScans after completion = %+v, %v", rec, err)
 	}
 	_, again, _ := e.db.Findings(e.partner, v.JobID, v.ID)
 	if len(again) != len(first) {
