@@ -133,6 +133,9 @@ var defaults = map[string]any{
 	"scan.max_pages":             2000,
 	"scan.max_attempts":          3,
 	"scan.memory_limit_mb":       384,
+	"codes.adopted":              []string{"ibc-2021", "irc-2021"},
+	"codes.jurisdiction":         "",
+
 	// The extractor's defaults (pdftext.DefaultBudgets), spelled out.
 	"scan.budgets.content_mb_per_page":       64,
 	"scan.budgets.operators_per_page":        20_000_000,
@@ -143,9 +146,6 @@ var defaults = map[string]any{
 	"scan.budgets.page_tree_nodes":           100_000,
 	"scan.budgets.objects":                   2_000_000,
 	"scan.budgets.object_span_mb":            8,
-
-	"codes.adopted":      []string{"ibc-2021", "irc-2021"},
-	"codes.jurisdiction": "",
 }
 
 // flagKeys maps the persistent and per-command flags onto config keys.
