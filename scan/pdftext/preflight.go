@@ -43,18 +43,28 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 		window := buf[:carry+n]
 		winStart := base - int64(carry) // file offset of window[0]
 		last := base+int64(n) >= size
-		i := int(next - winStart)
-		for ; i < len(window); i++ {
-			// A keyword must fit in the window: near its end, leave it to
-			// the next window, which starts overlap bytes earlier.
-			if !last && i+8 > len(window) {
+		// Candidates before limit are looked at in this window; a keyword
+		// starting later might not fit, so the next window (which starts
+		// overlap bytes earlier) takes it.
+		limit := len(window)
+		if !last {
+			limit = len(window) - 8
+		}
+		// Keywords start with 'o' (obj, endobj's tail) or 's' (stream):
+		// jump between them with IndexByte (vectorised) rather than byte
+		// by byte, each search kept until passed.
+		o, st := -1, -1
+		for i := int(next - winStart); i < limit; i++ {
+			if o < i {
+				o = indexFrom(window[:limit], i, 'o', limit)
+			}
+			if st < i {
+				st = indexFrom(window[:limit], i, 's', limit)
+			}
+			if i = min(o, st); i >= limit {
 				break
 			}
-			c := window[i]
-			if c != 'o' && c != 's' {
-				continue
-			}
-			switch {
+			switch c := window[i]; {
 			case c == 'o' && bytes.HasPrefix(window[i:], []byte("obj")):
 				if i >= 3 && bytes.Equal(window[i-3:i], []byte("end")) {
 					closeObject(&u, &open, winStart+int64(i))
@@ -71,7 +81,7 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 				return u, fmt.Errorf("%w: an object runs over %d bytes before its stream or end", ErrTooComplex, b.ObjectSpan)
 			}
 		}
-		next = winStart + int64(i)
+		next = winStart + int64(limit)
 		if open >= 0 && next-open > b.ObjectSpan {
 			return u, fmt.Errorf("%w: the object at offset %d runs over %d bytes before its stream or end", ErrTooComplex, open, b.ObjectSpan)
 		}
@@ -86,6 +96,14 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 		return u, fmt.Errorf("%w: no PDF objects in the file", ErrInvalid)
 	}
 	return u, nil
+}
+
+// indexFrom is the index of c in w at or after from, or none.
+func indexFrom(w []byte, from int, c byte, none int) int {
+	if j := bytes.IndexByte(w[from:], c); j >= 0 {
+		return from + j
+	}
+	return none
 }
 
 func closeObject(u *Usage, open *int64, at int64) {
