@@ -40,6 +40,7 @@ func Generated() []Case {
 	return []Case{
 		{"content_array_bomb", ContentArrayBomb, []string{TooComplex}},
 		{"nested_filter_bomb", NestedFilterBomb, []string{TooComplex}},
+		{"hex_flate_bomb", HexFlateBomb, []string{TooComplex}},
 		{"tounicode_bomb", ToUnicodeBomb, []string{TooComplex}},
 		{"form_fan_out", func() []byte { return FormFanOut(15, 10, 1) }, []string{TooComplex}},
 		{"form_fan_out_50_pages", func() []byte { return FormFanOut(15, 10, 50) }, []string{TooComplex}},
@@ -108,17 +109,14 @@ const mediaBox = "[0 0 2592 1728]" // a 36 × 24 in sheet
 // textPage is the content of a page that reads: one label.
 const textPage = "BT /F1 24 Tf 72 1600 Td (A-101 FLOOR PLAN) Tj ET"
 
-// onePage writes a catalog, page tree and one page with content and extra
-// resources; it returns the writer and catalog number.
-func onePage(content []byte, resources string) (*Writer, int) {
-	w := &Writer{}
-	font := w.Add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	c := w.Stream("", content)
+// finish writes the page tree (one page drawing contents, a /Contents
+// value, with font as /F1) and the catalog, and returns the file.
+func (w *Writer) finish(font int, contents string) []byte {
 	pages := w.Reserve()
-	page := w.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox %s /Contents %d 0 R /Resources << /Font << /F1 %d 0 R >> %s >> >>",
-		pages, mediaBox, c, font, resources))
+	page := w.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox %s /Contents %s /Resources << /Font << /F1 %d 0 R >> >> >>",
+		pages, mediaBox, contents, font))
 	w.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
-	return w, w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages))
+	return w.Bytes(w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
 }
 
 var (
@@ -158,11 +156,7 @@ func ContentArrayBomb() []byte {
 	for range 1000 {
 		refs = append(refs, fmt.Sprintf("%d 0 R", bomb))
 	}
-	pages := w.Reserve()
-	page := w.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox %s /Contents [%s] /Resources << /Font << /F1 %d 0 R >> >> >>",
-		pages, mediaBox, strings.Join(refs, " "), font))
-	w.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
-	return w.Bytes(w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
+	return w.finish(font, "["+strings.Join(refs, " ")+"]")
 }
 
 // NestedFilterBomb is a content stream compressed twice over
@@ -174,11 +168,18 @@ func NestedFilterBomb() []byte {
 	w := &Writer{}
 	font := w.Add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
 	c := w.Stream("/Filter [/FlateDecode /FlateDecode]", outer)
-	pages := w.Reserve()
-	page := w.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox %s /Contents %d 0 R /Resources << /Font << /F1 %d 0 R >> >> >>",
-		pages, mediaBox, c, font))
-	w.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
-	return w.Bytes(w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
+	return w.finish(font, fmt.Sprintf("%d 0 R", c))
+}
+
+// HexFlateBomb is the flate bomb under /ASCIIHexDecode
+// (/Filter [/ASCIIHexDecode /FlateDecode]): a pipeline the extractor
+// leaves to pdfcpu's filters, bounded by the same page budget.
+func HexFlateBomb() []byte {
+	hex := []byte(fmt.Sprintf("%x>", flateBomb()))
+	w := &Writer{}
+	font := w.Add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	c := w.Stream("/Filter [/ASCIIHexDecode /FlateDecode]", hex)
+	return w.finish(font, fmt.Sprintf("%d 0 R", c))
 }
 
 // ToUnicodeBomb is a font whose /ToUnicode CMap inflates to 250 MiB: a
@@ -188,11 +189,7 @@ func ToUnicodeBomb() []byte {
 	cmap := w.Stream("/Filter /FlateDecode", flateBomb())
 	font := w.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode %d 0 R >>", cmap))
 	c := w.Stream("", []byte(textPage))
-	pages := w.Reserve()
-	page := w.Add(fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox %s /Contents %d 0 R /Resources << /Font << /F1 %d 0 R >> >> >>",
-		pages, mediaBox, c, font))
-	w.Set(pages, fmt.Sprintf("<< /Type /Pages /Kids [%d 0 R] /Count 1 >>", page))
-	return w.Bytes(w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
+	return w.finish(font, fmt.Sprintf("%d 0 R", c))
 }
 
 // FormFanOut is chain Form XObjects, each drawing the next fan times
