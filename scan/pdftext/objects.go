@@ -170,20 +170,11 @@ func (o objects) decodeAppend(dst []byte, sd types.StreamDict, limit int64) (typ
 	case len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "FlateDecode" && plainFlate(sd.FilterPipeline[0].DecodeParms):
 		data, err := inflate(dst, sd.Raw, limit)
 		return sd.Dict, data, err
-	case allPlainFlate(sd.FilterPipeline):
-		// Flate over flate: each stage streams into the next, so only the
-		// last one's output (bounded by limit) is ever held, where pdfcpu
-		// would buffer every stage whole.
-		var r io.Reader = bytes.NewReader(sd.Raw)
-		for range sd.FilterPipeline {
-			zr, err := zlib.NewReader(r)
-			if err != nil {
-				return sd.Dict, dst, fmt.Errorf("%w: flate: %v", ErrInvalid, err)
-			}
-			defer zr.Close()
-			r = zr
-		}
-		data, err := readAllBounded(dst, r, limit, len(sd.Raw))
+	case streamingPipeline(sd.FilterPipeline):
+		// Flate over flate, hex or ASCII85 over flate: each stage streams
+		// into the next (filters.go), so only the last one's output,
+		// bounded by limit, is ever held.
+		data, err := decodeStreaming(dst, sd.Raw, sd.FilterPipeline, limit)
 		return sd.Dict, data, err
 	}
 	local := sd
@@ -197,17 +188,6 @@ func (o objects) decodeAppend(dst []byte, sd types.StreamDict, limit int64) (typ
 
 // errDecodedOverLimit: a stream decoded to more than it may.
 var errDecodedOverLimit = errors.New("decoded stream over its limit")
-
-// allPlainFlate reports whether a pipeline is FlateDecode stages only,
-// none with a predictor.
-func allPlainFlate(pipeline []types.PDFFilter) bool {
-	for _, f := range pipeline {
-		if f.Name != "FlateDecode" || !plainFlate(f.DecodeParms) {
-			return false
-		}
-	}
-	return len(pipeline) > 0
-}
 
 // plainFlate reports whether flate parameters leave the data as is (no PNG
 // or TIFF predictor), so the fast path can decode it.
