@@ -144,7 +144,7 @@ var defaults = map[string]any{
 	"scan.budgets.inline_images_per_page":    200_000,
 	"scan.budgets.objects_resolved_per_page": 5_000_000,
 	"scan.budgets.page_tree_nodes":           100_000,
-	"scan.budgets.objects":                   2_000_000,
+	"scan.budgets.objects":                   200_000,
 	"scan.budgets.object_span_mb":            8,
 }
 

@@ -52,6 +52,7 @@ func Generated() []Case {
 		{"inline_kids_3m", func() []byte { return InlineKids(3_000_000) }, []string{TooComplex, InvalidPDF}},
 		{"inline_kids_150k", func() []byte { return InlineKids(150_000) }, []string{TooComplex, TooManyPages}},
 		{"random_after_header", func() []byte { return RandomAfterHeader(100_000_000, 1) }, []string{InvalidPDF}},
+		{"object_flood", func() []byte { return ObjectFlood(250_000) }, []string{TooComplex}},
 		{"object_without_end", func() []byte { return ObjectWithoutEnd(20 << 20) }, []string{InvalidPDF, TooComplex}},
 	}
 }
@@ -299,6 +300,17 @@ func ObjectWithoutEnd(size int) []byte {
 	b := RandomAfterHeader(size, 2)
 	copy(b, "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R\n")
 	return b
+}
+
+// ObjectFlood is n tiny objects and an empty page tree: every object costs
+// the parser memory, however small it is on disk.
+func ObjectFlood(n int) []byte {
+	w := &Writer{}
+	for range n {
+		w.Add("<< /A 1 >>")
+	}
+	pages := w.Add("<< /Type /Pages /Kids [] /Count 0 >>")
+	return w.Bytes(w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
 }
 
 // Truncated is pdf cut to frac of its length.

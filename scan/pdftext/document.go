@@ -156,7 +156,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	if err != nil {
 		return nil, err
 	}
-	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig())
+	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b))
 	if err != nil {
 		return nil, classifyOpenError(ctx, err)
 	}
@@ -203,9 +203,13 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 // readConfig is pdfcpu's reading configuration, built here rather than with
 // model.NewDefaultConfiguration, which installs a config directory under the
 // user's home: an appliance must not write there.
-func readConfig() *model.Configuration {
+func readConfig(b Budgets) *model.Configuration {
 	limits := model.DefaultResourceLimits()
 	limits.MaxDecodeBytes = objectStreamLimit
+	// An xref stream declaring more objects than the budget is refused
+	// before pdfcpu allocates its table.
+	limits.MaxObjectCount = b.Objects
+	limits.MaxXRefEntries = b.Objects
 	return &model.Configuration{
 		Reader15:                  true,
 		DecodeAllStreams:          false,
@@ -232,7 +236,7 @@ func classifyOpenError(ctx context.Context, err error) error {
 		// filters): the file is encrypted and cannot be opened, which is
 		// what the contract's encrypted_pdf tells a partner.
 		return fmt.Errorf("%w: %v", ErrEncrypted, err)
-	case errors.Is(err, filter.ErrDecodeLimitExceeded):
+	case errors.Is(err, filter.ErrDecodeLimitExceeded), strings.Contains(err.Error(), "exceeds limit"):
 		return fmt.Errorf("%w: %v", ErrTooComplex, err)
 	case errors.Is(err, pdfcpu.ErrEmptyInput):
 		return fmt.Errorf("%w: empty file", ErrNotPDF)
