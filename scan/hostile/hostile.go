@@ -53,6 +53,7 @@ func Generated() []Case {
 		{"inline_kids_150k", func() []byte { return InlineKids(150_000) }, []string{TooComplex, TooManyPages}},
 		{"random_after_header", func() []byte { return RandomAfterHeader(100_000_000, 1) }, []string{InvalidPDF}},
 		{"object_flood", func() []byte { return ObjectFlood(250_000) }, []string{TooComplex}},
+		{"xref_flood", func() []byte { return XrefFlood(4_000_000) }, []string{TooComplex}},
 		{"object_without_end", func() []byte { return ObjectWithoutEnd(20 << 20) }, []string{InvalidPDF, TooComplex}},
 	}
 }
@@ -311,6 +312,26 @@ func ObjectFlood(n int) []byte {
 	}
 	pages := w.Add("<< /Type /Pages /Kids [] /Count 0 >>")
 	return w.Bytes(w.Add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)))
+}
+
+// XrefFlood is a file of two objects whose cross-reference table has n
+// rows (free entries): 20 bytes each on disk, a table entry each in the
+// parser.
+func XrefFlood(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(n*20 + 512)
+	b.WriteString("%PDF-1.7\n")
+	catalog := b.Len()
+	b.WriteString("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
+	pages := b.Len()
+	b.WriteString("2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n")
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n%010d 00000 n \n%010d 00000 n \n", n, catalog, pages)
+	for range n - 3 {
+		b.WriteString("0000000000 00000 f \n")
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", n, xref)
+	return b.Bytes()
 }
 
 // Truncated is pdf cut to frac of its length.

@@ -27,8 +27,12 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 	buf := make([]byte, chunk+overlap)
 	var u Usage
 	open := int64(-1) // offset of the earliest header not yet closed
-	next := int64(0)  // first offset not examined yet
-	carry := 0        // bytes of the previous window kept at buf's start
+	// Classic cross-reference tables: pdfcpu makes an entry of every row
+	// (20 bytes each), so a table of millions of rows is a flood of
+	// objects however few the file defines.
+	xref, xrefEntries := int64(-1), 0
+	next := int64(0) // first offset not examined yet
+	carry := 0       // bytes of the previous window kept at buf's start
 	for base := int64(0); base < size; {
 		if err := ctx.Err(); err != nil {
 			return u, err
@@ -50,21 +54,27 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 		if !last {
 			limit = len(window) - 8
 		}
-		// Keywords start with 'o' (obj, endobj's tail) or 's' (stream):
-		// jump between them with IndexByte (vectorised) rather than byte
-		// by byte, each search kept until passed.
-		o, st := -1, -1
+		// Keywords start with 'o' (obj, endobj's tail), 's' (stream), 'x'
+		// (xref) or 't' (trailer): jump between them with IndexByte
+		// (vectorised) rather than byte by byte, each search kept until
+		// passed.
+		at := [4]int{-1, -1, -1, -1}
 		for i := int(next - winStart); i < limit; i++ {
-			if o < i {
-				o = indexFrom(window[:limit], i, 'o', limit)
+			for k, c := range [4]byte{'o', 's', 'x', 't'} {
+				if at[k] < i {
+					at[k] = indexFrom(window[:limit], i, c, limit)
+				}
 			}
-			if st < i {
-				st = indexFrom(window[:limit], i, 's', limit)
-			}
-			if i = min(o, st); i >= limit {
+			if i = min(at[0], at[1], at[2], at[3]); i >= limit {
 				break
 			}
 			switch c := window[i]; {
+			case c == 'x' && xrefTableAt(window, i):
+				if xref < 0 {
+					xref = winStart + int64(i)
+				}
+			case c == 't' && bytes.HasPrefix(window[i:], []byte("trailer")):
+				closeXref(&xrefEntries, &xref, winStart+int64(i))
 			case c == 'o' && bytes.HasPrefix(window[i:], []byte("obj")):
 				if i >= 3 && bytes.Equal(window[i-3:i], []byte("end")) {
 					closeObject(&u, &open, winStart+int64(i))
@@ -82,6 +92,13 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 			}
 		}
 		next = winStart + int64(limit)
+		rows := xrefEntries
+		if xref >= 0 {
+			rows += int((next - xref) / xrefEntryLen)
+		}
+		if rows > b.Objects {
+			return u, fmt.Errorf("%w: cross-reference tables of more than %d entries", ErrTooComplex, b.Objects)
+		}
 		if open >= 0 && next-open > b.ObjectSpan {
 			return u, fmt.Errorf("%w: the object at offset %d runs over %d bytes before its stream or end", ErrTooComplex, open, b.ObjectSpan)
 		}
@@ -104,6 +121,30 @@ func indexFrom(w []byte, from int, c byte, none int) int {
 		return from + j
 	}
 	return none
+}
+
+// xrefTableAt reports whether a classic cross-reference table starts at i:
+// "xref" at the start of a line, then a subsection header's first number.
+// (Checked that strictly so four bytes of compressed data never open one.)
+func xrefTableAt(w []byte, i int) bool {
+	if !bytes.HasPrefix(w[i:], []byte("xref")) || (i > 0 && w[i-1] != '\n' && w[i-1] != '\r') {
+		return false
+	}
+	j := i + 4
+	for j < len(w) && isWhite(w[j]) {
+		j++
+	}
+	return j > i+4 && j < len(w) && w[j] >= '0' && w[j] <= '9'
+}
+
+// xrefEntryLen is the length of a cross-reference table row.
+const xrefEntryLen = 20
+
+func closeXref(entries *int, xref *int64, at int64) {
+	if *xref >= 0 {
+		*entries += int((at - *xref) / xrefEntryLen)
+		*xref = -1
+	}
 }
 
 func closeObject(u *Usage, open *int64, at int64) {

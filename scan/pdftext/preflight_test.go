@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -31,7 +32,7 @@ func TestPreflightAcrossChunks(t *testing.T) {
 // TestPreflightRefuses: what the pass refuses before pdfcpu parses.
 func TestPreflightRefuses(t *testing.T) {
 	b := DefaultBudgets()
-	b.ObjectSpan, b.Objects = 1000, 3
+	b.ObjectSpan, b.Objects = 1000, 50
 	cases := []struct {
 		name string
 		data string
@@ -40,8 +41,10 @@ func TestPreflightRefuses(t *testing.T) {
 		{"no objects", "%PDF-1.7\n" + string(bytes.Repeat([]byte("junk "), 1000)), ErrInvalid},
 		{"long object", "%PDF-1.7\n1 0 obj\n<< /Kids [" + string(bytes.Repeat([]byte("<<>> "), 400)) + "] >>\nendobj\n", ErrTooComplex},
 		{"object never ends", "%PDF-1.7\n1 0 obj\n<< " + string(bytes.Repeat([]byte("z"), 5000)), ErrTooComplex},
-		{"too many objects", "%PDF-1.7\n" + objs(5), ErrTooComplex},
+		{"too many objects", "%PDF-1.7\n" + objs(51), ErrTooComplex},
 		{"within", "%PDF-1.7\n" + objs(3), nil},
+		{"xref table of many rows", "%PDF-1.7\n" + objs(1) + "xref\n0 60\n" + strings.Repeat("0000000000 00000 f \n", 60) + "trailer\n<<>>\nstartxref\n9\n%%EOF\n", ErrTooComplex},
+		{"xref table within", "%PDF-1.7\n" + objs(1) + "xref\n0 2\n" + strings.Repeat("0000000000 00000 f \n", 2) + "trailer\n<<>>\nstartxref\n9\n%%EOF\n", nil},
 	}
 	for _, c := range cases {
 		_, err := preflight(context.Background(), bytes.NewReader([]byte(c.data)), int64(len(c.data)), b)
