@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"planreview/api"
+	"planreview/scan/pdftext"
 )
 
 // Config is every setting of the appliance. Each key is documented with its
@@ -73,9 +74,41 @@ type DownloadsConfig struct {
 }
 
 type ScanConfig struct {
-	Workers  int           `mapstructure:"workers"`
-	Timeout  time.Duration `mapstructure:"timeout"`
-	MaxPages int           `mapstructure:"max_pages"`
+	Workers       int               `mapstructure:"workers"`
+	Timeout       time.Duration     `mapstructure:"timeout"`
+	MaxPages      int               `mapstructure:"max_pages"`
+	MaxAttempts   int               `mapstructure:"max_attempts"`
+	MemoryLimitMB int               `mapstructure:"memory_limit_mb"`
+	Budgets       ScanBudgetsConfig `mapstructure:"budgets"`
+}
+
+// ScanBudgetsConfig bounds the extractor's work per page and per file
+// (pdftext.Budgets; docs/budgets.md has the corpus figures behind them).
+type ScanBudgetsConfig struct {
+	ContentMBPerPage       int `mapstructure:"content_mb_per_page"`
+	OperatorsPerPage       int `mapstructure:"operators_per_page"`
+	FormDepth              int `mapstructure:"form_depth"`
+	FormsPerPage           int `mapstructure:"forms_per_page"`
+	InlineImagesPerPage    int `mapstructure:"inline_images_per_page"`
+	ObjectsResolvedPerPage int `mapstructure:"objects_resolved_per_page"`
+	PageTreeNodes          int `mapstructure:"page_tree_nodes"`
+	Objects                int `mapstructure:"objects"`
+	ObjectSpanMB           int `mapstructure:"object_span_mb"`
+}
+
+// PDFBudgets is the extractor's form of the budgets.
+func (b ScanBudgetsConfig) PDFBudgets() pdftext.Budgets {
+	return pdftext.Budgets{
+		ContentBytesPerPage: int64(b.ContentMBPerPage) << 20,
+		OpsPerPage:          b.OperatorsPerPage,
+		FormDepth:           b.FormDepth,
+		FormsPerPage:        b.FormsPerPage,
+		InlineImagesPerPage: b.InlineImagesPerPage,
+		ResolvesPerPage:     b.ObjectsResolvedPerPage,
+		PageTreeNodes:       b.PageTreeNodes,
+		Objects:             b.Objects,
+		ObjectSpan:          int64(b.ObjectSpanMB) << 20,
+	}
 }
 
 type MetricsConfig struct {
@@ -118,11 +151,24 @@ var defaults = map[string]any{
 	"scan.workers":               0,
 	"scan.timeout":               30 * time.Minute,
 	"scan.max_pages":             2000,
+	"scan.max_attempts":          3,
+	"scan.memory_limit_mb":       384,
 	"codes.adopted":              []string{"ibc-2021", "irc-2021"},
 	"codes.jurisdiction":         "",
 	"laws.max_staleness":         90 * 24 * time.Hour,
 	"metrics.listen":             "",
 	"metrics.token_file":         "",
+
+	// The extractor's defaults (pdftext.DefaultBudgets), spelled out.
+	"scan.budgets.content_mb_per_page":       64,
+	"scan.budgets.operators_per_page":        20_000_000,
+	"scan.budgets.form_depth":                16,
+	"scan.budgets.forms_per_page":            100_000,
+	"scan.budgets.inline_images_per_page":    200_000,
+	"scan.budgets.objects_resolved_per_page": 5_000_000,
+	"scan.budgets.page_tree_nodes":           100_000,
+	"scan.budgets.objects":                   200_000,
+	"scan.budgets.object_span_mb":            8,
 }
 
 // flagKeys maps the persistent and per-command flags onto config keys.
@@ -248,6 +294,28 @@ func (c *Config) Validate() error {
 		bad("scan.max_pages", "must be >= 1")
 	}
 	errs = append(errs, c.validateNetwork()...)
+	if c.Scan.MaxAttempts < 1 {
+		bad("scan.max_attempts", "must be >= 1")
+	}
+	if c.Scan.MemoryLimitMB < 64 {
+		bad("scan.memory_limit_mb", "must be >= 64 (MiB)")
+	}
+	b := c.Scan.Budgets
+	for key, v := range map[string]int{
+		"scan.budgets.content_mb_per_page":       b.ContentMBPerPage,
+		"scan.budgets.operators_per_page":        b.OperatorsPerPage,
+		"scan.budgets.form_depth":                b.FormDepth,
+		"scan.budgets.forms_per_page":            b.FormsPerPage,
+		"scan.budgets.inline_images_per_page":    b.InlineImagesPerPage,
+		"scan.budgets.objects_resolved_per_page": b.ObjectsResolvedPerPage,
+		"scan.budgets.page_tree_nodes":           b.PageTreeNodes,
+		"scan.budgets.objects":                   b.Objects,
+		"scan.budgets.object_span_mb":            b.ObjectSpanMB,
+	} {
+		if v < 1 {
+			bad(key, "must be >= 1")
+		}
+	}
 	return errors.Join(errs...)
 }
 

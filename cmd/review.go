@@ -80,6 +80,7 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 	if err != nil {
 		return scan.Result{}, fmt.Errorf("codes.adopted: %w", err)
 	}
+	pipeline.Budgets = cfg.Scan.Budgets.PDFBudgets()
 	if _, err := os.Stat(path); err != nil {
 		return scan.Result{}, err
 	}

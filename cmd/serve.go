@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -141,6 +142,14 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("codes.adopted: %w", err)
 	}
+	pipeline.Budgets = cfg.Scan.Budgets.PDFBudgets()
+	pipeline.HeapLimit = uint64(cfg.Scan.MemoryLimitMB) << 20
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The collector works harder as memory nears the ceiling (plus
+		// room for stacks and runtime structures), so garbage does not
+		// push the process past it between the scans' heap checks.
+		debug.SetMemoryLimit(int64(cfg.Scan.MemoryLimitMB+64) << 20)
+	}
 	if ap.listener, err = net.Listen("tcp", cfg.Server.Listen); err != nil {
 		return nil, fmt.Errorf("server.listen: %w", err)
 	}
@@ -160,7 +169,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		meters.CertificateExpiry(ap.cert.notAfter)
 	}
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
-		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests(), Observer: meters}
+		Timeout: cfg.Scan.Timeout, MaxAttempts: cfg.Scan.MaxAttempts, Log: log, Busy: reserveProcsForRequests(), Observer: meters}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,

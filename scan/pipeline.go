@@ -7,7 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"time"
 
@@ -25,8 +27,12 @@ const (
 	CodeEncryptedPDF = "encrypted_pdf"
 	CodeEmptyPDF     = "empty_pdf"
 	CodeTooManyPages = "too_many_pages"
-	CodeTimeout      = "timeout"
-	CodeInternal     = "internal"
+	// CodeTooComplex: the file crossed a processing budget (a decompression
+	// bomb, a Form XObject fan-out, a page tree of millions of nodes, or a
+	// scan that needed more memory than scan.memory_limit_mb allows).
+	CodeTooComplex = "too_complex"
+	CodeTimeout    = "timeout"
+	CodeInternal   = "internal"
 )
 
 // Error is a scan failure with its contract code. FileID names the file at
@@ -92,6 +98,13 @@ type Pipeline struct {
 
 	plannerOnce sync.Once
 	planner     *codebasis.Planner // from the fields above, on first use
+	// Budgets bound the extractor's work per page and per file (zero
+	// fields: pdftext's defaults).
+	Budgets pdftext.Budgets
+	// HeapLimit, when set, is the live heap (bytes) past which a scan
+	// stops between two pages with too_complex, after one collection
+	// failed to bring it back under.
+	HeapLimit uint64
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
@@ -141,9 +154,10 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 // Panics are recovered into an internal failure: one broken file must not
 // take the appliance down.
 func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progress Progress) (res Result, err error) {
+	current := "" // the file being read, to reject it if a panic happens there
 	defer func() {
 		if v := recover(); v != nil {
-			err = &Error{Code: CodeInternal, Message: fmt.Sprintf("review failed: %v\n%s", v, debug.Stack())}
+			err = &Error{Code: CodeInternal, FileID: current, Message: fmt.Sprintf("review failed: %v\n%s", v, debug.Stack())}
 		}
 	}()
 	progress.Stage(store.StagePreparing)
@@ -162,26 +176,36 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	res.Files = make([]Reviewed, len(inputs))
 	done := 0
 	for i, in := range inputs {
+		current = in.FileID
 		doc := first
 		if i > 0 {
-			if doc, err = pdftext.Open(ctx, in.Path); err != nil {
+			if doc, err = pdftext.OpenWithBudgets(ctx, in.Path, p.Budgets); err != nil {
 				return Result{}, openError(in, err)
 			}
 		}
 		res.Files[i] = Reviewed{Input: in, Pages: make([]pdftext.Page, 0, counts[i])}
 		for page := range doc.Pages(ctx) {
+			if errors.Is(page.Err, pdftext.ErrTooComplex) {
+				doc.Close()
+				return Result{}, tooComplex(in, page.Err)
+			}
 			if page.Err != nil && !page.Readable {
 				page.Reason = "extraction_failed"
 			}
 			res.Files[i].Pages = append(res.Files[i].Pages, *page)
 			done++
 			progress.Pages(done, total)
+			if err := p.checkHeap(in); err != nil {
+				doc.Close()
+				return Result{}, err
+			}
 		}
 		doc.Close()
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 	}
+	current = ""
 
 	progress.Stage(store.StageClassifying)
 	set := rules.PlanSet{Files: make([]rules.File, len(res.Files))}
@@ -236,7 +260,7 @@ func (p *Pipeline) prepare(ctx context.Context, inputs []Input) (first *pdftext.
 	}()
 	total := 0
 	for i, in := range inputs {
-		doc, err := pdftext.Open(ctx, in.Path)
+		doc, err := pdftext.OpenWithBudgets(ctx, in.Path, p.Budgets)
 		if err != nil {
 			return first, nil, openError(in, err)
 		}
@@ -266,10 +290,61 @@ func openError(in Input, err error) error {
 			Message: fmt.Sprintf("%s is protected by a password; upload it without one.", in.Name)}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
+	case errors.Is(err, pdftext.ErrTooComplex):
+		return tooComplex(in, err)
+	case !errors.Is(err, pdftext.ErrInvalid) && !errors.Is(err, pdftext.ErrNotPDF):
+		// Not the file's content: the upload went missing or the disk
+		// failed. The appliance's fault, so internal, and the file is
+		// still named so it is marked rejected.
+		return &Error{Code: CodeInternal, FileID: in.FileID, Message: fmt.Sprintf("%s could not be opened: %v", in.Name, err)}
 	default:
 		return &Error{Code: CodeInvalidPDF, FileID: in.FileID,
 			Message: fmt.Sprintf("%s cannot be read as a PDF: %v", in.Name, err)}
 	}
+}
+
+func tooComplex(in Input, err error) *Error {
+	return &Error{Code: CodeTooComplex, FileID: in.FileID,
+		Message: fmt.Sprintf("%s needs more work than this appliance allows for one file (%v); simplify or split it.", in.Name, err)}
+}
+
+// checkHeap is the scan's memory ceiling, looked at between pages: the
+// decoder's budgets bound one page, this bounds what pages and parsed
+// files add up to. Over the limit, one collection decides (garbage is not
+// a reason to fail); still over, the scan fails rather than the process.
+func (p *Pipeline) checkHeap(in Input) error {
+	if p.HeapLimit == 0 || liveHeap() <= p.HeapLimit {
+		return nil
+	}
+	runtime.GC()
+	if h := liveHeap(); h > p.HeapLimit {
+		return &Error{Code: CodeTooComplex, FileID: in.FileID,
+			Message: fmt.Sprintf("%s needs more memory than this appliance allows for a scan (%d MiB, scan.memory_limit_mb); simplify or split it.", in.Name, p.HeapLimit>>20)}
+	}
+	return nil
+}
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+var heapSampleMu sync.Mutex
+
+// liveHeap is the bytes of heap objects (live and not yet swept), read
+// without stopping the world.
+func liveHeap() uint64 {
+	heapSampleMu.Lock()
+	defer heapSampleMu.Unlock()
+	metrics.Read(heapSample)
+	return heapSample[0].Value.Uint64()
+}
+
+func (p *Pipeline) codeBasis() CodeBasis {
+	lines := p.Engine.CodeBasis()
+	if p.Jurisdiction != "" {
+		lines = append([]string{"Jurisdiction: " + p.Jurisdiction}, lines...)
+	}
+	// Without an imported local-law snapshot no local amendment was
+	// checked: say so, and ask the reader to acknowledge it.
+	lines = append(lines, "Local amendments: not evaluated (no certified local-law snapshot applies)")
+	return CodeBasis{RequiresAck: true, Lines: lines}
 }
 
 // toStoreFindings gives engine findings ids and numbers, in the engine's

@@ -18,7 +18,7 @@ import (
 type Store interface {
 	ClaimScan() (store.Version, bool, error)
 	RequeueScan(versionID string) error
-	RecoverScans() (int, error)
+	RecoverScans(maxAttempts int) (store.Recovery, error)
 	ScanFiles(versionID string) ([]store.File, error)
 	JobByID(jobID string) (store.Job, error)
 	UpdatePipeline(versionID string, change func(*store.Pipeline)) error
@@ -41,7 +41,10 @@ type Runner struct {
 	Pipeline *Pipeline
 	Workers  int
 	Timeout  time.Duration
-	Log      *slog.Logger
+	// MaxAttempts is how many times a scan may be interrupted by a crash
+	// before start-up fails it (code internal) instead of running it again.
+	MaxAttempts int
+	Log         *slog.Logger
 	// Busy, if set, is told how many scans run each time the number
 	// changes (serve gives request handling scheduler room meanwhile).
 	Busy func(running int)
@@ -84,10 +87,20 @@ func (r *Runner) Wake() {
 // running then are stopped and queued again; Run returns when every worker
 // has stopped.
 func (r *Runner) Run(ctx context.Context) {
-	if n, err := r.Store.RecoverScans(); err != nil {
+	// Start-up goes on whatever this finds: the workers and the API are
+	// worth more than one scan record.
+	if rec, err := r.Store.RecoverScans(r.MaxAttempts); err != nil {
 		r.Log.Error("recover interrupted scans", "error", err)
-	} else if n > 0 {
-		r.Log.Info("requeued scans interrupted by a stop", "count", n)
+	} else {
+		if rec.Requeued > 0 {
+			r.Log.Info("requeued scans interrupted by a stop", "count", rec.Requeued)
+		}
+		for _, id := range rec.Failed {
+			r.Log.Error("scan failed: the appliance stopped during it too many times", "version_id", id, "attempts", r.MaxAttempts)
+		}
+		if rec.Dropped > 0 {
+			r.Log.Error("dropped unreadable scan claims", "count", rec.Dropped)
+		}
 	}
 	var wg sync.WaitGroup
 	for i := range max(1, r.Workers) {
@@ -218,10 +231,24 @@ func (r *Runner) run(ctx context.Context, v store.Version, files []store.File, t
 	for _, file := range res.Files {
 		sum := annotate.Summary{JobID: v.JobID, VersionID: v.ID}
 		if err := r.Pipeline.Annotate(ctx, res, file, r.Blobs.AnnotatedPath(file.FileID), sum); err != nil {
-			return res, fmt.Errorf("annotate %s: %w", file.FileID, err)
+			return res, annotateError(file.Input, err)
 		}
 	}
 	return res, nil
+}
+
+// annotateError names the file a failed marked-up copy belongs to, so it
+// is marked rejected. A file the extractor read but pdfcpu cannot rewrite
+// is the file's fault (invalid_pdf); anything else is the appliance's.
+func annotateError(in Input, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, annotate.ErrUnreadablePDF):
+		return &Error{Code: CodeInvalidPDF, FileID: in.FileID,
+			Message: fmt.Sprintf("%s cannot be read as a PDF: %v", in.Name, err)}
+	}
+	return &Error{Code: CodeInternal, FileID: in.FileID, Message: fmt.Sprintf("annotate %s: %v", in.FileID, err)}
 }
 
 // asProblem maps a pipeline error to the contract's pipeline.error.
@@ -257,7 +284,7 @@ func markFiles(files []store.File, res Result, scanErr error) []store.File {
 		}
 		switch {
 		case se != nil && se.FileID == f.ID:
-			f.Status, f.Error = store.FileRejected, &store.Problem{Code: se.Code, Message: se.Message}
+			f.Status, f.Error = store.FileRejected, asProblem(se, 0) // no internals for internal
 		case scanErr == nil:
 			f.Status = store.FileScanned
 		}

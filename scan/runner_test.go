@@ -15,6 +15,7 @@ import (
 	pdfapi "github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
+	"planreview/scan/hostile"
 	"planreview/store"
 	"planreview/store/blob"
 )
@@ -314,8 +315,8 @@ func TestInterruptedScanResumesOnce(t *testing.T) {
 		t.Fatal("no findings")
 	}
 	// A second start-up finds nothing to resume and changes nothing.
-	if n, err := e.db.RecoverScans(); err != nil || n != 0 {
-		t.Fatalf("RecoverScans after completion = %d, %v", n, err)
+	if rec, err := e.db.RecoverScans(3); err != nil || rec.Requeued != 0 || len(rec.Failed) != 0 {
+		t.Fatalf("RecoverScans after completion = %+v, %v", rec, err)
 	}
 	_, again, _ := e.db.Findings(e.partner, v.JobID, v.ID)
 	if len(again) != len(first) {
@@ -370,5 +371,66 @@ func TestTooManyPages(t *testing.T) {
 	got := e.drain(v.ID)[v.ID]
 	if got.Status != store.StatusFailed || got.Pipeline.Error == nil || got.Pipeline.Error.Code != CodeTooManyPages {
 		t.Fatalf("status %s error %+v, want failed too_many_pages", got.Status, got.Pipeline.Error)
+	}
+}
+
+// writeBytes writes data as a PDF file for queue.
+func writeBytes(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHostileFilesFailWithTheirCode: in a set of a good file and a hostile
+// one, the scan fails with the hostile file's code and only that file is
+// rejected; a damaged page tree the extractor repairs is annotated too (no
+// internal from the annotating stage).
+func TestHostileFilesFailWithTheirCode(t *testing.T) {
+	e := newEnv(t)
+	good := writeBytes(t, "good.pdf", hostile.PageTreeCycle())
+	cases := []struct {
+		name string
+		pdf  []byte
+		code string
+	}{
+		{"bomb", hostile.ContentArrayBomb(), CodeTooComplex},
+		{"fan-out", hostile.FormFanOut(15, 10, 1), CodeTooComplex},
+		{"noise", hostile.RandomAfterHeader(1<<20, 3), CodeInvalidPDF},
+		{"missing kid", hostile.MissingKid(), ""},
+		{"lists itself", hostile.PageTreeSelf(), ""},
+	}
+	for _, c := range cases {
+		v := e.queue(good, writeBytes(t, "hostile.pdf", c.pdf))
+		got := e.drain(v.ID)[v.ID]
+		files, _ := e.db.ScanFiles(v.ID)
+		if c.code == "" {
+			if got.Status != store.StatusComplete {
+				t.Errorf("%s: status %s %+v, want complete", c.name, got.Status, got.Pipeline.Error)
+			}
+			continue
+		}
+		if got.Status != store.StatusFailed || got.Pipeline.Error == nil || got.Pipeline.Error.Code != c.code {
+			t.Errorf("%s: status %s error %+v, want failed %s", c.name, got.Status, got.Pipeline.Error, c.code)
+			continue
+		}
+		if files[0].Status == store.FileRejected || files[1].Status != store.FileRejected || files[1].Error.Code != c.code {
+			t.Errorf("%s: files %s / %s %+v, want only the hostile one rejected", c.name, files[0].Status, files[1].Status, files[1].Error)
+		}
+	}
+}
+
+// TestHeapCeilingFailsTheScan: over scan.memory_limit_mb between pages
+// (here a ceiling of one byte), the scan fails too_complex, not the process.
+func TestHeapCeilingFailsTheScan(t *testing.T) {
+	e := newEnv(t)
+	e.runner.Pipeline = &Pipeline{Engine: e.pipeline.Engine, MaxPages: 2000, HeapLimit: 1}
+	v := e.queue(writeBytes(t, "plans.pdf", hostile.PageTreeCycle()))
+	got := e.drain(v.ID)[v.ID]
+	if got.Status != store.StatusFailed || got.Pipeline.Error == nil || got.Pipeline.Error.Code != CodeTooComplex ||
+		!strings.Contains(got.Pipeline.Error.Message, "memory") {
+		t.Fatalf("status %s error %+v, want failed too_complex about memory", got.Status, got.Pipeline.Error)
 	}
 }

@@ -61,6 +61,9 @@ type Version struct {
 	CodeBasis        json.RawMessage `json:"codeBasis,omitempty"`
 	CreatedAt        time.Time       `json:"createdAt"`
 	UpdatedAt        time.Time       `json:"updatedAt"`
+	// ScanAttempts counts the claims of the current scan that did not end
+	// (a crash during it); RecoverScans fails the scan after too many.
+	ScanAttempts int `json:"scanAttempts,omitempty"`
 }
 
 // Open reports whether files may still be registered and uploaded.

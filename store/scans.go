@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -29,6 +30,7 @@ var (
 	bucketScanActive = []byte("scan_active") // version id -> nil while processing
 	bucketScanEvents = []byte("scan_events") // partner id 0x00 unix-nanos (8 bytes BE) -> version id
 	bucketFindings   = []byte("findings")    // version id 0x00 seq (4 bytes BE) -> Finding
+	bucketScanTurns  = []byte("scan_turns")  // partner id -> claim seq (8 bytes BE) of its last claimed scan
 )
 
 // ScanRequest is what StartScan needs to know of the partner's quota.
@@ -76,6 +78,7 @@ func (db *DB) StartScan(req ScanRequest) (v Version, queued bool, err error) {
 		v.Pipeline.CurrentStage = StageQueued
 		v.UpdatedAt = now
 		v.FindingCounts = FindingCounts{}
+		v.ScanAttempts = 0
 		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
 			return err
 		}
@@ -134,30 +137,88 @@ func enqueue(tx *bolt.Tx, versionID string) error {
 	return b.Put(k[:], []byte(versionID))
 }
 
-// ClaimScan takes the oldest queued version and marks it processing; ok is
-// false when the queue is empty. The claim is durable: a crash leaves the
-// version in scan_active, and RecoverScans queues it again.
+// claimWindow is how many queued scans ClaimScan looks at to pick a fair
+// one: far more than partners ever have scans running at once.
+const claimWindow = 1000
+
+// ClaimScan takes a queued version and marks it processing; ok is false
+// when the queue is empty. The pick is fair between partners: a partner
+// with fewer scans running goes first (so one partner's slow scans never
+// hold every worker while another's wait), ties go to the partner whose
+// last scan was claimed longest ago (round robin), then to the oldest
+// queued scan. The claim is durable: a crash leaves the version in
+// scan_active, and RecoverScans queues it again (or fails it, after too
+// many crashes).
 func (db *DB) ClaimScan() (v Version, ok bool, err error) {
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketScanQueue).Cursor()
-		k, id := c.First()
-		if k == nil {
+		partners := partnerLookup(tx)
+		running := map[string]int{}
+		if err := tx.Bucket(bucketScanActive).ForEach(func(k, _ []byte) error {
+			if p, ok := partners(string(k)); ok {
+				running[p]++
+			}
 			return nil
-		}
-		versionID := string(id)
-		if err := c.Delete(); err != nil {
+		}); err != nil {
 			return err
 		}
-		if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
-			if errors.Is(err, ErrNotFound) {
-				return nil // a dangling entry; nothing to scan
+		turns := tx.Bucket(bucketScanTurns)
+		lastTurn := func(partner string) uint64 {
+			if raw := turns.Get([]byte(partner)); len(raw) == 8 {
+				return binary.BigEndian.Uint64(raw)
 			}
+			return 0
+		}
+		type pick struct {
+			key                []byte
+			versionID, partner string
+			running            int
+			turn               uint64
+		}
+		var best *pick
+		var dangling [][]byte
+		c := tx.Bucket(bucketScanQueue).Cursor()
+		seen := 0
+		for k, id := c.First(); k != nil && seen < claimWindow; k, id = c.Next() {
+			seen++
+			partner, ok := partners(string(id))
+			if !ok {
+				dangling = append(dangling, append([]byte(nil), k...))
+				continue
+			}
+			p := pick{key: append([]byte(nil), k...), versionID: string(id), partner: partner,
+				running: running[partner], turn: lastTurn(partner)}
+			if best == nil || p.running < best.running || (p.running == best.running && p.turn < best.turn) {
+				best = &p
+			}
+		}
+		for _, k := range dangling { // entries whose version is gone
+			if err := tx.Bucket(bucketScanQueue).Delete(k); err != nil {
+				return err
+			}
+		}
+		if best == nil {
+			return nil
+		}
+		if err := tx.Bucket(bucketScanQueue).Delete(best.key); err != nil {
+			return err
+		}
+		seq, err := turns.NextSequence()
+		if err != nil {
+			return err
+		}
+		var turn [8]byte
+		binary.BigEndian.PutUint64(turn[:], seq)
+		if err := turns.Put([]byte(best.partner), turn[:]); err != nil {
+			return err
+		}
+		if err := getJSON(tx.Bucket(bucketVersions), best.versionID, &v); err != nil {
 			return err
 		}
 		now := db.now().UTC()
 		v.Status = StatusProcessing
 		v.Pipeline.StartedAt = &now
 		v.UpdatedAt = now
+		v.ScanAttempts++
 		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
 			return err
 		}
@@ -167,15 +228,38 @@ func (db *DB) ClaimScan() (v Version, ok bool, err error) {
 	return v, ok, err
 }
 
+// partnerLookup resolves a version id to its job's partner, caching jobs
+// for the transaction; ok is false for a version or job that is gone.
+func partnerLookup(tx *bolt.Tx) func(versionID string) (string, bool) {
+	jobs := map[string]string{}
+	return func(versionID string) (string, bool) {
+		var v Version
+		if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
+			return "", false
+		}
+		if p, ok := jobs[v.JobID]; ok {
+			return p, true
+		}
+		var j Job
+		if err := getJSON(tx.Bucket(bucketJobs), v.JobID, &j); err != nil {
+			return "", false
+		}
+		jobs[v.JobID] = j.PartnerID
+		return j.PartnerID, true
+	}
+}
+
 // RequeueScan puts a claimed version back at the end of the queue with a
-// fresh pipeline (shutdown, or recovery after a crash).
+// fresh pipeline (shutdown: not an attempt that failed).
 func (db *DB) RequeueScan(versionID string) error {
 	return db.bolt.Update(func(tx *bolt.Tx) error {
-		return requeue(tx, versionID, db.now().UTC())
+		return requeue(tx, versionID, db.now().UTC(), false)
 	})
 }
 
-func requeue(tx *bolt.Tx, versionID string, now time.Time) error {
+// requeue queues a claimed version again. crashed keeps the claim counted
+// as an attempt; a shutdown gives it back.
+func requeue(tx *bolt.Tx, versionID string, now time.Time, crashed bool) error {
 	var v Version
 	if err := getJSON(tx.Bucket(bucketVersions), versionID, &v); err != nil {
 		return err
@@ -187,17 +271,39 @@ func requeue(tx *bolt.Tx, versionID string, now time.Time) error {
 	v.Pipeline = NewPipeline()
 	v.Pipeline.CurrentStage = StageQueued
 	v.UpdatedAt = now
+	if !crashed && v.ScanAttempts > 0 {
+		v.ScanAttempts--
+	}
 	if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
 		return err
 	}
 	return enqueue(tx, v.ID)
 }
 
-// RecoverScans queues again every version a crash left processing and
-// returns how many. Call it at start-up, before workers run.
-func (db *DB) RecoverScans() (int, error) {
-	n := 0
+// Recovery is what RecoverScans did at start-up.
+type Recovery struct {
+	Requeued int
+	// Failed lists the versions whose scan was interrupted maxAttempts
+	// times (the process died during it each time): they end failed with
+	// code internal instead of taking the appliance down again.
+	Failed []string
+	// Dropped counts claims whose version record could not be read; they
+	// are removed so start-up goes on.
+	Dropped int
+}
+
+// crashMessage is the pipeline error of a scan failed by RecoverScans.
+const crashMessage = "The appliance stopped %d times while scanning this version; the scan was given up. The operator's log has the details."
+
+// RecoverScans queues again every version a crash left processing, or
+// fails it (code internal) when it had already been claimed maxAttempts
+// times: a file that kills the process must not kill it at every start.
+// Call it at start-up, before workers run; a record it cannot read is
+// dropped, never a reason to stop.
+func (db *DB) RecoverScans(maxAttempts int) (Recovery, error) {
+	var rec Recovery
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		rec = Recovery{}
 		var ids []string
 		if err := tx.Bucket(bucketScanActive).ForEach(func(k, _ []byte) error {
 			ids = append(ids, string(k))
@@ -207,14 +313,59 @@ func (db *DB) RecoverScans() (int, error) {
 		}
 		now := db.now().UTC()
 		for _, id := range ids {
-			if err := requeue(tx, id, now); err != nil && !errors.Is(err, ErrNotFound) {
+			var v Version
+			if err := getJSON(tx.Bucket(bucketVersions), id, &v); err != nil {
+				rec.Dropped++
+				if err := tx.Bucket(bucketScanActive).Delete([]byte(id)); err != nil {
+					return err
+				}
+				continue
+			}
+			if maxAttempts > 0 && v.ScanAttempts >= maxAttempts {
+				if err := failCrashed(tx, v, now); err != nil {
+					return err
+				}
+				rec.Failed = append(rec.Failed, id)
+				continue
+			}
+			if err := requeue(tx, id, now, true); err != nil {
 				return err
 			}
+			rec.Requeued++
 		}
-		n = len(ids)
 		return nil
 	})
-	return n, err
+	return rec, err
+}
+
+// failCrashed ends a version's scan failed with code internal. A version
+// of one file has that file marked rejected (it is the one that crashed
+// the scan); with several, which one did is not known.
+func failCrashed(tx *bolt.Tx, v Version, now time.Time) error {
+	problem := &Problem{Code: "internal", Message: fmt.Sprintf(crashMessage, v.ScanAttempts)}
+	files, err := versionFiles(tx, v.ID)
+	if err != nil {
+		return err
+	}
+	if len(files) == 1 {
+		f := files[0]
+		f.Status, f.Error = FileRejected, problem
+		if err := putJSON(tx.Bucket(bucketFiles), f.ID, f); err != nil {
+			return err
+		}
+	}
+	for i := range v.Pipeline.Stages {
+		if st := &v.Pipeline.Stages[i]; st.Status == "running" {
+			st.Status, st.FinishedAt = "failed", &now
+		}
+	}
+	v.Status = StatusFailed
+	v.Pipeline.CurrentStage, v.Pipeline.FinishedAt, v.Pipeline.Error = StageFailed, &now, problem
+	v.UpdatedAt = now
+	if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketScanActive).Delete([]byte(v.ID))
 }
 
 // ScanFiles returns a version's files in registration order, for the runner.

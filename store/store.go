@@ -63,6 +63,10 @@ var migrations = []migration{
 		}
 		return nil
 	},
+	func(tx *bolt.Tx) error { // 3: whose turn it is to have a scan claimed
+		_, err := tx.CreateBucketIfNotExists(bucketScanTurns)
+		return err
+	},
 }
 
 // SchemaVersion is the version this binary writes.

@@ -256,14 +256,14 @@ func dropStreamData(xt *model.XRefTable) {
 // returns what it added, for the writer.
 func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental bool) (*objectSet, error) {
 	xt := pctx.XRefTable
-	pages, pagesRoot, err := collectPages(xt)
+	pages, pagesRoot, repaired, err := walkPageTree(xt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadablePDF, err)
 	}
 	// A marked-up copy uploaded again ends in an earlier run's summary; it
 	// goes, like that run's annotations, so the copy never carries two.
 	sheets := len(pages)
-	for sheets > 1 && isGeneratedSummary(xt, pages[sheets-1].dict) {
+	for sheets > 1 && len(pages[sheets-1].ancestors) > 0 && isGeneratedSummary(xt, pages[sheets-1].dict) {
 		sheets--
 	}
 	staleSummary := pages[sheets:]
@@ -272,13 +272,25 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 		if m.Page > len(pages)+len(staleSummary) {
 			return nil, fmt.Errorf("%w: mark %d (finding %q): page %d of %d", ErrInvalidMark, i, m.FindingID, m.Page, len(pages))
 		}
-		if m.Page > len(pages) {
-			// Evidence found on the old summary itself: the finding stays
-			// on the list, but the page it points at is going away.
+		if m.Page > len(pages) || (m.Page > 0 && !pages[m.Page-1].writable) {
+			// Evidence found on the old summary itself (the page is going
+			// away), or on a page no update can reach (a kid the file
+			// lost, an inline page): the finding stays on the summary.
 			marks[i].Page = 0
 		}
 	}
 	objs := newObjectSet(xt, incremental, len(marks), estimateSize(marks))
+	if !incremental {
+		// Written whole, the copy gets the tree as repaired (an update
+		// leaves the original's objects as they are, and viewers repair
+		// them again).
+		for ref, kids := range repaired {
+			if node, err := xt.DereferenceDict(ref); err == nil && node != nil {
+				node.Update("Kids", kids)
+				objs.replace(ref, node)
+			}
+		}
+	}
 	b := &builder{objs: objs, xt: xt, date: pdfDate(sum.GeneratedAt)}
 	if err := b.removePages(staleSummary); err != nil {
 		return nil, err
@@ -304,6 +316,9 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 		newAnnots[m.Page-1] = append(newAnnots[m.Page-1], sq, pop)
 	}
 	for i, p := range pages {
+		if !p.writable {
+			continue
+		}
 		kept, removed := b.withoutOwnAnnotations(p.dict)
 		if !removed && len(newAnnots[i]) == 0 {
 			continue

@@ -29,6 +29,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -48,9 +49,10 @@ var (
 	ErrEncrypted = errors.New("PDF is encrypted with a user password")
 )
 
-// maxDecodedStream bounds one decoded stream (content, font, CMap): far above
-// any real plan sheet, far below what a flate bomb would take.
-const maxDecodedStream = 256 << 20
+// objectStreamLimit bounds a decoded object stream while pdfcpu parses the
+// file: real ones hold a few hundred small objects (kilobytes), and every
+// decoded byte turns into parsed objects, many times its size in memory.
+const objectStreamLimit = 64 << 20
 
 // Document is an open PDF. It is not safe for concurrent use: extract pages
 // from one goroutine (pages are independent, so open the file twice to
@@ -71,11 +73,21 @@ type Document struct {
 	// are drawn many times), within formCacheBudget bytes.
 	forms     map[int][]byte
 	formBytes int
+
+	budgets Budgets
+	usage   Usage
 }
 
 // Open opens the PDF at path. ctx bounds the parse (a hostile file with a
 // huge cross-reference table stops when ctx is done).
 func Open(ctx context.Context, path string) (*Document, error) {
+	return OpenWithBudgets(ctx, path, DefaultBudgets())
+}
+
+// OpenWithBudgets opens the PDF at path with the given budgets (zero
+// fields take the defaults). A file over a budget fails with an error
+// wrapping ErrTooComplex, here or on the page that crosses it.
+func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -85,7 +97,7 @@ func Open(ctx context.Context, path string) (*Document, error) {
 		f.Close()
 		return nil, err
 	}
-	d, err := open(ctx, f, st.Size())
+	d, err := open(ctx, f, st.Size(), b.withDefaults())
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -96,7 +108,12 @@ func Open(ctx context.Context, path string) (*Document, error) {
 
 // OpenReader opens a PDF of size bytes read through r.
 func OpenReader(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
-	return open(ctx, r, size)
+	return open(ctx, r, size, DefaultBudgets())
+}
+
+// OpenReaderWithBudgets is OpenReader with the given budgets.
+func OpenReaderWithBudgets(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (*Document, error) {
+	return open(ctx, r, size, b.withDefaults())
 }
 
 // Close releases the file opened by Open.
@@ -116,7 +133,7 @@ func (d *Document) NumPages() int { return d.pageCount }
 // accepts junk before it, within 1 KiB.
 const headerWindow = 1024
 
-func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err error) {
+func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Document, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			doc, err = nil, fmt.Errorf("%w: parser failure: %v", ErrInvalid, p)
@@ -135,11 +152,21 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig())
+	usage, err := preflight(ctx, r, size, b)
+	if err != nil {
+		return nil, err
+	}
+	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b))
 	if err != nil {
 		return nil, classifyOpenError(ctx, err)
 	}
-	obj := objects{xref: pdf.XRefTable, maxDecoded: maxDecodedStream, cmaps: map[int]*cmap{}}
+	if n := len(pdf.XRefTable.Table); n > b.Objects {
+		return nil, fmt.Errorf("%w: %d objects, over the budget of %d", ErrTooComplex, n, b.Objects)
+	}
+	usage.Objects = max(usage.Objects, len(pdf.XRefTable.Table))
+	m := &meter{}
+	m.reset(b)
+	obj := objects{xref: pdf.XRefTable, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
 	var catalog types.Dict
 	if root := pdf.XRefTable.Root; root != nil {
 		catalog = obj.dict(*root)
@@ -147,7 +174,11 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 	if catalog == nil {
 		return nil, fmt.Errorf("%w: no document catalog", ErrInvalid)
 	}
-	pages, err := obj.pageTree(catalog["Pages"])
+	pages, nodes, err := obj.pageTree(catalog["Pages"], b.PageTreeNodes)
+	usage.PageTreeNodes = nodes
+	if errors.Is(err, ErrTooComplex) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: page tree: %v", ErrInvalid, err)
 	}
@@ -164,15 +195,21 @@ func open(ctx context.Context, r io.ReaderAt, size int64) (doc *Document, err er
 		formRes:   map[int]*resources{},
 		forms:     map[int][]byte{},
 		pageCount: len(pages),
+		budgets:   b,
+		usage:     usage,
 	}, nil
 }
 
 // readConfig is pdfcpu's reading configuration, built here rather than with
 // model.NewDefaultConfiguration, which installs a config directory under the
 // user's home: an appliance must not write there.
-func readConfig() *model.Configuration {
+func readConfig(b Budgets) *model.Configuration {
 	limits := model.DefaultResourceLimits()
-	limits.MaxDecodeBytes = maxDecodedStream
+	limits.MaxDecodeBytes = objectStreamLimit
+	// An xref stream declaring more objects than the budget is refused
+	// before pdfcpu allocates its table.
+	limits.MaxObjectCount = b.Objects
+	limits.MaxXRefEntries = b.Objects
 	return &model.Configuration{
 		Reader15:                  true,
 		DecodeAllStreams:          false,
@@ -199,6 +236,8 @@ func classifyOpenError(ctx context.Context, err error) error {
 		// filters): the file is encrypted and cannot be opened, which is
 		// what the contract's encrypted_pdf tells a partner.
 		return fmt.Errorf("%w: %v", ErrEncrypted, err)
+	case errors.Is(err, filter.ErrDecodeLimitExceeded), strings.Contains(err.Error(), "exceeds limit"):
+		return fmt.Errorf("%w: %v", ErrTooComplex, err)
 	case errors.Is(err, pdfcpu.ErrEmptyInput):
 		return fmt.Errorf("%w: empty file", ErrNotPDF)
 	}
@@ -356,8 +395,12 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		return p
 	}
 
+	if d.obj.meter != nil {
+		d.obj.meter.reset(d.budgets)
+	}
 	in := &interp{
 		ctx:         ctx,
+		budgets:     d.budgets,
 		doc:         d,
 		words:       &wordBuilder{device: g.device, width: g.width, height: g.height},
 		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
@@ -375,12 +418,22 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	if runErr == nil && in.words.dropped {
 		runErr = errTooComplex
 	}
+	if runErr == nil && d.obj.meter != nil {
+		runErr = d.obj.meter.exceeded
+	}
+	d.pageUsage(in)
+	if errors.Is(contentErr, ErrTooComplex) {
+		runErr = contentErr
+	}
 	in.words.finish(p)
 	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
 		p.Err = runErr
+	case errors.Is(runErr, ErrTooComplex):
+		p.Words, p.Lines, p.Blocks = []Word{}, nil, nil
+		p.Err = fmt.Errorf("%w: page %d: %v", ErrTooComplex, n, runErr)
 	case runErr != nil:
 		p.Err = fmt.Errorf("%w: page %d: %v", ErrInvalid, n, runErr)
 	case contentErr != nil && len(p.Words) == 0:
@@ -420,6 +473,12 @@ func (d *Document) pageContent(pageDict types.Dict) ([]byte, error) {
 		var err error
 		if _, buf, err = d.obj.streamAppend(buf, part); err != nil && firstErr == nil {
 			firstErr = err
+		}
+		if errors.Is(err, ErrTooComplex) {
+			// All parts count against one budget: a /Contents array that
+			// repeats one stream is a bomb, not a long page.
+			d.contentBuf = nil
+			return nil, err
 		}
 		buf = append(buf, '\n')
 	}

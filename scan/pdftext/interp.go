@@ -11,17 +11,16 @@ import (
 
 // Limits that keep a hostile file from taking the process down. Real plan
 // sheets stay far below them.
+// (The configurable ones are in Budgets, budget.go.)
 const (
-	maxFormDepth     = 16       // nested Form XObjects
-	maxOperandStack  = 1 << 16  // operands before an operator
-	maxOpsPerPage    = 50 << 20 // operators executed on one page
-	ctxCheckInterval = 4096     // operators between context checks
+	maxOperandStack  = 1 << 16 // operands before an operator
+	ctxCheckInterval = 4096    // operators between context and budget checks
 	maxWordsPerPage  = 1 << 19
 	maxGlyphsPerPage = 64 << 20
 )
 
-// errTooComplex is returned when a page exceeds maxOpsPerPage.
-var errTooComplex = errors.New("page too complex")
+// errTooComplex is returned when a page exceeds a budget of its own.
+var errTooComplex = fmt.Errorf("%w: page too complex", ErrTooComplex)
 
 type gstate struct {
 	ctm       matrix
@@ -57,6 +56,9 @@ type interp struct {
 	// formsActive holds the form objects being run, to break cycles.
 	formsActive map[int]bool
 	depth       int
+	// The page's budgets, and what it used of them (operators are ops).
+	budgets                       Budgets
+	maxDepth, forms, inlineImages int
 
 	// markedContent records, per open BMC/BDC, whether it replaces its
 	// glyphs with an /ActualText and whether it is a hidden layer.
@@ -114,11 +116,8 @@ func (in *interp) run(content []byte, res *resources) error {
 			return in.stop
 		}
 		if in.ops%ctxCheckInterval == 0 {
-			if err := in.ctx.Err(); err != nil {
+			if err := in.checkBudgets(); err != nil {
 				return err
-			}
-			if in.ops > maxOpsPerPage {
-				return errTooComplex
 			}
 		}
 		if err := in.op(lx, t.b, operands, res); err != nil {
@@ -248,6 +247,9 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 			}
 		}
 		lx.skipInlineImage()
+		if in.inlineImages++; in.inlineImages > in.budgets.InlineImagesPerPage {
+			return fmt.Errorf("%w: more than %d inline images on one page", ErrTooComplex, in.budgets.InlineImagesPerPage)
+		}
 		in.sawImage = in.sawImage || in.words.hidden == 0
 	case "BMC":
 		in.markedContent = append(in.markedContent, markedSpan{})
@@ -435,8 +437,11 @@ func (in *interp) doXObject(res *resources, name []byte) error {
 	if id != 0 && in.formsActive[id] {
 		return nil // a form that draws itself
 	}
-	if in.depth >= maxFormDepth {
-		return nil
+	if in.depth >= in.budgets.FormDepth {
+		return fmt.Errorf("%w: Form XObjects nested over %d deep", ErrTooComplex, in.budgets.FormDepth)
+	}
+	if in.forms++; in.forms > in.budgets.FormsPerPage {
+		return fmt.Errorf("%w: more than %d Form XObjects drawn on one page", ErrTooComplex, in.budgets.FormsPerPage)
 	}
 	content, err := in.doc.formContent(ref)
 	if err != nil && len(content) == 0 {
@@ -463,13 +468,17 @@ func (in *interp) runForm(id int, content []byte, res *resources, m matrix) erro
 	savedMarked, savedHidden := len(in.markedContent), in.words.hidden
 	in.gs.ctm = m.mul(in.gs.ctm)
 	in.depth++
+	in.maxDepth = max(in.maxDepth, in.depth)
 	err := in.run(content, res)
 	in.depth--
 	in.gs, in.stack, in.tm, in.tlm = saved, in.stack[:min(savedStack, len(in.stack))], savedTm, savedTlm
 	// A form's unbalanced marked content ends with the form.
 	in.markedContent, in.words.hidden = in.markedContent[:min(savedMarked, len(in.markedContent))], savedHidden
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrTooComplex) { // a budget's message says enough
 		return fmt.Errorf("form xobject: %w", err)
+	}
+	if err != nil {
+		return err
 	}
 	return nil
 }

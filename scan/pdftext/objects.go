@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -23,6 +24,9 @@ type objects struct {
 	// cmaps caches parsed CMap streams by object number: producers often
 	// share one ToUnicode map among many fonts.
 	cmaps map[int]*cmap
+	// meter counts the current page's decoded bytes and lookups against
+	// its budgets; nil counts nothing.
+	meter *meter
 }
 
 // cmapStream parses a CMap stream once per object.
@@ -47,6 +51,9 @@ func (o objects) resolve(obj types.Object) types.Object {
 		ref, ok := obj.(types.IndirectRef)
 		if !ok {
 			return obj
+		}
+		if o.meter != nil {
+			o.meter.resolved()
 		}
 		r, err := o.xref.Dereference(ref)
 		if err != nil {
@@ -123,29 +130,64 @@ func (o objects) stream(obj types.Object) (types.Dict, []byte, error) {
 // encoded form: memory stays bounded by what one page uses. A stream that
 // fails half way appends what decoded before the failure, as viewers (and
 // poppler) show truncated flate data.
+//
+// With a meter, the page's remaining decode budget bounds the stream too,
+// and crossing it is an ErrTooComplex error (also kept in the meter, for
+// callers that skip a stream that fails).
 func (o objects) streamAppend(dst []byte, obj types.Object) (types.Dict, []byte, error) {
 	sd, ok := o.resolve(obj).(types.StreamDict)
 	if !ok {
 		return nil, dst, fmt.Errorf("%w: not a stream", ErrInvalid)
 	}
+	limit, metered := o.maxDecoded, false
+	if o.meter != nil && o.meter.decodeRoom() <= limit {
+		limit, metered = o.meter.decodeRoom(), true
+	}
+	start := len(dst)
+	d, out, err := o.decodeAppend(dst, sd, limit)
+	if o.meter != nil {
+		o.meter.addDecoded(len(out) - start)
+	}
+	if metered && (errors.Is(err, errDecodedOverLimit) || errors.Is(err, filter.ErrDecodeLimitExceeded)) {
+		return d, out[:start], o.meter.overDecoded()
+	}
+	return d, out, err
+}
+
+func (o objects) decodeAppend(dst []byte, sd types.StreamDict, limit int64) (types.Dict, []byte, error) {
 	if sd.Content != nil {
+		if int64(len(sd.Content)) > limit {
+			return sd.Dict, dst, fmt.Errorf("%w: %w", ErrInvalid, errDecodedOverLimit)
+		}
 		return sd.Dict, append(dst, sd.Content...), nil
 	}
 	switch {
 	case len(sd.FilterPipeline) == 0:
+		if int64(len(sd.Raw)) > limit {
+			return sd.Dict, dst, fmt.Errorf("%w: %w", ErrInvalid, errDecodedOverLimit)
+		}
 		return sd.Dict, append(dst, sd.Raw...), nil
 	case len(sd.FilterPipeline) == 1 && sd.FilterPipeline[0].Name == "FlateDecode" && plainFlate(sd.FilterPipeline[0].DecodeParms):
-		data, err := inflate(dst, sd.Raw, o.maxDecoded)
+		data, err := inflate(dst, sd.Raw, limit)
+		return sd.Dict, data, err
+	case streamingPipeline(sd.FilterPipeline):
+		// Flate over flate, hex or ASCII85 over flate: each stage streams
+		// into the next (filters.go), so only the last one's output,
+		// bounded by limit, is ever held.
+		data, err := decodeStreaming(dst, sd.Raw, sd.FilterPipeline, limit)
 		return sd.Dict, data, err
 	}
 	local := sd
 	local.Content = nil
-	data, err := local.DecodeLengthWithLimit(-1, o.maxDecoded)
+	data, err := local.DecodeLengthWithLimit(-1, limit)
 	if err != nil {
 		return sd.Dict, append(dst, local.Content...), err
 	}
 	return sd.Dict, append(dst, data...), nil
 }
+
+// errDecodedOverLimit: a stream decoded to more than it may.
+var errDecodedOverLimit = errors.New("decoded stream over its limit")
 
 // plainFlate reports whether flate parameters leave the data as is (no PNG
 // or TIFF predictor), so the fast path can decode it.
@@ -186,19 +228,26 @@ func inflate(dst, src []byte, limit int64) ([]byte, error) {
 func readAllBounded(dst []byte, r io.Reader, limit int64, srcLen int) ([]byte, error) {
 	start := len(dst)
 	if cap(dst)-len(dst) < srcLen {
-		grown := make([]byte, len(dst), len(dst)+int(min(int64(srcLen)*4+512, limit)))
+		grown := make([]byte, len(dst), len(dst)+int(min(int64(srcLen)*4+512, limit+1)))
 		copy(grown, dst)
 		dst = grown
 	}
 	for {
 		if len(dst) == cap(dst) {
-			if int64(len(dst)-start) >= limit {
-				return dst, fmt.Errorf("%w: decoded stream over %d bytes", ErrInvalid, limit)
-			}
-			dst = append(dst, 0)[:len(dst)]
+			// Grow by doubling, but never past the limit (plus the one
+			// byte that tells "exactly at the limit" from "over it"), so a
+			// bomb costs at most its limit in memory.
+			want := min(int64(cap(dst))*2+512, int64(start)+limit+1)
+			grown := make([]byte, len(dst), max(want, int64(len(dst))+1))
+			copy(grown, dst)
+			dst = grown
 		}
-		n, err := r.Read(dst[len(dst):cap(dst)])
+		end := min(cap(dst), start+int(limit)+1)
+		n, err := r.Read(dst[len(dst):end])
 		dst = dst[:len(dst)+n]
+		if int64(len(dst)-start) > limit {
+			return dst[:start+int(limit)], fmt.Errorf("%w: %w (%d bytes)", ErrInvalid, errDecodedOverLimit, limit)
+		}
 		if err == io.EOF {
 			return dst, nil
 		}

@@ -22,15 +22,21 @@ const maxPageTreeDepth = 64
 
 // pageTree lists the pages in order with one walk of the tree, so reading
 // page n does not walk the tree again (pdfcpu's PageDict does, which makes
-// a long set quadratic). Loops and nodes that are neither Pages nor Page
-// are skipped.
-func (o objects) pageTree(root types.Object) ([]pageEntry, error) {
-	var pages []pageEntry
+// a long set quadratic). It repairs a damaged tree the way viewers do:
+// every node is visited once (a cycle, or a tree that lists itself, adds
+// nothing the second time), and a kid that is missing keeps its place as
+// a page that reports the damage. scan/annotate walks the tree by the same
+// rules, so both agree on the page list. More than maxNodes nodes is
+// ErrTooComplex; nodes is how many were walked.
+func (o objects) pageTree(root types.Object, maxNodes int) (pages []pageEntry, nodes int, err error) {
 	visited := map[int]bool{}
 	var walk func(node types.Object, inh pageEntry, depth int) error
 	walk = func(node types.Object, inh pageEntry, depth int) error {
 		if depth > maxPageTreeDepth {
 			return fmt.Errorf("page tree deeper than %d levels", maxPageTreeDepth)
+		}
+		if nodes++; nodes > maxNodes {
+			return fmt.Errorf("%w: page tree over %d nodes", ErrTooComplex, maxNodes)
 		}
 		if id := objectID(node); id != 0 {
 			if visited[id] {
@@ -75,12 +81,12 @@ func (o objects) pageTree(root types.Object) ([]pageEntry, error) {
 		return nil
 	}
 	if err := walk(root, pageEntry{}, 0); err != nil {
-		return nil, err
+		return nil, nodes, err
 	}
 	if len(pages) == 0 {
 		pages = o.orphanPages()
 	}
-	return pages, nil
+	return pages, nodes, nil
 }
 
 // orphanPages lists the page objects of a file whose page tree is gone, in

@@ -1,0 +1,77 @@
+package annotate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+
+	"planreview/scan/hostile"
+	"planreview/scan/pdftext"
+)
+
+// TestDamagedPageTrees: for page trees viewers repair (cycles, a tree that
+// lists itself, a missing or inline kid) and for truncated and bit-flipped
+// files, the marked-up copy is made for every page the extractor reads,
+// with the same page count, and pdfcpu reads the copy back. This is what
+// keeps "page tree node N is missing" from failing a scan that the
+// extractor accepted.
+func TestDamagedPageTrees(t *testing.T) {
+	plain := hostile.PageTreeCycle() // a sound file to cut and flip
+	cases := map[string][]byte{
+		"cycle":            hostile.PageTreeCycle(),
+		"lists itself":     hostile.PageTreeSelf(),
+		"missing kid":      hostile.MissingKid(),
+		"inline kid":       hostile.DirectKid(),
+		"fan-out (1 page)": hostile.FormFanOut(3, 2, 1),
+	}
+	for _, frac := range []float64{0.5, 0.7, 0.9} {
+		cases[fmt.Sprintf("truncated at %.0f%%", frac*100)] = hostile.Truncated(plain, frac)
+	}
+	for seed := range uint64(20) {
+		cases[fmt.Sprintf("bit flips %d", seed)] = hostile.BitFlipped(plain, 3, seed)
+	}
+	for name, in := range cases {
+		t.Run(name, func(t *testing.T) {
+			doc, err := pdftext.OpenReader(context.Background(), bytes.NewReader(in), int64(len(in)))
+			if err != nil {
+				t.Skipf("the extractor rejects it (%v): the scan fails before annotating", err)
+			}
+			n := doc.NumPages()
+			if n == 0 {
+				t.Skip("no pages: empty_pdf before annotating")
+			}
+			var marks []Mark
+			for p := 1; p <= n; p++ {
+				marks = append(marks, Mark{Number: p, FindingID: fmt.Sprintf("fnd_%d", p), Severity: "high",
+					Title: "t", Page: p, Rect: pdftext.Rect{72, 72, 144, 96}})
+			}
+			var out bytes.Buffer
+			err = Render(context.Background(), bytes.NewReader(in), &out, marks, testSummary)
+			if errors.Is(err, ErrUnreadablePDF) && strings.Contains(err.Error(), "page tree root") {
+				// The extractor read pages outside any tree (the root is
+				// gone); no update can show marks on them, and the scan
+				// fails invalid_pdf with the file rejected.
+				return
+			}
+			if err != nil {
+				t.Fatalf("extractor reads %d pages, annotating fails: %v", n, err)
+			}
+			pctx, err := api.ReadContext(bytes.NewReader(out.Bytes()), readConfiguration())
+			if err != nil {
+				t.Fatalf("pdfcpu cannot read the marked-up copy: %v", err)
+			}
+			pages, _, err := collectPages(pctx.XRefTable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pages) < n { // the copy adds summary pages
+				t.Errorf("copy has %d pages, the extractor read %d", len(pages), n)
+			}
+		})
+	}
+}
