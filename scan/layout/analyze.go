@@ -114,15 +114,7 @@ func Analyze(p *pdftext.Page) *Page {
 	if len(a.words) > maxWords {
 		a.words = a.words[:maxWords]
 	}
-	segs := p.Segments
-	if len(segs) > maxSegments {
-		segs = segs[:maxSegments]
-	}
-	for _, s := range segs {
-		if finite(s.X0) && finite(s.Y0) && finite(s.X1) && finite(s.Y1) {
-			out.Segments = append(out.Segments, Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
-		}
-	}
+	out.Segments = p.Segments[:min(len(p.Segments), maxSegments):min(len(p.Segments), maxSegments)]
 	a.rules = newRuleIndex(out.Segments)
 	a.measure()
 	a.buildRuns()
