@@ -541,7 +541,7 @@ func (o objects) loadType0(f *font, d types.Dict) {
 		return
 	}
 	o.readDescriptor(f, o.dict(cf["FontDescriptor"]))
-	if f.toUnicode == nil && !f.unknownCIDs {
+	if f.toUnicode == nil && !f.unknownCIDs && !f.ucs2Codes {
 		f.cidText = o.trueTypeCIDText(cf)
 	}
 	if v, ok := o.number(cf["DW"]); ok {
