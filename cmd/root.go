@@ -44,6 +44,7 @@ func newRootCmd() *cobra.Command {
 		newKeysCmd(a),
 		newPartnersCmd(a),
 		newBackupCmd(a),
+		newRestoreCmd(a),
 		newReviewCmd(a),
 		newInspectCmd(),
 		newVersionCmd(),

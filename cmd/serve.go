@@ -152,7 +152,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
-		Handler:           api.AdminHandler(&api.Admin{Store: db, Changed: ap.api.KeysChanged}, log),
+		Handler:           api.AdminHandler(&api.Admin{Store: db, Changed: ap.api.KeysChanged, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version}, log),
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}
