@@ -18,6 +18,9 @@ func Execute() int {
 	err := root.ExecuteContext(context.Background())
 	if err != nil {
 		fmt.Fprintln(root.ErrOrStderr(), "planreview:", err)
+		if hint, ok := usageHint(err); ok {
+			fmt.Fprintln(root.ErrOrStderr(), hint)
+		}
 	}
 	return exitCodeOf(err)
 }
@@ -49,6 +52,7 @@ func newRootCmd() *cobra.Command {
 		newInspectCmd(),
 		newVersionCmd(),
 	)
+	enforceUsageExit(root)
 	return root
 }
 
