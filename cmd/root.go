@@ -48,6 +48,7 @@ func newRootCmd() *cobra.Command {
 		newPartnersCmd(a),
 		newBackupCmd(a),
 		newRestoreCmd(a),
+		newConfigCmd(a),
 		newReviewCmd(a),
 		newInspectCmd(),
 		newVersionCmd(),

@@ -38,7 +38,9 @@ func newServeCmd(a *app) *cobra.Command {
 			defer logs.Close()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cfg, newLogger(cfg, logs))
+			log := newLogger(cfg, logs)
+			warnUnknownEnv(log.Warn)
+			return serve(ctx, cfg, log)
 		},
 	}
 	cmd.Flags().String("listen", "", "address to listen on (default 127.0.0.1:8080)")
