@@ -121,6 +121,7 @@ func extract(ctx context.Context, r io.Reader, staging string) (Manifest, error)
 	buf := make([]byte, copyBufferSize)
 	h := sha256.New()
 	got := map[string]extracted{}
+	var written []string
 	var manifest []byte
 	dirs := map[string]bool{}
 	last := "the start of the archive"
@@ -161,7 +162,7 @@ func extract(ctx context.Context, r io.Reader, staging string) (Manifest, error)
 			dirs[d] = true
 		}
 		h.Reset()
-		n, err := writeSynced(target, io.TeeReader(tr, h), buf)
+		n, err := writeFile(target, io.TeeReader(tr, h), buf)
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return Manifest{}, &CorruptError{Entry: name, Reason: "cut off (the archive is truncated)"}
 		}
@@ -169,6 +170,7 @@ func extract(ctx context.Context, r io.Reader, staging string) (Manifest, error)
 			return Manifest{}, fmt.Errorf("%s: %w", name, err)
 		}
 		got[name] = extracted{size: n, sum: fmt.Sprintf("%x", h.Sum(nil))}
+		written = append(written, target)
 	}
 	if manifest == nil {
 		return Manifest{}, &CorruptError{Entry: ManifestEntry, Reason: "missing (the archive is truncated or not a planreview backup)"}
@@ -209,7 +211,10 @@ func extract(ctx context.Context, r io.Reader, staging string) (Manifest, error)
 	if !listed[DatabaseEntry] {
 		return m, &CorruptError{Entry: DatabaseEntry, Reason: "missing"}
 	}
-	// Folders were filled; make their entries durable before the rename.
+	// Every file, then every folder's entries, durable before the rename.
+	if err := syncTree(staging, written); err != nil {
+		return m, err
+	}
 	sorted := make([]string, 0, len(dirs))
 	for d := range dirs {
 		sorted = append(sorted, d)
@@ -226,16 +231,13 @@ func extract(ctx context.Context, r io.Reader, staging string) (Manifest, error)
 	return m, nil
 }
 
-// writeSynced writes r to a new file at target and fsyncs it.
-func writeSynced(target string, r io.Reader, buf []byte) (int64, error) {
+// writeFile writes r to a new file at target; syncTree makes it durable.
+func writeFile(target string, r io.Reader, buf []byte) (int64, error) {
 	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	n, err := io.CopyBuffer(struct{ io.Writer }{f}, r, buf) // our buffer, not ReadFrom's
-	if err == nil {
-		err = f.Sync()
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
