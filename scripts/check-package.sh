@@ -16,7 +16,8 @@ debs=("$DIST"/planreview_"$VERSION"_*.deb)
 for deb in "${debs[@]}"; do
   echo "== $deb"
   contents=$(dpkg-deb --contents "$deb")
-  for path in ./usr/bin/planreview ./usr/lib/systemd/system/planreview.service ./etc/planreview/config.yaml ./var/lib/planreview/; do
+  for path in ./usr/bin/planreview ./usr/lib/systemd/system/planreview.service ./usr/lib/systemd/system/planreview-backup.service \
+      ./usr/lib/systemd/system/planreview-backup.timer ./etc/planreview/config.yaml ./var/lib/planreview/; do
     grep -q " $path\$" <<<"$contents" || fail "$deb does not contain $path"
   done
   [ "$(dpkg-deb --field "$deb" Version)" = "$VERSION" ] || fail "$deb: version is not $VERSION"
@@ -35,11 +36,15 @@ for deb in "${debs[@]}"; do
       grep -Eq '^data\.dir +/var/lib/planreview +file$' || fail "$deb: packaged config does not set data.dir"
     if command -v systemd-analyze >/dev/null; then
       # verify checks that ExecStart exists: point it at the extracted binary.
-      sed "s|/usr/bin/planreview|$bin|" "$work/root/usr/lib/systemd/system/planreview.service" > "$work/planreview.service"
+      units=()
+      for unit in planreview.service planreview-backup.service planreview-backup.timer; do
+        sed "s|/usr/bin/planreview|$bin|" "$work/root/usr/lib/systemd/system/$unit" > "$work/$unit"
+        units+=("$work/$unit")
+      done
       # Warnings (an unknown key, a key in the wrong section) fail too.
-      out=$(systemd-analyze verify --man=no "$work/planreview.service" 2>&1) || fail "$deb: systemd-analyze verify refused the unit: $out"
+      out=$(cd "$work" && systemd-analyze verify --man=no "${units[@]}" 2>&1) || fail "$deb: systemd-analyze verify refused a unit: $out"
       [ -z "$out" ] || fail "$deb: systemd-analyze verify: $out"
-      echo "systemd-analyze verify: ok"
+      echo "systemd-analyze verify: ok (${units[*]##*/})"
     else
       echo "systemd-analyze not installed: unit not verified"
     fi

@@ -11,6 +11,8 @@ if ! getent passwd planreview >/dev/null; then
 fi
 
 install -d -o planreview -g planreview -m 0750 /var/lib/planreview
+# Where planreview-backup.service writes (the timer is off until enabled).
+install -d -o planreview -g planreview -m 0750 /var/backups/planreview
 # The config may hold secrets: readable by the service, not by everyone.
 chown root:planreview /etc/planreview /etc/planreview/config.yaml
 chmod 0750 /etc/planreview
