@@ -7,8 +7,8 @@ import (
 )
 
 // syncTree makes every file written under dir durable. On Linux one
-// syncfs(2) flushes the whole filesystem in one journal commit, where an
-// fsync per file costs one each (measured: docs/benchmarks.md, restore).
+// syncfs(2) flushes the filesystem at once, where an fsync per file asks
+// the journal for a commit per file (10,000 of them for 10,000 uploads).
 func syncTree(dir string, _ []string) error {
 	d, err := os.Open(dir)
 	if err != nil {
