@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -126,5 +128,28 @@ func TestVersion(t *testing.T) {
 	}
 	if want := fmt.Sprintf("database schema %d", store.SchemaVersion()); !strings.Contains(res.stdout, want) {
 		t.Errorf("version output lacks %q:\n%s", want, res.stdout)
+	}
+}
+
+// TestVersionStamped: a release build's -ldflags stamp version, commit and
+// build date, shown by `version` and `version --json`.
+func TestVersionStamped(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "planreview")
+	build := exec.Command("go", "build", "-o", bin, "-ldflags",
+		"-X planreview/cmd.version=9.8.7 -X planreview/cmd.commit=0123abc -X planreview/cmd.buildDate=2026-11-24T00:00:00Z", ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "planreview 9.8.7 (commit 0123abc, built 2026-11-24T00:00:00Z)\n") {
+		t.Errorf("version = %q (%v)", out, err)
+	}
+	out, err = exec.Command(bin, "version", "--json").Output()
+	var info buildInfo
+	if err != nil || json.Unmarshal(out, &info) != nil || info.Version != "9.8.7" || info.Commit != "0123abc" ||
+		info.BuildDate != "2026-11-24T00:00:00Z" || info.SchemaVersion != store.SchemaVersion() || info.APIVersion != "1.0.0" {
+		t.Errorf("version --json = %s (%v)", out, err)
 	}
 }
