@@ -15,6 +15,7 @@ import (
 
 	"planreview/api/apikey"
 	"planreview/store"
+	"planreview/store/backup"
 )
 
 // AdminStore is what operator commands need of the database.
@@ -27,7 +28,8 @@ type AdminStore interface {
 	RevokeKey(id string) (store.Key, error)
 	RotateKey(oldID, newHash, newHint string, grace time.Duration) (store.Key, store.Key, error)
 	UpdatePartner(name string, change func(*store.Partner)) (store.Partner, error)
-	Backup(w io.Writer) (int64, error)
+	Partners() ([]store.Partner, error)
+	backup.Snapshotter
 }
 
 // Admin carries out the operator's commands (keys, partners, backup). The
@@ -43,6 +45,11 @@ type Admin struct {
 	// LawsChanged is called after a snapshot was imported or certified,
 	// so a running server compiles it before scans need it.
 	LawsChanged func()
+	// Blobs, SigningKeyPath and Version are what a backup copies besides
+	// the database, and the version it records.
+	Blobs          backup.Blobs
+	SigningKeyPath string
+	Version        string
 }
 
 func (a *Admin) changed() {
@@ -80,23 +87,45 @@ type KeyInfo struct {
 }
 
 // PartnerSettings changes a partner; nil fields stay as they are.
+// ResetLimits puts quota, rate and burst back to the appliance defaults
+// before the fields given apply; ClearFrameOrigins empties the list. An
+// unknown name is refused unless Create, so a typo does not make a partner.
 type PartnerSettings struct {
-	ScanQuota    *int     `json:"scanQuota,omitempty"`
-	RateLimit    *float64 `json:"rateLimit,omitempty"`
-	RateBurst    *int     `json:"rateBurst,omitempty"`
-	FrameOrigins []string `json:"frameOrigins,omitempty"`
-	Jurisdiction *string  `json:"jurisdiction,omitempty"` // default jurisdictionId of new jobs; "" clears
+	ScanQuota         *int     `json:"scanQuota,omitempty"`
+	RateLimit         *float64 `json:"rateLimit,omitempty"`
+	RateBurst         *int     `json:"rateBurst,omitempty"`
+	FrameOrigins      []string `json:"frameOrigins,omitempty"`
+	ClearFrameOrigins bool     `json:"clearFrameOrigins,omitempty"`
+	ResetLimits       bool     `json:"resetLimits,omitempty"`
+	Create            bool     `json:"create,omitempty"`
+	Jurisdiction      *string  `json:"jurisdiction,omitempty"` // default jurisdictionId of new jobs; "" clears
 }
 
 // PartnerInfo is a partner as operators see it (0 = appliance default).
 type PartnerInfo struct {
-	PartnerID    string   `json:"partnerId"`
-	Name         string   `json:"name"`
-	ScanQuota    int      `json:"scanQuota"`
-	RateLimit    float64  `json:"rateLimit"`
-	RateBurst    int      `json:"rateBurst"`
-	FrameOrigins []string `json:"frameOrigins"`
-	Jurisdiction *string  `json:"jurisdiction"`
+	PartnerID    string    `json:"partnerId"`
+	Name         string    `json:"name"`
+	ScanQuota    int       `json:"scanQuota"`
+	RateLimit    float64   `json:"rateLimit"`
+	RateBurst    int       `json:"rateBurst"`
+	FrameOrigins []string  `json:"frameOrigins"`
+	Jurisdiction *string   `json:"jurisdiction"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// PartnerDetail is one partner with its keys (never their secrets).
+type PartnerDetail struct {
+	PartnerInfo
+	Keys []KeyInfo `json:"keys"`
+}
+
+func partnerInfo(p store.Partner) PartnerInfo {
+	origins := p.FrameOrigins
+	if origins == nil {
+		origins = []string{}
+	}
+	return PartnerInfo{PartnerID: p.ID, Name: p.Name, ScanQuota: p.ScanQuota, RateLimit: p.RateLimit,
+		RateBurst: p.RateBurst, FrameOrigins: origins, Jurisdiction: optional(p.Jurisdiction), CreatedAt: p.CreatedAt}
 }
 
 // AdminError is an operator mistake (unknown key, bad value), as opposed to
@@ -214,6 +243,9 @@ func (a *Admin) RotateKey(_ context.Context, keyID string, grace time.Duration) 
 		return RotatedKey{}, &AdminError{fmt.Sprintf("no key %s", keyID)}
 	case errors.Is(err, store.ErrKeyRevoked):
 		return RotatedKey{}, &AdminError{fmt.Sprintf("key %s is revoked or expired; issue a new key instead", keyID)}
+	case errors.Is(err, store.ErrKeyReplaced):
+		return RotatedKey{}, &AdminError{fmt.Sprintf("key %s already has a live replacement, %s; hand that one out, or revoke it and rotate again",
+			keyID, old.ReplacedBy)}
 	case err != nil:
 		return RotatedKey{}, err
 	}
@@ -228,6 +260,18 @@ func (a *Admin) RotateKey(_ context.Context, keyID string, grace time.Duration) 
 func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) (PartnerInfo, error) {
 	if err := checkPartnerName(name); err != nil {
 		return PartnerInfo{}, err
+	}
+	if set.ClearFrameOrigins && len(set.FrameOrigins) > 0 {
+		return PartnerInfo{}, &AdminError{"clearing the frame origins and setting them at once: choose one"}
+	}
+	if !set.Create {
+		_, err := a.Store.PartnerByName(name)
+		if errors.Is(err, store.ErrNotFound) {
+			return PartnerInfo{}, &AdminError{fmt.Sprintf("no partner named %q (partners list shows them); to create it, repeat with --create", name)}
+		}
+		if err != nil {
+			return PartnerInfo{}, err
+		}
 	}
 	switch {
 	case set.ScanQuota != nil && *set.ScanQuota < 1:
@@ -247,6 +291,12 @@ func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) 
 	}
 	defer a.changed()
 	p, err := a.Store.UpdatePartner(name, func(p *store.Partner) {
+		if set.ResetLimits {
+			p.ScanQuota, p.RateLimit, p.RateBurst = 0, 0, 0
+		}
+		if set.ClearFrameOrigins {
+			p.FrameOrigins = nil
+		}
 		if set.ScanQuota != nil {
 			p.ScanQuota = *set.ScanQuota
 		}
@@ -266,12 +316,61 @@ func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) 
 	if err != nil {
 		return PartnerInfo{}, err
 	}
-	return PartnerInfo{PartnerID: p.ID, Name: p.Name, ScanQuota: p.ScanQuota, RateLimit: p.RateLimit,
-		RateBurst: p.RateBurst, FrameOrigins: p.FrameOrigins, Jurisdiction: optional(p.Jurisdiction)}, nil
+	return partnerInfo(p), nil
 }
 
-// Backup writes a consistent copy of the database.
-func (a *Admin) Backup(_ context.Context, w io.Writer) (int64, error) { return a.Store.Backup(w) }
+// ListPartners lists every partner by name.
+func (a *Admin) ListPartners(_ context.Context) ([]PartnerInfo, error) {
+	ps, err := a.Store.Partners()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PartnerInfo, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, partnerInfo(p))
+	}
+	return out, nil
+}
+
+// ShowPartner is one partner's settings and keys.
+func (a *Admin) ShowPartner(ctx context.Context, name string) (PartnerDetail, error) {
+	p, err := a.Store.PartnerByName(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return PartnerDetail{}, &AdminError{fmt.Sprintf("no partner named %q (partners list shows them)", name)}
+	}
+	if err != nil {
+		return PartnerDetail{}, err
+	}
+	keys, err := a.ListKeys(ctx, name)
+	if err != nil {
+		return PartnerDetail{}, err
+	}
+	return PartnerDetail{PartnerInfo: partnerInfo(p), Keys: keys}, nil
+}
+
+// Backup writes the whole appliance as one archive (store/backup): a
+// consistent database snapshot, every upload and marked-up copy it
+// references, and the signing key. It returns the bytes written.
+func (a *Admin) Backup(ctx context.Context, w io.Writer) (int64, error) {
+	if a.Blobs == nil {
+		return 0, errors.New("backup: no blob store configured")
+	}
+	cw := &countingWriter{w: w}
+	_, err := backup.Write(ctx, cw, backup.Source{DB: a.Store, Blobs: a.Blobs,
+		SigningKeyPath: a.SigningKeyPath, AppVersion: a.Version})
+	return cw.n, err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
 
 // AdminHandler serves Admin over the admin socket. The socket file's mode
 // (0600) is the access control: whoever may open it is the operator.
@@ -335,6 +434,14 @@ func AdminHandler(a *Admin, log *slog.Logger) http.Handler {
 		reply(w, p, err)
 	})
 	lawsRoutes(mux, a, log, reply)
+	mux.HandleFunc("GET /v1/partners", func(w http.ResponseWriter, r *http.Request) {
+		ps, err := a.ListPartners(r.Context())
+		reply(w, ps, err)
+	})
+	mux.HandleFunc("GET /v1/partners/{name}", func(w http.ResponseWriter, r *http.Request) {
+		p, err := a.ShowPartner(r.Context(), r.PathValue("name"))
+		reply(w, p, err)
+	})
 	mux.HandleFunc("GET /v1/backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		if _, err := a.Backup(r.Context(), w); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"planreview/api"
 	"planreview/store"
+	"planreview/store/blob"
 )
 
 // adminOps are the operator's commands. *api.Admin runs them on an open
@@ -26,6 +27,8 @@ type adminOps interface {
 	RevokeKey(ctx context.Context, keyID string) (api.KeyInfo, error)
 	RotateKey(ctx context.Context, keyID string, grace time.Duration) (api.RotatedKey, error)
 	SetPartner(ctx context.Context, name string, set api.PartnerSettings) (api.PartnerInfo, error)
+	ListPartners(ctx context.Context) ([]api.PartnerInfo, error)
+	ShowPartner(ctx context.Context, name string) (api.PartnerDetail, error)
 	Backup(ctx context.Context, w io.Writer) (int64, error)
 	lawsOps
 }
@@ -54,7 +57,11 @@ func (a *app) withAdmin(cmd *cobra.Command, fn func(adminOps) error) error {
 		return err
 	}
 	defer db.Close()
-	return fn(&api.Admin{Store: db, Laws: db})
+	blobs, err := blob.Open(cfg.FilesDir())
+	if err != nil {
+		return err
+	}
+	return fn(&api.Admin{Store: db, Laws: db, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version})
 }
 
 // socketAdmin speaks the admin API (api.AdminHandler) over the socket.
@@ -122,6 +129,16 @@ func (s *socketAdmin) RotateKey(ctx context.Context, keyID string, grace time.Du
 
 func (s *socketAdmin) SetPartner(ctx context.Context, name string, set api.PartnerSettings) (p api.PartnerInfo, err error) {
 	err = s.call(ctx, http.MethodPut, "/v1/partners/"+url.PathEscape(name), set, &p)
+	return p, err
+}
+
+func (s *socketAdmin) ListPartners(ctx context.Context) (ps []api.PartnerInfo, err error) {
+	err = s.call(ctx, http.MethodGet, "/v1/partners", nil, &ps)
+	return ps, err
+}
+
+func (s *socketAdmin) ShowPartner(ctx context.Context, name string) (p api.PartnerDetail, err error) {
+	err = s.call(ctx, http.MethodGet, "/v1/partners/"+url.PathEscape(name), nil, &p)
 	return p, err
 }
 

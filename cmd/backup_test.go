@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,13 +15,23 @@ import (
 	"time"
 
 	"planreview/store"
+	"planreview/store/backup"
 )
 
-// backupJobIDs opens a backup file as a database and lists the partner's
-// job ids, newest first.
+// backupJobIDs restores a backup archive into a temp folder, opens its
+// database and lists the partner's job ids, newest first.
 func backupJobIDs(t *testing.T, path, partnerID string) []string {
 	t.Helper()
-	db, err := store.Open(path, store.Options{LockTimeout: time.Second})
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	restored := t.TempDir()
+	if _, err := backup.Restore(context.Background(), f, restored); err != nil {
+		t.Fatalf("restore %s: %v", path, err)
+	}
+	db, err := store.Open(filepath.Join(restored, backup.DatabaseEntry), store.Options{LockTimeout: time.Second})
 	if err != nil {
 		t.Fatalf("store.Open(backup): %v", err)
 	}
@@ -51,7 +64,7 @@ func TestBackupWhileServing(t *testing.T) {
 		want = append(want, j.JobID)
 	}
 
-	out := filepath.Join(t.TempDir(), "planreview-backup.db")
+	out := filepath.Join(t.TempDir(), "planreview-backup.tar")
 	res := mustCLI(t, dir, "backup", out)
 	if res.took > 10*time.Second {
 		t.Errorf("backup while serving took %s", res.took)
@@ -80,7 +93,7 @@ func TestBackupWhileServing(t *testing.T) {
 
 	// `backup -` writes the database to stdout.
 	res = mustCLI(t, dir, "backup", "-")
-	stdoutCopy := filepath.Join(t.TempDir(), "stdout.db")
+	stdoutCopy := filepath.Join(t.TempDir(), "stdout.tar")
 	if err := os.WriteFile(stdoutCopy, []byte(res.stdout), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -93,14 +106,14 @@ func TestBackupWhileServing(t *testing.T) {
 	if code := srv.wait(20 * time.Second); code != 0 {
 		t.Fatalf("serve exit %d", code)
 	}
-	direct := filepath.Join(t.TempDir(), "direct.db")
+	direct := filepath.Join(t.TempDir(), "direct.tar.gz")
 	mustCLI(t, dir, "backup", direct)
 	if got := backupJobIDs(t, direct, key.PartnerID); len(got) != len(want)+1 || !slices.Equal(got[1:], want) {
 		t.Errorf("direct backup has jobs %v, want the %d before plus one", got, len(want))
 	}
 
 	// A backup into a folder that does not exist fails and leaves nothing.
-	if res := runCLI(t, dir, "backup", filepath.Join(dir, "no", "such", "dir", "b.db")); res.code == 0 {
+	if res := runCLI(t, dir, "backup", filepath.Join(dir, "no", "such", "dir", "b.tar")); res.code == 0 {
 		t.Errorf("backup into a missing folder succeeded")
 	}
 }
@@ -115,5 +128,28 @@ func TestVersion(t *testing.T) {
 	}
 	if want := fmt.Sprintf("database schema %d", store.SchemaVersion()); !strings.Contains(res.stdout, want) {
 		t.Errorf("version output lacks %q:\n%s", want, res.stdout)
+	}
+}
+
+// TestVersionStamped: a release build's -ldflags stamp version, commit and
+// build date, shown by `version` and `version --json`.
+func TestVersionStamped(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "planreview")
+	build := exec.Command("go", "build", "-o", bin, "-ldflags",
+		"-X planreview/cmd.version=9.8.7 -X planreview/cmd.commit=0123abc -X planreview/cmd.buildDate=2026-11-24T00:00:00Z", ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "planreview 9.8.7 (commit 0123abc, built 2026-11-24T00:00:00Z)\n") {
+		t.Errorf("version = %q (%v)", out, err)
+	}
+	out, err = exec.Command(bin, "version", "--json").Output()
+	var info buildInfo
+	if err != nil || json.Unmarshal(out, &info) != nil || info.Version != "9.8.7" || info.Commit != "0123abc" ||
+		info.BuildDate != "2026-11-24T00:00:00Z" || info.SchemaVersion != store.SchemaVersion() || info.APIVersion != "1.0.0" {
+		t.Errorf("version --json = %s (%v)", out, err)
 	}
 }

@@ -210,12 +210,12 @@ func loadConfig(v *viper.Viper, configFile string, flags *pflag.FlagSet) (Config
 	var cfg Config
 	err := v.UnmarshalExact(&cfg, func(dc *mapstructure.DecoderConfig) {
 		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(
-			mapstructure.StringToTimeDurationHookFunc(),
+			durationHook,
 			stringToSliceHook,
 		)
 	})
 	if err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
+		return Config{}, decodeErrors(err)
 	}
 	return cfg, cfg.Validate()
 }

@@ -18,6 +18,9 @@ func Execute() int {
 	err := root.ExecuteContext(context.Background())
 	if err != nil {
 		fmt.Fprintln(root.ErrOrStderr(), "planreview:", err)
+		if hint, ok := usageHint(err); ok {
+			fmt.Fprintln(root.ErrOrStderr(), hint)
+		}
 	}
 	return exitCodeOf(err)
 }
@@ -45,10 +48,13 @@ func newRootCmd() *cobra.Command {
 		newPartnersCmd(a),
 		newLawsCmd(a),
 		newBackupCmd(a),
+		newRestoreCmd(a),
+		newConfigCmd(a),
 		newReviewCmd(a),
 		newInspectCmd(),
 		newVersionCmd(),
 	)
+	enforceUsageExit(root)
 	return root
 }
 

@@ -41,7 +41,9 @@ func newServeCmd(a *app) *cobra.Command {
 			defer logs.Close()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cfg, newLogger(cfg, logs))
+			log := newLogger(cfg, logs)
+			warnUnknownEnv(log.Warn)
+			return serve(ctx, cfg, log)
 		},
 	}
 	cmd.Flags().String("listen", "", "address to listen on (default 127.0.0.1:8080)")
@@ -201,7 +203,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
-		Handler:           api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged, LawsChanged: ap.warmLaws}, log),
+		Handler:           api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged, LawsChanged: ap.warmLaws, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version}, log),
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}

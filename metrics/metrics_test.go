@@ -15,7 +15,7 @@ import (
 )
 
 // TestEveryMetricIsExposed: each recording method shows up in the scrape
-// under its documented name (docs/operations-network.md), the queue gauges
+// under its documented name (docs/operations.md), the queue gauges
 // come from the callback, and a failing callback does not fail the scrape.
 func TestEveryMetricIsExposed(t *testing.T) {
 	queueErr := error(nil)
@@ -84,7 +84,7 @@ func TestEveryMetricIsExposed(t *testing.T) {
 // mentions (table and example alerts) is one this package exposes, and
 // the example rule file is YAML with an expression in every rule.
 func TestDocumentedMetricsExist(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "docs", "operations-network.md"))
+	raw, err := os.ReadFile(filepath.Join("..", "docs", "operations.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestDocumentedMetricsExist(t *testing.T) {
 			}
 		}
 		if !exposed[base] {
-			t.Errorf("docs/operations-network.md names %s, which is not exposed", name)
+			t.Errorf("docs/operations.md names %s, which is not exposed", name)
 		}
 	}
 

@@ -8,6 +8,7 @@ var (
 	ErrVersionLocked  = errors.New("version locked")
 	ErrTooManyFiles   = errors.New("too many files in version")
 	ErrKeyRevoked     = errors.New("key revoked")
+	ErrKeyReplaced    = errors.New("key already has a live replacement")
 	ErrSchemaTooNew   = errors.New("database schema is newer than this binary")
 	ErrDatabaseLocked = errors.New("database is locked by another process")
 )

@@ -118,6 +118,14 @@ func (db *DB) RotateKey(oldID, newHash, newHint string, grace time.Duration) (ol
 		if !old.Active(now) {
 			return ErrKeyRevoked
 		}
+		// A second rotation would leave two live replacements; the
+		// operator finishes (or revokes) the pending one first.
+		if old.ReplacedBy != "" {
+			var pending Key
+			if err := getJSON(tx.Bucket(bucketKeys), old.ReplacedBy, &pending); err == nil && pending.Active(now) {
+				return ErrKeyReplaced
+			}
+		}
 		var err error
 		if replacement, err = createKey(tx, old.PartnerID, newHash, newHint, now); err != nil {
 			return err

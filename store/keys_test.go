@@ -58,3 +58,51 @@ func TestKeysIssueRevokeAndRotate(t *testing.T) {
 		}
 	}
 }
+
+// TestRotateTwiceRefuses: a key with a live replacement is not rotated
+// again (that would make two live replacements); once the replacement is
+// revoked, rotating again is allowed.
+func TestRotateTwiceRefuses(t *testing.T) {
+	db, _ := openDB(t)
+	k, _, err := db.CreateKey("acme", "hash1", "abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, first, err := db.RotateKey(k.ID, "hash2", "efgh", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _, err := db.RotateKey(k.ID, "hash3", "ijkl", time.Hour)
+	if !errors.Is(err, store.ErrKeyReplaced) || old.ReplacedBy != first.ID {
+		t.Fatalf("second rotation: %v (replaced by %q), want ErrKeyReplaced naming %s", err, old.ReplacedBy, first.ID)
+	}
+	if _, err := db.KeyByHash("hash3"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("refused rotation stored a key: %v", err)
+	}
+	if _, err := db.RevokeKey(first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, second, err := db.RotateKey(k.ID, "hash4", "mnop", time.Hour); err != nil || second.ID == first.ID {
+		t.Errorf("rotation after the replacement was revoked: %v", err)
+	}
+}
+
+func TestPartnersListedByName(t *testing.T) {
+	db, _ := openDB(t)
+	for _, name := range []string{"zeta", "alpha", "mid"} {
+		if _, _, err := db.EnsurePartner(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := db.Partners()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	if len(names) != 3 || names[0] != "alpha" || names[1] != "mid" || names[2] != "zeta" {
+		t.Errorf("Partners = %v, want alpha, mid, zeta", names)
+	}
+}

@@ -83,3 +83,20 @@ func (db *DB) UpdatePartner(name string, change func(*Partner)) (Partner, error)
 	})
 	return p, err
 }
+
+// Partners lists every partner, ordered by name.
+func (db *DB) Partners() ([]Partner, error) {
+	var out []Partner
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		partners := tx.Bucket(bucketPartners)
+		return tx.Bucket(bucketPartnerNames).ForEach(func(_, id []byte) error {
+			var p Partner
+			if err := getJSON(partners, string(id), &p); err != nil {
+				return err
+			}
+			out = append(out, p)
+			return nil
+		})
+	})
+	return out, err
+}

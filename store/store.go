@@ -13,6 +13,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"planreview/store/durable"
 )
 
 // Bucket names. Index buckets hold composite keys (parent id + 0x00 + child
@@ -119,14 +121,36 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // Path is the database file's path.
 func (db *DB) Path() string { return db.bolt.Path() }
 
-func (db *DB) migrate() error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		current := 0
-		if meta := tx.Bucket(bucketMeta); meta != nil {
-			if v := meta.Get(keySchemaVersion); len(v) == 8 {
-				current = int(binary.BigEndian.Uint64(v))
-			}
+func schemaVersion(tx *bolt.Tx) int {
+	if meta := tx.Bucket(bucketMeta); meta != nil {
+		if v := meta.Get(keySchemaVersion); len(v) == 8 {
+			return int(binary.BigEndian.Uint64(v))
 		}
+	}
+	return 0
+}
+
+// PreMigrationBackupPath is where Open copies a database before it changes
+// its schema: the copy an operator rolls back to with the older binary.
+func PreMigrationBackupPath(dbPath string, fromVersion int) string {
+	return fmt.Sprintf("%s.schema-%d.bak", dbPath, fromVersion)
+}
+
+func (db *DB) migrate() error {
+	var current int
+	if err := db.bolt.View(func(tx *bolt.Tx) error { current = schemaVersion(tx); return nil }); err != nil {
+		return err
+	}
+	// An existing database about to change schema is copied first, so a
+	// rollback to the previous binary has a database it can open.
+	if current > 0 && current < len(migrations) {
+		backup := PreMigrationBackupPath(db.bolt.Path(), current)
+		if _, err := durable.WriteFrom(backup, 0o600, db.Backup); err != nil {
+			return fmt.Errorf("copy the database before migrating it to schema %d: %w", len(migrations), err)
+		}
+	}
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		current := schemaVersion(tx)
 		if current > len(migrations) {
 			return fmt.Errorf("schema version %d, binary knows %d: %w", current, len(migrations), ErrSchemaTooNew)
 		}

@@ -136,3 +136,64 @@ func TestBackupIsAnOpenableCopy(t *testing.T) {
 		t.Errorf("restored schema version %d, want %d", got, store.SchemaVersion())
 	}
 }
+
+// TestMigrationCopiesTheDatabaseFirst: opening a database of an older
+// schema writes a copy of it, at its old schema, before migrating, so a
+// rollback to the previous binary has a database that binary opens.
+func TestMigrationCopiesTheDatabaseFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "planreview.db")
+	db, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := db.EnsurePartner("acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := os.Stat(store.PreMigrationBackupPath(path, store.SchemaVersion())); !os.IsNotExist(err) {
+		t.Fatalf("a database at the current schema was copied: %v", err)
+	}
+	raw, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := store.SchemaVersion() - 1
+	raw.Update(func(tx *bolt.Tx) error {
+		var v [8]byte
+		binary.BigEndian.PutUint64(v[:], uint64(old))
+		return tx.Bucket([]byte("meta")).Put([]byte("schema_version"), v[:])
+	})
+	raw.Close()
+
+	db, err = store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	backup := store.PreMigrationBackupPath(path, old)
+	if got := readSchemaVersion(t, backup); got != old {
+		t.Errorf("pre-migration copy has schema %d, want %d", got, old)
+	}
+	if got := readSchemaVersion(t, path); got != store.SchemaVersion() {
+		t.Errorf("migrated database has schema %d, want %d", got, store.SchemaVersion())
+	}
+	info, err := os.Stat(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("pre-migration copy mode %v, want 0600", info.Mode().Perm())
+	}
+	raw, err = bolt.Open(backup, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	raw.View(func(tx *bolt.Tx) error {
+		if tx.Bucket([]byte("partners")).Get([]byte(p.ID)) == nil {
+			t.Errorf("pre-migration copy lacks partner %s", p.ID)
+		}
+		return nil
+	})
+}

@@ -31,6 +31,11 @@ var ErrNotPDF = errors.New("body is not a PDF")
 // Store is a folder of blobs.
 type Store struct {
 	root string
+
+	mu        sync.Mutex
+	holds     int               // backups running; Prune waits for them
+	heldSince time.Time         // when the first of them started
+	deferred  map[string]string // file id -> upload to keep, pruned at release
 }
 
 // Open creates the folder if needed.
@@ -224,6 +229,52 @@ const staleTemp = time.Hour
 // Prune deletes every upload of fileID except keep, and temp files a crash
 // left. Called after a commit replaced the file's bytes.
 func (s *Store) Prune(fileID, keep string) error {
+	s.mu.Lock()
+	if s.holds > 0 {
+		s.deferred[fileID] = keep
+		s.mu.Unlock()
+		return nil
+	}
+	s.mu.Unlock()
+	return s.prune(fileID, keep, time.Time{})
+}
+
+// Hold keeps every upload on disk until release is called, so a backup
+// that took a database snapshot can still copy the bytes that snapshot
+// references even if a newer upload replaces them meanwhile. The prunes
+// asked for in between run at release, and only on uploads written before
+// the hold: a newer one may belong to an upload whose commit is still on
+// its way.
+func (s *Store) Hold() (release func()) {
+	s.mu.Lock()
+	if s.holds == 0 {
+		// Less a second: file times come from a coarse clock that may lag.
+		s.heldSince = time.Now().Add(-time.Second)
+		s.deferred = map[string]string{}
+	}
+	s.holds++
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.holds--
+			var todo map[string]string
+			since := s.heldSince
+			if s.holds == 0 {
+				todo, s.deferred = s.deferred, nil
+			}
+			s.mu.Unlock()
+			for fileID, keep := range todo {
+				_ = s.prune(fileID, keep, since) // litter at worst; the file's next upload prunes again
+			}
+		})
+	}
+}
+
+// prune deletes fileID's uploads other than keep (only those last written
+// before writtenBefore, unless it is zero) and stale temp files.
+func (s *Store) prune(fileID, keep string, writtenBefore time.Time) error {
 	entries, err := os.ReadDir(s.dir(fileID))
 	if err != nil {
 		return err
@@ -236,7 +287,11 @@ func (s *Store) Prune(fileID, keep string) error {
 		if name == keep+".pdf" || (!upload && !temp) {
 			continue
 		}
-		if info, err := e.Info(); temp && (err != nil || time.Since(info.ModTime()) < staleTemp) {
+		info, err := e.Info()
+		if temp && (err != nil || time.Since(info.ModTime()) < staleTemp) {
+			continue
+		}
+		if upload && !writtenBefore.IsZero() && (err != nil || !info.ModTime().Before(writtenBefore)) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(s.dir(fileID), name)); err != nil && !os.IsNotExist(err) {

@@ -261,3 +261,52 @@ func TestUploadFileFallsBackFromDirectIO(t *testing.T) {
 		t.Error("still direct after a refused or partial write")
 	}
 }
+
+// TestHoldDefersPrune: while a backup holds the store, a replaced upload
+// stays on disk (the backup's snapshot may reference it); at release the
+// prune runs, but spares uploads written during the hold, which may belong
+// to a commit still on its way.
+func TestHoldDefersPrune(t *testing.T) {
+	s := open(t)
+	first, second, third := pdf("first"), pdf("second"), pdf("third")
+	a, err := s.Put(fileID, bytes.NewReader(first), int64(len(first)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(s.Path(fileID, a.SHA256), old, old); err != nil {
+		t.Fatal(err)
+	}
+	release := s.Hold()
+	b, err := s.Put(fileID, bytes.NewReader(second), int64(len(second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prune(fileID, b.SHA256); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Path(fileID, a.SHA256)); err != nil {
+		t.Fatalf("held store pruned the snapshot's upload: %v", err)
+	}
+	c, err := s.Put(fileID, bytes.NewReader(third), int64(len(third))) // not committed yet
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	release() // twice is harmless
+	if _, err := os.Stat(s.Path(fileID, a.SHA256)); !os.IsNotExist(err) {
+		t.Errorf("upload replaced before the hold survived its release: %v", err)
+	}
+	for _, sum := range []string{b.SHA256, c.SHA256} {
+		if _, err := os.Stat(s.Path(fileID, sum)); err != nil {
+			t.Errorf("upload written during the hold was pruned: %v", err)
+		}
+	}
+	// Without a hold, Prune acts at once again.
+	if err := s.Prune(fileID, c.SHA256); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Path(fileID, b.SHA256)); !os.IsNotExist(err) {
+		t.Errorf("Prune after release left %s", b.SHA256)
+	}
+}

@@ -1,0 +1,7 @@
+package backup
+
+import "encoding/json"
+
+func marshalManifest(m Manifest) ([]byte, error) {
+	return json.MarshalIndent(m, "", " ")
+}
