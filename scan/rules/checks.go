@@ -25,6 +25,8 @@ type checkSpec struct {
 
 var checks = map[string]checkSpec{
 	"unreadable_page":         {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
+	"scope_not_reviewed":      {vars: []string{"reason", "docType"}, run: checkScopeNotReviewed},
+	"codes_not_applied":       {vars: []string{"codes", "reason", "applied"}, run: checkCodesNotApplied},
 	"no_readable_pages":       {vars: []string{"pages"}, run: checkNoReadablePages},
 	"sheet_index_missing":     {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
 	"sheet_index_unlisted":    {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
@@ -252,16 +254,24 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
 			continue
 		}
+		// A page read only in part (stamps over a raster drawing) may print
+		// the field where the engine cannot read it.
+		if pv.model != nil && pv.model.TextLayer != sheets.TextFull {
+			continue
+		}
 		var missing bool
 		switch field {
 		case "number":
-			missing = pv.sheet.Number == ""
+			// Only against the numbering the rest of the set follows; a file
+			// whose numbers the engine cannot read at all is not a file
+			// without numbers.
+			missing = pv.sheet.Number == "" && (pv.model == nil || pv.schemeLearned())
 		case "title":
 			missing = pv.sheet.Number != "" && pv.sheet.Title == ""
 		case "date":
-			missing = pv.sheet.Number != "" && pv.sheet.Date == ""
+			missing = pv.sheet.Number != "" && pv.sheet.Date == "" && !pv.hasField(sheets.FieldDate)
 		case "scale":
-			missing = pv.sheet.Number != "" && pv.sheet.Scale == ""
+			missing = pv.sheet.Number != "" && pv.sheet.Scale == "" && pv.drawnToScale()
 		}
 		if missing {
 			out = append(out, observation{page: pv, vars: map[string]string{"field": strings.ReplaceAll(field, "_", " ")},
@@ -269,6 +279,32 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 		}
 	}
 	return out
+}
+
+// hasField reports whether the set model read a filled field of this kind
+// in the page's title block.
+func (pv *pageView) hasField(kind string) bool {
+	if pv.model == nil {
+		return false
+	}
+	for _, f := range pv.model.Fields {
+		if f.Kind == kind && strings.TrimSpace(f.Value) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// drawnToScale reports whether the sheet's title names a view drawn to
+// scale (plan, elevation, section, detail) and no diagram, schedule or
+// notes, whose sheets are commonly unscaled. Without a title the sheet is
+// judged by the set model's view scales alone.
+func (pv *pageView) drawnToScale() bool {
+	if pv.model != nil && len(pv.model.ViewScales) > 0 {
+		return false
+	}
+	t := pv.sheet.Title
+	return t != "" && scaledViewRe.MatchString(t) && !unscaledViewRe.MatchString(t)
 }
 
 // --- code analysis ------------------------------------------------------------
@@ -285,7 +321,7 @@ func (rv *review) adoptedText() string {
 }
 
 func checkCodeEditionStated(rv *review, r *Rule) []observation {
-	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil {
+	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !rv.codeAnalysisExpected() {
 		return nil
 	}
 	return []observation{{vars: map[string]string{"adopted": rv.adoptedText()}, evidence: "no code edition"}}
@@ -342,7 +378,7 @@ func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
 }
 
 func checkCodeAnalysisField(rv *review, r *Rule) []observation {
-	if rv.firstReadable() == nil {
+	if rv.firstReadable() == nil || !rv.codeAnalysisExpected() {
 		return nil
 	}
 	var stated bool

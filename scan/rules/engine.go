@@ -96,6 +96,11 @@ type pageView struct {
 	lines     []sheets.Line
 	present   []textmatch.Present // per line: which of lineSet's literals it holds
 	index     []sheets.IndexEntry
+	// model is the page as the set model read it (nil before Classify
+	// linked it): title-block fields, the number chosen by the set's
+	// numbering scheme, issue status.
+	model *sheets.PageModel
+	set   *fileModel
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
@@ -149,6 +154,10 @@ type review struct {
 	eng   *Engine
 	pages []*pageView
 	facts setFacts
+	// scopes and models are per file of the whole set (indexed by
+	// pageView.fileIndex), also for files not in this review's pages.
+	scopes []FileScope
+	models []sheets.SetModel
 }
 
 // Review applies the active rules to a plan set. Pages that are not
@@ -169,7 +178,16 @@ func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
 type Classified struct {
 	files int
 	pages []*pageView
+	// models is the set model of each file (document type, codes stated,
+	// jurisdiction hints, title blocks), which decides its scope.
+	models []sheets.SetModel
+	// Job is the job's side of the scope decision; the scan sets it before
+	// reviewing (zero: no jurisdiction, no adoption table).
+	Job JobContext
 }
+
+// Models returns the set model of each file, in registration order.
+func (c *Classified) Models() []sheets.SetModel { return c.models }
 
 // Classify classifies every page of a set (see ClassifySet).
 func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
@@ -177,7 +195,20 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Classified{files: len(set.Files), pages: pages}, nil
+	models := make([]sheets.SetModel, len(set.Files))
+	for fi := range set.Files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ps := make([]*pdftext.Page, len(set.Files[fi].Pages))
+		for pi := range set.Files[fi].Pages {
+			ps[pi] = &set.Files[fi].Pages[pi]
+		}
+		models[fi] = sheets.ReadSet(ps)
+	}
+	linkModels(pages, models)
+	settleDocTypes(pages, models)
+	return &Classified{files: len(set.Files), pages: pages, models: models}, nil
 }
 
 // Sheets returns the classification per file and page, in order.
@@ -198,35 +229,57 @@ func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding
 // review applies the rules and also returns the sorted topics of the rules
 // that applied to the set.
 func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, error) {
-	rv := &review{eng: e, pages: c.pages}
-	rv.facts = gatherFacts(rv.pages)
-
+	// Each file's scope decides which rules may speak about its pages:
+	// files of one class are reviewed together (a set split over several
+	// files keeps its cross-file checks), and every file whose scope
+	// limits the review says so in one info finding.
+	scopes := make([]FileScope, c.files)
+	for fi := range scopes {
+		if fi < len(c.models) {
+			scopes[fi] = e.Scope(c.models[fi], c.Job)
+		} else {
+			scopes[fi] = FileScope{Class: ScopeInScope}
+		}
+	}
+	byClass := map[string][]*pageView{}
+	for _, pv := range c.pages {
+		cl := scopes[pv.fileIndex].Class
+		byClass[cl] = append(byClass[cl], pv)
+	}
 	var findings []Finding
 	seen := map[string]int{}
 	topics := map[string]bool{}
-	for _, r := range e.rules {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-		if !rv.occupancyApplies(r) {
+	for _, class := range []string{ScopeInScope, ScopeCodesNotHeld, ScopeOutOfScope} {
+		pages := byClass[class]
+		if len(pages) == 0 {
 			continue
 		}
-		topics[r.Topic] = true
-		var obs []observation
-		if r.Check != "" {
-			obs = checks[r.Check].run(rv, r)
-		} else {
-			obs = rv.match(r)
-		}
-		for _, o := range obs {
-			f := rv.finding(r, o)
-			// Two identical notes on one sheet are two issues; keep their
-			// fingerprints distinct but still independent of position.
-			seen[f.Fingerprint]++
-			if n := seen[f.Fingerprint]; n > 1 {
-				f.Fingerprint = fingerprint(r.ID, f.SheetNumber, fmt.Sprintf("%s#%d", o.evidence, n))
+		rv := &review{eng: e, pages: pages, scopes: scopes, models: c.models}
+		rv.facts = gatherFacts(rv.pages)
+		for _, r := range e.rules {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
 			}
-			findings = append(findings, f)
+			if !e.ruleInScope(r, class) || !rv.occupancyApplies(r) {
+				continue
+			}
+			topics[r.Topic] = true
+			var obs []observation
+			if r.Check != "" {
+				obs = checks[r.Check].run(rv, r)
+			} else {
+				obs = rv.match(r)
+			}
+			for _, o := range obs {
+				f := rv.finding(r, o)
+				// Two identical notes on one sheet are two issues; keep their
+				// fingerprints distinct but still independent of position.
+				seen[f.Fingerprint]++
+				if n := seen[f.Fingerprint]; n > 1 {
+					f.Fingerprint = fingerprint(r.ID, f.SheetNumber, fmt.Sprintf("%s#%d", o.evidence, n))
+				}
+				findings = append(findings, f)
+			}
 		}
 	}
 	SortFindings(findings)
@@ -236,6 +289,30 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	}
 	sort.Strings(reviewed)
 	return findings, reviewed, nil
+}
+
+// ruleInScope says whether a rule speaks about files of a scope class:
+// in scope, every rule; codes not held, the document checks (completeness
+// and coverage) but neither the code packs nor the code-analysis
+// statements, which ask for what the held codes require; out of scope, the
+// coverage findings only (the scope finding among them).
+func (e *Engine) ruleInScope(r *Rule, class string) bool {
+	switch class {
+	case ScopeOutOfScope:
+		return r.Topic == "coverage"
+	case ScopeCodesNotHeld:
+		return e.packKind(r.Pack) == "completeness" && r.Topic != "completeness.code-analysis"
+	}
+	return true
+}
+
+func (e *Engine) packKind(id string) string {
+	for _, p := range e.packs {
+		if p.ID == id {
+			return p.Kind
+		}
+	}
+	return ""
 }
 
 // classify builds the engine's view of every page: lines, sheet
