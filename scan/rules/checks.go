@@ -24,14 +24,18 @@ type checkSpec struct {
 }
 
 var checks = map[string]checkSpec{
-	"unreadable_page":         {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
-	"scope_not_reviewed":      {vars: []string{"reason", "docType"}, run: checkScopeNotReviewed},
-	"codes_not_applied":       {vars: []string{"codes", "reason", "applied"}, run: checkCodesNotApplied},
-	"no_readable_pages":       {vars: []string{"pages"}, run: checkNoReadablePages},
-	"sheet_index_missing":     {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
-	"sheet_index_unlisted":    {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
-	"sheet_references":        {vars: []string{"target", "reference"}, run: checkSheetReferences},
-	"duplicate_sheet_numbers": {vars: []string{"number", "other"}, run: checkDuplicateSheets},
+	"unreadable_page":            {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
+	"scope_not_reviewed":         {vars: []string{"reason", "docType"}, run: checkScopeNotReviewed},
+	"unfinished_text":            {vars: []string{"text", "what", "more"}, run: checkUnfinishedText},
+	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
+	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans},
+	"scale_conflict":             {vars: []string{"first", "second", "paper"}, run: checkScaleConflict},
+	"codes_not_applied":          {vars: []string{"codes", "reason", "applied"}, run: checkCodesNotApplied},
+	"no_readable_pages":          {vars: []string{"pages"}, run: checkNoReadablePages},
+	"sheet_index_missing":        {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
+	"sheet_index_unlisted":       {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
+	"sheet_references":           {vars: []string{"target", "reference"}, run: checkSheetReferences},
+	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
 		validate: oneOf("field", "number", "title", "date", "scale")},
 	"code_edition_stated":  {vars: []string{"adopted"}, run: checkCodeEditionStated},
@@ -184,43 +188,6 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 // referenceRe finds sheet references: "3/A4.2", "A/A-501", "SEE A-501",
 // "SEE SHEET A-501", "REFER TO S-201".
 var referenceRe = lineSet.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
-
-// checkSheetReferences reports references to sheets that are not in the set.
-// It runs only when the set carries a sheet index: without one the set may
-// be a partial submittal and every outside reference would be noise.
-func checkSheetReferences(rv *review, r *Rule) []observation {
-	if len(rv.indexPages()) == 0 {
-		return nil
-	}
-	present := rv.presentSheets()
-	var out []observation
-	for _, pv := range rv.pages {
-		if !pv.readable {
-			continue
-		}
-		for li, l := range pv.lines {
-			for _, m := range pv.findAll(referenceRe, li) {
-				gi := 1
-				if m[2] < 0 {
-					gi = 2
-				}
-				target := l.Text[m[2*gi]:m[2*gi+1]]
-				n, ok := sheets.ParseNumber(target)
-				if !ok || !n.Strong {
-					continue
-				}
-				if _, ok := present[n.Key]; ok {
-					continue
-				}
-				ref := l.Text[m[0]:m[1]]
-				out = append(out, observation{page: pv, words: l.WordsInSpan(m[0], m[1]),
-					vars:     map[string]string{"target": n.Text, "reference": ref},
-					evidence: "ref " + ref})
-			}
-		}
-	}
-	return out
-}
 
 func checkDuplicateSheets(rv *review, r *Rule) []observation {
 	first := map[string]*pageView{}

@@ -1,0 +1,171 @@
+package rules
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/plangen"
+)
+
+// reviewPDF writes the sheets as a real PDF, extracts it and reviews it:
+// the checks' true cases and look-alikes through the whole word → layout →
+// model → check path.
+func reviewPDF(t *testing.T, specs ...plangen.SheetSpec) []Finding {
+	t.Helper()
+	f, err := plangen.Sheets("test.pdf", specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "test.pdf")
+	if err := os.WriteFile(path, f.PDF, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := pdftext.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	var pages []pdftext.Page
+	for p := range doc.Pages(context.Background()) {
+		pages = append(pages, *p)
+	}
+	return reviewPages(t, loadAll(t), pages...)
+}
+
+func anchorTexts(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		text := ""
+		if len(f.Anchors) > 0 {
+			text = f.Anchors[0].Text
+		}
+		out = append(out, f.SheetNumber+": "+text)
+	}
+	return out
+}
+
+const scale14 = `1/4" = 1'-0"`
+
+func TestUnfinishedTextPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"GENERAL NOTES",
+				"1. ANY NOTED FOOTING LEVELS ARE BASED ON F.F.L. XX.XX.",
+				"? GROUNDING ELECTRODE",
+				"RESPONSIBLE DESIGNER: #",
+				"2. ALLOCATE 120V FOR WATER BOTTLE FILLER. LOCATION TO BE DETERMINED.",
+				"3. KITCHEN UNITS BY SPECIALIST TO LATER DETAIL",
+				"1 VA TO VERIFY NUMBER AND LOCATIONS",
+				"2 VERIFY BLOCKING REQ'D AND LOCATIONS WITH VA")},
+		// Look-alikes: sizes, a legend's abbreviations, a contractor's
+		// standing instructions, numbered marks, a disclaimer.
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: append(plangen.Notes(120, 140,
+				"2X4 STUD WALL @ 16\" O.C.",
+				"48X48 U.F.W. / 60X24 M.F.W.",
+				"FIELD VERIFY ALL NEW CONDITIONS. NOTIFY ARCHITECT OF ANY DISCREPANCIES.",
+				"THE CONTRACTOR SHALL VERIFY ALL JOB SITE CONDITIONS AND RELATED DIMENSIONS.",
+				"BEDROOM #2",
+				"#5 BARS @ 12\" O.C. EACH WAY",
+				"DIMENSIONS ARE SUBJECT TO INDEPENDENT VERIFICATION",
+				"COLOR TO BE SELECTED BY OWNER"),
+				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
+	)
+	got := byRule(fs, "completeness-unfinished-text")
+	want := map[string]bool{"F.F.L. XX.XX": false, "? GROUNDING": false, "DESIGNER: #": false, "TO BE DETERMINED": false, "VA TO VERIFY": false}
+	for _, f := range got {
+		if f.SheetNumber != "A-101" {
+			t.Errorf("look-alike flagged on %s: %s", f.SheetNumber, f.Rationale)
+			continue
+		}
+		for k := range want {
+			if len(f.Anchors) > 0 && strings.Contains(f.Anchors[0].Text, k) {
+				want[k] = true
+			}
+		}
+	}
+	for k, found := range want {
+		if !found {
+			t.Errorf("placeholder %q not reported; got %v", k, anchorTexts(got))
+		}
+	}
+	// One finding per kind of placeholder and sheet.
+	if len(got) != 5 {
+		t.Errorf("%d findings, want 5 (one per kind): %v", len(got), anchorTexts(got))
+	}
+}
+
+func TestSheetReferencesPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"1. FOR STAIR DETAILS SEE SHEET A-501.",
+				"3/A-502",
+				"2. SEE SHEET A-102 FOR ROOF DRAINAGE.",
+				"REFER TO RAFT SLAB DETAILS ON DRAWINGS S3.01 & S3.11",
+				"EQUIPMENT A1015 BY OWNER",
+				"1/2\" GYP. BD. ON 2X4 STUDS",
+				"PANEL EL1-15")},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "SEE FLOOR PLAN FOR DIMENSIONS")},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-sheet")
+	targets := map[string]bool{}
+	for _, f := range got {
+		for _, want := range []string{"A-501", "A-502"} {
+			if strings.Contains(f.Rationale, "sheet "+want+" is not") {
+				targets[want] = true
+			}
+		}
+	}
+	// Without a sheet index, the set's own numbers are the list: S3.01 is
+	// not shaped like this set's numbers, A1015 and EL1-15 are not written
+	// as references.
+	if len(got) != 2 || !targets["A-501"] || !targets["A-502"] {
+		t.Errorf("references: %v", anchorTexts(got))
+	}
+}
+
+func TestOpeningTagsPDF(t *testing.T) {
+	tags := func(marks ...string) []plangen.LabelSpec {
+		var out []plangen.LabelSpec
+		for i, m := range marks {
+			out = append(out, plangen.LabelSpec{Text: m, Left: 300 + float64(i)*180, Top: 600})
+		}
+		return out
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "GROUND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: append(tags("W01", "W02", "W05", "W02"), plangen.Notes(120, 140, "W1 WALL TYPE, SEE ASSEMBLIES")...)},
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03"),
+				plangen.Notes(400, 184, "3'-0\" X 4'-0\" CASEMENT", "2'-0\" X 3'-0\" AWNING", "6'-0\" X 4'-0\" SLIDER")...)},
+	)
+	notInSched := byRule(fs, "consistency-tag-not-in-schedule")
+	if len(notInSched) != 1 || notInSched[0].SheetNumber != "A-101" || notInSched[0].Anchors[0].Text != "W05" {
+		t.Errorf("tags not in schedule: %v", anchorTexts(notInSched))
+	}
+	notOnPlans := byRule(fs, "consistency-schedule-mark-not-on-plans")
+	if len(notOnPlans) != 1 || notOnPlans[0].SheetNumber != "A-601" || notOnPlans[0].Anchors[0].Text != "W03" {
+		t.Errorf("marks on no plan: %v", anchorTexts(notOnPlans))
+	}
+}
+
+func TestScaleConflictPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "S2.01", Title: "FOOTING PLAN", Date: "2026-03-02", Scale: "1:200 AT A1 SHEET | 1:400 AT A3 SHEET",
+			Labels: plangen.Notes(120, 140, "FOOTING PLAN", "SCALE 1 : 100 AT A1")},
+		// Look-alike: the same plan at one scale, its A3 reduction at another.
+		plangen.SheetSpec{Number: "S2.02", Title: "SLAB PLAN", Date: "2026-03-02", Scale: "1:100 AT A1 SHEET | 1:200 AT A3 SHEET",
+			Labels: plangen.Notes(120, 140, "SLAB PLAN", "SCALE 1 : 100 AT A1")},
+	)
+	got := byRule(fs, "consistency-scale-conflict")
+	if len(got) != 1 || got[0].SheetNumber != "S2.01" {
+		t.Errorf("scale conflicts: %v", anchorTexts(got))
+	}
+}
