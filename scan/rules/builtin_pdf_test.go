@@ -169,3 +169,32 @@ func TestScaleConflictPDF(t *testing.T) {
 		t.Errorf("scale conflicts: %v", anchorTexts(got))
 	}
 }
+
+func TestIssueStatusPDF(t *testing.T) {
+	stamp := func(text string) plangen.LabelSpec {
+		return plangen.LabelSpec{Text: text, Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 420, Size: 14}
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("REVISION SET 1 (PREBID ADDENDUM)")}},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("DESIGN DEVELOPMENT")}},
+		// Look-alikes: the statuses a permit set carries, and a note that
+		// is no stamp.
+		plangen.SheetSpec{Number: "A-201", Title: "ELEVATIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR PERMIT")}},
+		plangen.SheetSpec{Number: "A-202", Title: "SECTIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: append([]plangen.LabelSpec{stamp("CONSTRUCTION DOCUMENTS")}, plangen.Notes(120, 140, "NOTE: DRAWING IS FOR REFERENCE ONLY.")...)},
+	)
+	got := byRule(fs, "completeness-issue-status")
+	sheetsFlagged := map[string]bool{}
+	for _, f := range got {
+		sheetsFlagged[f.SheetNumber] = true
+	}
+	if len(got) != 2 || !sheetsFlagged["A-101"] || !sheetsFlagged["A-102"] {
+		t.Errorf("issue status: %v", anchorTexts(got))
+	}
+	if n := len(byRule(fs, "completeness-preliminary-stamp")); n != 0 {
+		t.Errorf("%d preliminary-stamp findings on a set with none", n)
+	}
+}
