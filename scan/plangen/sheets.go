@@ -8,6 +8,29 @@ import "math/rand"
 type SheetSpec struct {
 	Number, Title, Date, Scale string
 	Labels                     []LabelSpec
+	Strokes                    []Stroke
+}
+
+// Grid returns the rules of a table: rows × len(colWidths) cells of rowH
+// points, its top-left corner at (left, top).
+func Grid(left, top, rowH float64, rows int, colWidths ...float64) []Stroke {
+	width := 0.0
+	for _, w := range colWidths {
+		width += w
+	}
+	var out []Stroke
+	for r := 0; r <= rows; r++ {
+		y := top + float64(r)*rowH
+		out = append(out, Stroke{left, y, left + width, y})
+	}
+	x := left
+	for c := 0; c <= len(colWidths); c++ {
+		out = append(out, Stroke{x, top, x, top + float64(rows)*rowH})
+		if c < len(colWidths) {
+			x += colWidths[c]
+		}
+	}
+	return out
 }
 
 // LabelSpec is one text label, its top-left corner in points from the
@@ -43,6 +66,7 @@ func Sheets(name string, specs []SheetSpec) (*File, error) {
 			}
 			s.text(l.Text, "Helvetica", size, l.Left, l.Top)
 		}
+		s.page().Strokes = append(s.page().Strokes, sp.Strokes...)
 	}
 	if g.err != nil {
 		return nil, g.err

@@ -198,3 +198,45 @@ func TestIssueStatusPDF(t *testing.T) {
 		t.Errorf("%d preliminary-stamp findings on a set with none", n)
 	}
 }
+
+// table lays out rows of cells in a ruled grid at (left, top).
+func table(left, top float64, widths []float64, rows ...[]string) ([]plangen.LabelSpec, []plangen.Stroke) {
+	const rowH = 24.0
+	var labels []plangen.LabelSpec
+	for r, row := range rows {
+		x := left
+		for c, text := range row {
+			if text != "" {
+				labels = append(labels, plangen.LabelSpec{Text: text, Left: x + 4, Top: top + float64(r)*rowH + 6, Size: 10})
+			}
+			x += widths[c]
+		}
+	}
+	return labels, plangen.Grid(left, top, rowH, len(rows), widths...)
+}
+
+func TestEmptySchedulePDF(t *testing.T) {
+	widths := []float64{60, 220, 120, 120, 120, 120}
+	header := []string{"SYM.", "CIRCUIT", "CONDUCTOR", "SIZE (AWG)", "RACEWAY", "AMPACITY"}
+	blankLabels, blankRules := table(120, 200, widths, header,
+		[]string{"1", "PV DC SOURCE CIRCUITS", "", "", "", ""},
+		[]string{"2", "PV DC OUTPUT CIRCUITS", "", "", "", ""},
+		[]string{"3", "INVERTER AC OUTPUT", "", "", "", ""})
+	fullLabels, fullRules := table(120, 200, widths, header,
+		[]string{"1", "PV DC SOURCE CIRCUITS", "CU", "10", "EMT", "40"},
+		[]string{"2", "PV DC OUTPUT CIRCUITS", "CU", "8", "EMT", "55"},
+		[]string{"3", "INVERTER AC OUTPUT", "CU", "6", "EMT", ""})
+	// A revision table is blank until the set is revised.
+	revLabels, revRules := table(1400, 200, []float64{60, 120, 300, 60},
+		[]string{"REV", "DATE", "DESCRIPTION", "BY"}, []string{"", "", "", ""}, []string{"", "", "", ""})
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "E-601", Title: "CONDUCTOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: blankLabels, Strokes: blankRules},
+		plangen.SheetSpec{Number: "E-602", Title: "CONDUCTOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(fullLabels, revLabels...), Strokes: append(fullRules, revRules...)},
+	)
+	got := byRule(fs, "completeness-empty-schedule-cell")
+	if len(got) != 1 || got[0].SheetNumber != "E-601" || !strings.Contains(got[0].Anchors[0].Text, "CONDUCTOR") {
+		t.Errorf("empty schedules: %v", anchorTexts(got))
+	}
+}

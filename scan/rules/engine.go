@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
@@ -101,6 +102,8 @@ type pageView struct {
 	// numbering scheme, issue status.
 	model *sheets.PageModel
 	set   *fileModel
+	// layout is the page's layout, analysed on first use (layoutPage).
+	layout *layout.Page
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
