@@ -32,7 +32,9 @@ var (
 func checkEmptySchedule(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pv := range rv.pages {
-		if !pv.readable || pv.model != nil && pv.model.TextLayer != "full" {
+		// A ruled table needs at least a grid of rules: pages without
+		// them are not analysed at all.
+		if !pv.readable || pv.model != nil && pv.model.TextLayer != "full" || len(pv.page.Segments) < 12 {
 			continue
 		}
 		for _, tb := range pv.layoutPage().Tables {
