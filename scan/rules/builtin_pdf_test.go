@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,5 +239,43 @@ func TestEmptySchedulePDF(t *testing.T) {
 	got := byRule(fs, "completeness-empty-schedule-cell")
 	if len(got) != 1 || got[0].SheetNumber != "E-601" || !strings.Contains(got[0].Anchors[0].Text, "CONDUCTOR") {
 		t.Errorf("empty schedules: %v", anchorTexts(got))
+	}
+}
+
+func TestSetIndexPDF(t *testing.T) {
+	// A cover whose drawing index lists the set's short numbers after the
+	// titles, under discipline headings, with a range and a sheet of two
+	// subjects; sheets 1-6 carry "Drawing Name:" title blocks.
+	row := func(title, number string, top float64) []plangen.LabelSpec {
+		return []plangen.LabelSpec{{Text: title, Left: 200, Top: top}, {Text: number, Left: 520, Top: top}}
+	}
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "DRAWING INDEX", Left: 200, Top: 300, Size: 16})
+	index = append(index, plangen.LabelSpec{Text: "FLOOR PLANS", Left: 200, Top: 330})
+	for i, r := range [][2]string{{"SITE PLAN", "1"}, {"MAIN FLOOR PLAN", "2"}, {"ROOF PLAN", "3"}, {"DECK DETAILS AND PLAN", "4"},
+		{"GENERAL NOTES", "5"}, {"CONSTRUCTION ASSEMBLIES", "5"}, {"DETAILS", "6-7"}, {"ELECTRICAL PLAN", "9"}} {
+		index = append(index, row(r[0], r[1], 360+float64(i)*24)...)
+	}
+	specs := []plangen.SheetSpec{{Number: "", Title: "COVER", Labels: index}}
+	titles := []string{"SITE PLAN", "MAIN FLOOR PLAN", "ROOF PLAN", "DECK PLAN AND SECTION", "GENERAL NOTES & CONSTRUCTION ASSEMBLIES", "DETAILS", "DETAILS", "WINDOW SCHEDULE"}
+	for i, title := range titles {
+		specs = append(specs, plangen.SheetSpec{Number: strconv.Itoa(i + 1), Title: title, Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{{Text: "Drawing Name: " + title, Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}}})
+	}
+	fs := reviewPDF(t, specs...)
+	mismatch := byRule(fs, "completeness-index-title-mismatch")
+	if len(mismatch) != 1 || mismatch[0].SheetNumber != "4" {
+		t.Errorf("title mismatches: %v", anchorTexts(mismatch))
+	}
+	missing := byRule(fs, "completeness-sheet-index-missing-sheet")
+	if len(missing) != 1 || !strings.Contains(missing[0].Rationale, "lists 9") {
+		t.Errorf("missing: %v", anchorTexts(missing))
+	}
+	unlisted := byRule(fs, "completeness-sheet-not-in-index")
+	if len(unlisted) != 1 || unlisted[0].SheetNumber != "8" {
+		t.Errorf("unlisted: %v", anchorTexts(unlisted))
+	}
+	if dup := byRule(fs, "completeness-duplicate-sheet-number"); len(dup) != 0 {
+		t.Errorf("a sheet with two subjects is not a duplicate: %v", anchorTexts(dup))
 	}
 }

@@ -211,6 +211,7 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 	}
 	linkModels(pages, models)
 	settleDocTypes(pages, models)
+	readSetIndexes(pages)
 	return &Classified{files: len(set.Files), pages: pages, models: models}, nil
 }
 
