@@ -31,7 +31,7 @@ type Run struct {
 	Words    []int   // indexes into Page.Words
 	Angle    float64 // degrees, counter-clockwise from the page's x axis, [0, 360)
 	Box      Box     // axis-aligned bounds of the run's words
-	Text     string  // words joined by single spaces
+	Text     string  // words joined by single spaces; none between words that touch ("A-" "101", a stamp's letters)
 	FontSize float64
 	Layer    Layer
 }
