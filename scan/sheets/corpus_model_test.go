@@ -37,6 +37,8 @@ type keyPage struct {
 	SheetTitleAlternatives  []string `json:"sheetTitleAlternatives"`
 	Scale                   *string  `json:"scale"`
 	ScaleAlternatives       []string `json:"scaleAlternatives"`
+	IssueStatus             *string  `json:"issueStatus"`
+	IssueStatusAlternatives []string `json:"issueStatusAlternatives"`
 }
 
 // Targets of issue 9, measured over the whole corpus.
@@ -64,7 +66,7 @@ func TestCorpusSheetModel(t *testing.T) {
 	}
 	var numRight, numTotal, numFalse, titleRight, titleTotal, scaleRight, scaleTotal int
 	var docWrong []string
-	t.Logf("%-50s %-20s %8s %6s %8s %8s", "file", "docType", "number", "false", "title", "scale")
+	t.Logf("%-50s %-20s %8s %6s %8s %8s %9s %7s", "file", "docType", "number", "false", "title", "scale", "textLayer", "status")
 	for _, kf := range key.Files {
 		path := filepath.Join(corpusDir, kf.File)
 		if _, err := os.Stat(path); err != nil {
@@ -83,11 +85,14 @@ func TestCorpusSheetModel(t *testing.T) {
 		if docType != kf.DocType {
 			docWrong = append(docWrong, fmt.Sprintf("%s: %s, key says %s", kf.File, docType, kf.DocType))
 		}
-		var nr, nt, nf, tr, tt, sr, st int
+		var nr, nt, nf, tr, tt, sr, st, lr, ir, it int
 		for _, kp := range kf.Pages {
 			var got sheets.PageModel
 			if kp.Page-1 < len(m.Pages) {
 				got = m.Pages[kp.Page-1]
+			}
+			if got.TextLayer == kp.TextLayer || got.TextLayer == "" && kp.TextLayer == sheets.TextNone {
+				lr++
 			}
 			if kp.SheetNumber == nil {
 				if got.SheetNumber != "" {
@@ -110,6 +115,16 @@ func TestCorpusSheetModel(t *testing.T) {
 					t.Logf("  %s p%d: title %q, key %q", kf.File, kp.Page, got.SheetTitle, *kp.SheetTitle)
 				}
 			}
+			if kp.IssueStatus != nil {
+				it++
+				if matches(got.IssueStatus, *kp.IssueStatus, kp.IssueStatusAlternatives, textNorm) {
+					ir++
+				} else {
+					t.Logf("  %s p%d: status %q, key %q (not a target)", kf.File, kp.Page, got.IssueStatus, *kp.IssueStatus)
+				}
+			} else if got.IssueStatus != "" {
+				t.Logf("  %s p%d: status %q where the key reads none (not a target)", kf.File, kp.Page, got.IssueStatus)
+			}
 			if kp.Scale != nil {
 				st++
 				if matches(got.Scale, *kp.Scale, kp.ScaleAlternatives, scaleNorm) {
@@ -119,7 +134,7 @@ func TestCorpusSheetModel(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%-50s %-20s %8s %6d %8s %8s", kf.File, docType, frac(nr, nt), nf, frac(tr, tt), frac(sr, st))
+		t.Logf("%-50s %-20s %8s %6d %8s %8s %9s %7s", kf.File, docType, frac(nr, nt), nf, frac(tr, tt), frac(sr, st), frac(lr, len(kf.Pages)), frac(ir, it))
 		numRight, numTotal, numFalse = numRight+nr, numTotal+nt, numFalse+nf
 		titleRight, titleTotal = titleRight+tr, titleTotal+tt
 		scaleRight, scaleTotal = scaleRight+sr, scaleTotal+st

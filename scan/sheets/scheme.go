@@ -52,7 +52,11 @@ func Shape(s string) string {
 // idLike reports whether a token can be a sheet number: short, with a
 // digit, made of letters, digits and the separators numbering schemes use,
 // and not a date, a dimension, a scale or a measurement.
-func idLike(s string) bool {
+func idLike(s string) bool { return idShaped(s) && !looksLikeDate(s) }
+
+// idShaped is idLike without the date test: under a sheet-number caption
+// "5.1.00" is a number, not the fifth of January.
+func idShaped(s string) bool {
 	n := len([]rune(s))
 	if n == 0 || n > 16 {
 		return false
@@ -70,9 +74,6 @@ func idLike(s string) bool {
 		}
 	}
 	if digits == 0 {
-		return false
-	}
-	if looksLikeDate(s) {
 		return false
 	}
 	u := strings.ToUpper(s)
@@ -123,6 +124,12 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			continue
 		}
 		toks := f.ValueWords
+		// A number is a short value ("A-101", "3 OF 12", "TX17886.00 -
+		// S2.01"); "SHEET A-501 FOR DETAILS" is a note. A caption in the
+		// drawing area counts only with its value in large type.
+		if len(toks) > 4 || !isTitleBlockZone(p, f.CaptionBox) && f.ValueBox.height() < 1.5*medH {
+			continue
+		}
 		// "1 OF 23", "1 DI 3", "1/23": the first is this sheet's place.
 		texts := rawWords(p, toks)
 		ofTotal := false
@@ -141,20 +148,29 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			continue
 		}
 		// A number split over two lines was joined by the field reader.
-		if len(f.valueLines) == 2 && !strings.Contains(f.Value, " ") && idLike(f.Value) {
+		if len(f.valueLines) == 2 && !strings.Contains(f.Value, " ") && idShaped(f.Value) {
 			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.height()/(2*maxH), caption: true})
 			continue
 		}
 		for k, w := range toks {
 			t := strings.Trim(texts[k], ",;:()[]")
-			if !idLike(t) || projectValues[t] {
+			if !idShaped(t) || projectValues[t] {
 				continue
 			}
 			if isInteger(t) && len(t) > 4 {
 				continue
 			}
 			b := WordBox(p, w)
-			add(numberCandidate{text: t, words: []int{w}, box: b, weight: 3 + b.height()/maxH, caption: true})
+			weight := 3 + b.height()/maxH
+			// "A-101 REV 2": a mark with letters beats a bare count;
+			// "TX17886.00 - S2.01": after a dash the sheet's own part.
+			if !isInteger(t) {
+				weight += 0.3
+			}
+			if k >= 2 && (texts[k-1] == "-" || texts[k-1] == "\u2010" || texts[k-1] == "/") {
+				weight += 0.2
+			}
+			add(numberCandidate{text: t, words: []int{w}, box: b, weight: weight, caption: true})
 		}
 	}
 	// Large identifiers alone in their textRun, in the title-block strip.
@@ -169,7 +185,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		t := strings.Trim(q.Raw, ",;:()[]")
 		if len(q.Words) == 2 {
 			t = strings.Trim(p.Words[q.Words[0]].Text, ",;:()[]") + strings.Trim(p.Words[q.Words[1]].Text, ",;:()[]")
-			if first := p.Words[q.Words[0]].Text; !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
+			if first := p.Words[q.Words[0]].Text; first == "" || !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
 				continue // two words: only "A-" "101" style splits
 			}
 		}
@@ -219,6 +235,7 @@ type slot struct {
 	byPage map[int]numberCandidate
 	shape  string
 	score  float64
+	cx, cy float64 // mean centre of its candidates, as fractions of the page
 }
 
 // learnScheme picks the set's sheet-number slot: the spot where values of
@@ -259,6 +276,10 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 			s.score *= 0.5
 		}
 		if !found || s.score > best.score {
+			for _, c := range s.byPage {
+				s.cx += c.cx / float64(n)
+				s.cy += c.cy / float64(n)
+			}
 			best, found = s, true
 		}
 	}
@@ -290,6 +311,13 @@ func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
 		for i := range sorted {
 			c := sorted[i]
 			if pick == nil && ok && c.shape == s.shape && (c.caption || c.weight >= 2.2) {
+				pick = &c
+			}
+		}
+		// At the slot's place in another shape ("A-101A" among "A-101"s).
+		for i := range sorted {
+			c := sorted[i]
+			if pick == nil && ok && len(s.byPage) > 1 && abs(c.cx-s.cx) < 0.04 && abs(c.cy-s.cy) < 0.04 && c.weight >= 2 {
 				pick = &c
 			}
 		}
