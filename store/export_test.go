@@ -16,3 +16,11 @@ func (db *DB) LockVersion(versionID string) error {
 		return putJSON(tx.Bucket(bucketVersions), v.ID, v)
 	})
 }
+
+// TamperLawSnapshot rewrites a stored snapshot's content without its hash,
+// as someone editing the database file would.
+func (db *DB) TamperLawSnapshot(id string, content []byte) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketLawContents).Put([]byte(id), content)
+	})
+}

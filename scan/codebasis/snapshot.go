@@ -170,7 +170,8 @@ func Parse(file string, data []byte, lib *rules.Library) (*Snapshot, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &ParseError{File: file, Line: yamlErrorLine(err), Reason: err.Error()}
+		line, reason := yamlError(err)
+		return nil, &ParseError{File: file, Line: line, Reason: reason}
 	}
 	if len(doc.Content) == 0 {
 		return nil, &ParseError{File: file, Line: 1, Reason: "empty file: want a local-law-snapshot-v1 mapping"}
@@ -618,12 +619,23 @@ func lineOf(n *yaml.Node) int {
 	return n.Line
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	// yaml.v3 reports its parser's errors at the 0-based line of the
+	// enclosing collection (its scanner's are 1-based): one more is the
+	// line, counted from 1, where that collection starts.
+	yamlParserErrRe = regexp.MustCompile(`^did not find expected (?:node content|key|',' or '[\]}]'|'-' indicator|<document start>)`)
+)
 
-func yamlErrorLine(err error) int {
-	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
+// yamlError is a YAML syntax error's line and reason.
+func yamlError(err error) (int, string) {
+	m := yamlLineRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 1, "YAML syntax: " + strings.TrimPrefix(err.Error(), "yaml: ")
 	}
-	return 0
+	n, _ := strconv.Atoi(m[1])
+	if yamlParserErrRe.MatchString(m[2]) {
+		n++
+	}
+	return n, "YAML syntax: " + m[2]
 }

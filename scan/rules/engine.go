@@ -226,21 +226,26 @@ func (c *Classified) Sheets() [][]sheets.Sheet {
 
 // ReviewClassified is Review of a set already classified.
 func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding, error) {
-	findings, _, err := e.review(ctx, c)
+	findings, _, _, err := e.review(ctx, c)
 	return findings, err
 }
 
 // review applies the rules and also returns the sorted topics of the rules
-// that applied to the set.
-func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, error) {
+// that applied to the set, and the set's occupancy (of its in-scope files).
+func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, string, error) {
 	// Each file's scope decides which rules may speak about its pages:
 	// files of one class are reviewed together (a set split over several
 	// files keeps its cross-file checks), and every file whose scope
 	// limits the review says so in one info finding.
 	scopes := make([]FileScope, c.files)
+	allFacts := gatherFacts(c.pages)
+	usCodes := make([][]statedCode, c.files)
+	for _, h := range allFacts.codes {
+		usCodes[h.pv.fileIndex] = append(usCodes[h.pv.fileIndex], statedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra})
+	}
 	for fi := range scopes {
 		if fi < len(c.models) {
-			scopes[fi] = e.Scope(c.models[fi], c.Job)
+			scopes[fi] = e.Scope(c.models[fi], c.Job, usCodes[fi])
 		} else {
 			scopes[fi] = FileScope{Class: ScopeInScope}
 		}
@@ -251,6 +256,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		byClass[cl] = append(byClass[cl], pv)
 	}
 	var findings []Finding
+	occupancy := ""
 	seen := map[string]int{}
 	topics := map[string]bool{}
 	for _, class := range []string{ScopeInScope, ScopeCodesNotHeld, ScopeOutOfScope} {
@@ -259,10 +265,17 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			continue
 		}
 		rv := &review{eng: e, pages: pages, scopes: scopes, models: c.models}
-		rv.facts = gatherFacts(rv.pages)
+		if len(pages) == len(c.pages) {
+			rv.facts = allFacts
+		} else {
+			rv.facts = gatherFacts(rv.pages)
+		}
+		if class == ScopeInScope {
+			occupancy = rv.facts.occupancy
+		}
 		for _, r := range e.rules {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			if !e.ruleInScope(r, class) || !rv.occupancyApplies(r) {
 				continue
@@ -292,7 +305,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		reviewed = append(reviewed, t)
 	}
 	sort.Strings(reviewed)
-	return findings, reviewed, nil
+	return findings, reviewed, occupancy, nil
 }
 
 // ruleInScope says whether a rule speaks about files of a scope class:

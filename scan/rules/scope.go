@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"planreview/scan/sheets"
@@ -132,6 +133,24 @@ func (e *Engine) adoptsFamily(family string) bool {
 	return false
 }
 
+// familyInTable reports whether the adoption table knows a state or city
+// code family as based on an adopted model code, in some edition: a set
+// that names the code without its year ("CALIFORNIA BUILDING CODE") is
+// under a code the appliance holds.
+func (e *Engine) familyInTable(family string, base EditionBase) bool {
+	for _, b := range []EditionBase{e.base, base} {
+		if b == nil {
+			continue
+		}
+		for y := 2000; y <= 2035; y++ {
+			if bc, _, ok := b(family, strconv.Itoa(y)); ok && e.adoptsFamily(bc) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // outOfScopeReasons says, per document type, what was not reviewed and why.
 var outOfScopeReasons = map[string]string{
 	sheets.DocLetter:          "The file reads as a letter, not as construction drawings; the building-code and sheet checks were not applied.",
@@ -144,7 +163,12 @@ var outOfScopeReasons = map[string]string{
 // type and what it states about its codes and place, and from the job's
 // jurisdiction. The adopted codes are never assumed for a file that says it
 // is under other codes.
-func (e *Engine) Scope(m sheets.SetModel, job JobContext) FileScope {
+//
+// Codes of other countries come from the set model's statements; US codes
+// (family and edition) from the engine's own reading of code statements
+// (usCodes), which knows state codes by name and editions written before
+// or after them.
+func (e *Engine) Scope(m sheets.SetModel, job JobContext, usCodes []statedCode) FileScope {
 	fs := FileScope{Class: ScopeInScope, DocType: m.DocType}
 	if reason, ok := outOfScopeReasons[m.DocType]; ok {
 		fs.Class, fs.Reason = ScopeOutOfScope, reason
@@ -156,11 +180,19 @@ func (e *Engine) Scope(m sheets.SetModel, job JobContext) FileScope {
 	}
 	var foreign, usHeld, usNotHeld, buildingNotHeld []string
 	for _, text := range m.CodesStated {
-		sc := readStatedCode(text)
-		switch {
-		case sc.Family == "":
+		if readStatedCode(text).Family == "" {
 			foreign = append(foreign, text)
-		case e.held(sc, job.Base) || e.adoptsFamily(sc.Family):
+		}
+	}
+	seen := map[string]bool{}
+	for _, sc := range usCodes {
+		text := sc.Text
+		if seen[strings.ToUpper(text)] {
+			continue
+		}
+		seen[strings.ToUpper(text)] = true
+		switch {
+		case e.held(sc, job.Base) || e.adoptsFamily(sc.Family) || sc.Edition == "" && e.familyInTable(sc.Family, job.Base):
 			// Another edition of an adopted model code (or none named) is
 			// still the code the jurisdiction applies; the edition checks
 			// report the stated edition.
