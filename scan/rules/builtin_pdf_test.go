@@ -279,3 +279,43 @@ func TestSetIndexPDF(t *testing.T) {
 		t.Errorf("a sheet with two subjects is not a duplicate: %v", anchorTexts(dup))
 	}
 }
+
+func TestCodeAnalysisPairsPDF(t *testing.T) {
+	// The code analysis prints each value under its label, as title-block
+	// style tables do; the line patterns alone would read none of them.
+	below := func(left float64, label, value string) []plangen.LabelSpec {
+		return []plangen.LabelSpec{{Text: label, Left: left, Top: 300, Size: 10}, {Text: value, Left: left, Top: 318, Size: 14}}
+	}
+	var block []plangen.LabelSpec
+	block = append(block, plangen.LabelSpec{Text: "CODE ANALYSIS", Left: 200, Top: 260, Size: 16})
+	block = append(block, below(200, "OCCUPANCY GROUP:", "R-3")...)
+	block = append(block, below(420, "CONSTRUCTION TYPE:", "V-B")...)
+	block = append(block, below(640, "SPRINKLERED:", "NO")...)
+	block = append(block, plangen.Notes(200, 380, "APPLICABLE CODES: 2021 IRC")...)
+	stair := plangen.Notes(120, 140, "STAIR NOTES", "14 RISERS @ 8 1/4\"")
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: block},
+		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14, Labels: stair},
+	)
+	for _, id := range []string{"completeness-occupancy-stated", "completeness-construction-type-stated", "completeness-sprinklers-stated"} {
+		if got := byRule(fs, id); len(got) != 0 {
+			t.Errorf("%s on a set that states it under its label", id)
+		}
+	}
+	// The occupancy read from the pair makes the set residential.
+	if got := byRule(fs, "irc-r311.7.5.1-riser-height"); len(got) != 1 {
+		t.Errorf("IRC riser rule: %v", anchorTexts(got))
+	}
+	// The same cover without the values: each field is reported missing.
+	empty := []plangen.LabelSpec{{Text: "CODE ANALYSIS", Left: 200, Top: 260, Size: 16}}
+	empty = append(empty, plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "APPLICABLE CODES: 2021 IRC", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING")...)
+	fs = reviewPDF(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: empty},
+		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14, Labels: stair},
+	)
+	for _, id := range []string{"completeness-occupancy-stated", "completeness-construction-type-stated", "completeness-sprinklers-stated"} {
+		if got := byRule(fs, id); len(got) != 1 {
+			t.Errorf("%s: %d findings on a cover that does not state it", id, len(got))
+		}
+	}
+}
