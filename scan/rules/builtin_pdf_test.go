@@ -319,3 +319,33 @@ func TestCodeAnalysisPairsPDF(t *testing.T) {
 		}
 	}
 }
+
+func TestMissingDocumentsPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"ENGINEERED TRUSSES @ 24\" O.C. PER LAYOUTS",
+				"ENGINEERED TRUSSES @ 24\" O.C. PER LAYOUTS",
+				"FOOTINGS PER SOILS REPORT BY GEOTECH INC.",
+				// Look-alikes: instructions about products, not documents
+				// the permit relies on.
+				"INSTALL PER MANUFACTURER'S SPECIFICATIONS.",
+				"ALL OMISSIONS OR CONFLICTS BETWEEN THE DRAWINGS AND SPECIFICATIONS SHALL BE BROUGHT TO THE ARCHITECT.")},
+		// The structural calculations are in the set: references to them
+		// are not findings.
+		plangen.SheetSpec{Number: "S-001", Title: "STRUCTURAL CALCULATIONS", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "BEAMS PER STRUCTURAL CALCULATIONS")},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-document")
+	kinds := map[string]bool{}
+	for _, f := range got {
+		for _, k := range []string{"truss layouts", "soils report", "structural engineer", "specifications", "calculations"} {
+			if strings.Contains(f.Rationale, "relies on "+k) {
+				kinds[k] = true
+			}
+		}
+	}
+	if len(got) != 2 || !kinds["truss layouts"] || !kinds["soils report"] {
+		t.Errorf("missing documents: %v", anchorTexts(got))
+	}
+}
