@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,7 +13,7 @@ import (
 // change before construction. The strong stamps (NOT FOR CONSTRUCTION,
 // PRELIMINARY) anywhere on a sheet are completeness-preliminary-stamp's.
 var (
-	stageStatusRe = regexp.MustCompile(`(?i)\bPRE-?BID\b|\bBID\s+(?:SET|ISSUE|DOCUMENTS?|PACKAGE)\b|\bFOR\s+BID(?:DING)?\b|\bTENDER\b|\bADDENDUM\b|\bDESIGN\s+DEVELOPMENT\b|\bSCHEMATIC\s+DESIGN\b|\bCONCEPT(?:UAL)?\s+DESIGN\b|\bDRAFT\b|\bFOR\s+(?:REVIEW|APPROVAL|COMMENTS?|INFORMATION|COORDINATION|PRICING)\b|\bVORENTWURF|\bENTWURFSPLANUNG\b|\bPROGETTO\s+(?:PRELIMINARE|DEFINITIVO)\b`)
+	stageStatusRe = lineSet.MustCompile(`(?i)\bPRE-?BID\b|\bBID\s+(?:SET|ISSUE|DOCUMENTS?|PACKAGE)\b|\bFOR\s+BID(?:DING)?\b|\bTENDER\b|\bADDENDUM\b|\bDESIGN\s+DEVELOPMENT\b|\bSCHEMATIC\s+DESIGN\b|\bCONCEPT(?:UAL)?\s+DESIGN\b|\bDRAFT\b|\bFOR\s+(?:REVIEW|APPROVAL|COMMENTS?|INFORMATION|COORDINATION|PRICING)\b|\bVORENTWURF|\bENTWURFSPLANUNG\b|\bPROGETTO\s+(?:PRELIMINARE|DEFINITIVO)\b`)
 )
 
 // checkIssueStatus reports, once per sheet, a title-block status of an
@@ -55,11 +54,11 @@ func (e *Engine) ruleByID(id string) *Rule {
 // bottom quarter) that names a stage.
 func (pv *pageView) titleBlockStage() (string, []int) {
 	w, h := pv.page.Width, pv.page.Height
-	for _, l := range pv.lines {
+	for li, l := range pv.lines {
 		if len(l.Words) > 8 || !(l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) {
 			continue
 		}
-		if stageStatusRe.MatchString(l.Text) {
+		if pv.matches(stageStatusRe, li) {
 			return strings.Join(strings.Fields(l.Text), " "), l.Words
 		}
 	}

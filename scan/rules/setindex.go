@@ -22,6 +22,7 @@ var (
 	setIndexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 	numberRangeRe     = regexp.MustCompile(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
 	hasLetterRe       = regexp.MustCompile(`\pL{2,}`)
+	titleWordRe       = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
 	// An explicit title caption: "Drawing Name:", "SHEET TITLE", "TITLE:".
 	// A bare "Title" may be a row of the index itself.
 	titleCaptionRe = regexp.MustCompile(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
@@ -242,7 +243,7 @@ func readSetIndexes(pages []*pageView) {
 // punctuation and the words that join ("AND", "&", "OF").
 func titleTokens(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`).FindAllString(strings.ToUpper(s), -1) {
+	for _, t := range titleWordRe.FindAllString(strings.ToUpper(s), -1) {
 		switch t {
 		case "AND", "OF", "THE", "A", "TO", "FOR":
 			continue
