@@ -349,3 +349,40 @@ func TestMissingDocumentsPDF(t *testing.T) {
 		t.Errorf("missing documents: %v", anchorTexts(got))
 	}
 }
+
+func TestCodeAnalysisOutcomesPDF(t *testing.T) {
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")}
+	// Missing: the cover is read in full and states none of it; each
+	// finding says where it belongs.
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING WITH ATTACHED GARAGE")}, plan)
+	if got := byRule(fs, "completeness-occupancy-stated"); len(got) != 1 || !strings.Contains(got[0].Rationale, "on G-001") {
+		t.Errorf("missing: %+v", got)
+	}
+	if got := byRule(fs, "coverage-code-analysis-unread"); len(got) != 0 {
+		t.Errorf("unread reported for a cover read in full")
+	}
+	// Could not read: the cover carries only its title block (a scanned
+	// cover under a vector title block): no "not stated", one info.
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER"}, plan)
+	for _, f := range fs {
+		if f.Topic == "completeness.code-analysis" {
+			t.Errorf("%s on a set whose cover could not be read", f.RuleID)
+		}
+	}
+	if got := byRule(fs, "coverage-code-analysis-unread"); len(got) != 1 || got[0].Severity != SeverityInfo || got[0].SheetNumber != "G-001" {
+		t.Errorf("could not read: %+v", got)
+	}
+	// Not asked: a sheet of a set without a building (no floor plan, no
+	// architectural sheet).
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "PV SYSTEM DESIGN", "ROOF MOUNTED PHOTOVOLTAIC SYSTEM, 7.2 KW DC")},
+		plangen.SheetSpec{Number: "E-001", Title: "SINGLE LINE DIAGRAM", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. LABEL ALL DISCONNECTS.")})
+	for _, f := range fs {
+		if f.Topic == "completeness.code-analysis" || f.RuleID == "coverage-code-analysis-unread" {
+			t.Errorf("%s on a set with no building", f.RuleID)
+		}
+	}
+}
