@@ -186,6 +186,11 @@ func TestIssueStatusPDF(t *testing.T) {
 			Labels: []plangen.LabelSpec{stamp("ISSUED FOR PERMIT")}},
 		plangen.SheetSpec{Number: "A-202", Title: "SECTIONS", Date: "2026-03-02", Scale: scale14,
 			Labels: append([]plangen.LabelSpec{stamp("CONSTRUCTION DOCUMENTS")}, plangen.Notes(120, 140, "NOTE: DRAWING IS FOR REFERENCE ONLY.")...)},
+		// A bid issue in the revision history of a sheet since issued for
+		// permit is history.
+		plangen.SheetSpec{Number: "A-203", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR BID 01/02/26"),
+				{Text: "ISSUED FOR PERMIT 03/02/26", Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 396, Size: 10}}},
 	)
 	got := byRule(fs, "completeness-issue-status")
 	sheetsFlagged := map[string]bool{}

@@ -30,7 +30,7 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 			status, words = pv.titleBlockStage()
 		}
 		m := stageStatusRe.FindString(status)
-		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) {
+		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) || pv.issuedForPermit() {
 			continue
 		}
 		out = append(out, observation{page: pv, words: words,
@@ -47,6 +47,22 @@ func (e *Engine) ruleByID(id string) *Rule {
 		}
 	}
 	return nil
+}
+
+// permitIssueRe is an issue for the permit or for construction.
+var permitIssueRe = lineSet.MustCompile(`(?i)\bISSUED\s+FOR\s+(?:PERMIT|CONSTRUCTION|BUILDING\s+(?:PERMIT|CONSENT))\b|\bPERMIT\s+(?:SET|SUBMITTAL|ISSUE)\b|^\s*FOR\s+CONSTRUCTION\s*$`)
+
+// issuedForPermit reports whether the title-block zone also records an
+// issue for permit or construction: an earlier bid or review issue in the
+// revision history is then history, not the sheet's status.
+func (pv *pageView) issuedForPermit() bool {
+	w, h := pv.page.Width, pv.page.Height
+	for li, l := range pv.lines {
+		if (l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) && pv.matches(permitIssueRe, li) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleBlockStage finds a stage stamp the set model did not take as the
