@@ -391,3 +391,34 @@ func TestCodeAnalysisOutcomesPDF(t *testing.T) {
 		}
 	}
 }
+
+func TestSetIndexNCSWithDuplicatePDF(t *testing.T) {
+	// An NCS index in two columns with a number listed twice and a short
+	// number (E1): the check still runs, row by row, titles after numbers.
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
+	col := func(left float64, rows ...[2]string) {
+		for i, r := range rows {
+			index = append(index, plangen.LabelSpec{Text: r[0] + " " + r[1], Left: left, Top: 340 + float64(i)*24})
+		}
+	}
+	col(200, [2]string{"G-001", "COVER SHEET"}, [2]string{"A-101", "FLOOR PLAN"}, [2]string{"A-101", "FLOOR PLAN"}, [2]string{"A-102", "ROOF PLAN"})
+	col(520, [2]string{"A-201", "ELEVATIONS"}, [2]string{"A-301", "SECTIONS"}, [2]string{"E1", "ELECTRICAL PLAN"})
+	specs := []plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: index}}
+	for _, n := range [][2]string{{"A-101", "FLOOR PLAN"}, {"A-201", "ELEVATIONS"}, {"A-301", "SECTIONS"}, {"E1", "ELECTRICAL PLAN"}, {"A-401", "DETAILS"}} {
+		specs = append(specs, plangen.SheetSpec{Number: n[0], Title: n[1], Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{{Text: "SHEET TITLE: " + n[1], Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}}})
+	}
+	fs := reviewPDF(t, specs...)
+	missing := byRule(fs, "completeness-sheet-index-missing-sheet")
+	if len(missing) != 1 || !strings.Contains(missing[0].Rationale, "A-102") {
+		t.Errorf("missing: %v", anchorTexts(missing))
+	}
+	unlisted := byRule(fs, "completeness-sheet-not-in-index")
+	if len(unlisted) != 1 || unlisted[0].SheetNumber != "A-401" {
+		t.Errorf("unlisted: %v", anchorTexts(unlisted))
+	}
+	if got := byRule(fs, "completeness-index-title-mismatch"); len(got) != 0 {
+		t.Errorf("titles paired across columns: %v", anchorTexts(got))
+	}
+}

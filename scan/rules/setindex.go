@@ -58,6 +58,38 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 	for k := range setKeys {
 		shapes[fineShape(k)] = true
 	}
+	// Where a number shares its reading line with text, the line decides
+	// the title: "A-101 FLOOR PLAN" (title after) or "DECK DETAILS AND PLAN
+	// 12" (title before). A number alone on its line takes the text on its
+	// baseline (rowTitle).
+	lineOf := map[int]int{}
+	for li, l := range pv.lines {
+		for _, wi := range l.Words {
+			lineOf[wi] = li
+		}
+	}
+	lineTitle := func(i int) (string, []int, bool) {
+		li, ok := lineOf[i]
+		if !ok || len(pv.lines[li].Words) < 2 {
+			return "", nil, false
+		}
+		ws := pv.lines[li].Words
+		var rest []int
+		switch i {
+		case ws[0]:
+			rest = ws[1:]
+		case ws[len(ws)-1]:
+			rest = ws[:len(ws)-1]
+		default:
+			return "", nil, false
+		}
+		var texts []string
+		for _, j := range rest {
+			texts = append(texts, sheets.WordText(p.Words[j]))
+		}
+		t := strings.Join(texts, " ")
+		return t, rest, hasLetterRe.MatchString(t)
+	}
 	var cands []indexCandidate
 	for i, w := range p.Words {
 		t := strings.Trim(sheets.WordText(w), ".,;:")
@@ -76,7 +108,10 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 		} else {
 			continue
 		}
-		title, words := rowTitle(p, i, box)
+		title, words, ok := lineTitle(i)
+		if !ok {
+			title, words = rowTitle(p, i, box)
+		}
 		if title == "" {
 			continue
 		}
@@ -126,7 +161,11 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 	var out []sheets.IndexEntry
 	for _, c := range best {
 		for _, k := range c.keys {
-			out = append(out, sheets.IndexEntry{Number: k, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
+			number := k // a range's members: digits, as printed
+			if len(c.keys) == 1 {
+				number = c.text
+			}
+			out = append(out, sheets.IndexEntry{Number: number, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
 		}
 	}
 	return out
