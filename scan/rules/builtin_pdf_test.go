@@ -155,6 +155,27 @@ func TestOpeningTagsPDF(t *testing.T) {
 	if len(notOnPlans) != 1 || notOnPlans[0].SheetNumber != "A-601" || notOnPlans[0].Anchors[0].Text != "W03" {
 		t.Errorf("marks on no plan: %v", anchorTexts(notOnPlans))
 	}
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
+		t.Errorf("repeated marks in a schedule without any: %v", anchorTexts(got))
+	}
+
+	// One mark listed for two openings; and a schedule sheet that also
+	// draws every window tagged with its mark (each mark twice), which is
+	// not a repetition.
+	plan := plangen.SheetSpec{Number: "A-101", Title: "GROUND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: tags("W01", "W02", "W03", "W04")}
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04", "W05", "W06", "W01")})
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 1 || got[0].Anchors[0].Text != "W01" {
+		t.Errorf("repeated mark: %v", anchorTexts(got))
+	}
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04"), tags("W01", "W02", "W03", "W04")...)})
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
+		t.Errorf("tagged elevations beside the table: %v", anchorTexts(got))
+	}
 }
 
 func TestScaleConflictPDF(t *testing.T) {

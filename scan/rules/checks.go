@@ -29,6 +29,7 @@ var checks = map[string]checkSpec{
 	"unfinished_text":            {vars: []string{"text", "what", "more"}, run: checkUnfinishedText},
 	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
 	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans},
+	"schedule_mark_repeated":     {vars: []string{"tag", "count"}, run: checkScheduleMarkRepeated},
 	"code_analysis_unread":       {vars: []string{"where"}, run: checkCodeAnalysisUnread},
 	"missing_documents":          {vars: []string{"document", "text"}, run: checkMissingDocuments},
 	"index_title_mismatch":       {vars: []string{"listed", "indexTitle", "sheetTitle", "indexSheet"}, run: checkIndexTitleMismatch},
