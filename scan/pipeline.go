@@ -225,6 +225,15 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	if err != nil {
 		return Result{}, err
 	}
+	// The file's own statements and the job's jurisdiction decide what is
+	// reviewed: never the configured codes alone.
+	classified.Job = rules.JobContext{Jurisdiction: law.JurisdictionID}
+	if classified.Job.Jurisdiction == "" {
+		classified.Job.Jurisdiction = p.Jurisdiction
+	}
+	if table, err := codebasis.Adoptions(); err == nil {
+		classified.Job.Base = table.Base
+	}
 	report, err := plan.Engine.ReviewReport(ctx, classified)
 	if err != nil {
 		return Result{}, err

@@ -33,6 +33,8 @@ var DocumentTopics = []string{
 	"completeness.references",
 	"completeness.sheet-index",
 	"completeness.title-block",
+	"completeness.unfinished-text",
+	"completeness.consistency",
 }
 
 // IsDocumentTopic reports whether findings of topic t rest on no law.

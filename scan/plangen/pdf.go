@@ -175,7 +175,7 @@ func rawPDF(pages []Page) []byte {
 		fontRefs = append(fontRefs, fmt.Sprintf("/F%d %d 0 R", i+1, n))
 	}
 	for i, p := range pages {
-		content := contentStream(p.Labels)
+		content := append(contentStream(p.Labels), strokeStream(p)...)
 		mw, mh := orientation{rot: p.Rotate, dispW: p.Width, dispH: p.Height}.mediaSize()
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Rotate %d /Resources << /Font << %s >> >> /Contents %d 0 R >>",
 			mw, mh, p.Rotate, strings.Join(fontRefs, " "), 8+2*i))
@@ -214,4 +214,21 @@ func writePDF(pages []Page) ([]byte, error) {
 		return nil, fmt.Errorf("plangen: pdfcpu write: %w", err)
 	}
 	return out.Bytes(), nil
+}
+
+// strokeStream draws the page's ruled lines, 0.5 pt wide.
+func strokeStream(p Page) string {
+	if len(p.Strokes) == 0 {
+		return ""
+	}
+	o := orientation{rot: p.Rotate, dispW: p.Width, dispH: p.Height}
+	var b strings.Builder
+	b.WriteString("\nq 0.5 w\n")
+	for _, s := range p.Strokes {
+		x0, y0 := o.toUser(s.X0, s.Y0)
+		x1, y1 := o.toUser(s.X1, s.Y1)
+		fmt.Fprintf(&b, "%.2f %.2f m %.2f %.2f l S\n", x0, y0, x1, y1)
+	}
+	b.WriteString("Q\n")
+	return b.String()
 }

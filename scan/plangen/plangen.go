@@ -51,6 +51,14 @@ type Page struct {
 	SheetNumber string  `json:"sheetNumber"`
 	SheetTitle  string  `json:"sheetTitle"`
 	Labels      []Label `json:"labels"`
+	// Strokes are ruled lines (table grids), in displayed points.
+	Strokes []Stroke `json:"strokes,omitempty"`
+}
+
+// Stroke is a straight ruled line from (X0, Y0) to (X1, Y1), in points
+// from the displayed page's top-left corner.
+type Stroke struct {
+	X0, Y0, X1, Y1 float64
 }
 
 // TextPage returns the page as a perfect extractor would: every word with

@@ -24,17 +24,29 @@ type checkSpec struct {
 }
 
 var checks = map[string]checkSpec{
-	"unreadable_page":         {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
-	"no_readable_pages":       {vars: []string{"pages"}, run: checkNoReadablePages},
-	"sheet_index_missing":     {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
-	"sheet_index_unlisted":    {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
-	"sheet_references":        {vars: []string{"target", "reference"}, run: checkSheetReferences},
-	"duplicate_sheet_numbers": {vars: []string{"number", "other"}, run: checkDuplicateSheets},
+	"unreadable_page":            {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
+	"scope_not_reviewed":         {vars: []string{"reason", "docType"}, run: checkScopeNotReviewed},
+	"unfinished_text":            {vars: []string{"text", "what", "more"}, run: checkUnfinishedText},
+	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
+	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans},
+	"schedule_mark_repeated":     {vars: []string{"tag", "count"}, run: checkScheduleMarkRepeated},
+	"code_analysis_unread":       {vars: []string{"where"}, run: checkCodeAnalysisUnread},
+	"missing_documents":          {vars: []string{"document", "text"}, run: checkMissingDocuments},
+	"index_title_mismatch":       {vars: []string{"listed", "indexTitle", "sheetTitle", "indexSheet"}, run: checkIndexTitleMismatch},
+	"empty_schedule":             {vars: []string{"rows", "empty", "cells", "header"}, run: checkEmptySchedule},
+	"issue_status":               {vars: []string{"status", "stage"}, run: checkIssueStatus},
+	"scale_conflict":             {vars: []string{"first", "second", "paper"}, run: checkScaleConflict},
+	"codes_not_applied":          {vars: []string{"codes", "reason", "applied"}, run: checkCodesNotApplied},
+	"no_readable_pages":          {vars: []string{"pages"}, run: checkNoReadablePages},
+	"sheet_index_missing":        {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
+	"sheet_index_unlisted":       {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
+	"sheet_references":           {vars: []string{"target", "reference"}, run: checkSheetReferences},
+	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
 		validate: oneOf("field", "number", "title", "date", "scale")},
-	"code_edition_stated":  {vars: []string{"adopted"}, run: checkCodeEditionStated},
+	"code_edition_stated":  {vars: []string{"adopted", "where"}, run: checkCodeEditionStated},
 	"code_edition_current": {vars: []string{"stated", "adopted", "code"}, run: checkCodeEditionCurrent},
-	"code_analysis_field": {params: []string{"field"}, vars: []string{"field"}, run: checkCodeAnalysisField,
+	"code_analysis_field": {params: []string{"field"}, vars: []string{"field", "where"}, run: checkCodeAnalysisField,
 		validate: oneOf("field", "occupancy", "construction_type", "sprinklers")},
 	"exits_for_occupant_load": {vars: []string{"load", "exits", "required"}, run: checkExits},
 	"egress_capacity_factor": {params: []string{"component"}, vars: []string{"stated", "minimum"},
@@ -183,43 +195,6 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 // "SEE SHEET A-501", "REFER TO S-201".
 var referenceRe = lineSet.MustCompile(`(?i)(?:\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?)?\b(?:[0-9]{1,3}|[A-Z])\s*/\s*([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b|\b(?:SEE|REFER\s+TO)\s+(?:SHEET\s+|DWG\.?\s+|DRAWING\s+)?([A-Z]{1,2}[-.]?\d{1,3}(?:\.\d{1,3})?[A-Z]?)\b`)
 
-// checkSheetReferences reports references to sheets that are not in the set.
-// It runs only when the set carries a sheet index: without one the set may
-// be a partial submittal and every outside reference would be noise.
-func checkSheetReferences(rv *review, r *Rule) []observation {
-	if len(rv.indexPages()) == 0 {
-		return nil
-	}
-	present := rv.presentSheets()
-	var out []observation
-	for _, pv := range rv.pages {
-		if !pv.readable {
-			continue
-		}
-		for li, l := range pv.lines {
-			for _, m := range pv.findAll(referenceRe, li) {
-				gi := 1
-				if m[2] < 0 {
-					gi = 2
-				}
-				target := l.Text[m[2*gi]:m[2*gi+1]]
-				n, ok := sheets.ParseNumber(target)
-				if !ok || !n.Strong {
-					continue
-				}
-				if _, ok := present[n.Key]; ok {
-					continue
-				}
-				ref := l.Text[m[0]:m[1]]
-				out = append(out, observation{page: pv, words: l.WordsInSpan(m[0], m[1]),
-					vars:     map[string]string{"target": n.Text, "reference": ref},
-					evidence: "ref " + ref})
-			}
-		}
-	}
-	return out
-}
-
 func checkDuplicateSheets(rv *review, r *Rule) []observation {
 	first := map[string]*pageView{}
 	var out []observation
@@ -252,16 +227,24 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
 			continue
 		}
+		// A page read only in part (stamps over a raster drawing) may print
+		// the field where the engine cannot read it.
+		if pv.model != nil && pv.model.TextLayer != sheets.TextFull {
+			continue
+		}
 		var missing bool
 		switch field {
 		case "number":
-			missing = pv.sheet.Number == ""
+			// Only against the numbering the rest of the set follows; a file
+			// whose numbers the engine cannot read at all is not a file
+			// without numbers.
+			missing = pv.sheet.Number == "" && (pv.model == nil || pv.schemeLearned())
 		case "title":
 			missing = pv.sheet.Number != "" && pv.sheet.Title == ""
 		case "date":
-			missing = pv.sheet.Number != "" && pv.sheet.Date == ""
+			missing = pv.sheet.Number != "" && pv.sheet.Date == "" && !pv.hasField(sheets.FieldDate)
 		case "scale":
-			missing = pv.sheet.Number != "" && pv.sheet.Scale == ""
+			missing = pv.sheet.Number != "" && pv.sheet.Scale == "" && pv.drawnToScale()
 		}
 		if missing {
 			out = append(out, observation{page: pv, vars: map[string]string{"field": strings.ReplaceAll(field, "_", " ")},
@@ -269,6 +252,32 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 		}
 	}
 	return out
+}
+
+// hasField reports whether the set model read a filled field of this kind
+// in the page's title block.
+func (pv *pageView) hasField(kind string) bool {
+	if pv.model == nil {
+		return false
+	}
+	for _, f := range pv.model.Fields {
+		if f.Kind == kind && strings.TrimSpace(f.Value) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// drawnToScale reports whether the sheet's title names a view drawn to
+// scale (plan, elevation, section, detail) and no diagram, schedule or
+// notes, whose sheets are commonly unscaled. Without a title the sheet is
+// judged by the set model's view scales alone.
+func (pv *pageView) drawnToScale() bool {
+	if pv.model != nil && len(pv.model.ViewScales) > 0 {
+		return false
+	}
+	t := pv.sheet.Title
+	return t != "" && scaledViewRe.MatchString(t) && !unscaledViewRe.MatchString(t)
 }
 
 // --- code analysis ------------------------------------------------------------
@@ -288,10 +297,11 @@ func (rv *review) adoptedText() string {
 }
 
 func checkCodeEditionStated(rv *review, r *Rule) []observation {
-	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil {
+	where, ok := rv.codeAnalysisExpected()
+	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !ok {
 		return nil
 	}
-	return []observation{{vars: map[string]string{"adopted": rv.adoptedText()}, evidence: "no code edition"}}
+	return []observation{{vars: map[string]string{"adopted": rv.adoptedText(), "where": where.sheetNumberOr()}, evidence: "no code edition"}}
 }
 
 func (rv *review) firstReadable() *pageView {
@@ -345,7 +355,8 @@ func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
 }
 
 func checkCodeAnalysisField(rv *review, r *Rule) []observation {
-	if rv.firstReadable() == nil {
+	where, ok := rv.codeAnalysisExpected()
+	if rv.firstReadable() == nil || !ok {
 		return nil
 	}
 	var stated bool
@@ -360,7 +371,7 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	if stated {
 		return nil
 	}
-	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " ")},
+	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " "), "where": where.sheetNumberOr()},
 		evidence: "no " + r.Params["field"]}}
 }
 

@@ -71,24 +71,45 @@ func TestSheetIndexChecks(t *testing.T) {
 
 func TestTitleBlockChecks(t *testing.T) {
 	e := loadAll(t)
+	// Pages with ten words or more: a page with a handful of words reads
+	// as a raster drawing with stamps, whose title block is not asked for.
+	notes := []string{"1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS."}
 	// A number-like word in the notes, outside any title block, is not the
 	// sheet's number.
-	bare := textPage(2, "", "PLAN NOTES", "A-201")
-	noFields := textPage(3, "", "NOTES")
+	bare := textPage(2, "", append([]string{"PLAN NOTES", "A-201"}, notes...)...)
+	noFields := textPage(3, "", append([]string{"NOTES"}, notes...)...)
 	// Only the number, big, in the title block corner.
 	noFields.Words = append(noFields.Words, pdftext.Word{Text: "A-301", Norm: "A-301", FontSize: 40,
 		BBox: pdftext.BBox{Left: 0.88, Top: 0.9, Width: 0.04, Height: 0.023}})
 	noFields.Lines = append(noFields.Lines, []int{len(noFields.Words) - 1})
-	fs := reviewPages(t, e, codePage(OccupancyResidential), bare, noFields)
+	// A floor plan whose title block has a title but no scale.
+	unscaled := textPage(4, "A-401", notes...)
+	for i, w := range unscaled.Words {
+		if w.Text == "TEST" {
+			unscaled.Words[i].Text, unscaled.Words[i].Norm = "FLOOR", "FLOOR"
+		}
+		if w.Text == "SHEET" && i > 0 && unscaled.Words[i-1].Text == "FLOOR" {
+			unscaled.Words[i].Text, unscaled.Words[i].Norm = "PLAN", "PLAN"
+		}
+		if w.Text == "SCALE:" || w.Text == "1/4\"" || w.Text == "=" || w.Text == "1'-0\"" {
+			unscaled.Words[i].Text, unscaled.Words[i].Norm = "-", "-"
+		}
+	}
+	fs := reviewPages(t, e, codePage(OccupancyResidential), bare, noFields, unscaled)
 
 	if got := byRule(fs, "completeness-title-block-sheet-number"); len(got) != 1 || got[0].Page != 2 {
 		t.Errorf("sheet number findings: %+v", got)
 	}
-	for _, id := range []string{"completeness-title-block-sheet-title", "completeness-title-block-date", "completeness-title-block-scale"} {
+	for _, id := range []string{"completeness-title-block-sheet-title", "completeness-title-block-date"} {
 		got := byRule(fs, id)
 		if len(got) != 1 || got[0].Page != 3 || got[0].SheetNumber != "A-301" {
 			t.Errorf("%s: %+v", id, got)
 		}
+	}
+	// The scale is asked of sheets whose title names a scaled view; a
+	// sheet without a title cannot say whether it is a diagram.
+	if got := byRule(fs, "completeness-title-block-scale"); len(got) != 1 || got[0].Page != 4 {
+		t.Errorf("scale: %+v", got)
 	}
 	// The cover (G-001) is exempt from the scale rule; the full title
 	// block of textPage satisfies every field.
@@ -101,7 +122,10 @@ func TestTitleBlockChecks(t *testing.T) {
 
 func TestCodeAnalysisChecks(t *testing.T) {
 	e := loadAll(t)
-	fs := reviewPages(t, e, textPage(1, "G-001", "GENERAL NOTES"), textPage(2, "A-101", "PLAN"))
+	// A cover read in full (notes in its drawing area) that states none of
+	// the code analysis.
+	cover := textPage(1, "G-001", "GENERAL NOTES", "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")
+	fs := reviewPages(t, e, cover, textPage(2, "A-101", "PLAN"))
 	for _, id := range []string{"completeness-code-edition-stated", "completeness-occupancy-stated",
 		"completeness-construction-type-stated", "completeness-sprinklers-stated"} {
 		got := byRule(fs, id)
@@ -409,5 +433,21 @@ func TestStateCodesStated(t *testing.T) {
 	fs = reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: 2019 CALIFORNIA RESIDENTIAL CODE"), textPage(2, "A-101", "PLAN"))
 	if got := byRule(fs, "completeness-code-edition-current"); len(got) != 0 {
 		t.Errorf("judged without a jurisdiction: %+v", got)
+	}
+}
+
+// TestSetLevelConfidence: a "not stated anywhere" finding is as sure as the
+// share of the set that was read.
+func TestSetLevelConfidence(t *testing.T) {
+	e := loadAll(t)
+	cover := textPage(1, "G-001", "GENERAL NOTES", "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")
+	scanned := pdftext.Page{Number: 3, Width: testW, Height: testH, Reason: "image_only"}
+	full := byRule(reviewPages(t, e, cover, textPage(2, "A-101", "PLAN")), "completeness-occupancy-stated")
+	part := byRule(reviewPages(t, e, cover, textPage(2, "A-101", "PLAN"), scanned), "completeness-occupancy-stated")
+	if len(full) != 1 || len(part) != 1 || full[0].Confidence != 0.75 || part[0].Confidence != 0.5 {
+		t.Errorf("confidence read in full %+v, with a third unread %+v", full, part)
+	}
+	if nr := byRule(reviewPages(t, e, scanned), "coverage-no-readable-pages"); len(nr) != 1 || nr[0].Confidence != 1 {
+		t.Errorf("no readable pages: %+v", nr)
 	}
 }

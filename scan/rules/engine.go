@@ -13,9 +13,11 @@ package rules
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
@@ -96,6 +98,13 @@ type pageView struct {
 	lines     []sheets.Line
 	present   []textmatch.Present // per line: which of lineSet's literals it holds
 	index     []sheets.IndexEntry
+	// model is the page as the set model read it (nil before Classify
+	// linked it): title-block fields, the number chosen by the set's
+	// numbering scheme, issue status.
+	model *sheets.PageModel
+	set   *fileModel
+	// layout is the page's layout, analysed on first use (layoutPage).
+	layout *layout.Page
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
@@ -149,6 +158,10 @@ type review struct {
 	eng   *Engine
 	pages []*pageView
 	facts setFacts
+	// scopes and models are per file of the whole set (indexed by
+	// pageView.fileIndex), also for files not in this review's pages.
+	scopes []FileScope
+	models []sheets.SetModel
 }
 
 // Review applies the active rules to a plan set. Pages that are not
@@ -169,7 +182,16 @@ func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
 type Classified struct {
 	files int
 	pages []*pageView
+	// models is the set model of each file (document type, codes stated,
+	// jurisdiction hints, title blocks), which decides its scope.
+	models []sheets.SetModel
+	// Job is the job's side of the scope decision; the scan sets it before
+	// reviewing (zero: no jurisdiction, no adoption table).
+	Job JobContext
 }
+
+// Models returns the set model of each file, in registration order.
+func (c *Classified) Models() []sheets.SetModel { return c.models }
 
 // Classify classifies every page of a set (see ClassifySet).
 func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
@@ -177,7 +199,21 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Classified{files: len(set.Files), pages: pages}, nil
+	models := make([]sheets.SetModel, len(set.Files))
+	for fi := range set.Files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ps := make([]*pdftext.Page, len(set.Files[fi].Pages))
+		for pi := range set.Files[fi].Pages {
+			ps[pi] = &set.Files[fi].Pages[pi]
+		}
+		models[fi] = sheets.ReadSet(ps)
+	}
+	linkModels(pages, models)
+	settleDocTypes(pages, models)
+	readSetIndexes(pages)
+	return &Classified{files: len(set.Files), pages: pages, models: models}, nil
 }
 
 // Sheets returns the classification per file and page, in order.
@@ -196,37 +232,72 @@ func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding
 }
 
 // review applies the rules and also returns the sorted topics of the rules
-// that applied to the set, and the set's occupancy.
+// that applied to the set, and the set's occupancy (of its in-scope files).
 func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, string, error) {
-	rv := &review{eng: e, pages: c.pages}
-	rv.facts = gatherFacts(rv.pages)
-
+	// Each file's scope decides which rules may speak about its pages:
+	// files of one class are reviewed together (a set split over several
+	// files keeps its cross-file checks), and every file whose scope
+	// limits the review says so in one info finding.
+	scopes := make([]FileScope, c.files)
+	allFacts := gatherFacts(c.pages)
+	usCodes := make([][]statedCode, c.files)
+	for _, h := range allFacts.codes {
+		usCodes[h.pv.fileIndex] = append(usCodes[h.pv.fileIndex], statedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra})
+	}
+	for fi := range scopes {
+		if fi < len(c.models) {
+			scopes[fi] = e.scopeOf(c.models[fi], c.Job, usCodes[fi])
+		} else {
+			scopes[fi] = FileScope{Class: ScopeInScope}
+		}
+	}
+	byClass := map[string][]*pageView{}
+	for _, pv := range c.pages {
+		cl := scopes[pv.fileIndex].Class
+		byClass[cl] = append(byClass[cl], pv)
+	}
 	var findings []Finding
+	occupancy := ""
 	seen := map[string]int{}
 	topics := map[string]bool{}
-	for _, r := range e.rules {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, "", err
-		}
-		if !rv.occupancyApplies(r) {
+	for _, class := range []string{ScopeInScope, ScopeCodesNotHeld, ScopeOutOfScope} {
+		pages := byClass[class]
+		if len(pages) == 0 {
 			continue
 		}
-		topics[r.Topic] = true
-		var obs []observation
-		if r.Check != "" {
-			obs = checks[r.Check].run(rv, r)
+		rv := &review{eng: e, pages: pages, scopes: scopes, models: c.models}
+		if len(pages) == len(c.pages) {
+			rv.facts = allFacts
 		} else {
-			obs = rv.match(r)
+			rv.facts = gatherFacts(rv.pages)
 		}
-		for _, o := range obs {
-			f := rv.finding(r, o)
-			// Two identical notes on one sheet are two issues; keep their
-			// fingerprints distinct but still independent of position.
-			seen[f.Fingerprint]++
-			if n := seen[f.Fingerprint]; n > 1 {
-				f.Fingerprint = fingerprint(r.ID, f.SheetNumber, fmt.Sprintf("%s#%d", o.evidence, n))
+		if class == ScopeInScope {
+			occupancy = rv.facts.occupancy
+		}
+		for _, r := range e.rules {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, "", err
 			}
-			findings = append(findings, f)
+			if !e.ruleInScope(r, class) || !rv.occupancyApplies(r) {
+				continue
+			}
+			topics[r.Topic] = true
+			var obs []observation
+			if r.Check != "" {
+				obs = checks[r.Check].run(rv, r)
+			} else {
+				obs = rv.match(r)
+			}
+			for _, o := range obs {
+				f := rv.finding(r, o)
+				// Two identical notes on one sheet are two issues; keep their
+				// fingerprints distinct but still independent of position.
+				seen[f.Fingerprint]++
+				if n := seen[f.Fingerprint]; n > 1 {
+					f.Fingerprint = fingerprint(r.ID, f.SheetNumber, fmt.Sprintf("%s#%d", o.evidence, n))
+				}
+				findings = append(findings, f)
+			}
 		}
 	}
 	SortFindings(findings)
@@ -235,7 +306,31 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		reviewed = append(reviewed, t)
 	}
 	sort.Strings(reviewed)
-	return findings, reviewed, rv.facts.occupancy, nil
+	return findings, reviewed, occupancy, nil
+}
+
+// ruleInScope says whether a rule speaks about files of a scope class:
+// in scope, every rule; codes not held, the document checks (completeness
+// and coverage) but neither the code packs nor the code-analysis
+// statements, which ask for what the held codes require; out of scope, the
+// coverage findings only (the scope finding among them).
+func (e *Engine) ruleInScope(r *Rule, class string) bool {
+	switch class {
+	case ScopeOutOfScope:
+		return r.Topic == "coverage"
+	case ScopeCodesNotHeld:
+		return e.packKind(r.Pack) == "completeness" && r.Topic != "completeness.code-analysis"
+	}
+	return true
+}
+
+func (e *Engine) packKind(id string) string {
+	for _, p := range e.packs {
+		if p.ID == id {
+			return p.Kind
+		}
+	}
+	return ""
 }
 
 // classify builds the engine's view of every page: lines, sheet
@@ -443,6 +538,11 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	if o.confidence > 0 {
 		f.Confidence = o.confidence
 	}
+	// A statement about the whole set ("not stated anywhere") is only as
+	// sure as the share of the set that was read.
+	if o.page == nil && r.Severity != SeverityInfo && r.Topic != "coverage" {
+		f.Confidence = math.Round(f.Confidence*rv.readShare()*100) / 100
+	}
 	if pv != nil {
 		f.FileID, f.FileIndex, f.Page = pv.fileID, pv.fileIndex, pv.page.Number
 		f.SheetNumber, f.SheetTitle, f.SheetType = pv.sheet.Number, pv.sheet.Title, pv.sheet.Type
@@ -465,6 +565,21 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	}
 	f.Fingerprint = fingerprint(r.ID, f.SheetNumber, o.evidence)
 	return f
+}
+
+// readShare is the share of the review's pages that were read (readable,
+// and not only in part).
+func (rv *review) readShare() float64 {
+	if len(rv.pages) == 0 {
+		return 0
+	}
+	read := 0
+	for _, pv := range rv.pages {
+		if pv.readable && (pv.model == nil || pv.model.TextLayer != sheets.TextPartial) {
+			read++
+		}
+	}
+	return float64(read) / float64(len(rv.pages))
 }
 
 // firstPage is where set-level findings are attached: the first readable

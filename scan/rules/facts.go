@@ -164,6 +164,7 @@ func gatherFacts(pages []*pageView) setFacts {
 			find(otherWidthRe, &f.otherWidths, length)
 		}
 	}
+	addPairFacts(pages, &f)
 	for _, s := range f.sprinklerStmts {
 		g := strings.Join(strings.Fields(s.group), " ")
 		negative := strings.HasPrefix(g, "NON") || strings.HasPrefix(g, "NOT") ||

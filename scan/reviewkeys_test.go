@@ -1,0 +1,330 @@
+package scan_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"planreview/scan"
+	"planreview/store"
+)
+
+// The scorer measures the review on real sheets against review keys written
+// by reading them (testdata/review-keys, schema in its README). It prints
+// precision and recall per file and fails below the targets of issue 10:
+//
+//   - precision: at least 90 % of the non-info findings match a key item;
+//   - recall: at least 80 % of the keys' `certain` items are matched by a
+//     finding;
+//   - no non-info finding on a file the key marks out of scope.
+//
+// Matching. A finding's category is fixed by its rule (findingCategory). A
+// finding matches a key item when
+//
+//  1. the page agrees: the item's page equals the finding's page, or the
+//     item is set-level (page null) — then any page of the file agrees;
+//  2. the category agrees: the finding's category is the item's category
+//     or one of its alsoMatches; and
+//  3. the evidence agrees: a finding anchored on words shares at least one
+//     significant token (letters or digits, not a stop word) with the
+//     item's evidence as printed. A finding without an anchor (a set-level
+//     statement, a field missing from a title block) has no words to
+//     compare, so page and category decide.
+//
+// Coverage findings (a page or a file the engine could not read) speak of
+// the review, not of the plans: they are listed per file but counted
+// neither true nor false; an item on such a page stays a miss.
+//
+// One finding may match several items and one item be matched by several
+// findings (a repeated stamp); precision counts findings, recall items. A
+// finding that matches no item is false, whether or not it also touches a
+// look-alike in mustNotFlag.
+
+const targetPrecision, targetCertainRecall = 0.90, 0.80
+
+type reviewKey struct {
+	Schema     string    `json:"schema"`
+	File       string    `json:"file"`
+	DocType    string    `json:"docType"`
+	Scope      string    `json:"scope"`
+	Items      []keyItem `json:"items"`
+	MustNot    []keyItem `json:"mustNotFlag"`
+	ScopeNotes string    `json:"scopeNotes"`
+}
+
+type keyItem struct {
+	ID          string   `json:"id"`
+	Page        *int     `json:"page"`
+	Sheet       *string  `json:"sheet"`
+	Category    string   `json:"category"`
+	AlsoMatches []string `json:"alsoMatches"`
+	Certainty   string   `json:"certainty"`
+	Evidence    string   `json:"evidence"`
+}
+
+// findingCategory is the review-key category a rule's findings fall under.
+func findingCategory(ruleID string) string {
+	switch {
+	case ruleID == "scope-not-reviewed":
+		return "scope_not_reviewed"
+	case ruleID == "scope-codes-not-applied":
+		return "codes_not_applied"
+	case strings.HasPrefix(ruleID, "coverage-"):
+		return "coverage"
+	case ruleID == "completeness-sheet-index-missing-sheet":
+		return "index_missing_sheet"
+	case ruleID == "completeness-sheet-not-in-index":
+		return "index_unlisted_sheet"
+	case ruleID == "completeness-duplicate-sheet-number", ruleID == "completeness-index-duplicate-entry":
+		return "index_duplicate"
+	case ruleID == "completeness-index-title-mismatch":
+		return "index_title_mismatch"
+	case ruleID == "completeness-reference-to-missing-sheet":
+		return "reference_missing_sheet"
+	case ruleID == "completeness-reference-to-missing-document":
+		return "reference_missing_document"
+	case strings.HasPrefix(ruleID, "completeness-title-block-"):
+		return "title_block_incomplete"
+	case ruleID == "completeness-preliminary-stamp", ruleID == "completeness-issue-status":
+		return "issue_status"
+	case ruleID == "completeness-unfinished-text":
+		return "unfinished_placeholder"
+	case ruleID == "completeness-empty-schedule-cell":
+		return "empty_schedule_cell"
+	case strings.HasPrefix(ruleID, "consistency-"):
+		return "consistency"
+	case strings.HasPrefix(ruleID, "ibc-"), strings.HasPrefix(ruleID, "irc-"):
+		return "code_rule"
+	}
+	return "missing_information"
+}
+
+var tokenRe = regexp.MustCompile(`[\p{L}\p{N}]+(?:[.\-][\p{L}\p{N}]+)*`)
+
+var stopTokens = map[string]bool{"SEE": true, "REFER": true, "TO": true, "THE": true, "FOR": true, "AND": true,
+	"OF": true, "ON": true, "AT": true, "ALL": true, "SHEET": true, "A": true, "IN": true, "BE": true, "OR": true}
+
+func tokens(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range tokenRe.FindAllString(strings.ToUpper(s), -1) {
+		if !stopTokens[t] {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func evidenceAgrees(f store.Finding, evidence string) bool {
+	var anchor []string
+	for _, a := range f.Anchors {
+		anchor = append(anchor, a.Text)
+	}
+	if len(anchor) == 0 {
+		return true
+	}
+	want := tokens(evidence)
+	for t := range tokens(strings.Join(anchor, " ")) {
+		if want[t] {
+			return true
+		}
+	}
+	return false
+}
+
+func matches(f store.Finding, k keyItem) bool {
+	if k.Page != nil && *k.Page != f.Sheet.Page {
+		return false
+	}
+	cat := findingCategory(f.RuleID)
+	ok := cat == k.Category
+	for _, c := range k.AlsoMatches {
+		ok = ok || cat == c
+	}
+	return ok && evidenceAgrees(f, k.Evidence)
+}
+
+type fileScore struct {
+	name                         string
+	scope                        string
+	nonInfo, trueNonInfo         int
+	certain, certainFound        int
+	likely, likelyFound          int
+	falseFindings, missedCertain []string
+	nonInfoOnOutOfScope          int
+	coverage                     []string
+	trueRules                    []string // rule of each true non-info finding
+	unreadable                   bool
+}
+
+func TestReviewKeys(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("corpus not present: ../../shared/corpus")
+	}
+	if testing.Short() {
+		t.Skip("scores the whole corpus")
+	}
+	keys, err := filepath.Glob(filepath.Join("testdata", "review-keys", "*.json"))
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("no review keys: %v", err)
+	}
+	pipeline, err := scan.NewPipeline([]string{"ibc-2021", "irc-2021"}, "", 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scores []fileScore
+	for _, kf := range keys {
+		raw, err := os.ReadFile(kf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var key reviewKey
+		if err := json.Unmarshal(raw, &key); err != nil || key.Schema != "review-key-v1" {
+			t.Fatalf("%s: not a review-key-v1 (%v)", kf, err)
+		}
+		pdf := filepath.Join(corpus, key.File)
+		if _, err := os.Stat(pdf); err != nil {
+			t.Errorf("%s: %s not in the corpus", kf, key.File)
+			continue
+		}
+		res, err := pipeline.Review(context.Background(), []scan.Input{{FileID: "file_1", Name: key.File, Path: pdf}}, nopProgress{})
+		if err != nil {
+			t.Fatalf("%s: %v", key.File, err)
+		}
+		scores = append(scores, score(key, res.Findings))
+	}
+	report(t, scores)
+}
+
+func score(key reviewKey, findings []store.Finding) fileScore {
+	s := fileScore{name: key.File, scope: key.Scope}
+	for _, f := range findings {
+		if f.RuleID == "coverage-no-readable-pages" {
+			s.unreadable = true
+		}
+		if f.Severity == "info" {
+			continue
+		}
+		if findingCategory(f.RuleID) == "coverage" {
+			s.coverage = append(s.coverage, fmt.Sprintf("p%d %s", f.Sheet.Page, f.RuleID))
+			continue
+		}
+		s.nonInfo++
+		if key.Scope == "out_of_scope" {
+			s.nonInfoOnOutOfScope++
+		}
+		hit := false
+		for _, k := range key.Items {
+			if matches(f, k) {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			s.trueNonInfo++
+			s.trueRules = append(s.trueRules, f.RuleID)
+			continue
+		}
+		anchor := ""
+		if len(f.Anchors) > 0 {
+			anchor = f.Anchors[0].Text
+		}
+		s.falseFindings = append(s.falseFindings, fmt.Sprintf("p%d %s %q", f.Sheet.Page, f.RuleID, anchor))
+	}
+	for _, k := range key.Items {
+		found := false
+		for _, f := range findings {
+			if matches(f, k) {
+				found = true
+				break
+			}
+		}
+		if k.Certainty == "certain" {
+			s.certain++
+			if found {
+				s.certainFound++
+			} else {
+				s.missedCertain = append(s.missedCertain, k.ID+" "+k.Category)
+			}
+		} else {
+			s.likely++
+			if found {
+				s.likelyFound++
+			}
+		}
+	}
+	return s
+}
+
+func ratio(a, b int) string {
+	if b == 0 {
+		return "   –  "
+	}
+	return fmt.Sprintf("%5.1f%%", 100*float64(a)/float64(b))
+}
+
+func report(t *testing.T, scores []fileScore) {
+	sort.Slice(scores, func(i, j int) bool { return scores[i].name < scores[j].name })
+	t.Logf("%-46s %-14s %-16s %-16s %s", "file", "scope", "precision", "certain recall", "likely recall")
+	var nonInfo, trueNonInfo, certain, certainFound, likely, likelyFound int
+	for _, s := range scores {
+		note := ""
+		if s.unreadable {
+			note = " (engine could not read the text layer)"
+		}
+		t.Logf("%-46s %-14s %3d/%-3d %s  %3d/%-3d %s  %3d/%-3d %s%s", strings.TrimSuffix(s.name, ".pdf"), s.scope,
+			s.trueNonInfo, s.nonInfo, ratio(s.trueNonInfo, s.nonInfo),
+			s.certainFound, s.certain, ratio(s.certainFound, s.certain),
+			s.likelyFound, s.likely, ratio(s.likelyFound, s.likely), note)
+		for _, f := range s.falseFindings {
+			t.Logf("    false: %s", f)
+		}
+		for _, c := range s.coverage {
+			t.Logf("    coverage (not scored): %s", c)
+		}
+		for _, m := range s.missedCertain {
+			t.Logf("    missed certain: %s", m)
+		}
+		nonInfo += s.nonInfo
+		trueNonInfo += s.trueNonInfo
+		certain += s.certain
+		certainFound += s.certainFound
+		likely += s.likely
+		likelyFound += s.likelyFound
+		if s.scope == "out_of_scope" && s.nonInfoOnOutOfScope > 0 {
+			t.Errorf("%s is out of scope but got %d non-info finding(s)", s.name, s.nonInfoOnOutOfScope)
+		}
+	}
+	byRule := map[string]int{}
+	for _, s := range scores {
+		for _, r := range s.trueRules {
+			byRule[r]++
+		}
+	}
+	var rules []string
+	for r, n := range byRule {
+		rules = append(rules, fmt.Sprintf("%s ×%d", r, n))
+	}
+	sort.Strings(rules)
+	t.Logf("rules with true findings on real sheets: %s", strings.Join(rules, ", "))
+	t.Logf("TOTAL precision %d/%d %s, certain recall %d/%d %s, likely recall %d/%d %s",
+		trueNonInfo, nonInfo, ratio(trueNonInfo, nonInfo), certainFound, certain, ratio(certainFound, certain),
+		likelyFound, likely, ratio(likelyFound, likely))
+	if nonInfo > 0 && float64(trueNonInfo) < targetPrecision*float64(nonInfo) {
+		t.Errorf("precision %s below the %.0f%% target", ratio(trueNonInfo, nonInfo), 100*targetPrecision)
+	}
+	if certain > 0 && float64(certainFound) < targetCertainRecall*float64(certain) {
+		t.Errorf("certain recall %s below the %.0f%% target", ratio(certainFound, certain), 100*targetCertainRecall)
+	}
+}
+
+type nopProgress struct{}
+
+func (nopProgress) Stage(string)   {}
+func (nopProgress) Pages(int, int) {}

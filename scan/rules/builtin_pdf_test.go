@@ -1,0 +1,448 @@
+package rules
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/plangen"
+)
+
+// reviewPDF writes the sheets as a real PDF, extracts it and reviews it:
+// the checks' true cases and look-alikes through the whole word → layout →
+// model → check path.
+func reviewPDF(t *testing.T, specs ...plangen.SheetSpec) []Finding {
+	t.Helper()
+	f, err := plangen.Sheets("test.pdf", specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "test.pdf")
+	if err := os.WriteFile(path, f.PDF, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := pdftext.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	var pages []pdftext.Page
+	for p := range doc.Pages(context.Background()) {
+		pages = append(pages, *p)
+	}
+	return reviewPages(t, loadAll(t), pages...)
+}
+
+func anchorTexts(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		text := ""
+		if len(f.Anchors) > 0 {
+			text = f.Anchors[0].Text
+		}
+		out = append(out, f.SheetNumber+": "+text)
+	}
+	return out
+}
+
+const scale14 = `1/4" = 1'-0"`
+
+func TestUnfinishedTextPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"GENERAL NOTES",
+				"1. ANY NOTED FOOTING LEVELS ARE BASED ON F.F.L. XX.XX.",
+				"? GROUNDING ELECTRODE",
+				"RESPONSIBLE DESIGNER: #",
+				"2. ALLOCATE 120V FOR WATER BOTTLE FILLER. LOCATION TO BE DETERMINED.",
+				"3. KITCHEN UNITS BY SPECIALIST TO LATER DETAIL",
+				"1 VA TO VERIFY NUMBER AND LOCATIONS",
+				"2 VERIFY BLOCKING REQ'D AND LOCATIONS WITH VA",
+				"4. PROVIDE ____ LF OF FIRE BLOCKING AT SOFFITS")},
+		// Look-alikes: sizes, a legend's abbreviations, a contractor's
+		// standing instructions, numbered marks, a disclaimer.
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: append(plangen.Notes(120, 140,
+				"2X4 STUD WALL @ 16\" O.C.",
+				"48X48 U.F.W. / 60X24 M.F.W.",
+				"FIELD VERIFY ALL NEW CONDITIONS. NOTIFY ARCHITECT OF ANY DISCREPANCIES.",
+				"THE CONTRACTOR SHALL VERIFY ALL JOB SITE CONDITIONS AND RELATED DIMENSIONS.",
+				"BEDROOM #2",
+				"#5 BARS @ 12\" O.C. EACH WAY",
+				"DIMENSIONS ARE SUBJECT TO INDEPENDENT VERIFICATION",
+				"COLOR TO BE SELECTED BY OWNER",
+				"SPECIAL INSPECTOR: ________ DATE: ______",
+				"APPROVED BY ________"),
+				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
+	)
+	got := byRule(fs, "completeness-unfinished-text")
+	want := map[string]bool{"F.F.L. XX.XX": false, "? GROUNDING": false, "DESIGNER: #": false, "TO BE DETERMINED": false, "VA TO VERIFY": false, "PROVIDE ____ LF": false}
+	for _, f := range got {
+		if f.SheetNumber != "A-101" {
+			t.Errorf("look-alike flagged on %s: %s", f.SheetNumber, f.Rationale)
+			continue
+		}
+		for k := range want {
+			if len(f.Anchors) > 0 && strings.Contains(f.Anchors[0].Text, k) {
+				want[k] = true
+			}
+		}
+	}
+	for k, found := range want {
+		if !found {
+			t.Errorf("placeholder %q not reported; got %v", k, anchorTexts(got))
+		}
+	}
+	// One finding per kind of placeholder and sheet.
+	if len(got) != 6 {
+		t.Errorf("%d findings, want 6 (one per kind): %v", len(got), anchorTexts(got))
+	}
+}
+
+func TestSheetReferencesPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"1. FOR STAIR DETAILS SEE SHEET A-501.",
+				"3/A-502",
+				"2. SEE SHEET A-102 FOR ROOF DRAINAGE.",
+				"REFER TO RAFT SLAB DETAILS ON DRAWINGS S3.01 & S3.11",
+				"EQUIPMENT A1015 BY OWNER",
+				"1/2\" GYP. BD. ON 2X4 STUDS",
+				"PANEL EL1-15")},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "SEE FLOOR PLAN FOR DIMENSIONS")},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-sheet")
+	targets := map[string]bool{}
+	for _, f := range got {
+		for _, want := range []string{"A-501", "A-502"} {
+			if strings.Contains(f.Rationale, "sheet "+want+" is not") {
+				targets[want] = true
+			}
+		}
+	}
+	// Without a sheet index, the set's own numbers are the list: S3.01 is
+	// not shaped like this set's numbers, A1015 and EL1-15 are not written
+	// as references.
+	if len(got) != 2 || !targets["A-501"] || !targets["A-502"] {
+		t.Errorf("references: %v", anchorTexts(got))
+	}
+}
+
+func TestOpeningTagsPDF(t *testing.T) {
+	tags := func(marks ...string) []plangen.LabelSpec {
+		var out []plangen.LabelSpec
+		for i, m := range marks {
+			out = append(out, plangen.LabelSpec{Text: m, Left: 300 + float64(i)*180, Top: 600})
+		}
+		return out
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "GROUND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: append(tags("W01", "W02", "W05", "W02"), plangen.Notes(120, 140, "W1 WALL TYPE, SEE ASSEMBLIES")...)},
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03"),
+				plangen.Notes(400, 184, "3'-0\" X 4'-0\" CASEMENT", "2'-0\" X 3'-0\" AWNING", "6'-0\" X 4'-0\" SLIDER")...)},
+	)
+	notInSched := byRule(fs, "consistency-tag-not-in-schedule")
+	if len(notInSched) != 1 || notInSched[0].SheetNumber != "A-101" || notInSched[0].Anchors[0].Text != "W05" {
+		t.Errorf("tags not in schedule: %v", anchorTexts(notInSched))
+	}
+	notOnPlans := byRule(fs, "consistency-schedule-mark-not-on-plans")
+	if len(notOnPlans) != 1 || notOnPlans[0].SheetNumber != "A-601" || notOnPlans[0].Anchors[0].Text != "W03" {
+		t.Errorf("marks on no plan: %v", anchorTexts(notOnPlans))
+	}
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
+		t.Errorf("repeated marks in a schedule without any: %v", anchorTexts(got))
+	}
+
+	// One mark listed for two openings; and a schedule sheet that also
+	// draws every window tagged with its mark (each mark twice), which is
+	// not a repetition.
+	plan := plangen.SheetSpec{Number: "A-101", Title: "GROUND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: tags("W01", "W02", "W03", "W04")}
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04", "W05", "W06", "W01")})
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 1 || got[0].Anchors[0].Text != "W01" {
+		t.Errorf("repeated mark: %v", anchorTexts(got))
+	}
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04"), tags("W01", "W02", "W03", "W04")...)})
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
+		t.Errorf("tagged elevations beside the table: %v", anchorTexts(got))
+	}
+}
+
+func TestScaleConflictPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "S2.01", Title: "FOOTING PLAN", Date: "2026-03-02", Scale: "1:200 AT A1 SHEET | 1:400 AT A3 SHEET",
+			Labels: plangen.Notes(120, 140, "FOOTING PLAN", "SCALE 1 : 100 AT A1")},
+		// Look-alike: the same plan at one scale, its A3 reduction at another.
+		plangen.SheetSpec{Number: "S2.02", Title: "SLAB PLAN", Date: "2026-03-02", Scale: "1:100 AT A1 SHEET | 1:200 AT A3 SHEET",
+			Labels: plangen.Notes(120, 140, "SLAB PLAN", "SCALE 1 : 100 AT A1")},
+	)
+	got := byRule(fs, "consistency-scale-conflict")
+	if len(got) != 1 || got[0].SheetNumber != "S2.01" {
+		t.Errorf("scale conflicts: %v", anchorTexts(got))
+	}
+}
+
+func TestIssueStatusPDF(t *testing.T) {
+	stamp := func(text string) plangen.LabelSpec {
+		return plangen.LabelSpec{Text: text, Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 420, Size: 14}
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("REVISION SET 1 (PREBID ADDENDUM)")}},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("DESIGN DEVELOPMENT")}},
+		// Look-alikes: the statuses a permit set carries, and a note that
+		// is no stamp.
+		plangen.SheetSpec{Number: "A-201", Title: "ELEVATIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR PERMIT")}},
+		plangen.SheetSpec{Number: "A-202", Title: "SECTIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: append([]plangen.LabelSpec{stamp("CONSTRUCTION DOCUMENTS")}, plangen.Notes(120, 140, "NOTE: DRAWING IS FOR REFERENCE ONLY.")...)},
+		// A bid issue in the revision history of a sheet since issued for
+		// permit is history.
+		plangen.SheetSpec{Number: "A-203", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR BID 01/02/26"),
+				{Text: "ISSUED FOR PERMIT 03/02/26", Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 396, Size: 10}}},
+	)
+	got := byRule(fs, "completeness-issue-status")
+	sheetsFlagged := map[string]bool{}
+	for _, f := range got {
+		sheetsFlagged[f.SheetNumber] = true
+	}
+	if len(got) != 2 || !sheetsFlagged["A-101"] || !sheetsFlagged["A-102"] {
+		t.Errorf("issue status: %v", anchorTexts(got))
+	}
+	if n := len(byRule(fs, "completeness-preliminary-stamp")); n != 0 {
+		t.Errorf("%d preliminary-stamp findings on a set with none", n)
+	}
+}
+
+// table lays out rows of cells in a ruled grid at (left, top).
+func table(left, top float64, widths []float64, rows ...[]string) ([]plangen.LabelSpec, []plangen.Stroke) {
+	const rowH = 24.0
+	var labels []plangen.LabelSpec
+	for r, row := range rows {
+		x := left
+		for c, text := range row {
+			if text != "" {
+				labels = append(labels, plangen.LabelSpec{Text: text, Left: x + 4, Top: top + float64(r)*rowH + 6, Size: 10})
+			}
+			x += widths[c]
+		}
+	}
+	return labels, plangen.Grid(left, top, rowH, len(rows), widths...)
+}
+
+func TestEmptySchedulePDF(t *testing.T) {
+	widths := []float64{60, 220, 120, 120, 120, 120}
+	header := []string{"SYM.", "CIRCUIT", "CONDUCTOR", "SIZE (AWG)", "RACEWAY", "AMPACITY"}
+	blankLabels, blankRules := table(120, 200, widths, header,
+		[]string{"1", "PV DC SOURCE CIRCUITS", "", "", "", ""},
+		[]string{"2", "PV DC OUTPUT CIRCUITS", "", "", "", ""},
+		[]string{"3", "INVERTER AC OUTPUT", "", "", "", ""})
+	fullLabels, fullRules := table(120, 200, widths, header,
+		[]string{"1", "PV DC SOURCE CIRCUITS", "CU", "10", "EMT", "40"},
+		[]string{"2", "PV DC OUTPUT CIRCUITS", "CU", "8", "EMT", "55"},
+		[]string{"3", "INVERTER AC OUTPUT", "CU", "6", "EMT", ""})
+	// A revision table is blank until the set is revised.
+	revLabels, revRules := table(1400, 200, []float64{60, 120, 300, 60},
+		[]string{"REV", "DATE", "DESCRIPTION", "BY"}, []string{"", "", "", ""}, []string{"", "", "", ""})
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "E-601", Title: "CONDUCTOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: blankLabels, Strokes: blankRules},
+		plangen.SheetSpec{Number: "E-602", Title: "CONDUCTOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(fullLabels, revLabels...), Strokes: append(fullRules, revRules...)},
+	)
+	got := byRule(fs, "completeness-empty-schedule-cell")
+	if len(got) != 1 || got[0].SheetNumber != "E-601" || !strings.Contains(got[0].Anchors[0].Text, "CONDUCTOR") {
+		t.Errorf("empty schedules: %v", anchorTexts(got))
+	}
+}
+
+func TestSetIndexPDF(t *testing.T) {
+	// A cover whose drawing index lists the set's short numbers after the
+	// titles, under discipline headings, with a range and a sheet of two
+	// subjects; sheets 1-6 carry "Drawing Name:" title blocks.
+	row := func(title, number string, top float64) []plangen.LabelSpec {
+		return []plangen.LabelSpec{{Text: title, Left: 200, Top: top}, {Text: number, Left: 520, Top: top}}
+	}
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "DRAWING INDEX", Left: 200, Top: 300, Size: 16})
+	index = append(index, plangen.LabelSpec{Text: "FLOOR PLANS", Left: 200, Top: 330})
+	for i, r := range [][2]string{{"SITE PLAN", "1"}, {"MAIN FLOOR PLAN", "2"}, {"ROOF PLAN", "3"}, {"DECK DETAILS AND PLAN", "4"},
+		{"GENERAL NOTES", "5"}, {"CONSTRUCTION ASSEMBLIES", "5"}, {"DETAILS", "6-7"}, {"ELECTRICAL PLAN", "9"}} {
+		index = append(index, row(r[0], r[1], 360+float64(i)*24)...)
+	}
+	specs := []plangen.SheetSpec{{Number: "", Title: "COVER", Labels: index}}
+	titles := []string{"SITE PLAN", "MAIN FLOOR PLAN", "ROOF PLAN", "DECK PLAN AND SECTION", "GENERAL NOTES & CONSTRUCTION ASSEMBLIES", "DETAILS", "DETAILS", "WINDOW SCHEDULE"}
+	for i, title := range titles {
+		specs = append(specs, plangen.SheetSpec{Number: strconv.Itoa(i + 1), Title: title, Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{{Text: "Drawing Name: " + title, Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}}})
+	}
+	fs := reviewPDF(t, specs...)
+	mismatch := byRule(fs, "completeness-index-title-mismatch")
+	if len(mismatch) != 1 || mismatch[0].SheetNumber != "4" {
+		t.Errorf("title mismatches: %v", anchorTexts(mismatch))
+	}
+	missing := byRule(fs, "completeness-sheet-index-missing-sheet")
+	if len(missing) != 1 || !strings.Contains(missing[0].Rationale, "lists 9") {
+		t.Errorf("missing: %v", anchorTexts(missing))
+	}
+	unlisted := byRule(fs, "completeness-sheet-not-in-index")
+	if len(unlisted) != 1 || unlisted[0].SheetNumber != "8" {
+		t.Errorf("unlisted: %v", anchorTexts(unlisted))
+	}
+	if dup := byRule(fs, "completeness-duplicate-sheet-number"); len(dup) != 0 {
+		t.Errorf("a sheet with two subjects is not a duplicate: %v", anchorTexts(dup))
+	}
+}
+
+func TestCodeAnalysisPairsPDF(t *testing.T) {
+	// The code analysis prints each value under its label, as title-block
+	// style tables do; the line patterns alone would read none of them.
+	below := func(left float64, label, value string) []plangen.LabelSpec {
+		return []plangen.LabelSpec{{Text: label, Left: left, Top: 300, Size: 10}, {Text: value, Left: left, Top: 318, Size: 14}}
+	}
+	var block []plangen.LabelSpec
+	block = append(block, plangen.LabelSpec{Text: "CODE ANALYSIS", Left: 200, Top: 260, Size: 16})
+	block = append(block, below(200, "OCCUPANCY GROUP:", "R-3")...)
+	block = append(block, below(420, "CONSTRUCTION TYPE:", "V-B")...)
+	block = append(block, below(640, "SPRINKLERED:", "NO")...)
+	block = append(block, plangen.Notes(200, 380, "APPLICABLE CODES: 2021 IRC")...)
+	stair := plangen.Notes(120, 140, "STAIR NOTES", "14 RISERS @ 8 1/4\"")
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: block},
+		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14, Labels: stair},
+	)
+	for _, id := range []string{"completeness-occupancy-stated", "completeness-construction-type-stated", "completeness-sprinklers-stated"} {
+		if got := byRule(fs, id); len(got) != 0 {
+			t.Errorf("%s on a set that states it under its label", id)
+		}
+	}
+	// The occupancy read from the pair makes the set residential.
+	if got := byRule(fs, "irc-r311.7.5.1-riser-height"); len(got) != 1 {
+		t.Errorf("IRC riser rule: %v", anchorTexts(got))
+	}
+	// The same cover without the values: each field is reported missing.
+	empty := []plangen.LabelSpec{{Text: "CODE ANALYSIS", Left: 200, Top: 260, Size: 16}}
+	empty = append(empty, plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "APPLICABLE CODES: 2021 IRC", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING")...)
+	fs = reviewPDF(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: empty},
+		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14, Labels: stair},
+	)
+	for _, id := range []string{"completeness-occupancy-stated", "completeness-construction-type-stated", "completeness-sprinklers-stated"} {
+		if got := byRule(fs, id); len(got) != 1 {
+			t.Errorf("%s: %d findings on a cover that does not state it", id, len(got))
+		}
+	}
+}
+
+func TestMissingDocumentsPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"ENGINEERED TRUSSES @ 24\" O.C. PER LAYOUTS",
+				"ENGINEERED TRUSSES @ 24\" O.C. PER LAYOUTS",
+				"FOOTINGS PER SOILS REPORT BY GEOTECH INC.",
+				// Look-alikes: instructions about products, not documents
+				// the permit relies on.
+				"INSTALL PER MANUFACTURER'S SPECIFICATIONS.",
+				"ALL OMISSIONS OR CONFLICTS BETWEEN THE DRAWINGS AND SPECIFICATIONS SHALL BE BROUGHT TO THE ARCHITECT.")},
+		// The structural calculations are in the set: references to them
+		// are not findings.
+		plangen.SheetSpec{Number: "S-001", Title: "STRUCTURAL CALCULATIONS", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "BEAMS PER STRUCTURAL CALCULATIONS")},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-document")
+	kinds := map[string]bool{}
+	for _, f := range got {
+		for _, k := range []string{"truss layouts", "soils report", "structural engineer", "specifications", "calculations"} {
+			if strings.Contains(f.Rationale, "relies on "+k) {
+				kinds[k] = true
+			}
+		}
+	}
+	if len(got) != 2 || !kinds["truss layouts"] || !kinds["soils report"] {
+		t.Errorf("missing documents: %v", anchorTexts(got))
+	}
+}
+
+func TestCodeAnalysisOutcomesPDF(t *testing.T) {
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")}
+	// Missing: the cover is read in full and states none of it; each
+	// finding says where it belongs.
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING WITH ATTACHED GARAGE")}, plan)
+	if got := byRule(fs, "completeness-occupancy-stated"); len(got) != 1 || !strings.Contains(got[0].Rationale, "on G-001") {
+		t.Errorf("missing: %+v", got)
+	}
+	if got := byRule(fs, "coverage-code-analysis-unread"); len(got) != 0 {
+		t.Errorf("unread reported for a cover read in full")
+	}
+	// Could not read: the cover carries only its title block (a scanned
+	// cover under a vector title block): no "not stated", one info.
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER"}, plan)
+	for _, f := range fs {
+		if f.Topic == "completeness.code-analysis" {
+			t.Errorf("%s on a set whose cover could not be read", f.RuleID)
+		}
+	}
+	if got := byRule(fs, "coverage-code-analysis-unread"); len(got) != 1 || got[0].Severity != SeverityInfo || got[0].SheetNumber != "G-001" {
+		t.Errorf("could not read: %+v", got)
+	}
+	// Not asked: a sheet of a set without a building (no floor plan, no
+	// architectural sheet).
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "PV SYSTEM DESIGN", "ROOF MOUNTED PHOTOVOLTAIC SYSTEM, 7.2 KW DC")},
+		plangen.SheetSpec{Number: "E-001", Title: "SINGLE LINE DIAGRAM", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. LABEL ALL DISCONNECTS.")})
+	for _, f := range fs {
+		if f.Topic == "completeness.code-analysis" || f.RuleID == "coverage-code-analysis-unread" {
+			t.Errorf("%s on a set with no building", f.RuleID)
+		}
+	}
+}
+
+func TestSetIndexNCSWithDuplicatePDF(t *testing.T) {
+	// An NCS index in two columns with a number listed twice and a short
+	// number (E1): the check still runs, row by row, titles after numbers.
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
+	col := func(left float64, rows ...[2]string) {
+		for i, r := range rows {
+			index = append(index, plangen.LabelSpec{Text: r[0] + " " + r[1], Left: left, Top: 340 + float64(i)*24})
+		}
+	}
+	col(200, [2]string{"G-001", "COVER SHEET"}, [2]string{"A-101", "FLOOR PLAN"}, [2]string{"A-101", "FLOOR PLAN"}, [2]string{"A-102", "ROOF PLAN"})
+	col(520, [2]string{"A-201", "ELEVATIONS"}, [2]string{"A-301", "SECTIONS"}, [2]string{"E1", "ELECTRICAL PLAN"})
+	specs := []plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: index}}
+	for _, n := range [][2]string{{"A-101", "FLOOR PLAN"}, {"A-201", "ELEVATIONS"}, {"A-301", "SECTIONS"}, {"E1", "ELECTRICAL PLAN"}, {"A-401", "DETAILS"}} {
+		specs = append(specs, plangen.SheetSpec{Number: n[0], Title: n[1], Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{{Text: "SHEET TITLE: " + n[1], Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}}})
+	}
+	fs := reviewPDF(t, specs...)
+	missing := byRule(fs, "completeness-sheet-index-missing-sheet")
+	if len(missing) != 1 || !strings.Contains(missing[0].Rationale, "A-102") {
+		t.Errorf("missing: %v", anchorTexts(missing))
+	}
+	unlisted := byRule(fs, "completeness-sheet-not-in-index")
+	if len(unlisted) != 1 || unlisted[0].SheetNumber != "A-401" {
+		t.Errorf("unlisted: %v", anchorTexts(unlisted))
+	}
+	if got := byRule(fs, "completeness-index-title-mismatch"); len(got) != 0 {
+		t.Errorf("titles paired across columns: %v", anchorTexts(got))
+	}
+}

@@ -1,0 +1,80 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Code-analysis statements printed as label and value (the value right of
+// its label, under it, or in the next cell of a table), read from the
+// layout's pairs: "OCCUPANCY GROUP" over "R-3", a cell "CONSTRUCTION TYPE"
+// beside "V-B". The line patterns of gatherFacts read the same facts when
+// label and value share a line.
+var (
+	occupancyLabelRe    = regexp.MustCompile(`(?i)^(?:OCCUPANCY(?:\s+(?:GROUP|GROUPS|CLASSIFICATION|CLASS|TYPE|CATEGORY))?|USE\s+GROUP|OCC\.?\s+GROUP|GROUP)\s*:?$`)
+	occupancyValueRe    = regexp.MustCompile(`(?i)^(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
+	constructionLabelRe = regexp.MustCompile(`(?i)^(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE|CONSTRUCTION\s+CLASSIFICATION)\s*:?$`)
+	constructionValueRe = regexp.MustCompile(`(?i)^(?:TYPE\s+)?(IV-HT|IV-[ABC]|I{1,3}-?[AB]|IV|V-?[AB])\b`)
+	sprinklerLabelRe    = regexp.MustCompile(`(?i)^(?:(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEM)?|SPRINKLERED|FIRE\s+SUPPRESSION(?:\s+SYSTEM)?)\s*:?$`)
+	sprinklerValueRe    = regexp.MustCompile(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED)\b`)
+	codeSheetLineRe     = lineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
+)
+
+// addPairFacts reads the code-analysis pairs of the pages that may hold a
+// code analysis (a cover, general or code sheet, or a page naming
+// occupancy, construction type or sprinklers) for the facts the line
+// patterns did not find.
+func addPairFacts(pages []*pageView, f *setFacts) {
+	if len(f.groups) > 0 && len(f.construction) > 0 && len(f.sprinklerStmts) > 0 {
+		return
+	}
+	for _, pv := range pages {
+		if !pv.readable || !pv.mayHoldCodeAnalysis() {
+			continue
+		}
+		lp := pv.layoutPage()
+		for _, pr := range lp.Pairs {
+			label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(pr.Label), ":"))
+			value := strings.TrimSpace(pr.Value)
+			h := hit{pv: pv, words: append(append([]int{}, pr.LabelWords...), pr.ValueWords...), text: pr.Label + " " + pr.Value}
+			switch {
+			case occupancyLabelRe.MatchString(label):
+				if m := occupancyValueRe.FindStringSubmatch(value); m != nil {
+					h.group = strings.ToUpper(m[1])
+					f.groups = append(f.groups, h)
+				}
+			case constructionLabelRe.MatchString(label):
+				if constructionValueRe.MatchString(value) {
+					f.construction = append(f.construction, h)
+				}
+			case sprinklerLabelRe.MatchString(label):
+				if m := sprinklerValueRe.FindStringSubmatch(value); m != nil {
+					switch v := strings.ToUpper(m[1]); v {
+					case "NO", "N", "NONE":
+						h.group = "NON-SPRINKLERED"
+					case "YES", "Y":
+						h.group = "SPRINKLERED"
+					default:
+						h.group = v
+					}
+					f.sprinklerStmts = append(f.sprinklerStmts, h)
+				}
+			}
+		}
+	}
+}
+
+// mayHoldCodeAnalysis reports whether a page can carry the code analysis:
+// its title names a cover, code or general sheet, it is a general sheet,
+// or a line names occupancy, construction type or sprinklers.
+func (pv *pageView) mayHoldCodeAnalysis() bool {
+	if pv.sheet.Type == "general" || codeSheetRe.MatchString(pv.sheet.Title) {
+		return true
+	}
+	for li := range pv.lines {
+		if pv.matches(codeSheetLineRe, li) {
+			return true
+		}
+	}
+	return false
+}

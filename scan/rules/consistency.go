@@ -1,0 +1,246 @@
+package rules
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Door and window tags against their schedules, both directions. A tag is
+// a label standing alone on its line (a tag bubble) shaped like a schedule
+// mark: letters then digits (AG01, W12, D3A). Numeric tags (101, 102A) are
+// not compared: room numbers, keynotes and grid lines share their shape.
+var (
+	markRe          = regexp.MustCompile(`^[A-Z]{1,3}\d{1,3}[A-Z]?$`)
+	markPrefixRe    = regexp.MustCompile(`^[A-Z]+`)
+	openingSchedRe  = regexp.MustCompile(`(?i)\b(?:WINDOWS?|DOORS?|ALUMINIUM|ALUMINUM|GLAZING|OPENINGS?|FENESTRATION)\s+(?:AND\s+(?:DOORS?|WINDOWS?)\s+)?SCHEDULES?\b`)
+	scheduleWordRe  = regexp.MustCompile(`(?i)\bSCHEDULES?\b`)
+	planTitleRe     = regexp.MustCompile(`(?i)\bPLANS?\b`)
+	notFloorPlansRe = regexp.MustCompile(`(?i)\b(?:SITE|ROOF|CEILING|RCP|ELECTRICAL|LIGHTING|POWER|PLUMBING|MECHANICAL|FOUNDATION|FOOTING|FRAMING|LANDSCAPE)\b`)
+)
+
+type tagHit struct {
+	pv    *pageView
+	words []int
+	mark  string
+}
+
+// isOpeningSchedule reports whether the page is a door or window schedule.
+func (pv *pageView) isOpeningSchedule() bool {
+	if openingSchedRe.MatchString(pv.sheet.Title) {
+		return true
+	}
+	if !scheduleWordRe.MatchString(pv.sheet.Title) {
+		return false
+	}
+	for _, l := range pv.lines {
+		if openingSchedRe.MatchString(l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// standaloneMarks returns the page's lines that are a single mark-shaped
+// token, other than sheet numbers of the set.
+func (pv *pageView) standaloneMarks(sheetKeys map[string]*pageView) []tagHit {
+	var out []tagHit
+	for _, l := range pv.lines {
+		t := strings.TrimSpace(l.Text)
+		if !markRe.MatchString(t) {
+			continue
+		}
+		if _, isSheet := sheetKeys[t]; isSheet {
+			continue
+		}
+		out = append(out, tagHit{pv: pv, words: l.Words, mark: t})
+	}
+	return out
+}
+
+// openingTags reads the schedules' marks and the floor plans' tags of the
+// families (letter prefixes) the schedules use. ok is false when there is
+// nothing to compare: no schedule with three marks, or no plan tagged with
+// a scheduled family.
+func (rv *review) openingTags() (sched map[string][]tagHit, plans map[string][]tagHit, ok bool) {
+	present := rv.presentSheets()
+	sched, plans = map[string][]tagHit{}, map[string][]tagHit{}
+	shapes := map[string]string{} // family → fine shape of its marks
+	for _, pv := range rv.pages {
+		if !pv.readable || !pv.isOpeningSchedule() {
+			continue
+		}
+		for _, h := range pv.standaloneMarks(present) {
+			sched[h.mark] = append(sched[h.mark], h)
+			shapes[markPrefixRe.FindString(h.mark)] = fineShape(h.mark)
+		}
+	}
+	if len(sched) < 3 {
+		return nil, nil, false
+	}
+	for _, pv := range rv.pages {
+		if !pv.readable || pv.isOpeningSchedule() || !planTitleRe.MatchString(pv.sheet.Title) || notFloorPlansRe.MatchString(pv.sheet.Title) {
+			continue
+		}
+		for _, h := range pv.standaloneMarks(present) {
+			if s, fam := shapes[markPrefixRe.FindString(h.mark)]; fam && s == fineShape(h.mark) {
+				plans[h.mark] = append(plans[h.mark], h)
+			}
+		}
+	}
+	// The plans must use the schedule's marks: at least two of them.
+	shared := 0
+	for m := range plans {
+		if _, ok := sched[m]; ok {
+			shared++
+		}
+	}
+	return sched, plans, shared >= 2
+}
+
+// checkTagNotInSchedule reports a tag on a floor plan that its schedule
+// does not list, once per tag and sheet.
+func checkTagNotInSchedule(rv *review, r *Rule) []observation {
+	sched, plans, ok := rv.openingTags()
+	if !ok {
+		return nil
+	}
+	schedSheet := ""
+	for _, hs := range sched {
+		schedSheet = hs[0].pv.sheetNumberOr()
+		break
+	}
+	var out []observation
+	for _, m := range sortedTagKeys(plans) {
+		if _, listed := sched[m]; listed {
+			continue
+		}
+		seen := map[*pageView]bool{}
+		for _, h := range plans[m] {
+			if seen[h.pv] {
+				continue
+			}
+			seen[h.pv] = true
+			out = append(out, observation{page: h.pv, words: h.words,
+				vars:     map[string]string{"tag": m, "schedule": schedSheet},
+				evidence: "tag " + m})
+		}
+	}
+	return out
+}
+
+// checkScheduleMarkNotOnPlans reports a schedule mark no floor plan shows.
+func checkScheduleMarkNotOnPlans(rv *review, r *Rule) []observation {
+	sched, plans, ok := rv.openingTags()
+	if !ok {
+		return nil
+	}
+	var out []observation
+	for _, m := range sortedTagKeys(sched) {
+		if _, shown := plans[m]; shown {
+			continue
+		}
+		h := sched[m][0]
+		out = append(out, observation{page: h.pv, words: h.words,
+			vars:     map[string]string{"tag": m},
+			evidence: "mark " + m})
+	}
+	return out
+}
+
+func sortedTagKeys(m map[string][]tagHit) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// scaleAtRe reads a scale stated for a paper size, the way metric sheets
+// print it: "1 : 100 AT A1", "1:200 @ A1" (a stray "1:" left by the
+// title-block font is skipped).
+var scaleAtRe = lineSet.MustCompile(`(?i)\b1\s*:\s*(\d{1,5})\b(?:\s*1\s*:)?\s*(?:@|AT)\s*(A[0-4])\b`)
+
+// checkScaleConflict reports a sheet that states two different scales for
+// the same paper size (a view at 1:100 at A1 where the title block says
+// 1:200 at A1): one of them is wrong, and dimensions scaled from the print
+// would be too.
+func checkScaleConflict(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		type stated struct {
+			ratio, paper, text string
+			words              []int
+		}
+		first := map[string]stated{}
+		for li, l := range pv.lines {
+			for _, m := range pv.findAll(scaleAtRe, li) {
+				s := stated{ratio: l.Text[m[2]:m[3]], paper: strings.ToUpper(l.Text[m[4]:m[5]]),
+					text: strings.TrimSpace(l.Text[m[0]:m[1]]), words: l.WordsInSpan(m[0], m[1])}
+				f, ok := first[s.paper]
+				if !ok {
+					first[s.paper] = s
+					continue
+				}
+				if f.ratio == s.ratio || f.ratio == "" {
+					continue
+				}
+				out = append(out, observation{page: pv, words: s.words,
+					vars:     map[string]string{"first": f.text, "second": s.text, "paper": s.paper},
+					evidence: "scales " + s.paper + " 1:" + f.ratio + " 1:" + s.ratio})
+				// One finding per paper size and sheet.
+				first[s.paper] = stated{paper: s.paper}
+			}
+		}
+	}
+	return out
+}
+
+// checkScheduleMarkRepeated reports a mark a door or window schedule lists
+// twice: two openings share one mark, so a tag on the plans cannot say
+// which one it is. When most marks appear twice, the sheet draws the
+// openings beside the table (elevations tagged with the same marks) and
+// nothing is reported.
+func checkScheduleMarkRepeated(rv *review, r *Rule) []observation {
+	sched, _, ok := rv.openingTags()
+	if !ok {
+		return nil
+	}
+	perPage := map[*pageView]map[string][]tagHit{}
+	for m, hs := range sched {
+		for _, h := range hs {
+			if perPage[h.pv] == nil {
+				perPage[h.pv] = map[string][]tagHit{}
+			}
+			perPage[h.pv][m] = append(perPage[h.pv][m], h)
+		}
+	}
+	var out []observation
+	for _, pv := range rv.pages {
+		marks := perPage[pv]
+		if marks == nil {
+			continue
+		}
+		var repeated []string
+		for _, m := range sortedTagKeys(marks) {
+			if len(marks[m]) >= 2 {
+				repeated = append(repeated, m)
+			}
+		}
+		if len(repeated) == 0 || 3*len(repeated) > len(marks) {
+			continue
+		}
+		for _, m := range repeated {
+			h := marks[m][1]
+			out = append(out, observation{page: pv, words: h.words,
+				vars:     map[string]string{"tag": m, "count": strconv.Itoa(len(marks[m]))},
+				evidence: "repeated " + m})
+		}
+	}
+	return out
+}

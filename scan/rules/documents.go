@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"regexp"
+
+	"planreview/scan/textmatch"
+)
+
+// referencedDocument is a kind of document the sheets rely on without
+// drawing it: how a note points at it, and how a submitted sheet or file
+// that is that document is titled.
+type referencedDocument struct {
+	kind    string
+	mention *textmatch.Regexp // run on every line: prefiltered by its literals
+	present *regexp.Regexp    // run on sheet titles
+}
+
+var referencedDocuments = []referencedDocument{
+	{"truss layouts and calculations",
+		lineSet.MustCompile(`(?i)\bTRUSS(?:ES)?\b.*\bPER\s+(?:MANUF(?:ACTURER)?'?S?\.?\s+)?(?:LAYOUTS?|DESIGNS?|CALC(?:ULATION)?S)\b|\bTRUSS\s+(?:LAYOUTS?|CALC(?:ULATION)?S|DESIGNS?)\s+(?:BY|FROM)\s+(?:OTHERS|(?:THE\s+)?(?:MANUFACTURER|SUPPLIER|FABRICATOR))`),
+		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`)},
+	{"structural engineer's design",
+		lineSet.MustCompile(`(?i)\bTO\s+(?:THE\s+)?(?:STRUCTURAL\s+)?ENG(?:INEE)?R'?S\.?\s+(?:DESIGN|DETAILS?|SPECIFICATION)|\bPER\s+(?:THE\s+)?STRUCTURAL\s+(?:CALC(?:ULATION)?S|DRAWINGS|ENGINEER)\b`),
+		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`)},
+	{"calculations",
+		lineSet.MustCompile(`(?i)\bPER\s+(?:[A-Z0-9.]+\s+){0,3}CALC(?:ULATION)?S\b`),
+		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`)},
+	{"soils report",
+		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|ENGINEER|INVESTIGATION)\b`),
+		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`)},
+	{"energy compliance documentation",
+		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:TITLE\s+24|ENERGY)\s+(?:REPORT|CALC(?:ULATION)?S|COMPLIANCE|DOCUMENTATION)\b|\bREScheck\b|\bCOMcheck\b`),
+		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`)},
+	{"deferred submittals",
+		lineSet.MustCompile(`(?i)\bDEFERRED\s+SUBMITTALS?\b`),
+		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`)},
+	{"project specifications",
+		lineSet.MustCompile(`(?i)\b(?:REFER\s+TO|SEE)\s+(?:THE\s+)?(?:PROJECT\s+)?SPECIFICATIONS?\b`),
+		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`)},
+}
+
+// checkMissingDocuments reports, once per kind of document, a note that
+// relies on a document the submittal does not include (truss layouts,
+// engineer's design, calculations, soils report, energy compliance,
+// deferred submittals, specifications): anchored on its first mention.
+// A sheet of the set titled as that document, or a file read as a
+// specification or form, counts as submitted.
+func checkMissingDocuments(rv *review, r *Rule) []observation {
+	specFile := false
+	for _, pv := range rv.pages {
+		if pv.set != nil && pv.set.DocType == "spec_or_form" {
+			specFile = true
+		}
+	}
+	var out []observation
+	for _, d := range referencedDocuments {
+		if specFile {
+			break
+		}
+		submitted := false
+		for _, pv := range rv.pages {
+			if pv.sheet.Title != "" && d.present.MatchString(pv.sheet.Title) {
+				submitted = true
+				break
+			}
+		}
+		if submitted {
+			continue
+		}
+	pages:
+		for _, pv := range rv.pages {
+			if !pv.readable {
+				continue
+			}
+			for li, l := range pv.lines {
+				if !pv.matches(d.mention, li) {
+					continue
+				}
+				out = append(out, observation{page: pv, words: l.WordsInSpan(0, len(l.Text)),
+					vars:     map[string]string{"document": d.kind, "text": l.Text},
+					evidence: "document " + d.kind})
+				break pages
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+
+	"planreview/scan/sheets"
+	"planreview/scan/textmatch"
+)
+
+// sheetTarget is a sheet number as references print it: a designator of
+// one to three letters and a number, with the parts and suffixes numbering
+// schemes use (A-501, A4.2, S3.01, IF111-2, E201B).
+const sheetTarget = `[A-Z]{1,3}[-.]?\d{1,4}(?:\.\d{1,3})?(?:-[A-Z0-9]{1,2}|[A-Z])?`
+
+var (
+	// Detail and section callouts: "3/A4.2", "A/A-501", "SEE: 1 / E201B".
+	calloutRe = lineSet.MustCompile(`(?:^|[\s(:])(?:\d{1,3}|[A-Z])\s*/\s*(` + sheetTarget + `)\b`)
+	// Written references: "SEE SHEET A-501", "REFER TO DWG S-201", "ON
+	// DRAWINGS S3.01 & S3.11", "SEE A-501" (the bare form only with an index).
+	writtenRe     = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO|ON|IN)\s+(?:SHEETS?|DWGS?\.?|DRAWINGS?)\s*:?\s*(` + sheetTarget + `)\b`)
+	bareSeeRe     = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?(` + sheetTarget + `)\b`)
+	targetListRe  = lineSet.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
+	targetSuffixR = lineSet.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
+)
+
+// fineShape is a sheet number's shape with its lengths: letters "A",
+// digits "9", one per character, hyphens of any kind "-". "AF101" and
+// "A1015" (an equipment code) differ here though both are letters then
+// digits.
+func fineShape(s string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		switch {
+		case unicode.IsLetter(r):
+			sb.WriteByte('A')
+		case unicode.IsDigit(r):
+			sb.WriteByte('9')
+		case r == '\u2010' || r == '\u2011' || r == '\u2012' || r == '\u2013' || r == '\u2212':
+			sb.WriteByte('-')
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+// seriesOf strips a part suffix: "IF111-A" and "IF111-2" are parts of
+// IF111, "E201B" of E201.
+func seriesOf(s string) string {
+	if loc := targetSuffixR.Regexp.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		return s[:loc[0]]
+	}
+	return s
+}
+
+// checkSheetReferences reports references to sheets not in the set. With a
+// sheet index, any strong sheet number referred to is checked. Without one,
+// the set's own title-block numbers are the list: a reference counts when
+// its target has the shape of the set's numbers (or of their series, A-501
+// beside A-101, IF111-2 beside IF111-A), so equipment codes, panel
+// circuits and grid lines that merely look like numbers are not read as
+// sheets.
+func checkSheetReferences(rv *review, r *Rule) []observation {
+	present := rv.presentSheets()
+	if len(present) == 0 {
+		return nil
+	}
+	indexed := len(rv.indexPages()) > 0
+	shapes := map[string]bool{}
+	for _, pv := range present {
+		n := strings.ToUpper(pv.sheet.Number)
+		shapes[fineShape(n)] = true
+		shapes[fineShape(seriesOf(n))] = true
+	}
+	looksLikeSheet := func(target string) bool {
+		if n, ok := sheets.ParseNumber(target); ok && n.Strong && indexed {
+			return true
+		}
+		return shapes[fineShape(target)] || shapes[fineShape(seriesOf(target))]
+	}
+	var out []observation
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		reported := map[string]bool{}
+		for li, l := range pv.lines {
+			var spans [][3]int // reference start, end; target start
+			for _, re := range []*textmatch.Regexp{calloutRe, writtenRe, bareSeeRe} {
+				if re == bareSeeRe && !indexed {
+					continue
+				}
+				for _, m := range pv.findAll(re, li) {
+					spans = append(spans, [3]int{m[0], m[3], m[2]})
+					// A list of targets after the first: "S3.01 & S3.11".
+					end := m[3]
+					for {
+						lm := targetListRe.Regexp.FindStringSubmatchIndex(l.Text[end:])
+						if lm == nil {
+							break
+						}
+						spans = append(spans, [3]int{end + lm[2], end + lm[3], end + lm[2]})
+						end += lm[3]
+					}
+				}
+			}
+			for _, sp := range spans {
+				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))
+				key := sheets.NumberKey(target)
+				if _, ok := present[key]; ok || reported[key] || key == pv.sheet.Key || !looksLikeSheet(target) {
+					continue
+				}
+				reported[key] = true
+				ref := strings.TrimSpace(strings.TrimLeft(l.Text[sp[0]:sp[1]], "(:"))
+				out = append(out, observation{page: pv, words: l.WordsInSpan(sp[0], sp[1]),
+					vars:     map[string]string{"target": target, "reference": ref},
+					evidence: "ref " + ref})
+			}
+		}
+	}
+	return out
+}

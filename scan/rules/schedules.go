@@ -1,0 +1,100 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"planreview/scan/layout"
+)
+
+// layoutPage is the page's layout (runs, blocks, ruled tables, pairs),
+// analysed on first use: only the checks that read tables pay for it.
+func (pv *pageView) layoutPage() *layout.Page {
+	if pv.layout == nil {
+		pv.layout = layout.Analyze(pv.page)
+	}
+	return pv.layout
+}
+
+// A revision or issue table is blank until the set is revised; a notes
+// column is blank by design.
+var (
+	revisionHeaderRe = regexp.MustCompile(`(?i)\b(?:REV(?:ISION)?S?|ISSUES?|DATE|DESCRIPTION|BY|APPROVED|CHK'?D|NO\.?)\b`)
+	remarksHeaderRe  = regexp.MustCompile(`(?i)\b(?:REMARKS?|COMMENTS?|NOTES?)\b`)
+)
+
+// checkEmptySchedule reports a ruled schedule whose rows name their items
+// but whose value cells are (nearly) all blank: a conductor schedule with
+// no sizes, a door schedule with no hardware. One finding per table,
+// anchored on its header row. Revision tables, and tables with fewer than
+// four columns or two rows, are not schedules to fill.
+func checkEmptySchedule(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, pv := range rv.pages {
+		// A ruled table needs at least a grid of rules: pages without
+		// them are not analysed at all.
+		if !pv.readable || pv.model != nil && pv.model.TextLayer != "full" || len(pv.page.Segments) < 12 {
+			continue
+		}
+		for _, tb := range pv.layoutPage().Tables {
+			if !tb.Ruled {
+				continue
+			}
+			header := -1
+			for ri, row := range tb.Rows {
+				if len(row.Cells) >= 4 && filledCells(row) == len(row.Cells) {
+					header = ri
+					break
+				}
+			}
+			if header < 0 {
+				continue
+			}
+			hrow := tb.Rows[header]
+			var htext []string
+			var hwords []int
+			for _, c := range hrow.Cells {
+				htext = append(htext, c.Text)
+				hwords = append(hwords, c.Words...)
+			}
+			if revisionHeaderRe.MatchString(strings.Join(htext, " ")) && len(hrow.Cells) <= 6 {
+				continue
+			}
+			body, values, empty := 0, 0, 0
+			for _, row := range tb.Rows[header+1:] {
+				if len(row.Cells) != len(hrow.Cells) || strings.TrimSpace(row.Cells[0].Text) == "" && strings.TrimSpace(row.Cells[1].Text) == "" {
+					continue
+				}
+				body++
+				for ci := 2; ci < len(row.Cells); ci++ {
+					if remarksHeaderRe.MatchString(hrow.Cells[ci].Text) {
+						continue
+					}
+					values++
+					if strings.TrimSpace(row.Cells[ci].Text) == "" {
+						empty++
+					}
+				}
+			}
+			if body < 2 || values < 6 || empty*4 < values*3 {
+				continue
+			}
+			out = append(out, observation{page: pv, words: hwords,
+				vars: map[string]string{"rows": fmt.Sprint(body), "empty": fmt.Sprint(empty), "cells": fmt.Sprint(values),
+					"header": strings.Join(htext, " | ")},
+				evidence: "empty schedule " + strings.ToUpper(strings.Join(htext, " "))})
+		}
+	}
+	return out
+}
+
+func filledCells(row layout.Row) int {
+	n := 0
+	for _, c := range row.Cells {
+		if strings.TrimSpace(c.Text) != "" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Unfinished text: what the drafter left to fill in. Each pattern matches a
+// value inside one text line; what decides that it is a placeholder and
+// not a size, an abbreviation or a contractor's instruction is written
+// beside it.
+var (
+	// "F.F.L. xx.xx", "XX'-XX"": only x's, with the separators of a number.
+	// Sizes (2X4, 48X48) have digits, so never match.
+	xPlaceholderRe = lineSet.MustCompile(`(?:^|[\s:=(])([xX]{2,}(?:[.,:\-/'"][xX]+)*['"]?)(?:$|[\s.,;)])`)
+	// "? GROUNDING ELECTRODE": a lone run of question marks as a value.
+	questionRe = lineSet.MustCompile(`(?:^|\s)(\?{1,3})(?:\s|$)`)
+	// "projektant: #", "vodja projekta: #CVVVV": a field whose value is an
+	// unexpanded autotext mark (a hash without a number; "#5 BAR" and
+	// "BEDROOM #2" have digits, "REVISION#" is a caption).
+	hashRe = lineSet.MustCompile(`:\s*(#[A-Za-z]*)\s*$`)
+	// "LOCATION TO BE DETERMINED", "TBD": decisions not yet made. "TO BE
+	// SELECTED BY OWNER" is a finish chosen later by design and not listed.
+	tbdRe = lineSet.MustCompile(`(?i)\b(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|CONFIRMED|DECIDED|ADVISED|SPECIFIED))\b|\bTO\s+LATER\s+DETAIL\b|\bDETAILS?\s+TO\s+FOLLOW\b`)
+	// "TBD = TO BE DETERMINED" is an abbreviation list's entry.
+	tbdDefinitionRe = regexp.MustCompile(`(?i)\bTBD\b\s*[-=:–]?\s*TO\s+BE\s+DETERMINED`)
+	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
+	// the end of a line or after a label ("INSPECTOR: ______", "APPROVED
+	// BY ______") is a fill-in line of a form meant for the field.
+	blankRe = lineSet.MustCompile(`(?i)\b[A-Z][A-Z0-9'.]*\s+(_{3,})\s+[A-Z0-9]`)
+	// "TBD" opening a short line of a legend page is its entry.
+	tbdEntryRe = regexp.MustCompile(`(?i)^\s*(?:TBD|T\.B\.D\.?)(?:\s+\S+){0,3}\s*$`)
+	// "VA TO VERIFY NUMBER AND LOCATIONS", "VERIFY BLOCKING REQ'D AND
+	// LOCATIONS WITH VA": information the owner or designer still owes.
+	verifyRe = lineSet.MustCompile(`(?i)^(?:\d{1,3}\.?\s+)?(?:(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+)?VERIFY\s+\S.*$`)
+	// A contractor's standing instruction to check the site is not a
+	// placeholder: "FIELD VERIFY ALL NEW CONDITIONS", "CONTRACTOR SHALL
+	// VERIFY ALL JOB SITE CONDITIONS AND RELATED DIMENSIONS".
+	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b`)
+	verifyOwnerRe    = regexp.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
+	abbreviationsRe  = lineSet.MustCompile(`(?i)\bABBREVIATIONS?\b|\bLEGEND\b|\bSYMBOLS\b`)
+)
+
+// checkUnfinishedText reports placeholders and deferred decisions left in
+// the notes and schedules: one finding per distinct text on a sheet.
+func checkUnfinishedText(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		legendPage := false
+		for li := range pv.lines {
+			if pv.matches(abbreviationsRe, li) {
+				legendPage = true
+				break
+			}
+		}
+		// One finding per kind of placeholder on a sheet, anchored on its
+		// first occurrence: a keynote list that defers ten items is one
+		// comment for the examiner, not ten.
+		first := map[string]int{} // kind → index in out
+		more := map[string]int{}
+		add := func(li, start, end int, kind, what string) {
+			l := pv.lines[li]
+			text := strings.TrimSpace(l.Text[start:end])
+			if text == "" {
+				return
+			}
+			if i, ok := first[kind]; ok {
+				if !strings.EqualFold(out[i].vars["text"], text) {
+					more[kind]++
+				}
+				return
+			}
+			first[kind] = len(out)
+			out = append(out, observation{page: pv, words: l.WordsInSpan(start, end),
+				vars:     map[string]string{"text": text, "what": what, "more": ""},
+				evidence: "unfinished " + kind + " " + strings.ToUpper(strings.Join(strings.Fields(text), " "))})
+		}
+		for li, l := range pv.lines {
+			if m := pv.find(xPlaceholderRe, li); m != nil {
+				add(li, 0, len(l.Text), "x", "a placeholder ("+l.Text[m[2]:m[3]]+") where a value belongs")
+				continue
+			}
+			if m := pv.find(questionRe, li); m != nil && len(strings.Fields(l.Text)) > 1 {
+				add(li, 0, len(l.Text), "?", "a question mark where a value belongs")
+				continue
+			}
+			if m := pv.find(blankRe, li); m != nil && !strings.HasSuffix(strings.TrimSpace(l.Text[:m[2]]), ":") {
+				add(li, 0, len(l.Text), "_", "a blank left in a note")
+				continue
+			}
+			if m := pv.find(hashRe, li); m != nil {
+				add(li, 0, len(l.Text), "#", "an unfilled field ("+l.Text[m[2]:m[3]]+")")
+				continue
+			}
+			if m := pv.find(tbdRe, li); m != nil {
+				// An abbreviation list defines TBD; a legend's short
+				// entries are definitions, not notes.
+				if tbdDefinitionRe.MatchString(l.Text) || legendPage && tbdEntryRe.MatchString(l.Text) {
+					continue
+				}
+				add(li, 0, len(l.Text), "tbd", "a decision left open ("+strings.TrimSpace(l.Text[m[0]:m[1]])+")")
+				continue
+			}
+			if pv.matches(verifyRe, li) {
+				rest := l.Text[strings.Index(strings.ToUpper(l.Text), "VERIFY")+len("VERIFY"):]
+				// The owner still owes the answer; otherwise a standing
+				// instruction to the contractor is not a placeholder.
+				if !verifyOwnerRe.MatchString(l.Text) && verifyStandingRe.MatchString(rest) {
+					continue
+				}
+				add(li, 0, len(l.Text), "verify", "information still to be verified")
+			}
+		}
+		for kind, n := range more {
+			out[first[kind]].vars["more"] = fmt.Sprintf(" (and %d more like it on this sheet)", n)
+		}
+	}
+	return out
+}
