@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"planreview/scan/plangen"
 	"strings"
 	"sync"
 	"testing"
@@ -107,7 +108,11 @@ func TestBackupUnderLoadRestores(t *testing.T) {
 	c := apiClient{t: t, base: srv.base, key: key.Key}
 
 	// One scanned job: findings and a marked-up copy to come back.
-	scanned := c.jobWithUpload("scanned", benchSet(t, 3))
+	set, err := plangen.Generate(plangen.Options{Seed: 5}) // a set with planted violations
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanned := c.jobWithUpload("scanned", set.Files[0].PDF)
 	if status := c.do(http.MethodPost, "/api/v1/jobs/"+scanned+"/scan", nil, nil); status != http.StatusOK {
 		t.Fatalf("scan: %d", status)
 	}
