@@ -22,8 +22,11 @@ type inspectPage struct {
 
 func newInspectCmd() *cobra.Command {
 	var (
-		pageNum int
-		asJSON  bool
+		pageNum  int
+		asJSON   bool
+		asSheets bool
+		asLayout bool
+		svgOut   string
 	)
 	c := &cobra.Command{
 		Use:   "inspect FILE.pdf",
@@ -54,8 +57,28 @@ space. A file that cannot be read exits with status 2.`,
 				}
 				first, last = pageNum, pageNum
 			}
+			if asLayout {
+				if svgOut == "" {
+					return withExitCode(2, errors.New("--layout needs --svg OUT.svg"))
+				}
+				if err := svgTarget(svgOut); err != nil {
+					return withExitCode(2, err)
+				}
+				n := 1
+				if cmd.Flags().Changed("page") {
+					n = pageNum
+				}
+				if err := writeLayoutSVG(ctx, svgOut, doc, n); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "page %d drawn to %s\n", n, svgOut)
+				return nil
+			}
 			w := bufio.NewWriter(cmd.OutOrStdout())
 			defer w.Flush()
+			if asSheets {
+				return writeInspectSheets(ctx, w, args[0], doc, asJSON)
+			}
 			if asJSON {
 				return writeInspectJSON(cmd, w, args[0], doc, first, last)
 			}
@@ -64,6 +87,9 @@ space. A file that cannot be read exits with status 2.`,
 	}
 	c.Flags().IntVar(&pageNum, "page", 0, "inspect only this page (1-based)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON with every word and its boxes")
+	c.Flags().BoolVar(&asLayout, "layout", false, "draw one page's layout (words, blocks, tables, label/value pairs, title-block fields) as boxes; needs --svg")
+	c.Flags().StringVar(&svgOut, "svg", "", "with --layout: the SVG file to write (page 1 unless --page)")
+	c.Flags().BoolVar(&asSheets, "sheets", false, "show how the engine reads the set: document type, jurisdiction hints, each sheet's number, title, scale and status")
 	return c
 }
 

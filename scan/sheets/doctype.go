@@ -1,0 +1,194 @@
+package sheets
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"planreview/scan/pdftext"
+)
+
+// Document types, as `inspect --sheets` names them.
+const (
+	DocPermitSet       = "permit_set"
+	DocSingleSheet     = "single_sheet"
+	DocCivil           = "civil_or_transport"
+	DocSpecOrForm      = "spec_or_form"
+	DocLetter          = "letter"
+	DocNonConstruction = "non_construction"
+	DocUnreadable      = "unreadable"
+)
+
+// Signals of a civil or transport set: stations, routes, mileposts, a
+// department of transportation.
+var civilRe = regexp.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d{1,4}\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bM\.?P\.?\s+\d+\.\d+|\b(?:SR|US|I|HWY|ROUTE)[\s-]\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bINTERCHANGE\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bEXPRESSWAY\b|\bFREEWAY\b|\bCARRIAGEWAY\b|\bCHAINAGE\b`)
+
+// Signals of a building drawing: the words title blocks and plans of
+// buildings print in any of the set's languages.
+var buildingRe = regexp.MustCompile(`(?i)\bFLOOR\s+PLAN\b|\bSITE\s+PLAN\b|\bELEVATIONS?\b|\bSECTIONS?\b|\bFOUNDATION\b|\bFOOTINGS?\b|\bROOF\b|\bSCHEDULE\b|\bDETAILS?\b|\bPIANTA\b|\bPROSPETTO\b|\bSEZIONE\b|\bGRUNDRISS\b|\bANSICHT\b|\bSCHNITT\b|\bTLORIS\b|\bPREREZ\b|\bLUKISAN\b|\bPELAN\b|\bBEDROOM\b|\bKITCHEN\b|\bBATH\b|\bSTAIR\b|\bWALL\b|\bDOOR\b|\bWINDOW\b`)
+
+// Signals of a drawing rather than a real-estate plan: the marks of a
+// construction document.
+var constructionRe = regexp.MustCompile(`(?i)\bDRAWN\b|\bCHECKED\b|\bREVISIONS?\b|\bISSUED?\b|\bSCALE\b|\bSCALA\b|\bMASSSTAB\b|\bMERILO\b|\bARCHITECT\b|\bENGINEER\b|\bCONTRACTOR\b|\bPERMIT\b|\bGENERAL\s+NOTES\b|\bCODE\b|\bSPECIFICATIONS?\b|\bCONSTRUCTION\b|\bDWG\b|\bSHEET\b|\bRISBA\b|\bTAVOLA\b|\bPROJECT\b|\bPROGETTO\b|\bLEGEND\b`)
+
+// Signals of a letter and of a specification or form.
+var (
+	letterRe = regexp.MustCompile(`(?i)^\s*(?:DEAR|SINCERELY|YOURS\s+(?:SINCERELY|FAITHFULLY|TRULY)|KIND\s+REGARDS|RE:|SUBJECT:)`)
+	specRe   = regexp.MustCompile(`(?i)^\s*(?:SECTION\s+\d{2}\s?\d{2}\s?\d{2}|PART\s+[123]\s*[-–]?\s*(?:GENERAL|PRODUCTS|EXECUTION)|\d+\.\d+\s+[A-Z][A-Z ]+$)|\bAPPLICATION\s+FORM\b|\bSIGNATURE\s+OF\s+APPLICANT\b|\bCHECKLIST\b`)
+)
+
+// classifyDoc decides the document type from what the pages read as.
+func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) string {
+	readable := 0
+	for _, p := range pages {
+		if p != nil && p.Readable && len(p.Words) > 0 {
+			readable++
+		}
+	}
+	if readable == 0 {
+		return DocUnreadable
+	}
+	var civil, building, construction, letter, spec, sheetLike, words, pagesLetter int
+	for i, p := range pages {
+		if p == nil || len(p.Words) == 0 {
+			continue
+		}
+		words += len(p.Words)
+		if p.Width <= 700 && p.Height <= 1100 || p.Height <= 700 && p.Width <= 1100 {
+			pagesLetter++
+		}
+		m := models[i]
+		if m.SheetNumber != "" || len(m.Fields) >= 3 {
+			sheetLike++
+		}
+		for _, q := range reads[i].phrases {
+			t := q.Text
+			civil += len(civilRe.FindAllStringIndex(t, -1))
+			building += len(buildingRe.FindAllStringIndex(t, -1))
+			construction += len(constructionRe.FindAllStringIndex(t, -1))
+			if letterRe.MatchString(t) {
+				letter++
+			}
+			if specRe.MatchString(t) {
+				spec++
+			}
+		}
+	}
+	allLetter := pagesLetter == readable
+	switch {
+	case allLetter && letter >= 2 && sheetLike == 0:
+		return DocLetter
+	case allLetter && spec >= 3 && sheetLike*2 < readable:
+		return DocSpecOrForm
+	case civil >= 8 && civil > building:
+		return DocCivil
+	case construction < 2 && sheetLike == 0:
+		return DocNonConstruction
+	case len(pages) == 1:
+		return DocSingleSheet
+	}
+	return DocPermitSet
+}
+
+// Code editions as printed: "2021 IBC", "IRC 2018", "2011 NEC", "5th Edition
+// (2014) FBC", "AS3600", "AS 1379", "SANS 10400", "Eurocode 2", "DIN 4102",
+// "NBC 2020", "Alberta Building Code 2019", "National Building Regulations
+// … Act No. 103 of 1977".
+var codeRe = regexp.MustCompile(`(?i)\b(?:(?:19|20)\d{2}\s+(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|NFPA\s*\d+|CBC|CRC|CEC|CPC|CMC|FBC|NBC|OBC|UBC)\b|(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|CBC|CRC|FBC|NBC|OBC|ABC)\s*(?:\(?(?:19|20)\d{2}\)?)|\d+(?:st|nd|rd|th)\s+Edition\s*\((?:19|20)\d{2}\)\s*[A-Z]{2,4}|NFPA\s*\d+(?:\s*[-,]?\s*(?:19|20)\d{2})?|AS\s?/?\s?(?:NZS\s?)?\d{4}(?:\.\d+)?(?:\s*[-:]\s*(?:19|20)\d{2})?|SANS\s*\d{4,5}(?:-\d+)?|EUROCODE\s*\d|EN\s*199\d(?:-\d+)*|DIN\s*(?:EN\s*)?\d{3,5}|NTC\s*(?:19|20)\d{2}|(?:ALBERTA|NATIONAL|ONTARIO|BRITISH\s+COLUMBIA|CALIFORNIA|FLORIDA|INTERNATIONAL)\s+BUILDING\s+CODE(?:\s*[-,]?\s*\(?(?:19|20)\d{2}\)?)?(?:\s*(?:EDITION|\d+\.\d+(?:\.\d+)*))?|NATIONAL\s+BUILDING\s+REGULATIONS(?:[^.]{0,60}?ACT\s+NO\.?\s*\d+\s+OF\s+\d{4})?|UNIFORM\s+BUILDING\s+BY-?LAWS(?:\s+\d{4})?)`)
+
+var (
+	addressRe   = regexp.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
+	authorityRe = regexp.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OBČINA|OBČINA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
+	metricRe    = regexp.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
+	imperialRe  = regexp.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
+)
+
+// languageWords are frequent words of drawings in each language.
+var languageWords = map[string][]string{
+	"it": {"PIANTA", "SCALA", "TAVOLA", "PROGETTO", "SEZIONE", "PROSPETTO", "OGGETTO", "DOCENTE", "STUDENTI"},
+	"de": {"GRUNDRISS", "MASSSTAB", "MAßSTAB", "PLAN-NR", "SCHNITT", "ANSICHT", "BAUHERR", "GEZEICHNET"},
+	"sl": {"RISBA", "MERILO", "TLORIS", "PRITLIČJA", "IZDELAL", "PROSTOROV", "POVRŠINA"},
+	"ms": {"LUKISAN", "PELAN", "TINGKAT", "BLOK", "PIAWAI", "PENTADBIRAN", "TARIKH"},
+	"fr": {"ÉCHELLE", "PLANCHE", "FAÇADE", "COUPE", "NIVEAU"},
+	"es": {"ESCALA", "PLANTA", "LÁMINA", "FACHADA", "CORTE"},
+}
+
+// jurisdictionHints collects what a file says about where it is: addresses,
+// authorities, codes stated with their editions (as printed), units and
+// languages.
+func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []string) {
+	seen := map[string]bool{}
+	add := func(list *[]string, s string) {
+		s = strings.Join(strings.Fields(strings.TrimRight(s, " ,;.")), " ")
+		k := strings.ToUpper(s)
+		if s == "" || seen[k] {
+			return
+		}
+		seen[k] = true
+		*list = append(*list, s)
+	}
+	var metric, imperial int
+	lang := map[string]int{}
+	for _, r := range reads {
+		for _, q := range r.phrases {
+			t := q.Text
+			for _, c := range codeRe.FindAllString(t, -1) {
+				add(&codes, c)
+			}
+			for _, a := range addressRe.FindAllString(t, 3) {
+				if len(a) > 8 {
+					add(&hints, "address: "+a)
+				}
+			}
+			for _, a := range authorityRe.FindAllString(t, 3) {
+				add(&hints, "authority: "+trimStopWords(a))
+			}
+			metric += len(metricRe.FindAllStringIndex(t, -1))
+			imperial += len(imperialRe.FindAllStringIndex(t, -1))
+			for _, n := range q.Norms {
+				for l, ws := range languageWords {
+					for _, w := range ws {
+						if n == w {
+							lang[l]++
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(hints) > 20 {
+		hints = hints[:20]
+	}
+	switch {
+	case metric > 2*imperial && metric >= 3:
+		add(&hints, "units: metric")
+	case imperial > 2*metric && imperial >= 3:
+		add(&hints, "units: imperial")
+	}
+	var langs []string
+	for l, n := range lang {
+		if n >= 3 {
+			langs = append(langs, l)
+		}
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		add(&hints, "language: "+l)
+	}
+	return hints, codes
+}
+
+// trimStopWords drops the joining words a match may end on ("CITY OF
+// CALGARY AND").
+func trimStopWords(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 1 {
+		switch strings.ToUpper(f[len(f)-1]) {
+		case "AND", "OR", "THE", "OF", "FOR", "TO", "IN", "&":
+			f = f[:len(f)-1]
+			continue
+		}
+		break
+	}
+	return strings.Join(f, " ")
+}

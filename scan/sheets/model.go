@@ -1,0 +1,490 @@
+package sheets
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/textmatch"
+)
+
+// Text layer values of a page.
+const (
+	TextFull    = "full"
+	TextPartial = "partial"
+	TextNone    = "none"
+)
+
+// PageModel is how the engine reads one sheet: its identity from the title
+// block, the fields it read by caption, and the views' own scales. Values are
+// as printed; empty when the sheet prints none.
+type PageModel struct {
+	Page        int // 1-based
+	TextLayer   string
+	SheetNumber string
+	SheetTitle  string
+	Scale       string   // the sheet's scale: title block, else its views'
+	ViewScales  []string // scales stated under the views, in reading order
+	IssueStatus string
+	// TitleBlock bounds the title-block fields found; zero when none.
+	TitleBlock Box
+	Fields     []Field
+	// Evidence, as word indexes of the page.
+	NumberWords []int
+	TitleWords  []int
+	ScaleWords  []int
+	StatusWords []int
+}
+
+// SetModel is how the engine reads a file: its document type, what it says
+// about its jurisdiction, and each sheet.
+type SetModel struct {
+	DocType           string
+	JurisdictionHints []string
+	CodesStated       []string
+	// Scheme is the learned numbering shape ("A-9", "9-9"), empty when the
+	// set has no recognisable scheme.
+	Scheme string
+	Pages  []PageModel
+}
+
+// pageRead is what one page yields before the set-level decisions.
+type pageRead struct {
+	phrases []textRun
+	fields  []Field
+	cands   []numberCandidate
+}
+
+// ReadSet reads every page of a file and decides, across the set, which
+// value on each sheet is its number (the numbering scheme), its title, scale
+// and status, then the document type and jurisdiction hints.
+func ReadSet(pages []*pdftext.Page) SetModel {
+	reads := make([]pageRead, len(pages))
+	cands := make([][]numberCandidate, len(pages))
+	for i, p := range pages {
+		if p == nil || len(p.Words) == 0 {
+			continue
+		}
+		r := pageRead{phrases: buildPhrases(p)}
+		r.fields = readFields(p, r.phrases, findCaptions(p, r.phrases))
+		r.cands = pageCandidates(p, i, r.phrases, r.fields)
+		reads[i] = r
+		cands[i] = r.cands
+	}
+	numbers := chooseNumbers(cands)
+	repeated := repeatedPhrases(pages, reads)
+	m := SetModel{Pages: make([]PageModel, len(pages))}
+	shapes := map[string]int{}
+	for i, p := range pages {
+		pm := PageModel{Page: i + 1, TextLayer: TextNone}
+		if p != nil {
+			pm.Page = p.Number
+			pm.TextLayer = textLayer(p)
+		}
+		if p == nil || len(p.Words) == 0 {
+			m.Pages[i] = pm
+			continue
+		}
+		r := reads[i]
+		pm.Fields = r.fields
+		pm.TitleBlock = titleBlockBox(p, r.fields)
+		if c := numbers[i]; c != nil {
+			pm.SheetNumber = strings.TrimSpace(c.text)
+			pm.NumberWords = c.words
+			shapes[c.shape]++
+		}
+		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], i, repeated)
+		pm.Scale, pm.ScaleWords, pm.ViewScales = readScale(p, r)
+		pm.IssueStatus, pm.StatusWords = readStatus(p, r)
+		m.Pages[i] = pm
+	}
+	best := 0
+	for s, n := range shapes {
+		if n > best || n == best && s < m.Scheme {
+			m.Scheme, best = s, n
+		}
+	}
+	m.DocType = classifyDoc(pages, m.Pages, reads)
+	m.JurisdictionHints, m.CodesStated = jurisdictionHints(pages, reads)
+	return m
+}
+
+// textLayer says how much of the page reads as text: none (a scan or
+// outlined text), partial (a little text over a drawing that is otherwise
+// raster or outlines, such as stamps only), full.
+func textLayer(p *pdftext.Page) string {
+	switch {
+	case !p.Readable || len(p.Words) == 0:
+		return TextNone
+	case len(p.Words) < 10:
+		return TextPartial
+	}
+	// Fonts whose glyphs map back to text only in part read as scattered
+	// letters ("R LU N NG U P"): most words are a single letter.
+	single := 0
+	for _, w := range p.Words {
+		if r := []rune(w.Text); len(r) == 1 && unicode.IsLetter(r[0]) {
+			single++
+		}
+	}
+	if 5*single > 2*len(p.Words) {
+		return TextPartial
+	}
+	return TextFull
+}
+
+// titleBlockBox bounds the fields that identify the sheet.
+func titleBlockBox(p *pdftext.Page, fields []Field) Box {
+	var b Box
+	first := true
+	for _, f := range fields {
+		switch f.Kind {
+		case FieldNumber, FieldTitle, FieldScale, FieldDate, FieldRevision, FieldProject:
+		default:
+			continue
+		}
+		u := f.CaptionBox.union(f.ValueBox)
+		if f.ValueBox == (Box{}) {
+			u = f.CaptionBox
+		}
+		if first {
+			b, first = u, false
+		} else {
+			b = b.union(u)
+		}
+	}
+	return b
+}
+
+// repeatedPhrases marks phrases printed with the same text at the same
+// place on most sheets of a set: title-block furniture (firm, project,
+// captions), never a sheet's own title. Keyed by page index and textRun
+// index.
+func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
+	out := map[[2]int]bool{}
+	n := 0
+	for _, r := range reads {
+		if len(r.phrases) > 0 {
+			n++
+		}
+	}
+	if n < 3 {
+		return out
+	}
+	type key struct {
+		text   string
+		gx, gy int
+	}
+	count := map[key]int{}
+	keyOf := func(p *pdftext.Page, q textRun) key {
+		pw, ph := pageScale(p)
+		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
+	}
+	for i, r := range reads {
+		seen := map[key]bool{}
+		for _, q := range r.phrases {
+			k := keyOf(pages[i], q)
+			if !seen[k] {
+				seen[k] = true
+				count[k]++
+			}
+		}
+	}
+	for i, r := range reads {
+		for qi, q := range r.phrases {
+			if count[keyOf(pages[i], q)]*5 >= n*3 {
+				out[[2]int{i, qi}] = true
+			}
+		}
+	}
+	return out
+}
+
+// titleRank orders title captions: the explicit ones first.
+func titleRank(caption string) int {
+	c := normWord(caption)
+	switch {
+	case strings.Contains(c, "TITLE") || strings.Contains(c, "NAME"):
+		return 3
+	case c == "DRAWING":
+		return 1
+	}
+	return 2
+}
+
+// readTitle returns the sheet title: the value of a title caption, else the
+// largest lines of the title block near the sheet number that are not
+// repeated on every sheet.
+func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[[2]int]bool) (string, []int) {
+	var best *Field
+	for i := range r.fields {
+		f := &r.fields[i]
+		if f.Kind != FieldTitle || !hasTitleWord(f.Value) || nonTitleRe.MatchString(f.Value) {
+			continue
+		}
+		if num != nil && strings.Contains(f.Value, num.text) && len(f.Value) < len(num.text)+3 {
+			continue
+		}
+		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) {
+			best = f
+		}
+	}
+	if best != nil {
+		return cleanTitle(best.Value), best.ValueWords
+	}
+	return stackTitle(p, r, num, pageIndex, repeated)
+}
+
+// viewWordRe matches the words sheet titles name views with, in the
+// languages of captionTable.
+var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|DIAGRAMS?|ELEVATIONS?|SECTIONS?|DETAILS?|SCHEDULES?|NOTES|LAYOUT|SITE|FLOOR|ROOF|FOUNDATION|FRAMING|COVER|LEGEND|RCP|CEILING|PIANTA|PROSPETTO|SEZIONE|GRUNDRISS|ANSICHT|SCHNITT|TLORIS|PREREZ|POGLED|PELAN|KERATAN|COUPE|FAÇADE|PLANTA|ALZADO)\b`)
+
+// titleStack is consecutive lines of one type size, one above the other:
+// a title printed on several lines.
+type titleStack struct {
+	lines []int // phrase indexes, top to bottom
+	box   Box
+	h     float64
+}
+
+// stackTitle reads a title that has no caption: in the title-block zone,
+// the stack of lines that best reads as a title, by type size, by naming a
+// view, by changing from sheet to sheet, and by nearness to the number.
+// Status stamps, captions, numbers and dates are never titles.
+func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[[2]int]bool) (string, []int) {
+	pw, ph := pageScale(p)
+	isNumberWord := map[int]bool{}
+	if num != nil {
+		for _, w := range num.words {
+			isNumberWord[w] = true
+		}
+	}
+	eligible := func(qi int) bool {
+		q := r.phrases[qi]
+		if isNumberWord[q.Words[0]] || !hasTitleWord(q.Text) || nonTitleRe.MatchString(q.Text) || statusRe.MatchString(q.Text) {
+			return false
+		}
+		if startsWithCaption(q) || len(q.Words) > 10 || !isTitleBlockZone(p, q.Box) {
+			return false
+		}
+		// File paths, e-mail addresses and bare identifiers are not titles.
+		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
+			return false
+		}
+		// With a number, the title sits in its title block.
+		if num != nil && (abs(q.Box.centerX()-num.box.centerX()) > 0.3*pw || abs(q.Box.centerY()-num.box.centerY()) > 0.2*ph) {
+			return false
+		}
+		return true
+	}
+	used := map[int]bool{}
+	var stacks []titleStack
+	for qi := range r.phrases {
+		if used[qi] || !eligible(qi) {
+			continue
+		}
+		st := titleStack{lines: []int{qi}, box: r.phrases[qi].Box, h: r.phrases[qi].H}
+		used[qi] = true
+		for {
+			last := r.phrases[st.lines[len(st.lines)-1]]
+			next := -1
+			for qj, q := range r.phrases {
+				if used[qj] || abs(q.H-st.h) > 0.15*st.h {
+					continue
+				}
+				// Below and overlapping, or beside on the same baseline.
+				below := q.Box.Y0 > last.Box.Y1-0.3*st.h && q.Box.Y0-last.Box.Y1 < 0.9*st.h && q.Box.X0 < st.box.X1 && q.Box.X1 > st.box.X0
+				beside := abs(q.Box.centerY()-last.Box.centerY()) < 0.3*st.h && q.Box.X0 > last.Box.X1 && q.Box.X0-last.Box.X1 < 2.5*st.h
+				if !below && !beside {
+					continue
+				}
+				if next < 0 || q.Box.Y0 < r.phrases[next].Box.Y0 {
+					next = qj
+				}
+			}
+			if next < 0 || len(st.lines) >= 6 {
+				break
+			}
+			used[next] = true
+			st.lines = append(st.lines, next)
+			st.box = st.box.union(r.phrases[next].Box)
+		}
+		stacks = append(stacks, st)
+	}
+	medH := medianH(r.phrases)
+	best, bestScore := -1, 0.0
+	for si, st := range stacks {
+		var texts []string
+		allRepeated := true
+		eligibleAll := true
+		for _, qi := range st.lines {
+			texts = append(texts, r.phrases[qi].Text)
+			if !repeated[[2]int{pageIndex, qi}] {
+				allRepeated = false
+			}
+			if !eligible(qi) {
+				eligibleAll = false
+			}
+		}
+		text := strings.Join(texts, " ")
+		if !eligibleAll || statusRe.MatchString(text) {
+			continue
+		}
+		score := st.h / medH
+		if viewWordRe.MatchString(text) {
+			score += 2
+		}
+		if !allRepeated {
+			score += 1
+		}
+		if num != nil {
+			d := math.Hypot((st.box.centerX()-num.box.centerX())/pw, (st.box.centerY()-num.box.centerY())/ph)
+			score -= 4 * d
+		}
+		if st.h < 1.15*medH && !viewWordRe.MatchString(text) {
+			continue
+		}
+		if best < 0 || score > bestScore {
+			best, bestScore = si, score
+		}
+	}
+	if best < 0 || bestScore < 1.5 {
+		return "", nil
+	}
+	var texts []string
+	var words []int
+	for _, qi := range stacks[best].lines {
+		texts = append(texts, r.phrases[qi].Raw)
+		words = append(words, r.phrases[qi].Words...)
+	}
+	return cleanTitle(strings.Join(texts, " ")), words
+}
+
+func medianH(phrases []textRun) float64 {
+	hs := make([]float64, len(phrases))
+	for i, q := range phrases {
+		hs[i] = q.H
+	}
+	sort.Float64s(hs)
+	return hs[len(hs)/2]
+}
+
+func cleanTitle(s string) string {
+	return strings.TrimSpace(strings.Trim(strings.TrimSpace(s), ":"))
+}
+
+// scaleValueRe accepts what a scale caption's value says: ratios (1:50,
+// 1 : 100, M 1:50), architectural scales (1/4" = 1'-0"), and the words for
+// none or several (AS NOTED, AS INDICATED, NTS, VARIES).
+var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=?\s*\d+\s*'|\d+\s*'\s*=\s*\d+(?:/\d+)?\s*"|\bAS\s+(?:NOTED|INDICATED|SHOWN)\b|\b(?:NTS|N\.T\.S)\b|\bNOT\s+TO\s+SCALE\b|\bVARIES\b|\bNONE\b|\bFULL\s+SIZE\b`)
+
+// ratioOnlyRe is a textRun that is nothing but a scale: a view's scale
+// printed under its title ("1 : 120", `1/4" = 1'-0"`).
+var ratioOnlyRe = textmatch.MustCompile(`^(?:M\s*)?1\s*:\s*\d{1,5}(?:\s*(?:@|AT)\s*A\d\b.*)?$|^\d+(?:/\d+)?\s*"\s*=\s*1\s*'\s*-?\s*0\s*"?$`)
+
+var ntsRe = textmatch.MustCompile(`(?i)\bNOT\s+TO\s+SCALE\b|^N\.?T\.?S\.?$`)
+
+// readScale returns the title block's scale (the value of a scale caption),
+// else the scale stated by the sheet's views, and every view scale.
+func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
+	var tb string
+	var tbWords []int
+	var views []string
+	var viewWords [][]int
+	for _, f := range r.fields {
+		if f.Kind != FieldScale {
+			continue
+		}
+		v := f.Value
+		if !scaleValueRe.MatchString(v) {
+			continue
+		}
+		if f.CaptionBox.height() > 0 && isTitleBlockZone(p, f.CaptionBox) && tb == "" {
+			tb, tbWords = v, f.ValueWords
+			continue
+		}
+		views = append(views, v)
+		viewWords = append(viewWords, f.ValueWords)
+	}
+	var nts []int
+	for qi, q := range r.phrases {
+		if ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
+			views = append(views, q.Raw)
+			viewWords = append(viewWords, q.Words)
+		} else if ntsRe.MatchString(q.Text) && isTitleBlockZone(p, q.Box) {
+			nts = append(nts, qi)
+		}
+	}
+	// "THE DIAGRAM IS NOT TO SCALE" in the title block's notes: the sheet
+	// states it has no scale.
+	if tb == "" && len(views) == 0 && len(nts) > 0 {
+		q := r.phrases[nts[0]]
+		m := ntsRe.FindString(q.Text)
+		return m, q.Words, nil
+	}
+	if tb != "" {
+		return tb, tbWords, views
+	}
+	if len(views) > 0 {
+		return views[0], viewWords[0], views
+	}
+	return "", nil, nil
+}
+
+func isTitleBlockZone(p *pdftext.Page, b Box) bool {
+	pw, ph := pageScale(p)
+	return b.centerX()/pw > 0.65 || b.centerY()/ph > 0.75
+}
+
+// statusRe matches the issue stamps title blocks carry.
+var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR\s+CONSTRUCTION\b|\bCONSTRUCTION\s+(?:DOCUMENTS|SET|ISSUE)\b|\bCONCEPTUAL\s+DESIGN\b|\bPRELIMINARY\b|\bFOR\s+(?:PERMIT|TENDER|APPROVAL|REVIEW|BID|INFORMATION|COMMENT)\b|\bPERMIT\s+SET\b|\bBID\s+SET\b|\bTENDER\s+(?:SET|ISSUE)\b|\bAS[\s-]+BUILT\b|\bRECORD\s+DRAWINGS?\b|\bPRE-?BID\b|\bADDENDUM\b|\bDRAFT\b|\bSUBJECT\s+TO\s+COUNCIL\s+APPROVAL\b|\bAUSFÜHRUNGSPLANUNG\b|\bENTWURFSPLANUNG\b|\bGENEHMIGUNGSPLANUNG\b|\bPROGETTO\s+(?:ESECUTIVO|DEFINITIVO|PRELIMINARE)\b`)
+
+// readStatus returns the sheet's issue status: the value of a status
+// caption, else the largest issue stamp in the title-block zone.
+func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
+	for _, f := range r.fields {
+		if f.Kind == FieldStatus && hasTitleWord(f.Value) && !startsWithCaptionText(f.Value) {
+			// "ISSUED FOR PERMIT" is a stamp, "Issued For: PERMIT" a field.
+			if !strings.HasSuffix(f.Caption, ":") {
+				return f.Caption + " " + f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...)
+			}
+			return f.Value, f.ValueWords
+		}
+	}
+	best := -1
+	for qi, q := range r.phrases {
+		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || !statusRe.MatchString(q.Text) {
+			continue
+		}
+		if best < 0 || q.H > r.phrases[best].H {
+			best = qi
+		}
+	}
+	if best < 0 {
+		return "", nil
+	}
+	q := r.phrases[best]
+	text := q.Raw
+	// A stamp on two lines ("NOT FOR" over "CONSTRUCTION").
+	for _, o := range r.phrases {
+		if abs(o.H-q.H) < 0.15*q.H && o.Box.Y0 > q.Box.Y1-0.2*q.H && o.Box.Y0-q.Box.Y1 < 0.9*q.H && o.Box.X0 < q.Box.X1 && o.Box.X1 > q.Box.X0 {
+			if strings.HasSuffix(strings.ToUpper(q.Text), " FOR") || strings.HasSuffix(strings.ToUpper(q.Text), "ISSUED") {
+				text += " " + o.Raw
+			}
+			break
+		}
+	}
+	return text, q.Words
+}
+
+func startsWithCaptionText(s string) bool {
+	f := strings.Fields(s)
+	norms := make([]string, len(f))
+	for i, w := range f {
+		norms[i] = normWord(w)
+	}
+	_, n := matchCaption(norms)
+	return n > 0
+}

@@ -1,0 +1,138 @@
+package sheets
+
+import (
+	"sort"
+	"strings"
+
+	"planreview/scan/pdftext"
+)
+
+// textRun is a run of words on one baseline, in one text size, with no gap
+// wider than about a word height between neighbours: a caption, a value, a
+// line of a note. Title blocks put captions and values in separate cells, so
+// phrases (unlike reading lines) never join two cells of one row.
+type textRun struct {
+	Words []int    // indexes into Page.Words, left to right
+	Text  string   // WordText of the words joined by single spaces
+	Raw   string   // the words as printed, joined by single spaces
+	Norms []string // normWord of each word
+	Box   Box
+	H     float64 // median word height in points
+}
+
+// buildPhrases groups a page's horizontal words into phrases. Vertical words
+// (tall, narrow boxes of several characters) each stay on their own.
+func buildPhrases(p *pdftext.Page) []textRun {
+	n := len(p.Words)
+	if n == 0 {
+		return nil
+	}
+	boxes := make([]Box, n)
+	for i := range boxes {
+		boxes[i] = WordBox(p, i)
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		return boxes[order[a]].centerY() < boxes[order[b]].centerY()
+	})
+	// Bands of words whose centres are close; chains are built inside a band
+	// in x order, so a band holds several phrases side by side.
+	var out []textRun
+	used := make([]bool, n)
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n {
+			prev, cur := boxes[order[end-1]], boxes[order[end]]
+			if cur.centerY()-prev.centerY() > 0.3*min(prev.height(), cur.height()) {
+				break
+			}
+			end++
+		}
+		band := append([]int(nil), order[start:end]...)
+		sort.Slice(band, func(a, b int) bool { return boxes[band[a]].X0 < boxes[band[b]].X0 })
+		for k, first := range band {
+			if used[first] {
+				continue
+			}
+			used[first] = true
+			words := []int{first}
+			last := boxes[first]
+			if !isVertical(last, p.Words[first].Text) {
+				for _, j := range band[k+1:] {
+					if used[j] {
+						continue
+					}
+					b := boxes[j]
+					h := max(last.height(), b.height())
+					if isVertical(b, p.Words[j].Text) || b.height() > 1.4*last.height() || last.height() > 1.4*b.height() {
+						continue
+					}
+					if abs(b.centerY()-last.centerY()) > 0.35*h {
+						continue
+					}
+					gap := b.X0 - last.X1
+					if gap > 0.9*h {
+						break
+					}
+					if gap < -0.3*h {
+						continue
+					}
+					used[j] = true
+					words = append(words, j)
+					last = b
+				}
+			}
+			out = append(out, makePhrase(p, words))
+		}
+		start = end
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if abs(out[a].Box.Y0-out[b].Box.Y0) > 0.5*min(out[a].H, out[b].H) {
+			return out[a].Box.Y0 < out[b].Box.Y0
+		}
+		return out[a].Box.X0 < out[b].Box.X0
+	})
+	return out
+}
+
+func isVertical(b Box, text string) bool {
+	return len([]rune(text)) > 1 && b.height() > 1.5*b.width()
+}
+
+func makePhrase(p *pdftext.Page, words []int) textRun {
+	ph := textRun{Words: words, Box: WordBox(p, words[0])}
+	texts := make([]string, len(words))
+	raws := make([]string, len(words))
+	hs := make([]float64, len(words))
+	ph.Norms = make([]string, len(words))
+	for k, w := range words {
+		texts[k] = WordText(p.Words[w])
+		raws[k] = p.Words[w].Text
+		ph.Norms[k] = normWord(texts[k])
+		b := WordBox(p, w)
+		ph.Box = ph.Box.union(b)
+		hs[k] = b.height()
+	}
+	sort.Float64s(hs)
+	ph.H = hs[len(hs)/2]
+	ph.Text = strings.Join(texts, " ")
+	ph.Raw = strings.Join(raws, " ")
+	return ph
+}
+
+// normWord is a word as caption tables spell it: upper case, without the
+// trailing colon or full stop and surrounding brackets ("No.:" → "NO").
+func normWord(s string) string {
+	return strings.ToUpper(strings.Trim(s, ":.,;()[]*"))
+}
+
+// sub returns the textRun made of words [a, b) of ph.
+func (ph textRun) sub(p *pdftext.Page, a, b int) textRun {
+	if a >= b {
+		return textRun{}
+	}
+	return makePhrase(p, ph.Words[a:b])
+}

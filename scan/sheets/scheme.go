@@ -1,0 +1,326 @@
+package sheets
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"planreview/scan/pdftext"
+)
+
+// numberCandidate is a value that may be a page's sheet number.
+type numberCandidate struct {
+	page    int // index into the set's pages
+	text    string
+	words   []int
+	box     Box
+	cx, cy  float64 // centre as fractions of the page
+	weight  float64
+	caption bool // read from a sheet-number caption
+	ofTotal bool // "1 OF 23": a sequence number printed with the count
+	shape   string
+}
+
+// Shape is the numbering-scheme shape of a sheet number: runs of letters
+// become "A", runs of digits "9", other characters stay (hyphens of any kind
+// are "-"): "A-101" and "A-201" share "A-9", "100‐00" is "9-9", "TSDE01" is
+// "A9", "JKR/SD/1" is "A/A/9".
+func Shape(s string) string {
+	var sb strings.Builder
+	var last rune
+	for _, r := range s {
+		var c rune
+		switch {
+		case unicode.IsLetter(r):
+			c = 'A'
+		case unicode.IsDigit(r):
+			c = '9'
+		case r == '\u2010' || r == '\u2011' || r == '\u2012' || r == '\u2013' || r == '\u2212':
+			c = '-'
+		default:
+			c = r
+		}
+		if c == last && (c == 'A' || c == '9') {
+			continue
+		}
+		sb.WriteRune(c)
+		last = c
+	}
+	return sb.String()
+}
+
+// idLike reports whether a token can be a sheet number: short, with a
+// digit, made of letters, digits and the separators numbering schemes use,
+// and not a date, a dimension, a scale or a measurement.
+func idLike(s string) bool { return idShaped(s) && !looksLikeDate(s) }
+
+// idShaped is idLike without the date test: under a sheet-number caption
+// "5.1.00" is a number, not the fifth of January.
+func idShaped(s string) bool {
+	n := len([]rune(s))
+	if n == 0 || n > 16 {
+		return false
+	}
+	digits, letters := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		case strings.ContainsRune(".-/_\u2010\u2011\u2012\u2013", r):
+		default:
+			return false
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	u := strings.ToUpper(s)
+	// Measurements: 1.2M, 150MM, 25M2, 20FT.
+	for _, unit := range []string{"MM", "CM", "M", "M2", "M²", "KM", "FT", "KPA", "MPA", "KN", "SQM", "KG"} {
+		if strings.HasSuffix(u, unit) && len(u) > len(unit) {
+			rest := u[:len(u)-len(unit)]
+			if strings.Trim(rest, "0123456789.,") == "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func looksLikeDate(s string) bool {
+	return dateRe.MatchString(s) && len(dateRe.FindString(s)) >= len(s)-1
+}
+
+// pageCandidates returns the sheet-number candidates of one page: the values
+// of sheet-number captions, and identifiers standing alone in large type in
+// the title-block strip (right or bottom edge).
+func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) []numberCandidate {
+	pw, ph := pageScale(p)
+	var out []numberCandidate
+	add := func(c numberCandidate) {
+		c.page = pi
+		c.cx, c.cy = c.box.centerX()/pw, c.box.centerY()/ph
+		c.shape = Shape(c.text)
+		out = append(out, c)
+	}
+	maxH := 0.0
+	for _, q := range phrases {
+		maxH = max(maxH, q.H)
+	}
+	medH := medianH(phrases)
+	p90H := quantileH(phrases, 0.9)
+	projectValues := map[string]bool{}
+	for _, f := range fields {
+		if f.Kind == FieldProject {
+			for _, t := range strings.Fields(f.Value) {
+				projectValues[t] = true
+			}
+		}
+	}
+	for _, f := range fields {
+		if f.Kind != FieldNumber || len(f.ValueWords) == 0 {
+			continue
+		}
+		toks := f.ValueWords
+		// "1 OF 23", "1 DI 3", "1/23": the first is this sheet's place.
+		texts := rawWords(p, toks)
+		ofTotal := false
+		if len(texts) >= 2 {
+			last := strings.ToUpper(texts[len(texts)-1])
+			if len(texts) == 2 && isInteger(texts[0]) && isInteger(texts[1]) {
+				ofTotal = true
+			}
+			if len(texts) == 3 && isInteger(texts[0]) && isInteger(last) && isOfWord(texts[1]) {
+				ofTotal = true
+			}
+		}
+		if ofTotal {
+			b := WordBox(p, toks[0])
+			add(numberCandidate{text: texts[0], words: toks[:1], box: b, weight: 1.5 + b.height()/maxH, caption: true, ofTotal: true})
+			continue
+		}
+		// A number split over two lines was joined by the field reader.
+		if len(f.valueLines) == 2 && !strings.Contains(f.Value, " ") && idShaped(f.Value) {
+			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.height()/(2*maxH), caption: true})
+			continue
+		}
+		for k, w := range toks {
+			t := strings.Trim(texts[k], ",;:()[]")
+			if !idShaped(t) || projectValues[t] {
+				continue
+			}
+			if isInteger(t) && len(t) > 4 {
+				continue
+			}
+			b := WordBox(p, w)
+			add(numberCandidate{text: t, words: []int{w}, box: b, weight: 3 + b.height()/maxH, caption: true})
+		}
+	}
+	// Large identifiers alone in their textRun, in the title-block strip.
+	for _, q := range phrases {
+		if len(q.Words) > 2 {
+			continue
+		}
+		cx, cy := q.Box.centerX()/pw, q.Box.centerY()/ph
+		if cx < 0.7 && cy < 0.8 {
+			continue
+		}
+		t := strings.Trim(q.Raw, ",;:()[]")
+		if len(q.Words) == 2 {
+			t = strings.Trim(p.Words[q.Words[0]].Text, ",;:()[]") + strings.Trim(p.Words[q.Words[1]].Text, ",;:()[]")
+			if first := p.Words[q.Words[0]].Text; !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
+				continue // two words: only "A-" "101" style splits
+			}
+		}
+		if !idLike(t) || isInteger(t) || projectValues[t] {
+			continue
+		}
+		// A size that says "title block": well above the page's text.
+		rel := q.H / medH
+		if q.H < p90H || rel < 1.3 {
+			continue
+		}
+		w := 1 + min(rel/2, 2.5)
+		if n, ok := ParseNumber(t); ok && n.Strong {
+			w += 0.5
+		}
+		if cx > 0.8 && cy > 0.8 {
+			w += 0.3
+		}
+		add(numberCandidate{text: t, words: q.Words, box: q.Box, weight: w})
+	}
+	return out
+}
+
+func isInteger(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isOfWord(s string) bool {
+	switch strings.ToUpper(s) {
+	case "OF", "DI", "VON", "OD", "DE", "/", "VAN", "DARI":
+		return true
+	}
+	return false
+}
+
+// slot is a place on the sheet where a set prints its sheet numbers: the
+// candidates of several pages at about the same spot, in the same shape.
+type slot struct {
+	byPage map[int]numberCandidate
+	shape  string
+	score  float64
+}
+
+// learnScheme picks the set's sheet-number slot: the spot where values of
+// one shape change from sheet to sheet. A value repeated on every sheet at
+// the same spot (a project or route code) is not a sheet number.
+func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
+	var all []numberCandidate
+	for _, cs := range cands {
+		all = append(all, cs...)
+	}
+	var best slot
+	found := false
+	for _, seed := range all {
+		s := slot{byPage: map[int]numberCandidate{seed.page: seed}, shape: seed.shape}
+		for _, c := range all {
+			if c.page == seed.page || c.shape != seed.shape {
+				continue
+			}
+			if abs(c.cx-seed.cx) > 0.04 || abs(c.cy-seed.cy) > 0.04 {
+				continue
+			}
+			if o, ok := s.byPage[c.page]; !ok || c.weight > o.weight {
+				s.byPage[c.page] = c
+			}
+		}
+		distinct := map[string]bool{}
+		sum := 0.0
+		for _, c := range s.byPage {
+			distinct[NumberKey(c.text)] = true
+			sum += c.weight
+		}
+		n := len(s.byPage)
+		if n >= 2 && len(distinct) == 1 {
+			continue // repeated on every sheet: a project or route code
+		}
+		s.score = sum * float64(len(distinct)) / float64(n)
+		if pages > 1 && n == 1 && !seed.caption {
+			s.score *= 0.5
+		}
+		if !found || s.score > best.score {
+			best, found = s, true
+		}
+	}
+	return best, found
+}
+
+// chooseNumbers picks each page's sheet number from its candidates and the
+// learned slot; pages outside the slot take their best candidate of the same
+// shape, or their best captioned candidate.
+func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
+	out := make([]*numberCandidate, len(cands))
+	pagesWith := 0
+	for _, cs := range cands {
+		if len(cs) > 0 {
+			pagesWith++
+		}
+	}
+	s, ok := learnScheme(cands, pagesWith)
+	for pi, cs := range cands {
+		if len(cs) == 0 {
+			continue
+		}
+		sorted := append([]numberCandidate(nil), cs...)
+		sort.SliceStable(sorted, func(a, b int) bool { return sorted[a].weight > sorted[b].weight })
+		var pick *numberCandidate
+		if c, in := s.byPage[pi]; ok && in && (c.caption || len(s.byPage) > 1 || c.weight >= 2.2) {
+			pick = &c
+		}
+		for i := range sorted {
+			c := sorted[i]
+			if pick == nil && ok && c.shape == s.shape && (c.caption || c.weight >= 2.2) {
+				pick = &c
+			}
+		}
+		for i := range sorted {
+			c := sorted[i]
+			if pick == nil && (c.caption || (pagesWith == 1 && c.weight >= 2.2)) {
+				pick = &c
+			}
+		}
+		// A sheet count ("1 OF 3") yields to an identifier in large type.
+		if pick != nil && pick.ofTotal && !(ok && len(s.byPage) > 1) {
+			for i := range sorted {
+				c := sorted[i]
+				if !c.caption && !isInteger(c.text) && c.weight >= 2.2 {
+					pick = &c
+					break
+				}
+			}
+		}
+		out[pi] = pick
+	}
+	return out
+}
+
+// quantileH is the q-quantile of the phrases' heights.
+func quantileH(phrases []textRun, q float64) float64 {
+	hs := make([]float64, len(phrases))
+	for i, ph := range phrases {
+		hs[i] = ph.H
+	}
+	sort.Float64s(hs)
+	return hs[min(len(hs)-1, int(q*float64(len(hs))))]
+}
