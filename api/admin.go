@@ -35,6 +35,7 @@ type AdminStore interface {
 // socket when one does, so both paths share this code.
 type Admin struct {
 	Store AdminStore
+	Laws  LawsStore // local-law snapshots (laws_admin.go)
 	Now   func() time.Time
 	// Changed is called after a key or partner changed, so a running
 	// server drops what it cached of them.
@@ -81,6 +82,7 @@ type PartnerSettings struct {
 	RateLimit    *float64 `json:"rateLimit,omitempty"`
 	RateBurst    *int     `json:"rateBurst,omitempty"`
 	FrameOrigins []string `json:"frameOrigins,omitempty"`
+	Jurisdiction *string  `json:"jurisdiction,omitempty"` // default jurisdictionId of new jobs; "" clears
 }
 
 // PartnerInfo is a partner as operators see it (0 = appliance default).
@@ -91,6 +93,7 @@ type PartnerInfo struct {
 	RateLimit    float64  `json:"rateLimit"`
 	RateBurst    int      `json:"rateBurst"`
 	FrameOrigins []string `json:"frameOrigins"`
+	Jurisdiction *string  `json:"jurisdiction"`
 }
 
 // AdminError is an operator mistake (unknown key, bad value), as opposed to
@@ -231,6 +234,9 @@ func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) 
 	case set.RateBurst != nil && *set.RateBurst < 1:
 		return PartnerInfo{}, &AdminError{"rate burst must be at least 1"}
 	}
+	if set.Jurisdiction != nil && *set.Jurisdiction != "" && checkJurisdiction("jurisdiction", set.Jurisdiction) != nil {
+		return PartnerInfo{}, &AdminError{fmt.Sprintf("--jurisdiction %q is not an Open Civic Data division id such as ocd-division/country:us/state:ca/county:marin (at most 200 characters)", *set.Jurisdiction)}
+	}
 	for _, o := range set.FrameOrigins {
 		if !ValidOrigin(o) {
 			return PartnerInfo{}, &AdminError{fmt.Sprintf("%q is not an origin like https://permits.example.gov", o)}
@@ -250,12 +256,15 @@ func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) 
 		if set.FrameOrigins != nil {
 			p.FrameOrigins = set.FrameOrigins
 		}
+		if set.Jurisdiction != nil {
+			p.Jurisdiction = *set.Jurisdiction
+		}
 	})
 	if err != nil {
 		return PartnerInfo{}, err
 	}
 	return PartnerInfo{PartnerID: p.ID, Name: p.Name, ScanQuota: p.ScanQuota, RateLimit: p.RateLimit,
-		RateBurst: p.RateBurst, FrameOrigins: p.FrameOrigins}, nil
+		RateBurst: p.RateBurst, FrameOrigins: p.FrameOrigins, Jurisdiction: optional(p.Jurisdiction)}, nil
 }
 
 // Backup writes a consistent copy of the database.
@@ -322,6 +331,7 @@ func AdminHandler(a *Admin, log *slog.Logger) http.Handler {
 		log.Info("admin: partner set", "partner", r.PathValue("name"), "ok", err == nil)
 		reply(w, p, err)
 	})
+	lawsRoutes(mux, a, log, reply)
 	mux.HandleFunc("GET /v1/backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		if _, err := a.Backup(r.Context(), w); err != nil {

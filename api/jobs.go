@@ -16,6 +16,7 @@ type createJobRequest struct {
 	Description     *string `json:"description"`
 	ExternalID      *string `json:"externalId"`
 	ApplicationDate *string `json:"applicationDate"`
+	JurisdictionID  *string `json:"jurisdictionId"`
 }
 
 func (req createJobRequest) validate() error {
@@ -36,7 +37,7 @@ func (req createJobRequest) validate() error {
 			return invalidParam("applicationDate", "applicationDate must be a date as YYYY-MM-DD.")
 		}
 	}
-	return nil
+	return checkJurisdiction("jurisdictionId", req.JurisdictionID)
 }
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) error {
@@ -51,9 +52,15 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) error {
 	if req.ApplicationDate != nil {
 		appDate = *req.ApplicationDate
 	}
+	partner := principalFrom(r.Context()).partner
+	jurisdiction := partner.Jurisdiction // the partner's default, set by the operator
+	if req.JurisdictionID != nil {
+		jurisdiction = *req.JurisdictionID
+	}
 	job, version, err := s.store.CreateJob(store.Job{
-		PartnerID: principalFrom(r.Context()).partner.ID, Name: *req.Name,
+		PartnerID: partner.ID, Name: *req.Name,
 		Description: deref(req.Description), ExternalID: deref(req.ExternalID), ApplicationDate: appDate,
+		JurisdictionID: jurisdiction,
 	})
 	if err != nil {
 		return err
@@ -129,6 +136,12 @@ func parseJobQuery(r *http.Request) (store.JobQuery, error) {
 			return q, invalidParam("cursor", "cursor is not one this API returned.")
 		}
 		q.After = id
+	}
+	if raw := query.Get("jurisdictionId"); raw != "" {
+		if err := checkJurisdiction("jurisdictionId", &raw); err != nil {
+			return q, err
+		}
+		q.JurisdictionID = raw
 	}
 	if q.Status != "" && !slices.Contains(jobStatuses, q.Status) {
 		return q, invalidParam("status", "status must be one of %s.", strings.Join(jobStatuses, ", "))

@@ -16,6 +16,7 @@ type jobView struct {
 	Description      *string             `json:"description"`
 	ExternalID       *string             `json:"externalId"`
 	ApplicationDate  string              `json:"applicationDate"`
+	JurisdictionID   *string             `json:"jurisdictionId"`
 	Status           string              `json:"status"`
 	Pipeline         store.Pipeline      `json:"pipeline"`
 	FindingCounts    store.FindingCounts `json:"findingCounts"`
@@ -37,7 +38,7 @@ func viewJob(j store.Job, current store.Version, versions []store.Version) jobVi
 	v := jobView{
 		JobID: j.ID, VersionID: current.ID, Name: j.Name,
 		Description: optional(j.Description), ExternalID: optional(j.ExternalID),
-		ApplicationDate: j.ApplicationDate, Status: current.Status,
+		ApplicationDate: j.ApplicationDate, JurisdictionID: optional(j.JurisdictionID), Status: current.Status,
 		Pipeline: current.Pipeline, FindingCounts: current.FindingCounts,
 		LocalLawCoverage: current.LocalLawCoverage,
 		CreatedAt:        j.CreatedAt, UpdatedAt: latest(j.UpdatedAt, current.UpdatedAt),

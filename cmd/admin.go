@@ -27,6 +27,7 @@ type adminOps interface {
 	RotateKey(ctx context.Context, keyID string, grace time.Duration) (api.RotatedKey, error)
 	SetPartner(ctx context.Context, name string, set api.PartnerSettings) (api.PartnerInfo, error)
 	Backup(ctx context.Context, w io.Writer) (int64, error)
+	lawsOps
 }
 
 // withAdmin runs fn against the running server's admin socket if one
@@ -53,7 +54,7 @@ func (a *app) withAdmin(cmd *cobra.Command, fn func(adminOps) error) error {
 		return err
 	}
 	defer db.Close()
-	return fn(&api.Admin{Store: db})
+	return fn(&api.Admin{Store: db, Laws: db})
 }
 
 // socketAdmin speaks the admin API (api.AdminHandler) over the socket.
@@ -93,7 +94,7 @@ func (s *socketAdmin) call(ctx context.Context, method, path string, body, out a
 		if resp.StatusCode == http.StatusBadRequest {
 			return &api.AdminError{Msg: e.Error}
 		}
-		return fmt.Errorf("server: %s (status %d)", e.Error, resp.StatusCode)
+		return &socketStatusError{status: resp.StatusCode, msg: e.Error}
 	}
 	return json.NewDecoder(resp.Body).Decode(out)
 }

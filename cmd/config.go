@@ -30,6 +30,7 @@ type Config struct {
 	Downloads DownloadsConfig `mapstructure:"downloads"`
 	Scan      ScanConfig      `mapstructure:"scan"`
 	Codes     CodesConfig     `mapstructure:"codes"`
+	Laws      LawsConfig      `mapstructure:"laws"`
 }
 
 type ServerConfig struct {
@@ -77,6 +78,11 @@ type CodesConfig struct {
 	Jurisdiction string   `mapstructure:"jurisdiction"`
 }
 
+// LawsConfig are the local-law snapshot settings (laws.go).
+type LawsConfig struct {
+	MaxStaleness time.Duration `mapstructure:"max_staleness"`
+}
+
 // defaults are the settings with no config file, env or flag: enough to run.
 var defaults = map[string]any{
 	"server.listen":              "127.0.0.1:8080",
@@ -100,6 +106,7 @@ var defaults = map[string]any{
 	"scan.max_pages":             2000,
 	"codes.adopted":              []string{"ibc-2021", "irc-2021"},
 	"codes.jurisdiction":         "",
+	"laws.max_staleness":         90 * 24 * time.Hour,
 }
 
 // flagKeys maps the persistent and per-command flags onto config keys.
@@ -187,6 +194,7 @@ func (c *Config) Validate() error {
 		"uploads.url_ttl":            c.Uploads.URLTTL,
 		"downloads.url_ttl":          c.Downloads.URLTTL,
 		"scan.timeout":               c.Scan.Timeout,
+		"laws.max_staleness":         c.Laws.MaxStaleness,
 	} {
 		if d <= 0 {
 			bad(key, "must be a positive duration, got %s", d)

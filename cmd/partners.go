@@ -25,9 +25,10 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 		burst   int
 		origins []string
 		asJSON  bool
+		juris   string
 	)
 	cmd := &cobra.Command{
-		Use:   "set NAME [--scan-quota N] [--rate-limit R] [--rate-burst N] [--frame-origin URL]...",
+		Use:   "set NAME [--scan-quota N] [--rate-limit R] [--rate-burst N] [--frame-origin URL]... [--jurisdiction ID]",
 		Short: "Create or change a partner; flags not given keep their values",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,6 +45,9 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 			}
 			if flags.Changed("frame-origin") {
 				set.FrameOrigins = origins
+			}
+			if flags.Changed("jurisdiction") {
+				set.Jurisdiction = &juris
 			}
 			return a.withAdmin(cmd, func(ops adminOps) error {
 				p, err := ops.SetPartner(cmd.Context(), args[0], set)
@@ -70,6 +74,7 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 	cmd.Flags().Float64Var(&rate, "rate-limit", 0, "API requests per second per key")
 	cmd.Flags().IntVar(&burst, "rate-burst", 0, "requests a key may make at once before the rate applies")
 	cmd.Flags().StringArrayVar(&origins, "frame-origin", nil, "origin allowed to frame hosted screens and upload from a browser (repeat; replaces the list)")
+	cmd.Flags().StringVar(&juris, "jurisdiction", "", "default jurisdiction (OCD division id) of the partner's jobs that name none; \"\" clears it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
 }

@@ -26,6 +26,7 @@ func newReviewCmd(a *app) *cobra.Command {
 		format    string
 		annotated string
 		failOn    string
+		law       scan.Law
 	)
 	cmd := &cobra.Command{
 		Use:   "review FILE.pdf",
@@ -47,7 +48,10 @@ func newReviewCmd(a *app) *cobra.Command {
 			if err != nil {
 				return withExitCode(2, err)
 			}
-			res, err := reviewFile(cmd.Context(), cfg, args[0], annotated, cmd.ErrOrStderr())
+			if err := checkReviewLaw(&law); err != nil {
+				return withExitCode(2, err)
+			}
+			res, err := reviewFile(cmd.Context(), cfg, args[0], annotated, cmd.ErrOrStderr(), law)
 			if err != nil {
 				return withExitCode(2, err)
 			}
@@ -64,12 +68,14 @@ func newReviewCmd(a *app) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, json (the findings endpoint's body) or csv (the export's)")
 	cmd.Flags().StringVar(&annotated, "annotated", "", "also write the marked-up PDF to this path")
+	cmd.Flags().StringVar(&law.JurisdictionID, "jurisdiction", "", "review under this jurisdiction's certified local law (OCD division id; snapshots from the data folder)")
+	cmd.Flags().StringVar(&law.ApplicationDate, "application-date", "", "the date the plans were submitted, YYYY-MM-DD (default today): selects the law in force")
 	cmd.Flags().StringVar(&failOn, "fail-on", "high", "exit 1 when a finding is at or above this severity (critical, high, medium, low, info, none)")
 	return cmd
 }
 
 // reviewFile runs the scan pipeline on one local file, as the server would.
-func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, progressOut io.Writer) (scan.Result, error) {
+func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, progressOut io.Writer, law scan.Law) (scan.Result, error) {
 	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
 	if err != nil {
 		return scan.Result{}, fmt.Errorf("codes.adopted: %w", err)
@@ -77,12 +83,19 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 	if _, err := os.Stat(path); err != nil {
 		return scan.Result{}, err
 	}
+	if law.JurisdictionID != "" {
+		snapshots, err := localSnapshots(ctx, cfg, law.JurisdictionID)
+		if err != nil {
+			return scan.Result{}, err
+		}
+		pipeline.Laws, pipeline.Settings = snapshots, cfg.LawSettings()
+	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Scan.Timeout)
 	defer cancel()
 	progress := newProgressBar(progressOut)
 	defer progress.done()
 	input := scan.Input{FileID: store.NewID(store.PrefixFile), Name: filepath.Base(path), Path: path}
-	res, err := pipeline.Review(ctx, []scan.Input{input}, progress)
+	res, err := pipeline.ReviewLaw(ctx, law, []scan.Input{input}, progress)
 	var se *scan.Error
 	if errors.As(err, &se) {
 		return res, fmt.Errorf("%s: %s", se.Code, se.Message)

@@ -43,6 +43,7 @@ func newRootCmd() *cobra.Command {
 		newServeCmd(a),
 		newKeysCmd(a),
 		newPartnersCmd(a),
+		newLawsCmd(a),
 		newBackupCmd(a),
 		newReviewCmd(a),
 		newInspectCmd(),

@@ -126,6 +126,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		cfg.Server.PublicURL = "http://" + ap.listener.Addr().String()
 	}
 	ap.publicURL = cfg.PublicBaseURL()
+	pipeline.Laws, pipeline.Settings = db, cfg.LawSettings()
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
 	ap.api = api.New(api.Options{
@@ -152,7 +153,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
-		Handler:           api.AdminHandler(&api.Admin{Store: db, Changed: ap.api.KeysChanged}, log),
+		Handler:           api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged}, log),
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"planreview/scan/annotate"
+	"planreview/scan/codebasis"
 	"planreview/scan/pdftext"
 	"planreview/scan/rules"
 	"planreview/scan/sheets"
@@ -52,17 +54,22 @@ type Reviewed struct {
 
 // Result is a reviewed plan set.
 type Result struct {
-	Files     []Reviewed
-	Findings  []store.Finding // contract order, numbered from 1
+	Files    []Reviewed
+	Findings []store.Finding // delivered findings, contract order, numbered from 1
+	// Held counts the findings withheld because the certified local law
+	// does not cover their topic.
+	Held      int
 	CodeBasis CodeBasis
 }
 
-// CodeBasis is the findings answer's codeBasis object.
-type CodeBasis struct {
-	RequiresAck      bool     `json:"requiresAck"`
-	Lines            []string `json:"lines"`
-	LocalLawCoverage any      `json:"localLawCoverage"`
-}
+// CodeBasis is the findings answer's codeBasis object; its
+// localLawCoverage is the version's LocalLawCoverage (nil without a
+// jurisdiction).
+type CodeBasis = codebasis.CodeBasis
+
+// Law selects the law a review applies: the job's jurisdiction (an OCD
+// division id, "" for none) and application date (YYYY-MM-DD).
+type Law = codebasis.Case
 
 // Progress is told when a stage starts and as pages are extracted.
 type Progress interface {
@@ -72,25 +79,50 @@ type Progress interface {
 
 // Pipeline holds what every review shares; it is safe for concurrent use.
 type Pipeline struct {
-	Engine       *rules.Engine
+	Engine       *rules.Engine // the configured adopted codes: reviews without a local-law snapshot
+	Library      *rules.Library
 	MaxPages     int
 	Jurisdiction string
+	// Laws holds the imported local-law snapshots (nil: none); Settings
+	// and Now (nil: time.Now) judge their freshness.
+	Laws     codebasis.Snapshots
+	Settings codebasis.Settings
+	Now      func() time.Time
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
 // that fails validation is an error naming its file and line.
 func NewPipeline(adopted []string, jurisdiction string, maxPages int) (*Pipeline, error) {
-	engine, err := rules.Load(rules.Packs(), adopted)
+	lib, err := rules.LoadLibrary(rules.Packs())
 	if err != nil {
 		return nil, fmt.Errorf("rule packs: %w", err)
 	}
-	return &Pipeline{Engine: engine, MaxPages: maxPages, Jurisdiction: jurisdiction}, nil
+	engine, err := lib.Engine(adopted)
+	if err != nil {
+		return nil, fmt.Errorf("rule packs: %w", err)
+	}
+	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction}, nil
 }
 
-// Review runs the preparing, extracting, classifying and reviewing stages.
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+// Review runs the pipeline for a set with no jurisdiction (see ReviewLaw).
+func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress) (Result, error) {
+	return p.ReviewLaw(ctx, Law{}, inputs, progress)
+}
+
+// ReviewLaw runs the preparing, extracting, classifying and reviewing
+// stages under the law of the job's jurisdiction on its application date.
+// Findings on topics the certified local law does not cover are withheld
+// (Result.Held); document-completeness findings are always delivered.
 // Panics are recovered into an internal failure: one broken file must not
 // take the appliance down.
-func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress) (res Result, err error) {
+func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progress Progress) (res Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &Error{Code: CodeInternal, Message: fmt.Sprintf("review failed: %v\n%s", v, debug.Stack())}
@@ -147,12 +179,28 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 	}
 
 	progress.Stage(store.StageReviewing)
-	found, err := p.Engine.ReviewClassified(ctx, classified)
+	plan, err := codebasis.NewPlan(law, p.Laws, p.Library, p.Engine, p.Settings, p.now())
 	if err != nil {
 		return Result{}, err
 	}
-	res.Findings = toStoreFindings(found)
-	res.CodeBasis = p.codeBasis()
+	report, err := plan.Engine.ReviewReport(ctx, classified)
+	if err != nil {
+		return Result{}, err
+	}
+	topics := make([]string, len(report.Findings))
+	for i, f := range report.Findings {
+		topics[i] = f.Topic
+	}
+	verdict := plan.Judge(report.Topics, topics, plan.Engine.CodeBasis(), p.Jurisdiction)
+	delivered := report.Findings[:0:0]
+	for i, f := range report.Findings {
+		if verdict.Delivered[i] {
+			delivered = append(delivered, f)
+		}
+	}
+	res.Held = len(report.Findings) - len(delivered)
+	res.Findings = toStoreFindings(delivered)
+	res.CodeBasis = verdict.CodeBasis
 	return res, nil
 }
 
@@ -203,17 +251,6 @@ func openError(in Input, err error) error {
 		return &Error{Code: CodeInvalidPDF, FileID: in.FileID,
 			Message: fmt.Sprintf("%s cannot be read as a PDF: %v", in.Name, err)}
 	}
-}
-
-func (p *Pipeline) codeBasis() CodeBasis {
-	lines := p.Engine.CodeBasis()
-	if p.Jurisdiction != "" {
-		lines = append([]string{"Jurisdiction: " + p.Jurisdiction}, lines...)
-	}
-	// Without an imported local-law snapshot no local amendment was
-	// checked: say so, and ask the reader to acknowledge it.
-	lines = append(lines, "Local amendments: not evaluated (no certified local-law snapshot applies)")
-	return CodeBasis{RequiresAck: true, Lines: lines}
 }
 
 // toStoreFindings gives engine findings ids and numbers, in the engine's

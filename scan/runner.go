@@ -20,6 +20,7 @@ type Store interface {
 	RequeueScan(versionID string) error
 	RecoverScans() (int, error)
 	ScanFiles(versionID string) ([]store.File, error)
+	JobByID(jobID string) (store.Job, error)
 	UpdatePipeline(versionID string, change func(*store.Pipeline)) error
 	CompleteScan(versionID string, res store.ScanResult, p store.Pipeline) error
 	FailScan(versionID string, files []store.File, p store.Pipeline) error
@@ -167,7 +168,7 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 		log.Error("store completed scan", "error", err)
 		return
 	}
-	log.Info("scan complete", "findings", len(res.Findings), "pages", tracker.pipeline.PagesTotal,
+	log.Info("scan complete", "findings", len(res.Findings), "held", res.Held, "pages", tracker.pipeline.PagesTotal,
 		"seconds", time.Since(started).Seconds())
 }
 
@@ -182,7 +183,12 @@ func (r *Runner) run(ctx context.Context, v store.Version, files []store.File, t
 	for i, f := range files {
 		inputs[i] = Input{FileID: f.ID, Name: f.FileName, Path: r.Blobs.Path(f.ID, f.SHA256)}
 	}
-	if res, err = r.Pipeline.Review(ctx, inputs, t); err != nil {
+	job, err := r.Store.JobByID(v.JobID)
+	if err != nil {
+		return res, fmt.Errorf("job of version %s: %w", v.ID, err)
+	}
+	law := Law{JurisdictionID: job.JurisdictionID, ApplicationDate: job.ApplicationDate}
+	if res, err = r.Pipeline.ReviewLaw(ctx, law, inputs, t); err != nil {
 		return res, err
 	}
 	t.Stage(store.StageAnnotating)

@@ -16,3 +16,17 @@ func (db *DB) LockVersion(versionID string) error {
 		return putJSON(tx.Bucket(bucketVersions), v.ID, v)
 	})
 }
+
+// TamperLawSnapshot rewrites a stored snapshot's content without its hash,
+// as someone editing the database file would.
+func (db *DB) TamperLawSnapshot(id string, content []byte) error {
+	return db.bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketLawSnapshots)
+		var s LawSnapshot
+		if err := getJSON(b, id, &s); err != nil {
+			return err
+		}
+		s.Content = content
+		return putJSON(b, id, s)
+	})
+}

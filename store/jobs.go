@@ -45,6 +45,8 @@ type Job struct {
 	CurrentVersionID string    `json:"currentVersionId"`
 	CreatedAt        time.Time `json:"createdAt"`
 	UpdatedAt        time.Time `json:"updatedAt"`
+
+	JurisdictionID string `json:"jurisdictionId,omitempty"` // OCD division id; "" = none
 }
 
 // Version is one submittal round of a job's plan set.
@@ -228,6 +230,8 @@ type JobQuery struct {
 	After      string // job id of the last item of the previous page
 	Status     string
 	ExternalID string
+
+	JurisdictionID string // only jobs of this jurisdiction
 }
 
 // defaultJobLimit is the page size of a JobQuery without a limit (the
@@ -261,6 +265,9 @@ func (db *DB) Jobs(partnerID string, q JobQuery) (items []JobWithVersion, next s
 				return err
 			}
 			if q.ExternalID != "" && item.Job.ExternalID != q.ExternalID {
+				continue
+			}
+			if q.JurisdictionID != "" && item.Job.JurisdictionID != q.JurisdictionID {
 				continue
 			}
 			if err := getJSON(tx.Bucket(bucketVersions), item.Job.CurrentVersionID, &item.Current); err != nil {

@@ -17,6 +17,9 @@ type Partner struct {
 	FrameOrigins []string  `json:"frameOrigins,omitempty"`
 	CreatedAt    time.Time `json:"createdAt"`
 	UpdatedAt    time.Time `json:"updatedAt"`
+
+	// Jurisdiction is the OCD division id of the partner's jobs that name none.
+	Jurisdiction string `json:"jurisdiction,omitempty"`
 }
 
 // EnsurePartner returns the partner with this name, creating it if new.

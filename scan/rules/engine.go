@@ -27,6 +27,12 @@ type Engine struct {
 	packs   []*pack
 	rules   []*Rule
 	adopted []adoptedCode
+
+	// Set by ForJurisdiction: citations of the adopted code, the adoption
+	// table's bases, and the codes adopted above the model codes.
+	cite       Citation
+	base       EditionBase
+	stateCodes []AdoptedCode
 }
 
 type adoptedCode struct {
@@ -185,18 +191,27 @@ func (c *Classified) Sheets() [][]sheets.Sheet {
 
 // ReviewClassified is Review of a set already classified.
 func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding, error) {
+	findings, _, err := e.review(ctx, c)
+	return findings, err
+}
+
+// review applies the rules and also returns the sorted topics of the rules
+// that applied to the set.
+func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, error) {
 	rv := &review{eng: e, pages: c.pages}
 	rv.facts = gatherFacts(rv.pages)
 
 	var findings []Finding
 	seen := map[string]int{}
+	topics := map[string]bool{}
 	for _, r := range e.rules {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !rv.occupancyApplies(r) {
 			continue
 		}
+		topics[r.Topic] = true
 		var obs []observation
 		if r.Check != "" {
 			obs = checks[r.Check].run(rv, r)
@@ -215,7 +230,12 @@ func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding
 		}
 	}
 	SortFindings(findings)
-	return findings, nil
+	reviewed := make([]string, 0, len(topics))
+	for t := range topics {
+		reviewed = append(reviewed, t)
+	}
+	sort.Strings(reviewed)
+	return findings, reviewed, nil
 }
 
 // classify builds the engine's view of every page: lines, sheet
@@ -416,7 +436,7 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 		Topic:         r.Topic,
 		Severity:      r.Severity,
 		Confidence:    r.Confidence,
-		GoverningRefs: r.GoverningRefs(),
+		GoverningRefs: rv.eng.citedRefs(r),
 		Source:        SourceRules,
 		SheetType:     sheets.TypeUnknown,
 	}
@@ -440,6 +460,9 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 		vars[k] = v
 	}
 	f.Rationale = renderTemplate(r.Rationale, vars)
+	if r.amendedBy != "" {
+		f.Rationale += " " + r.amendedBy
+	}
 	f.Fingerprint = fingerprint(r.ID, f.SheetNumber, o.evidence)
 	return f
 }

@@ -96,6 +96,10 @@ type Rule struct {
 	Pack string
 	File string
 	Line int
+
+	// amendedBy names the local-law layer that set this copy's limits,
+	// appended to rationales (ForJurisdiction).
+	amendedBy string
 }
 
 // GoverningRefs joins the rule's references the way findings carry them.

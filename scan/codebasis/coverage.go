@@ -1,0 +1,483 @@
+package codebasis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"planreview/scan/rules"
+	"planreview/store"
+)
+
+// Coverage statuses.
+const (
+	StatusCertified = "CERTIFIED"
+	StatusHeld      = "HELD"
+)
+
+// SchemaCoverage is the schemaVersion of a Coverage object.
+const SchemaCoverage = "local-law-coverage-v1"
+
+// DefaultMaxStaleness is laws.max_staleness when the config sets none.
+const DefaultMaxStaleness = 90 * 24 * time.Hour
+
+// DocumentTopics are the topics of document-completeness rules: sheet
+// index, references, title blocks, unfinished (preliminary) sheets and
+// readable pages. They rest on no law, so their findings are delivered
+// whatever the coverage. Every other topic is law-based.
+var DocumentTopics = []string{
+	"coverage",
+	"completeness.issue-status",
+	"completeness.references",
+	"completeness.sheet-index",
+	"completeness.title-block",
+}
+
+// IsDocumentTopic reports whether findings of topic t rest on no law.
+func IsDocumentTopic(t string) bool { return slices.Contains(DocumentTopics, t) }
+
+// Coverage is the contract's LocalLawCoverage object (local-law-coverage-v1).
+type Coverage struct {
+	SchemaVersion      string   `json:"schemaVersion"`
+	Status             string   `json:"status"`
+	JurisdictionID     *string  `json:"jurisdictionId"`
+	VestingBasis       []string `json:"vestingBasis"`
+	SelectedSnapshotID *string  `json:"selectedSnapshotId"`
+	CertificateID      *string  `json:"certificateId"`
+	CertifiedScope     *Scope   `json:"certifiedScope"`
+	FreshnessCheckedAt string   `json:"freshnessCheckedAt"`
+	DeliveredTopics    []string `json:"deliveredTopics"`
+	HeldTopics         []string `json:"heldTopics"`
+	MissingLayers      []string `json:"missingLayers"`
+	Limitations        []string `json:"limitations"`
+}
+
+// Scope is what a certification covers: the topics (a topic covers its
+// sub-topics) and when the operator certified them.
+type Scope struct {
+	Topics      []string `json:"topics"`
+	CertifiedAt string   `json:"certifiedAt"`
+}
+
+// Case is what selects the law for one review: the job's jurisdiction and
+// application date (YYYY-MM-DD; the law in force that day applies).
+type Case struct {
+	JurisdictionID  string
+	ApplicationDate string
+}
+
+// Settings are the appliance's law settings.
+type Settings struct {
+	MaxStaleness time.Duration // laws.max_staleness
+}
+
+// Plan is the law a review applies: the selected snapshot (if any), the
+// engine with its amendments and citations, and what coverage needs to
+// judge the review's topics afterwards.
+type Plan struct {
+	Case     Case
+	Engine   *rules.Engine
+	Snapshot *Snapshot          // nil when none is selected
+	Stored   *store.LawSnapshot // its stored record
+	Fresh    bool
+	now      time.Time
+	settings Settings
+
+	limitations []string
+	missing     []string
+	models      []CodeRef
+	unreviewed  []CodeRef // model layers without a rule pack
+	basisHead   []string  // code-basis lines of the layers
+	vesting     []string
+}
+
+// Snapshots is where plans read stored snapshots.
+type Snapshots interface {
+	LawSnapshots(jurisdictionID string, withContent bool) ([]store.LawSnapshot, error)
+	LawSnapshot(id string) (store.LawSnapshot, error)
+}
+
+// Select picks the snapshot for a case: the newest certified one of the
+// jurisdiction whose effective range holds the application date (newest by
+// effectiveFrom, then by certification time). Uncertified snapshots are
+// never selected; the others that were passed over are returned for the
+// limitations.
+func Select(all []store.LawSnapshot, c Case) (selected *store.LawSnapshot, uncertified []store.LawSnapshot) {
+	for i := range all {
+		s := all[i]
+		if s.JurisdictionID != c.JurisdictionID || !inForce(s, c.ApplicationDate) {
+			continue
+		}
+		if !s.Certified() {
+			uncertified = append(uncertified, s)
+			continue
+		}
+		if selected == nil || s.EffectiveFrom > selected.EffectiveFrom ||
+			(s.EffectiveFrom == selected.EffectiveFrom && s.CertifiedAt.After(*selected.CertifiedAt)) {
+			selected = &all[i]
+		}
+	}
+	return selected, uncertified
+}
+
+func inForce(s store.LawSnapshot, date string) bool {
+	return s.EffectiveFrom <= date && (s.EffectiveUntil == "" || date <= s.EffectiveUntil)
+}
+
+// NewPlan prepares the law for one review. lib and fallback come from the
+// pipeline: without a snapshot (or without a jurisdiction) the fallback
+// engine (the configured adopted codes) reviews the set.
+func NewPlan(c Case, src Snapshots, lib *rules.Library, fallback *rules.Engine, settings Settings, now time.Time) (*Plan, error) {
+	if settings.MaxStaleness <= 0 {
+		settings.MaxStaleness = DefaultMaxStaleness
+	}
+	p := &Plan{Case: c, Engine: fallback, now: now.UTC(), settings: settings}
+	if c.JurisdictionID == "" {
+		return p, nil
+	}
+	p.vesting = append(p.vesting, fmt.Sprintf("Application date %s: the law in force on that date applies (vesting), not the law on the scan date (%s).",
+		c.ApplicationDate, p.now.Format(time.DateOnly)))
+	var all []store.LawSnapshot
+	if src != nil {
+		var err error
+		if all, err = src.LawSnapshots(c.JurisdictionID, false); err != nil {
+			return nil, fmt.Errorf("local-law snapshots: %w", err)
+		}
+	}
+	selected, uncertified := Select(all, c)
+	if selected == nil {
+		p.vesting = append(p.vesting, fmt.Sprintf("No certified local-law snapshot of %s is in force on %s.", c.JurisdictionID, c.ApplicationDate))
+		p.limitations = append(p.limitations, fmt.Sprintf("No certified local-law snapshot of %s is in force on the application date %s: state and local law were not evaluated and law-based findings are held.",
+			c.JurisdictionID, c.ApplicationDate))
+		for _, u := range uncertified {
+			p.limitations = append(p.limitations, fmt.Sprintf("Snapshot %s (%s) is in force on %s but not certified (planreview laws certify %s --certificate ID).",
+				u.ID, u.Name, c.ApplicationDate, u.ID))
+		}
+		p.missing = expectedLayers(c.JurisdictionID)
+		return p, nil
+	}
+	full, err := src.LawSnapshot(selected.ID)
+	if err != nil {
+		return nil, fmt.Errorf("local-law snapshot %s: %w", selected.ID, err)
+	}
+	snap, err := Decode(full.Content)
+	if err != nil {
+		return nil, err
+	}
+	p.Snapshot, p.Stored = snap, &full
+	p.vesting = append(p.vesting, fmt.Sprintf("Snapshot %s (%s) is in force from %s to %s, which holds the application date.",
+		full.ID, snap.Name, full.EffectiveFrom, orOpen(full.EffectiveUntil)))
+	p.Fresh = full.FreshnessCheckedAt != nil && p.now.Sub(*full.FreshnessCheckedAt) <= settings.MaxStaleness
+	if !p.Fresh {
+		checked := "never"
+		if full.FreshnessCheckedAt != nil {
+			checked = full.FreshnessCheckedAt.UTC().Format(time.RFC3339)
+		}
+		p.limitations = append(p.limitations, fmt.Sprintf("Snapshot %s is stale: its freshness was last checked %s, more than laws.max_staleness (%s) before the scan; law-based findings are held until an operator confirms it is current (planreview laws verify %s).",
+			full.ID, checked, formatDays(settings.MaxStaleness), full.ID))
+	}
+	present := map[string]bool{}
+	for _, l := range snap.Layers {
+		present[l.Kind] = true
+		if l.Kind == LayerModel {
+			p.models = append(p.models, CodeRef{Code: l.Code, Edition: l.Edition})
+		}
+	}
+	for _, want := range expectedLayers(c.JurisdictionID) {
+		if !present[want] {
+			p.missing = append(p.missing, want)
+			p.limitations = append(p.limitations, fmt.Sprintf("Snapshot %s has no %s layer, which a jurisdiction at the level of %s has; its %s amendments were not evaluated.",
+				full.ID, want, c.JurisdictionID, want))
+		}
+	}
+	if err := p.buildEngine(lib); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// buildEngine chooses the rule packs of the snapshot's model codes and
+// applies its amendments and citations.
+func (p *Plan) buildEngine(lib *rules.Library) error {
+	var packs []string
+	for _, m := range p.models {
+		if id, ok := lib.PackFor(m.Code, m.Edition); ok {
+			packs = append(packs, id)
+		} else {
+			p.unreviewed = append(p.unreviewed, m)
+			p.limitations = append(p.limitations, fmt.Sprintf("The appliance has no rule pack for %s %s; that code's requirements were not reviewed.", m.Code, m.Edition))
+		}
+	}
+	base, err := lib.Engine(packs)
+	if err != nil {
+		return err
+	}
+	table, err := Adoptions()
+	if err != nil {
+		return err
+	}
+	j := rules.Jurisdiction{Overrides: map[string]rules.Override{}, Base: table.Base, Cite: p.citation(table)}
+	all := base.Rules()
+	ruleByID := map[string]*rules.Rule{}
+	ptrs := make([]*rules.Rule, len(all))
+	for i := range all {
+		ptrs[i] = &all[i]
+		ruleByID[all[i].ID] = &all[i]
+	}
+	for _, l := range p.Snapshot.Layers {
+		if l.Kind == LayerModel {
+			continue
+		}
+		if l.Code != "" {
+			j.Adopted = append(j.Adopted, rules.AdoptedCode{Code: l.Code, Edition: l.Edition})
+		}
+		for _, a := range l.Amendments {
+			p.applyAmendment(&j, ptrs, l, a)
+		}
+	}
+	p.Engine, err = base.ForJurisdiction(j)
+	return err
+}
+
+func (p *Plan) applyAmendment(j *rules.Jurisdiction, all []*rules.Rule, l Layer, a Amendment) {
+	setBy := fmt.Sprintf("%s (%s amendment to %s)", layerTitle(l), l.Kind, a.Section)
+	switch {
+	case len(a.Values) > 0:
+		for _, key := range sortedKeys(a.Values) {
+			targets, err := ResolveValue(all, p.models, a.Section, key)
+			if err != nil {
+				p.limitations = append(p.limitations, fmt.Sprintf("%s: values %s not applied: %v", setBy, key, err))
+				continue
+			}
+			for _, t := range targets {
+				if err := t.Rule.ValidateOverride(t.Param, a.Values[key]); err != nil {
+					p.limitations = append(p.limitations, fmt.Sprintf("%s: values %s not applied: %v", setBy, key, err))
+					continue
+				}
+				o := j.Overrides[t.Rule.ID]
+				if o.Values == nil {
+					o.Values = map[string]string{}
+				}
+				o.Values[t.Param] = a.Values[key]
+				o.SetBy = setBy
+				o.Disabled = false
+				j.Overrides[t.Rule.ID] = o
+			}
+		}
+	case a.Action == ActionDelete || a.Action == ActionReplace:
+		var ids []string
+		for _, r := range all {
+			for _, m := range p.models {
+				if r.Cites(m.Code, m.Edition, a.Section) {
+					ids = append(ids, r.ID)
+					j.Overrides[r.ID] = rules.Override{Disabled: true, SetBy: setBy}
+					break
+				}
+			}
+		}
+		if a.Action == ActionReplace && len(ids) > 0 {
+			p.limitations = append(p.limitations, fmt.Sprintf("%s replaces the section with text the rules cannot check; not applied: %s.",
+				setBy, strings.Join(ids, ", ")))
+		}
+	}
+}
+
+// citation cites the adopted code over a model reference: the highest
+// layer whose code is based on the reference's code and edition.
+func (p *Plan) citation(table *AdoptionTable) rules.Citation {
+	return func(ref rules.Ref) string {
+		for i := len(p.Snapshot.Layers) - 1; i >= 0; i-- {
+			l := p.Snapshot.Layers[i]
+			if l.Kind == LayerModel || l.Code == "" {
+				continue
+			}
+			b := basedOn(l, table)
+			if b != nil && strings.EqualFold(b.Code, ref.Code) && b.Edition == ref.Edition {
+				return fmt.Sprintf("%s %s %s (%s)", l.Code, l.Edition, ref.Section, ref.String())
+			}
+		}
+		return ""
+	}
+}
+
+// basedOn is the layer's stated base, else the adoption table's.
+func basedOn(l Layer, table *AdoptionTable) *CodeRef {
+	if l.BasedOn != nil {
+		return l.BasedOn
+	}
+	if a, ok := table.Find(l.Code, l.Edition); ok {
+		b := a.BasedOn
+		return &b
+	}
+	return nil
+}
+
+func layerTitle(l Layer) string {
+	if l.Name != "" {
+		return l.Name
+	}
+	return l.Code + " " + l.Edition
+}
+
+// expectedLayers are the layers a jurisdiction at this level has: a state
+// (or district, territory) has a state layer, anything below it a local
+// layer too.
+func expectedLayers(jurisdictionID string) []string {
+	parts := strings.Split(jurisdictionID, "/")
+	switch {
+	case len(parts) >= 4:
+		return []string{LayerState, LayerLocal}
+	case len(parts) == 3:
+		return []string{LayerState}
+	}
+	return []string{}
+}
+
+// Result is the law's verdict on one review.
+type Result struct {
+	Coverage  *Coverage // nil when the job has no jurisdiction
+	Delivered []bool    // per finding: whether it is delivered
+	CodeBasis CodeBasis
+}
+
+// CodeBasis is the findings answer's codeBasis object.
+type CodeBasis struct {
+	RequiresAck      bool      `json:"requiresAck"`
+	Lines            []string  `json:"lines"`
+	LocalLawCoverage *Coverage `json:"localLawCoverage"`
+}
+
+// Judge computes the coverage of a finished review from the topics its
+// rules touched, and which of its findings may be delivered (by topic).
+func (p *Plan) Judge(touched []string, findingTopics []string, engineLines []string, configured string) Result {
+	res := Result{Delivered: make([]bool, len(findingTopics))}
+	if p.Case.JurisdictionID == "" {
+		for i := range res.Delivered {
+			res.Delivered[i] = true
+		}
+		lines := append([]string(nil), engineLines...)
+		if configured != "" {
+			lines = append([]string{"Jurisdiction: " + configured}, lines...)
+		}
+		lines = append(lines, "Local law: not evaluated (the job names no jurisdiction; no local-law snapshot applies)")
+		res.CodeBasis = CodeBasis{RequiresAck: true, Lines: lines}
+		return res
+	}
+	var scope []string
+	if p.Stored != nil && p.Fresh {
+		scope = p.Stored.CertifiedScope
+	}
+	delivered, held := []string{}, []string{}
+	for _, t := range touched {
+		switch {
+		case IsDocumentTopic(t), coveredByAny(scope, t):
+			delivered = append(delivered, t)
+		default:
+			held = append(held, t)
+		}
+	}
+	limitations := append([]string{}, p.limitations...)
+	if p.Stored != nil && p.Fresh {
+		for _, t := range held {
+			limitations = append(limitations, fmt.Sprintf("Topic %s is outside the certified scope of snapshot %s; its findings are held.", t, p.Stored.ID))
+		}
+	}
+	for i, t := range findingTopics {
+		res.Delivered[i] = IsDocumentTopic(t) || coveredByAny(scope, t)
+	}
+	jid := p.Case.JurisdictionID
+	cov := &Coverage{
+		SchemaVersion: SchemaCoverage, Status: StatusHeld, JurisdictionID: &jid,
+		VestingBasis: p.vesting, FreshnessCheckedAt: p.now.Format(time.RFC3339),
+		DeliveredTopics: delivered, HeldTopics: held, MissingLayers: orEmpty(p.missing), Limitations: limitations,
+	}
+	if s := p.Stored; s != nil {
+		id, cert := s.ID, s.CertificateID
+		cov.SelectedSnapshotID, cov.CertificateID = &id, &cert
+		cov.CertifiedScope = &Scope{Topics: s.CertifiedScope, CertifiedAt: s.CertifiedAt.UTC().Format(time.RFC3339)}
+		cov.FreshnessCheckedAt = s.FreshnessCheckedAt.UTC().Format(time.RFC3339)
+		if p.Fresh && len(held) == 0 {
+			cov.Status = StatusCertified
+		}
+	}
+	res.Coverage = cov
+	res.CodeBasis = CodeBasis{
+		RequiresAck:      !(cov.Status == StatusCertified && len(cov.Limitations) == 0),
+		Lines:            p.lines(engineLines),
+		LocalLawCoverage: cov,
+	}
+	return res
+}
+
+// lines are the code-basis lines: one per layer applied, or the model
+// codes and a line saying local law was not evaluated.
+func (p *Plan) lines(engineLines []string) []string {
+	if p.Snapshot == nil {
+		lines := append([]string(nil), engineLines...)
+		return append(lines, fmt.Sprintf("Local law of %s: not evaluated (no certified local-law snapshot in force on %s)",
+			p.Case.JurisdictionID, p.Case.ApplicationDate))
+	}
+	table, _ := Adoptions()
+	tail := fmt.Sprintf("snapshot %s, certificate %s", p.Stored.ID, p.Stored.CertificateID)
+	var lines []string
+	for _, l := range p.Snapshot.Layers {
+		switch l.Kind {
+		case LayerModel:
+			name := modelNames[strings.ToUpper(l.Code)]
+			if name == "" {
+				name = l.Code
+			}
+			note := "model code"
+			if slices.Contains(p.unreviewed, CodeRef{Code: l.Code, Edition: l.Edition}) {
+				note = "model code, not reviewed (no rule pack)"
+			}
+			lines = append(lines, fmt.Sprintf("%s %s (%s), %s — %s", l.Edition, name, l.Code, note, tail))
+		default:
+			title := layerTitle(l)
+			if l.Code != "" && !strings.Contains(title, l.Edition) {
+				title = l.Edition + " " + title
+			}
+			if b := basedOn(l, table); b != nil {
+				title += fmt.Sprintf(" (based on %s %s)", b.Code, b.Edition)
+			}
+			effective := p.Stored.EffectiveFrom
+			if a, ok := table.Find(l.Code, l.Edition); ok && l.Code != "" {
+				effective = a.Effective
+			}
+			if l.Kind == LayerLocal {
+				title += fmt.Sprintf(" (local layer, %d amendment%s)", len(l.Amendments), plural(len(l.Amendments)))
+			}
+			lines = append(lines, fmt.Sprintf("%s, effective %s — %s", title, effective, tail))
+		}
+	}
+	return lines
+}
+
+func orOpen(date string) string {
+	if date == "" {
+		return "open-ended"
+	}
+	return date
+}
+
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func formatDays(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	}
+	return d.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
