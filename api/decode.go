@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 )
 
@@ -24,8 +25,9 @@ func readBody(r *http.Request) ([]byte, error) {
 	return body, nil
 }
 
-// decodeJSON decodes a JSON object body into dst, rejecting unknown fields,
-// wrong types and trailing data with the contract's codes.
+// decodeJSON decodes a JSON object body into dst, rejecting unknown fields
+// (names are case-sensitive), wrong types, text that is not valid UTF-8 and
+// trailing data with the contract's codes.
 func decodeJSON(r *http.Request, dst any) error {
 	body, err := readBody(r)
 	if err != nil {
@@ -47,7 +49,7 @@ func decodeJSONBytes(body []byte, dst any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errorf(http.StatusBadRequest, "invalid_json", "The request body has data after its JSON object.")
 	}
-	return nil
+	return checkStrict(body, reflect.TypeOf(dst))
 }
 
 func jsonError(err error) error {

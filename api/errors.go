@@ -81,8 +81,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	info := requestInfoFrom(r.Context())
 	info.code = apiErr.Code
 	if apiErr.Status >= 500 {
+		route, path := loggedPath(r)
 		s.log.ErrorContext(r.Context(), "request failed", "request_id", info.id, "method", r.Method,
-			"path", r.URL.Path, "error", err)
+			"route", route, "path", path, "error", err)
 	}
 	if apiErr.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(apiErr.RetryAfter))

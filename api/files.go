@@ -99,16 +99,19 @@ func (s *Server) registerFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f, err := s.store.RegisterFile(principalFrom(r.Context()).partner.ID, jobID, store.File{
+	answer := replyTo(r, http.StatusCreated, func(f store.File) any {
+		uploadURL, expires := s.uploadURL(f.ID)
+		return registerFileResponse{
+			FileID: f.ID, UploadURL: uploadURL, UploadExpiresAt: expires, VersionID: f.VersionID, fileView: viewFile(f),
+		}
+	})
+	_, err = s.store.RegisterFileWithReply(principalFrom(r.Context()).partner.ID, jobID, store.File{
 		FileName: *req.FileName, FileSize: size, ContentType: "application/pdf", FileTag: deref(req.FileTag),
-	}, maxFilesPerVersion)
+	}, maxFilesPerVersion, &answer.Reply)
 	if err != nil {
 		return err
 	}
-	uploadURL, expires := s.uploadURL(f.ID)
-	writeJSON(w, http.StatusCreated, registerFileResponse{
-		FileID: f.ID, UploadURL: uploadURL, UploadExpiresAt: expires, VersionID: f.VersionID, fileView: viewFile(f),
-	})
+	answer.send(w)
 	return nil
 }
 
@@ -118,6 +121,51 @@ func (s *Server) uploadURL(fileID string) (string, int64) {
 	sig, expires := s.signer.SignExpiring(s.opts.UploadURLTTL, http.MethodPut, fileID, "application/pdf")
 	q := url.Values{"expires": {itoa(expires)}, "signature": {sig}}
 	return s.opts.PublicURL + "/uploads/" + fileID + "?" + q.Encode(), expires
+}
+
+// fileDetail is a file as GET /jobs/{jobId}/files/{fileId} returns it: while
+// its version is open and it takes uploads, with a freshly signed upload
+// URL (the one from registration may have expired).
+type fileDetail struct {
+	fileView
+	UploadURL       *string `json:"uploadUrl"`
+	UploadExpiresAt *int64  `json:"uploadExpiresAt"`
+}
+
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request) error {
+	jobID, fileID := r.PathValue("jobId"), r.PathValue("fileId")
+	if !store.ValidID(jobID, store.PrefixJob) || !store.ValidID(fileID, store.PrefixFile) {
+		return errNotFound
+	}
+	f, v, err := s.store.JobFile(principalFrom(r.Context()).partner.ID, jobID, fileID)
+	if err != nil {
+		return err
+	}
+	out := fileDetail{fileView: viewFile(f)}
+	if v.Open() && (f.Status == store.FilePendingUpload || f.Status == store.FileUploaded) {
+		uploadURL, expires := s.uploadURL(f.ID)
+		out.UploadURL, out.UploadExpiresAt = &uploadURL, &expires
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// deleteFile removes a file from its job's open version, then its bytes.
+// The database decides: bytes left by a crash in between are unreferenced
+// and go at the next start-up sweep.
+func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request) error {
+	jobID, fileID := r.PathValue("jobId"), r.PathValue("fileId")
+	if !store.ValidID(jobID, store.PrefixJob) || !store.ValidID(fileID, store.PrefixFile) {
+		return errNotFound
+	}
+	if _, err := s.store.DeleteFile(principalFrom(r.Context()).partner.ID, jobID, fileID); err != nil {
+		return err
+	}
+	if err := s.blobs.Remove(fileID); err != nil {
+		s.log.Warn("remove a deleted file's blobs; the start-up sweep retries", "file_id", fileID, "error", err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 type fileList struct {

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,8 +36,8 @@ type fuzzStore struct {
 	lastQuery store.JobQuery
 }
 
-func (m *fuzzStore) CreateJob(j store.Job) (store.Job, store.Version, error) {
-	j, v, err := m.DB.CreateJob(j)
+func (m *fuzzStore) CreateJobWithReply(j store.Job, reply *store.Reply[store.JobWithVersion]) (store.Job, store.Version, error) {
+	j, v, err := m.DB.CreateJobWithReply(j, reply)
 	if err == nil {
 		m.mu.Lock()
 		m.jobs = append(m.jobs, j)
@@ -45,8 +46,8 @@ func (m *fuzzStore) CreateJob(j store.Job) (store.Job, store.Version, error) {
 	return j, v, err
 }
 
-func (m *fuzzStore) RegisterFile(partnerID, jobID string, f store.File, max int) (store.File, error) {
-	f, err := m.DB.RegisterFile(partnerID, jobID, f, max)
+func (m *fuzzStore) RegisterFileWithReply(partnerID, jobID string, f store.File, max int, reply *store.Reply[store.File]) (store.File, error) {
+	f, err := m.DB.RegisterFileWithReply(partnerID, jobID, f, max, reply)
 	if err == nil {
 		m.mu.Lock()
 		m.files = append(m.files, f)
@@ -160,6 +161,25 @@ func checkAnswer(t *testing.T, w *httptest.ResponseRecorder, success int, codes 
 	return false
 }
 
+// checkAcceptedBody asserts that an accepted body was valid UTF-8 and named
+// only the given fields, exactly (encoding/json alone would take "Name"
+// for name and turn invalid bytes into U+FFFD).
+func checkAcceptedBody(t *testing.T, body []byte, fields ...string) {
+	t.Helper()
+	if !utf8.Valid(body) {
+		t.Fatalf("accepted a body that is not valid UTF-8: %q", body)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		t.Fatalf("accepted a body that is not a JSON object: %v", err)
+	}
+	for k := range top {
+		if !slices.Contains(fields, k) {
+			t.Fatalf("accepted field %q, not exactly one of %v", k, fields)
+		}
+	}
+}
+
 // checkText asserts the contract's text rules on an accepted value.
 func checkAcceptedText(t *testing.T, field, v string, required bool, maxLen int, singleLine bool) {
 	t.Helper()
@@ -197,6 +217,10 @@ var createJobSeeds = []string{
 	`{"name": "x", "name": "y"}`,
 	`{"name": {"nested": [1, 2, {"deep": true}]}}`,
 	`{"name": "` + strings.Repeat("n", 201) + `"}`,
+	`{"Name": "x"}`,
+	`{"name": "x", "ExternalId": "B-1"}`,
+	"{\"name\": \"Main \xff St\"}",
+	`{"name": "\ufffd is fine"}`,
 }
 
 func FuzzCreateJobBody(f *testing.F) {
@@ -224,6 +248,7 @@ func FuzzCreateJobBody(f *testing.F) {
 			t.Fatalf("201 without exactly one job created")
 		}
 		j := fs.store.jobs[len(fs.store.jobs)-1]
+		checkAcceptedBody(t, body, "name", "description", "externalId", "applicationDate")
 		checkAcceptedText(t, "name", j.Name, true, 200, true)
 		checkAcceptedText(t, "description", j.Description, false, 4000, false)
 		checkAcceptedText(t, "externalId", j.ExternalID, false, 200, false)
@@ -262,6 +287,8 @@ var registerFileSeeds = []string{
 	`{}`,
 	`[]`,
 	`{`,
+	`{"FileName": "A-101.pdf", "fileSize": 1, "contentType": "application/pdf"}`,
+	"{\"fileName\": \"A\xc3.pdf\", \"fileSize\": 1, \"contentType\": \"application/pdf\"}",
 }
 
 func FuzzRegisterFileBody(f *testing.F) {
@@ -287,6 +314,7 @@ func FuzzRegisterFileBody(f *testing.F) {
 			t.Fatalf("201 without exactly one file registered")
 		}
 		file := fs.store.files[len(fs.store.files)-1]
+		checkAcceptedBody(t, body, "fileName", "fileSize", "contentType", "fileTag")
 		checkAcceptedText(t, "fileName", file.FileName, true, 255, true)
 		if strings.ContainsAny(file.FileName, `/\`) {
 			t.Fatalf("accepted fileName %q", file.FileName)

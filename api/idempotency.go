@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -57,10 +58,12 @@ func (i *idempotency) lock(key string) (unlock func()) {
 	}
 }
 
-// idempotent wraps a POST handler: with an Idempotency-Key, the first
-// successful response is stored before it is sent and replayed for the same
-// request; the same key with another request is a conflict. Failed requests
-// are not stored, so a corrected retry may reuse the key.
+// idempotent wraps a POST handler: with an Idempotency-Key, a repeat of
+// the request replays its first successful response and the same key with
+// another request is a conflict. The handler stores the response under the
+// key in the same transaction as its write (see replyTo), so a crash
+// leaves both or neither. Failed requests are not stored, so a corrected
+// retry may reuse the key.
 func (s *Server) idempotent(next handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		key := r.Header.Get("Idempotency-Key")
@@ -75,14 +78,17 @@ func (s *Server) idempotent(next handlerFunc) handlerFunc {
 			return err
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		fingerprint := requestFingerprint(r, body)
-		partnerID := principalFrom(r.Context()).partner.ID
+		pending := idempotencyKey{
+			partnerID: principalFrom(r.Context()).partner.ID, key: key, fingerprint: requestFingerprint(r, body),
+		}
 
-		defer s.idem.lock(partnerID + "\x00" + key)()
-		rec, err := s.store.Idempotency(partnerID, key)
+		// Held until the handler's transaction committed: a concurrent
+		// retry then finds the record.
+		defer s.idem.lock(pending.partnerID + "\x00" + key)()
+		rec, err := s.store.Idempotency(pending.partnerID, key)
 		switch {
 		case err == nil && s.now().Sub(rec.CreatedAt) < idempotencyTTL:
-			if rec.RequestHash != fingerprint {
+			if rec.RequestHash != pending.fingerprint {
 				return errorf(http.StatusConflict, "idempotency_conflict",
 					"This Idempotency-Key was used with a different request in the last 24 hours.")
 			}
@@ -92,23 +98,48 @@ func (s *Server) idempotent(next handlerFunc) handlerFunc {
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-
-		rec2 := &bufferedResponse{header: make(http.Header)}
-		if err := next(rec2, r); err != nil {
-			return err
-		}
-		if rec2.status >= 200 && rec2.status < 300 {
-			err := s.store.PutIdempotency(partnerID, key, store.IdempotencyRecord{
-				RequestHash: fingerprint, Status: rec2.status, Body: rec2.body.Bytes(), CreatedAt: s.now().UTC(),
-			})
-			if err != nil {
-				return err
-			}
-		}
-		rec2.sendTo(w)
-		return nil
+		return next(w, r.WithContext(context.WithValue(r.Context(), ctxIdempotency, pending)))
 	}
 }
+
+// idempotencyKey is the Idempotency-Key of a request being answered for
+// the first time, for its handler's write to store the answer under.
+type idempotencyKey struct {
+	partnerID, key, fingerprint string
+}
+
+// reply is a handler's JSON answer, rendered inside its write's transaction
+// (and stored there under the request's Idempotency-Key, if any), then sent
+// as exactly the bytes a replay will send.
+type reply[T any] struct {
+	store.Reply[T]
+	status int
+	body   []byte
+}
+
+// replyTo prepares the answer status + view(result) to r's write.
+func replyTo[T any](r *http.Request, status int, view func(T) any) *reply[T] {
+	rp := &reply[T]{}
+	if k, ok := r.Context().Value(ctxIdempotency).(idempotencyKey); ok {
+		rp.PartnerID, rp.Key, rp.RequestHash = k.partnerID, k.key, k.fingerprint
+	}
+	// A batched write may run more than once; the last run is the one
+	// committed, and so the one sent.
+	rp.Render = func(result T) (int, []byte, error) {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(view(result)); err != nil {
+			return 0, nil, err
+		}
+		rp.status, rp.body = status, buf.Bytes()
+		return rp.status, rp.body, nil
+	}
+	return rp
+}
+
+// send writes the answer rendered in the transaction.
+func (rp *reply[T]) send(w http.ResponseWriter) { writeRawJSON(w, rp.status, rp.body) }
 
 // requestFingerprint identifies a request by route and body. JSON bodies are
 // re-encoded with sorted keys first, so spacing or field order are not a
@@ -124,34 +155,6 @@ func requestFingerprint(r *http.Request, body []byte) string {
 		h.Write(body)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// bufferedResponse holds a response until its idempotency record is durable.
-type bufferedResponse struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedResponse) Header() http.Header { return b.header }
-func (b *bufferedResponse) WriteHeader(status int) {
-	if b.status == 0 {
-		b.status = status
-	}
-}
-func (b *bufferedResponse) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.body.Write(p)
-}
-
-func (b *bufferedResponse) sendTo(w http.ResponseWriter) {
-	for k, v := range b.header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(b.status)
-	_, _ = w.Write(b.body.Bytes())
 }
 
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {

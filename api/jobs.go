@@ -57,16 +57,19 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) error {
 	if req.JurisdictionID != nil {
 		jurisdiction = *req.JurisdictionID
 	}
-	job, version, err := s.store.CreateJob(store.Job{
+	answer := replyTo(r, http.StatusCreated, func(jv store.JobWithVersion) any {
+		return viewJob(jv.Job, jv.Current, []store.Version{jv.Current})
+	})
+	job, _, err := s.store.CreateJobWithReply(store.Job{
 		PartnerID: partner.ID, Name: *req.Name,
 		Description: deref(req.Description), ExternalID: deref(req.ExternalID), ApplicationDate: appDate,
 		JurisdictionID: jurisdiction,
-	})
+	}, &answer.Reply)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Location", s.opts.PublicURL+"/api/v1/jobs/"+job.ID)
-	writeJSON(w, http.StatusCreated, viewJob(job, version, []store.Version{version}))
+	answer.send(w)
 	return nil
 }
 

@@ -23,6 +23,7 @@ type ctxKey int
 const (
 	ctxRequestInfo ctxKey = iota
 	ctxPrincipal
+	ctxIdempotency
 )
 
 // requestInfo collects what the access log line reports; inner layers fill
@@ -94,8 +95,9 @@ func (w *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // observe is the outermost layer: request id, panic recovery and one access
-// log line per request. The log names the key id, never the secret, and the
-// path without its query (signed URLs carry their signature there).
+// log line per request. The log names the key id, never the secret, and of
+// the path only the route pattern and well-formed ids (loggedPath), never
+// the query (signed URLs carry their signature there).
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -104,17 +106,18 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		sw.Header().Set("X-Request-Id", info.id)
 		defer func() {
+			route, path := loggedPath(r)
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.log.Error("panic", "request_id", info.id, "panic", v, "path", r.URL.Path)
+				s.log.Error("panic", "request_id", info.id, "panic", v, "route", route, "path", path)
 				if sw.status == 0 {
 					s.writeError(sw, r, errorf(http.StatusInternalServerError, "internal", "Internal error; quote the request id when reporting it."))
 				}
 			}
 			attrs := []slog.Attr{
-				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.String("method", r.Method), slog.String("route", route), slog.String("path", path),
 				slog.Int("status", sw.status), slog.Int64("bytes", sw.bytes),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 				slog.String("request_id", info.id), slog.String("remote", clientIP(r)),

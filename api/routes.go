@@ -22,6 +22,8 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/v1/jobs/{jobId}", s.partnerAPI(s.getJob)},
 		{"POST", "/api/v1/jobs/{jobId}/files", s.partnerAPI(s.idempotent(s.registerFile))},
 		{"GET", "/api/v1/jobs/{jobId}/files", s.partnerAPI(s.listFiles)},
+		{"GET", "/api/v1/jobs/{jobId}/files/{fileId}", s.partnerAPI(s.getFile)},
+		{"DELETE", "/api/v1/jobs/{jobId}/files/{fileId}", s.partnerAPI(s.deleteFile)},
 		{"POST", "/api/v1/jobs/{jobId}/scan", s.partnerAPI(s.idempotent(s.startScan))},
 		{"GET", "/api/v1/jobs/{jobId}/findings", s.partnerAPI(s.getFindings)},
 		{"GET", "/api/v1/jobs/{jobId}/export/csv", s.partnerAPI(s.exportCSV)},

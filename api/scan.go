@@ -32,7 +32,11 @@ func (s *Server) startScan(w http.ResponseWriter, r *http.Request) error {
 	if p.partner.ScanQuota > 0 {
 		quota = p.partner.ScanQuota
 	}
-	v, queued, err := s.store.StartScan(store.ScanRequest{PartnerID: p.partner.ID, JobID: jobID, Quota: quota, Window: quotaWindow})
+	answer := replyTo(r, http.StatusOK, func(v store.Version) any {
+		return scanResponse{JobID: jobID, VersionID: v.ID, Status: v.Status, Pipeline: v.Pipeline}
+	})
+	_, queued, err := s.store.StartScan(store.ScanRequest{PartnerID: p.partner.ID, JobID: jobID, Quota: quota, Window: quotaWindow,
+		Reply: &answer.Reply})
 	var quotaErr *store.QuotaError
 	switch {
 	case errors.Is(err, store.ErrNoFiles):
@@ -49,6 +53,6 @@ func (s *Server) startScan(w http.ResponseWriter, r *http.Request) error {
 	if queued && s.opts.ScanQueued != nil {
 		s.opts.ScanQueued()
 	}
-	writeJSON(w, http.StatusOK, scanResponse{JobID: jobID, VersionID: v.ID, Status: v.Status, Pipeline: v.Pipeline})
+	answer.send(w)
 	return nil
 }

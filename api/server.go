@@ -20,20 +20,20 @@ type Store interface {
 	Ping() error
 	KeyByHash(hash string) (store.Key, error)
 	Partner(id string) (store.Partner, error)
-	CreateJob(j store.Job) (store.Job, store.Version, error)
+	CreateJobWithReply(j store.Job, reply *store.Reply[store.JobWithVersion]) (store.Job, store.Version, error)
 	Job(partnerID, jobID string) (store.Job, []store.Version, error)
 	Jobs(partnerID string, q store.JobQuery) ([]store.JobWithVersion, string, error)
-	RegisterFile(partnerID, jobID string, f store.File, maxPerVersion int) (store.File, error)
+	RegisterFileWithReply(partnerID, jobID string, f store.File, maxPerVersion int, reply *store.Reply[store.File]) (store.File, error)
 	Files(partnerID, jobID, versionID string) ([]store.File, error)
 	File(fileID string) (store.File, error)
 	UploadTarget(fileID string) (store.File, error)
 	CommitUpload(fileID string, size int64, sha256 string) (store.File, string, error)
 	Idempotency(partnerID, key string) (store.IdempotencyRecord, error)
-	PutIdempotency(partnerID, key string, rec store.IdempotencyRecord) error
 	PurgeIdempotency(cutoff time.Time) (int, error)
 	StartScan(req store.ScanRequest) (store.Version, bool, error)
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
+	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
 }
 
 // Blobs is what the API needs of the blob store.
@@ -41,6 +41,7 @@ type Blobs interface {
 	Put(fileID string, r io.Reader, size int64) (blob.Stored, error)
 	Prune(fileID, keep string) error
 	AnnotatedPath(fileID string) string
+	Remove(fileID string) error
 }
 
 // Options configure a Server.

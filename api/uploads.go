@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"planreview/store"
 	"planreview/store/blob"
 )
 
@@ -51,9 +52,19 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) error {
 	case errors.Is(err, blob.ErrShortBody):
 		return invalidParam("Content-Length", "The body ended before Content-Length bytes arrived; nothing was stored.")
 	case err != nil:
+		if _, ferr := s.store.File(fileID); errors.Is(ferr, store.ErrNotFound) {
+			return ferr // deleted while its body streamed
+		}
 		return err
 	}
 	committed, _, err := s.store.CommitUpload(fileID, stored.Size, stored.SHA256)
+	if errors.Is(err, store.ErrNotFound) {
+		// Deleted while the body streamed: its bytes go with it.
+		if rerr := s.blobs.Remove(fileID); rerr != nil {
+			s.log.Warn("remove a deleted file's blobs; the start-up sweep retries", "file_id", fileID, "error", rerr)
+		}
+		return err
+	}
 	if err != nil {
 		// A scan locked the version while the body streamed: keep only the
 		// bytes the database points at.

@@ -44,7 +44,8 @@ type ServerConfig struct {
 }
 
 type DataConfig struct {
-	Dir string `mapstructure:"dir"`
+	Dir         string        `mapstructure:"dir"`
+	OrphanGrace time.Duration `mapstructure:"orphan_grace"`
 }
 
 type LogConfig struct {
@@ -99,6 +100,7 @@ var defaults = map[string]any{
 	"limits.rate_burst":          100,
 	"limits.scan_quota":          200,
 	"uploads.url_ttl":            time.Hour,
+	"data.orphan_grace":          24 * time.Hour,
 	"uploads.cors_origins":       []string{},
 	"downloads.url_ttl":          15 * time.Minute,
 	"scan.workers":               0,
@@ -195,6 +197,7 @@ func (c *Config) Validate() error {
 		"downloads.url_ttl":          c.Downloads.URLTTL,
 		"scan.timeout":               c.Scan.Timeout,
 		"laws.max_staleness":         c.Laws.MaxStaleness,
+		"data.orphan_grace":          c.Data.OrphanGrace,
 	} {
 		if d <= 0 {
 			bad(key, "must be a positive duration, got %s", d)

@@ -113,6 +113,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepBlobs(cfg, db, blobs, log, time.Now())
 	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
 	if err != nil {
 		return nil, fmt.Errorf("codes.adopted: %w", err)
@@ -149,7 +150,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ReadTimeout:       cfg.Server.ReadTimeout,
 		WriteTimeout:      cfg.Server.WriteTimeout,
 		IdleTimeout:       cfg.Server.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    api.MaxHeaderBytes,
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
@@ -157,7 +158,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}
-	go ap.serveOn(ap.http, ap.listener)
+	go ap.serveOn(ap.http, ap.api.Listener(ap.listener)) // JSON bodies for net/http's own 400/431
 	go ap.serveOn(ap.admin, adminListener)
 
 	workCtx, stopWork := context.WithCancel(context.Background())

@@ -37,6 +37,12 @@ type File struct {
 // locked that version, the next version is opened first (a resubmittal) and
 // the file goes there; the returned file names its version.
 func (db *DB) RegisterFile(partnerID, jobID string, f File, maxPerVersion int) (File, error) {
+	return db.RegisterFileWithReply(partnerID, jobID, f, maxPerVersion, nil)
+}
+
+// RegisterFileWithReply is RegisterFile answering reply in the same
+// transaction.
+func (db *DB) RegisterFileWithReply(partnerID, jobID string, f File, maxPerVersion int, reply *Reply[File]) (File, error) {
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		j, err := ownedJob(tx, partnerID, jobID)
 		if err != nil {
@@ -68,7 +74,10 @@ func (db *DB) RegisterFile(partnerID, jobID string, f File, maxPerVersion int) (
 			return err
 		}
 		j.UpdatedAt = now
-		return putJSON(tx.Bucket(bucketJobs), j.ID, j)
+		if err := putJSON(tx.Bucket(bucketJobs), j.ID, j); err != nil {
+			return err
+		}
+		return reply.answer(tx, f, now)
 	})
 	return f, err
 }
@@ -197,4 +206,64 @@ func (db *DB) JobFile(partnerID, jobID, fileID string) (File, Version, error) {
 		return getJSON(tx.Bucket(bucketVersions), f.VersionID, &v)
 	})
 	return f, v, err
+}
+
+// DeleteFile removes a file of a partner's job from its version while the
+// version is open (ErrVersionLocked once a scan locked it; ErrNotFound for
+// a file of another job or partner). The caller removes its bytes; a crash
+// before it does leaves them to the start-up sweep of unreferenced blobs.
+func (db *DB) DeleteFile(partnerID, jobID, fileID string) (File, error) {
+	var f File
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		j, err := ownedJob(tx, partnerID, jobID)
+		if err != nil {
+			return err
+		}
+		if err := getJSON(tx.Bucket(bucketFiles), fileID, &f); err != nil {
+			return err
+		}
+		if f.JobID != jobID {
+			return ErrNotFound
+		}
+		var v Version
+		if err := getJSON(tx.Bucket(bucketVersions), f.VersionID, &v); err != nil {
+			return err
+		}
+		if !v.Open() {
+			return ErrVersionLocked
+		}
+		if err := tx.Bucket(bucketFiles).Delete([]byte(f.ID)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketVersionFiles).Delete(indexKey(v.ID, f.ID)); err != nil {
+			return err
+		}
+		now := db.now().UTC()
+		v.UpdatedAt, j.UpdatedAt = now, now
+		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+			return err
+		}
+		return putJSON(tx.Bucket(bucketJobs), j.ID, j)
+	})
+	return f, err
+}
+
+// UploadHashes maps every file the database knows to the hash of its
+// committed upload ("" while pending), for the start-up sweep of
+// unreferenced blobs.
+func (db *DB) UploadHashes() (map[string]string, error) {
+	out := make(map[string]string)
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketFiles).ForEach(func(k, v []byte) error {
+			var f struct {
+				SHA256 string `json:"sha256"`
+			}
+			if err := unmarshal(v, &f); err != nil {
+				return err
+			}
+			out[string(k)] = f.SHA256
+			return nil
+		})
+	})
+	return out, err
 }

@@ -41,7 +41,8 @@ type storedIdempotency struct {
 	CreatedAt   time.Time       `json:"createdAt"`
 }
 
-// PutIdempotency stores a record; batched, as it follows every keyed POST.
+// PutIdempotency stores a record on its own. The API stores its records
+// with the write they answer instead (Reply), so a crash cannot part them.
 func (db *DB) PutIdempotency(partnerID, key string, rec IdempotencyRecord) error {
 	raw, err := json.Marshal(storedIdempotency{
 		RequestHash: rec.RequestHash, Status: rec.Status, RawBody: []byte(rec.Body), CreatedAt: rec.CreatedAt,
@@ -79,4 +80,32 @@ func (db *DB) PurgeIdempotency(cutoff time.Time) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// Reply is how a write answers the request that made it. Render runs
+// inside the write's transaction, after the write, and builds the response
+// from its result. When Key is set, a 2xx response is kept as that
+// partner's Idempotency-Key record in the same transaction: a crash leaves
+// the write and its record together, or neither, so a retry after a crash
+// either replays the answer or makes the write for the first time.
+type Reply[T any] struct {
+	PartnerID, Key, RequestHash string
+	Render                      func(T) (status int, body []byte, err error)
+}
+
+// answer renders r for result and stores it as the key's record when r
+// asks for one. A nil Reply answers nothing.
+func (r *Reply[T]) answer(tx *bolt.Tx, result T, now time.Time) error {
+	if r == nil || r.Render == nil {
+		return nil
+	}
+	status, body, err := r.Render(result)
+	if err != nil || r.Key == "" || status < 200 || status > 299 {
+		return err
+	}
+	raw, err := json.Marshal(storedIdempotency{RequestHash: r.RequestHash, Status: status, RawBody: body, CreatedAt: now.UTC()})
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketIdempotency).Put(indexKey(r.PartnerID, r.Key), raw)
 }

@@ -119,7 +119,10 @@ type JobWithVersion struct {
 // CreateJob stores a new job with its first version. It runs in a bbolt
 // batch so concurrent creations share one commit; ids are made before the
 // batch so the function is safe to run again.
-func (db *DB) CreateJob(j Job) (Job, Version, error) {
+func (db *DB) CreateJob(j Job) (Job, Version, error) { return db.CreateJobWithReply(j, nil) }
+
+// CreateJobWithReply is CreateJob answering reply in the same transaction.
+func (db *DB) CreateJobWithReply(j Job, reply *Reply[JobWithVersion]) (Job, Version, error) {
 	now := db.now().UTC()
 	j.ID = NewID(PrefixJob)
 	j.CreatedAt, j.UpdatedAt = now, now
@@ -133,7 +136,10 @@ func (db *DB) CreateJob(j Job) (Job, Version, error) {
 		if err := tx.Bucket(bucketPartnerJobs).Put(indexKey(j.PartnerID, j.ID), nil); err != nil {
 			return err
 		}
-		return putVersion(tx, v)
+		if err := putVersion(tx, v); err != nil {
+			return err
+		}
+		return reply.answer(tx, JobWithVersion{Job: j, Current: v}, now)
 	})
 	return j, v, err
 }

@@ -36,6 +36,8 @@ type ScanRequest struct {
 	PartnerID, JobID string
 	Quota            int           // scans per window
 	Window           time.Duration // rolling, 24 h by contract
+	// Reply answers the request in StartScan's transaction (nil: none).
+	Reply *Reply[Version]
 }
 
 // StartScan queues the job's current version for scanning, once. A version
@@ -51,7 +53,7 @@ func (db *DB) StartScan(req ScanRequest) (v Version, queued bool, err error) {
 			return err
 		}
 		if v.Status != StatusCreated && v.Status != StatusFailed {
-			return nil
+			return req.Reply.answer(tx, v, db.now())
 		}
 		files, err := versionFiles(tx, v.ID)
 		if err != nil {
@@ -82,7 +84,10 @@ func (db *DB) StartScan(req ScanRequest) (v Version, queued bool, err error) {
 			return err
 		}
 		queued = true
-		return enqueue(tx, v.ID)
+		if err := enqueue(tx, v.ID); err != nil {
+			return err
+		}
+		return req.Reply.answer(tx, v, now)
 	})
 	return v, queued, err
 }

@@ -212,7 +212,7 @@ func (s *Store) Open(fileID, sum string) (*os.File, error) {
 // AnnotatedPath is where the marked-up copy of fileID lives. A file belongs
 // to one version, so one marked-up copy per file is enough.
 func (s *Store) AnnotatedPath(fileID string) string {
-	return filepath.Join(s.dir(fileID), "marked-up.pdf")
+	return filepath.Join(s.dir(fileID), annotatedName)
 }
 
 // staleTemp is how long a temp file must have gone unwritten before Prune
@@ -248,4 +248,16 @@ func (s *Store) Prune(fileID, keep string) error {
 
 func (s *Store) dir(fileID string) string {
 	return filepath.Join(s.root, filepath.Base(fileID))
+}
+
+// Remove deletes every blob of fileID (uploads, temp files, marked-up copy)
+// once the database no longer references the file. An upload still
+// streaming into the folder then fails at its rename, and its handler finds
+// the file gone.
+func (s *Store) Remove(fileID string) error {
+	err := os.RemoveAll(s.dir(fileID))
+	if err != nil {
+		return err
+	}
+	return durable.SyncDir(s.root)
 }
