@@ -60,6 +60,8 @@ type Result struct {
 	// does not cover their topic.
 	Held      int
 	CodeBasis CodeBasis
+	// ChatIndex is the version's chat index in its stored form.
+	ChatIndex []byte
 }
 
 // CodeBasis is the findings answer's codeBasis object; its
@@ -116,8 +118,8 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 	return p.ReviewLaw(ctx, Law{}, inputs, progress)
 }
 
-// ReviewLaw runs the preparing, extracting, classifying and reviewing
-// stages under the law of the job's jurisdiction on its application date.
+// ReviewLaw runs the preparing, extracting, classifying, reviewing and
+// indexing stages under the law of the job's jurisdiction on its application date.
 // Findings on topics the certified local law does not cover are withheld
 // (Result.Held); document-completeness findings are always delivered.
 // Panics are recovered into an internal failure: one broken file must not
@@ -201,6 +203,13 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	res.Held = len(report.Findings) - len(delivered)
 	res.Findings = toStoreFindings(delivered)
 	res.CodeBasis = verdict.CodeBasis
+
+	// Chat reads no PDF: what it searches is indexed now, from the words
+	// and models already in memory.
+	progress.Stage(store.StageIndexing)
+	if res.ChatIndex, err = indexForChat(ctx, res); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 

@@ -163,6 +163,7 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 	coverage, basis := encodeBasis(res.CodeBasis)
 	err = r.Store.CompleteScan(v.ID, store.ScanResult{
 		Findings: res.Findings, Files: markFiles(files, res, nil), LocalLawCoverage: coverage, CodeBasis: basis,
+		ChatIndex: res.ChatIndex,
 	}, tracker.pipeline)
 	if err != nil {
 		log.Error("store completed scan", "error", err)
@@ -270,7 +271,8 @@ var stageWeight = map[string][2]float64{ // start, end
 	store.StagePreparing:   {0, 0.05},
 	store.StageExtracting:  {0.05, 0.70},
 	store.StageClassifying: {0.70, 0.75},
-	store.StageReviewing:   {0.75, 0.85},
+	store.StageReviewing:   {0.75, 0.83},
+	store.StageIndexing:    {0.83, 0.85},
 	store.StageAnnotating:  {0.85, 0.99},
 }
 

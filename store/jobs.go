@@ -26,13 +26,14 @@ const (
 	StageExtracting  = "extracting"
 	StageClassifying = "classifying"
 	StageReviewing   = "reviewing"
+	StageIndexing    = "indexing" // the chat index
 	StageAnnotating  = "annotating"
 	StageDone        = "done"
 	StageFailed      = "failed"
 )
 
 // WorkStages are the stages that do work, each listed in Pipeline.Stages.
-var WorkStages = []string{StagePreparing, StageExtracting, StageClassifying, StageReviewing, StageAnnotating}
+var WorkStages = []string{StagePreparing, StageExtracting, StageClassifying, StageReviewing, StageIndexing, StageAnnotating}
 
 // Job is one plan set of a partner.
 type Job struct {
