@@ -34,6 +34,7 @@ type Store interface {
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
+	ChatIndex(partnerID, jobID, versionID string) (store.Version, []byte, error)
 }
 
 // Blobs is what the API needs of the blob store.
@@ -42,6 +43,7 @@ type Blobs interface {
 	Prune(fileID, keep string) error
 	AnnotatedPath(fileID string) string
 	Remove(fileID string) error
+	Path(fileID, sum string) string
 }
 
 // Options configure a Server.
@@ -60,6 +62,9 @@ type Options struct {
 	RateLimit float64 // default requests per second per key
 	RateBurst int     // default bucket size per key
 	ScanQuota int     // default scans per partner per rolling 24 h
+
+	EmbedLinkTTL time.Duration // hosted-screen links (endpoint 12)
+	Pages        PageImages    // sheet images of the screens; nil: none
 
 	// ScanQueued is called after a scan was queued, to wake the runner.
 	ScanQueued func()
@@ -99,6 +104,9 @@ func New(opts Options) *Server {
 	}
 	if opts.DownloadURLTTL == 0 {
 		opts.DownloadURLTTL = 15 * time.Minute
+	}
+	if opts.EmbedLinkTTL == 0 {
+		opts.EmbedLinkTTL = 30 * time.Minute
 	}
 	if opts.ScanQuota == 0 {
 		opts.ScanQuota = 200

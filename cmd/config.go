@@ -31,6 +31,7 @@ type Config struct {
 	Scan      ScanConfig      `mapstructure:"scan"`
 	Codes     CodesConfig     `mapstructure:"codes"`
 	Laws      LawsConfig      `mapstructure:"laws"`
+	Embed     EmbedConfig     `mapstructure:"embed"`
 }
 
 type ServerConfig struct {
@@ -79,6 +80,11 @@ type CodesConfig struct {
 	Jurisdiction string   `mapstructure:"jurisdiction"`
 }
 
+// EmbedConfig are the hosted-screen settings (endpoint 12).
+type EmbedConfig struct {
+	LinkTTL time.Duration `mapstructure:"link_ttl"`
+}
+
 // LawsConfig are the local-law snapshot settings (laws.go).
 type LawsConfig struct {
 	MaxStaleness time.Duration `mapstructure:"max_staleness"`
@@ -109,6 +115,7 @@ var defaults = map[string]any{
 	"codes.adopted":              []string{"ibc-2021", "irc-2021"},
 	"codes.jurisdiction":         "",
 	"laws.max_staleness":         90 * 24 * time.Hour,
+	"embed.link_ttl":             30 * time.Minute,
 }
 
 // flagKeys maps the persistent and per-command flags onto config keys.
@@ -202,6 +209,9 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			bad(key, "must be a positive duration, got %s", d)
 		}
+	}
+	if c.Embed.LinkTTL < 5*time.Minute || c.Embed.LinkTTL > time.Hour {
+		bad("embed.link_ttl", "must be from 5m to 60m (the contract's link lifetime), got %s", c.Embed.LinkTTL)
 	}
 	if c.Data.Dir == "" {
 		bad("data.dir", "must not be empty")

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 
 	"planreview/api"
 	"planreview/api/signing"
+	"planreview/embed/sheetimage"
 	"planreview/scan"
 	"planreview/store"
 	"planreview/store/blob"
@@ -79,6 +81,7 @@ type appliance struct {
 	stopWork  context.CancelFunc
 	failed    chan error
 	closeOnce sync.Once
+	pages     *sheetimage.Renderer
 }
 
 // startAppliance opens the data folder and starts serving. Every resource
@@ -130,11 +133,16 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	pipeline.Laws, pipeline.Settings = db, cfg.LawSettings()
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
+	// Sheet images for the hosted screens: PDFium (WebAssembly) compiles
+	// in the background so start-up does not wait for it.
+	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images")}
+	ap.pages.Start()
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
 		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst, ScanQuota: cfg.Limits.ScanQuota,
-		ScanQueued: runner.Wake,
+		ScanQueued:   runner.Wake,
+		EmbedLinkTTL: cfg.Embed.LinkTTL, Pages: ap.pages,
 	})
 	adminListener, err := listenAdminSocket(cfg.AdminSocket())
 	if err != nil {
@@ -213,6 +221,9 @@ func (ap *appliance) Shutdown(ctx context.Context) error {
 			ap.stopWork()
 		}
 		ap.workers.Wait()
+		if ap.pages != nil {
+			ap.pages.Close()
+		}
 		if ap.db != nil {
 			if err := ap.db.Close(); err != nil {
 				errs = append(errs, err)

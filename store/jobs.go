@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -239,6 +240,7 @@ type JobQuery struct {
 	ExternalID string
 
 	JurisdictionID string // only jobs of this jurisdiction
+	Search         string // only jobs whose name or external id holds it (any case)
 }
 
 // defaultJobLimit is the page size of a JobQuery without a limit (the
@@ -275,6 +277,9 @@ func (db *DB) Jobs(partnerID string, q JobQuery) (items []JobWithVersion, next s
 				continue
 			}
 			if q.JurisdictionID != "" && item.Job.JurisdictionID != q.JurisdictionID {
+				continue
+			}
+			if q.Search != "" && !containsFold(item.Job.Name, q.Search) && !containsFold(item.Job.ExternalID, q.Search) {
 				continue
 			}
 			if err := getJSON(tx.Bucket(bucketVersions), item.Job.CurrentVersionID, &item.Current); err != nil {
@@ -315,4 +320,9 @@ func (db *DB) Version(partnerID, jobID, versionID string) (Version, error) {
 // sortByID orders records whose ids are time-ordered, oldest first.
 func sortByID[T any](items []T, id func(T) string) {
 	sort.Slice(items, func(i, j int) bool { return id(items[i]) < id(items[j]) })
+}
+
+// containsFold reports whether s holds sub, ignoring case.
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
