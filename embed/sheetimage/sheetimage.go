@@ -59,6 +59,8 @@ type Renderer struct {
 	Timeout     time.Duration // per page; default 20 s
 	MemoryLimit int           // WebAssembly memory per instance, bytes; default 1 GiB
 	Workers     int           // concurrent renders; default 1
+	// ModuleCacheDir holds wazero's compiled PDFium; default CacheDir/wasm.
+	ModuleCacheDir string
 
 	once    sync.Once
 	ready   chan struct{}
@@ -108,8 +110,11 @@ func (r *Renderer) initPool() (pool pdfium.Pool, err error) {
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
 		WithMemoryLimitPages(uint32(limit / 65536)).
 		WithCloseOnContextDone(true) // Kill interrupts a page that runs too long
-	if r.CacheDir != "" {
-		dir := filepath.Join(r.CacheDir, "wasm")
+	dir := r.ModuleCacheDir
+	if dir == "" && r.CacheDir != "" {
+		dir = filepath.Join(r.CacheDir, "wasm")
+	}
+	if dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err == nil {
 			if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
 				cfg = cfg.WithCompilationCache(cache)
