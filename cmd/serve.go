@@ -84,6 +84,10 @@ type appliance struct {
 	pages     *sheetimage.Renderer
 }
 
+// sheetImageModuleCache, when set, is where wazero keeps compiled PDFium
+// instead of the data folder: tests share one across temp data folders.
+var sheetImageModuleCache string
+
 // startAppliance opens the data folder and starts serving. Every resource
 // opened before a failure is closed again.
 func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
@@ -135,7 +139,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
 	// Sheet images for the hosted screens: PDFium (WebAssembly) compiles
 	// in the background so start-up does not wait for it.
-	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images")}
+	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"), ModuleCacheDir: sheetImageModuleCache}
 	ap.pages.Start()
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
