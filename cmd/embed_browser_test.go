@@ -45,6 +45,7 @@ type browserRig struct {
 	requests []string
 	cookies  []string
 	iframe   string // src of the frame the partner page shows next
+	shots    string // screenshots folder
 }
 
 func newBrowserRig(t *testing.T) *browserRig {
@@ -263,7 +264,12 @@ func (r *browserRig) screenshot(name string, width int64) {
 	}
 	dir := os.Getenv("PLANREVIEW_SCREENSHOTS")
 	if dir == "" {
-		dir = r.t.TempDir()
+		r.mu.Lock()
+		if r.shots == "" {
+			r.shots = r.t.TempDir()
+		}
+		dir = r.shots
+		r.mu.Unlock()
 	}
 	path := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(path, png, 0o644); err != nil {
@@ -356,10 +362,12 @@ func TestEmbedScreensInBrowser(t *testing.T) {
 	}
 	r.screenshot("job-1280", 1280)
 	r.screenshot("job-360", 360)
-	var overflow bool
-	r.mustFrame(`document.documentElement.scrollWidth > innerWidth + 1`, &overflow)
-	if overflow {
-		t.Error("job screen scrolls sideways at 360 px")
+	var overflow []string
+	r.mustFrame(`document.documentElement.scrollWidth <= innerWidth + 1 ? [] :
+		Array.prototype.filter.call(document.querySelectorAll('body *'), function(e){ return e.getBoundingClientRect().right > innerWidth + 1 })
+		.map(function(e){ return e.tagName + '.' + e.className + '#' + e.id }).slice(0, 10)`, &overflow)
+	if len(overflow) > 0 {
+		t.Errorf("job screen scrolls sideways at 360 px: %v", overflow)
 	}
 	_ = chromedp.Do(r.ctx, chromedp.EmulateViewport(1280, 900))
 
