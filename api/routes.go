@@ -28,6 +28,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/v1/jobs/{jobId}/findings", s.partnerAPI(s.getFindings)},
 		{"GET", "/api/v1/jobs/{jobId}/export/csv", s.partnerAPI(s.exportCSV)},
 		{"GET", "/api/v1/jobs/{jobId}/files/{fileId}/annotated", s.partnerAPI(s.annotatedURL)},
+		{"POST", "/api/v1/jobs/{jobId}/chat", s.partnerAPI(s.chat)},
 		{"GET", "/api/v1/openapi.json", s.publicAPI(s.openAPI)},
 
 		{"PUT", "/uploads/{fileId}", s.handle(s.upload)},
