@@ -45,11 +45,14 @@ type Answer struct {
 const (
 	minCoverage    = 0.5
 	companionShare = 0.5
-	maxUnits       = 4
-	maxPages       = 3
-	maxExcerpt     = 300
-	maxFindings    = 10
-	maxSheets      = 8
+	// companionCoverage is the share of the best unit's coverage a
+	// companion must hold.
+	companionCoverage = 0.75
+	maxUnits          = 4
+	maxPages          = 3
+	maxExcerpt        = 300
+	maxFindings       = 10
+	maxSheets         = 8
 )
 
 var stopWords = makeStopWords()
@@ -349,6 +352,11 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 		}
 		if h.score < top*companionShare {
 			break
+		}
+		// A companion must answer nearly as much of the question as the
+		// best unit, not just share one of its words.
+		if h.coverage < hits[0].coverage*companionCoverage {
+			continue
 		}
 		u := ix.Units[h.unit]
 		key := strings.ToLower(u.Label + "\x00" + u.Value)

@@ -60,6 +60,13 @@ func TestCorpusAnswersPrint(t *testing.T) {
 			"which sheets show the window schedule?",
 			"what is the finish of the floor in room 101?",
 			"who is the architect?",
+			"which building code applies to the construction?",
+			"how many risers does the main stair have?",
+			"what is the municipal address?",
+			"what are the medium findings?",
+			"what are the low findings on AF600?",
+			"what is the ceiling height?",
+			"what insulation is used in the attic?",
 		} {
 			a := ix.Answer(q, nil)
 			t.Logf("Q: %s\nA: %s\n   %+v", q, a.Answer, a.Citations)
