@@ -122,6 +122,9 @@ type query struct {
 func (ix *Index) parse(question string, history []Message) query {
 	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
 	q.which = whichSheets.MatchString(question)
+	// Sheet numbers named in the question select pages; they are not words
+	// the answer must contain.
+	sheetTerms := map[string]bool{}
 	keys := map[string][]int{}
 	for i, p := range ix.Pages {
 		if k := sheets.NumberKey(p.SheetNumber); k != "" {
@@ -142,12 +145,16 @@ func (ix *Index) parse(question string, history []Message) query {
 			for _, pi := range pis {
 				q.pages[pi] = true
 			}
+			for _, t := range Tokens(raw) {
+				sheetTerms[t] = true
+			}
 		}
 	}
 	for _, t := range contentTerms(question) {
 		switch {
 		case findingWords[t]:
 			q.findings = true
+		case sheetTerms[t]:
 		case contains(severities, t):
 			q.severity[t] = true
 		default:
@@ -175,17 +182,6 @@ func (ix *Index) parse(question string, history []Message) query {
 				break
 			}
 		}
-	}
-	// Sheet numbers named in the question select pages; they are not words
-	// the answer must contain.
-	if len(q.pages) > 0 {
-		kept := q.terms[:0]
-		for _, t := range q.terms {
-			if _, isSheet := keys[sheets.NumberKey(t)]; !isSheet {
-				kept = append(kept, t)
-			}
-		}
-		q.terms = kept
 	}
 	q.terms = uniq(q.terms)
 	return q
