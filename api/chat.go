@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -15,6 +16,9 @@ import (
 // Chat answers questions about a scanned version from its stored index
 // (chat.Responder).
 type Chat interface {
+	// Cached reports whether the version's index is held decoded, so the
+	// stored form need not be read again.
+	Cached(versionID string) bool
 	Ask(ctx context.Context, versionID string, index []byte, question string, history []chat.Message) (chat.Answer, error)
 }
 
@@ -83,7 +87,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 	if versionID != "" && !store.ValidID(versionID, store.PrefixVersion) {
 		return errNotFound
 	}
-	v, index, err := s.store.ChatIndex(principalFrom(r.Context()).partner.ID, jobID, versionID)
+	need := func(versionID string) bool { return !s.chatter.Cached(versionID) }
+	v, index, found, err := s.store.ChatIndex(principalFrom(r.Context()).partner.ID, jobID, versionID, need)
 	if err != nil {
 		return err
 	}
@@ -97,7 +102,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 	case v.Status != store.StatusComplete:
 		return errorf(http.StatusConflict, "scan_not_complete",
 			"The scan of this version is %s; chat is available when it is complete.", v.Status)
-	case index == nil:
+	case !found:
 		return errorf(http.StatusConflict, "scan_not_complete",
 			"This version was scanned before chat was available; upload the set as a new version to chat about it.")
 	}
@@ -106,6 +111,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) error {
 		history[i] = chat.Message{Role: *h.Role, Content: *h.Content}
 	}
 	answer, err := s.chatter.Ask(r.Context(), v.ID, index, *req.Message, history)
+	if errors.Is(err, chat.ErrNotCached) { // evicted between the two looks: read the stored form
+		if _, index, _, err = s.store.ChatIndex(principalFrom(r.Context()).partner.ID, jobID, v.ID, nil); err == nil {
+			answer, err = s.chatter.Ask(r.Context(), v.ID, index, *req.Message, history)
+		}
+	}
 	if err != nil {
 		return err
 	}

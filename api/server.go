@@ -35,7 +35,7 @@ type Store interface {
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
-	ChatIndex(partnerID, jobID, versionID string) (store.Version, []byte, error)
+	ChatIndex(partnerID, jobID, versionID string, need func(versionID string) bool) (store.Version, []byte, bool, error)
 }
 
 // Blobs is what the API needs of the blob store.

@@ -3,6 +3,7 @@ package chat
 import (
 	"container/list"
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 )
@@ -38,7 +39,21 @@ func NewResponder(model *Model, log *slog.Logger) *Responder {
 	return &Responder{model: model, log: log, lru: list.New(), byID: map[string]*list.Element{}, limit: DefaultCacheVersions}
 }
 
-// Index returns the decoded index of a version from its stored form.
+// Cached reports whether a version's index is held decoded (Index and Ask
+// then need no stored form).
+func (r *Responder) Cached(versionID string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.byID[versionID]
+	return ok
+}
+
+// ErrNotCached is returned when no stored form was given for a version
+// whose decoded index has meanwhile left the cache: read it and ask again.
+var ErrNotCached = errors.New("chat index not cached")
+
+// Index returns the decoded index of a version from its stored form (nil
+// when it is cached).
 func (r *Responder) Index(versionID string, stored []byte) (*Index, error) {
 	r.mu.Lock()
 	if el, ok := r.byID[versionID]; ok {
@@ -48,6 +63,9 @@ func (r *Responder) Index(versionID string, stored []byte) (*Index, error) {
 		return ix, nil
 	}
 	r.mu.Unlock()
+	if stored == nil {
+		return nil, ErrNotCached
+	}
 	ix, err := Decode(stored)
 	if err != nil {
 		return nil, err
