@@ -278,52 +278,6 @@ func (s *Server) pageImage(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-type embedChatRequest struct {
-	Message *string        `json:"message"`
-	History []chat.Message `json:"history"`
-}
-
-// embedChat answers the chat screen from the version's retrieval index
-// (the chat package's deterministic answerer; every citation is text on
-// its page).
-func (s *Server) embedChat(w http.ResponseWriter, r *http.Request) error {
-	var req embedChatRequest
-	if err := decodeJSON(r, &req); err != nil {
-		return err
-	}
-	if req.Message == nil || strings.TrimSpace(*req.Message) == "" {
-		return &Error{Status: http.StatusBadRequest, Code: "missing_message", Param: "message", Message: "message is required."}
-	}
-	if len([]rune(*req.Message)) > 4000 {
-		return invalidParam("message", "message must be at most 4000 characters.")
-	}
-	if len(req.History) > 50 {
-		return invalidParam("history", "history holds at most 50 items.")
-	}
-	for i, m := range req.History {
-		if m.Role != "user" && m.Role != "assistant" {
-			return invalidParam("history["+strconv.Itoa(i)+"].role", "role must be user or assistant.")
-		}
-	}
-	v, raw, err := s.store.ChatIndex(principalFrom(r.Context()).partner.ID, r.PathValue("jobId"), "")
-	if err != nil {
-		return err
-	}
-	if v.Status != store.StatusComplete || raw == nil {
-		return errorf(http.StatusConflict, "scan_not_complete", "Chat answers once the scan of this version is complete.")
-	}
-	ix, err := chat.Decode(raw)
-	if err != nil {
-		return err
-	}
-	answer := ix.Answer(*req.Message, req.History)
-	if answer.Citations == nil {
-		answer.Citations = []chat.Citation{}
-	}
-	writeJSON(w, http.StatusOK, answer)
-	return nil
-}
-
 type wordBoxes struct {
 	Boxes []pdftext.BBox `json:"boxes"`
 }

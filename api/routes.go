@@ -30,6 +30,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/v1/jobs/{jobId}/findings", s.partnerAPI(s.getFindings)},
 		{"GET", "/api/v1/jobs/{jobId}/export/csv", s.partnerAPI(s.exportCSV)},
 		{"GET", "/api/v1/jobs/{jobId}/files/{fileId}/annotated", s.partnerAPI(s.annotatedURL)},
+		{"POST", "/api/v1/jobs/{jobId}/chat", s.partnerAPI(s.chat)},
 		{"GET", "/api/v1/openapi.json", s.publicAPI(s.openAPI)},
 		{"POST", "/api/v1/embed", s.partnerAPI(s.createEmbed)},
 
@@ -47,7 +48,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/annotated", s.embedAPI(s.annotatedURL, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}", s.embedAPI(s.pageImage, embed.ScreenJob, embed.ScreenChat)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}/words", s.embedAPI(s.citedWords, embed.ScreenJob, embed.ScreenChat)},
-		{"POST", "/embed/api/jobs/{jobId}/chat", s.embedAPI(s.embedChat, embed.ScreenChat)},
+		{"POST", "/embed/api/jobs/{jobId}/chat", s.embedAPI(s.chat, embed.ScreenChat)},
 
 		{"PUT", "/uploads/{fileId}", s.handle(s.upload)},
 		{"OPTIONS", "/uploads/{fileId}", s.handle(s.uploadPreflight)},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"planreview/api/signing"
+	"planreview/chat"
 	"planreview/store"
 	"planreview/store/blob"
 )
@@ -34,7 +35,7 @@ type Store interface {
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
-	ChatIndex(partnerID, jobID, versionID string) (store.Version, []byte, error)
+	ChatIndex(partnerID, jobID, versionID string, need func(versionID string) bool) (store.Version, []byte, bool, error)
 }
 
 // Blobs is what the API needs of the blob store.
@@ -68,6 +69,8 @@ type Options struct {
 
 	// ScanQueued is called after a scan was queued, to wake the runner.
 	ScanQueued func()
+	// Chat answers chat questions (nil: the built-in answerer, no model).
+	Chat Chat
 
 	Now func() time.Time
 }
@@ -85,6 +88,7 @@ type Server struct {
 	now      func() time.Time
 	handler  http.Handler
 	draining atomic.Bool
+	chatter  Chat
 }
 
 // maxFilesPerVersion is the contract's limit on files in one version.
@@ -124,6 +128,10 @@ func New(opts Options) *Server {
 		log: opts.Logger, limiter: newLimiter(opts.Now), now: opts.Now,
 	}
 	s.idem = newIdempotency(opts.Store, opts.Now)
+	s.chatter = opts.Chat
+	if s.chatter == nil {
+		s.chatter = chat.NewResponder(nil, opts.Logger)
+	}
 	s.handler = s.observe(s.routes())
 	return s
 }

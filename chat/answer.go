@@ -45,11 +45,14 @@ type Answer struct {
 const (
 	minCoverage    = 0.5
 	companionShare = 0.5
-	maxUnits       = 4
-	maxPages       = 3
-	maxExcerpt     = 300
-	maxFindings    = 10
-	maxSheets      = 8
+	// companionCoverage is the share of the best unit's coverage a
+	// companion must hold.
+	companionCoverage = 0.75
+	maxUnits          = 4
+	maxPages          = 3
+	maxExcerpt        = 300
+	maxFindings       = 10
+	maxSheets         = 8
 )
 
 var stopWords = makeStopWords()
@@ -119,6 +122,9 @@ type query struct {
 func (ix *Index) parse(question string, history []Message) query {
 	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
 	q.which = whichSheets.MatchString(question)
+	// Sheet numbers named in the question select pages; they are not words
+	// the answer must contain.
+	sheetTerms := map[string]bool{}
 	keys := map[string][]int{}
 	for i, p := range ix.Pages {
 		if k := sheets.NumberKey(p.SheetNumber); k != "" {
@@ -139,12 +145,16 @@ func (ix *Index) parse(question string, history []Message) query {
 			for _, pi := range pis {
 				q.pages[pi] = true
 			}
+			for _, t := range Tokens(raw) {
+				sheetTerms[t] = true
+			}
 		}
 	}
 	for _, t := range contentTerms(question) {
 		switch {
 		case findingWords[t]:
 			q.findings = true
+		case sheetTerms[t]:
 		case contains(severities, t):
 			q.severity[t] = true
 		default:
@@ -172,17 +182,6 @@ func (ix *Index) parse(question string, history []Message) query {
 				break
 			}
 		}
-	}
-	// Sheet numbers named in the question select pages; they are not words
-	// the answer must contain.
-	if len(q.pages) > 0 {
-		kept := q.terms[:0]
-		for _, t := range q.terms {
-			if _, isSheet := keys[sheets.NumberKey(t)]; !isSheet {
-				kept = append(kept, t)
-			}
-		}
-		q.terms = kept
 	}
 	q.terms = uniq(q.terms)
 	return q
@@ -349,6 +348,11 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 		}
 		if h.score < top*companionShare {
 			break
+		}
+		// A companion must answer nearly as much of the question as the
+		// best unit, not just share one of its words.
+		if h.coverage < hits[0].coverage*companionCoverage {
+			continue
 		}
 		u := ix.Units[h.unit]
 		key := strings.ToLower(u.Label + "\x00" + u.Value)

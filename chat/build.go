@@ -19,6 +19,9 @@ type SourcePage struct {
 	SheetType   string
 	SheetTitle  string
 	Fields      []sheets.Field
+	// Layout is the page's layout when the caller has it (nil: Build
+	// analyses the page itself).
+	Layout *layout.Page
 }
 
 // Passage bounds: a passage is at most passageLines lines and about
@@ -68,7 +71,10 @@ func (ix *Index) addPage(sp SourcePage) {
 	}
 	p.Page = sp.Text.Number
 	pi := len(ix.Pages)
-	lp := layout.Analyze(sp.Text)
+	lp := sp.Layout
+	if lp == nil {
+		lp = layout.Analyze(sp.Text)
+	}
 	pw := pageWords{words: lp.Words, line: make([]int, len(lp.Words)), pos: make([]int, len(lp.Words))}
 	for i := range pw.line {
 		pw.line[i] = -1

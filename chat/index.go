@@ -108,11 +108,21 @@ func (ix *Index) finish(withPostings bool) {
 	if withPostings {
 		ix.postings = map[string][]posting{}
 		ix.unitLen = make([]int, len(ix.Units))
-		for u := range ix.Units {
-			counts := map[string]int{}
-			for _, t := range Tokens(ix.unitText(u)) {
-				counts[t]++
-				ix.unitLen[u]++
+		counts := map[string]int{}
+		titles := make([][]string, len(ix.Pages))
+		for i, p := range ix.Pages {
+			titles[i] = Tokens(p.SheetTitle)
+		}
+		for u, un := range ix.Units {
+			clear(counts)
+			// A unit is searched by its excerpt, its sheet's title and its
+			// block's heading: "the stair section" finds a note on sheet
+			// A3.1 SECTIONS under STAIR NOTES.
+			for _, part := range [][]string{Tokens(un.Excerpt), titles[un.Page], Tokens(un.context)} {
+				for _, t := range part {
+					counts[t]++
+					ix.unitLen[u]++
+				}
 			}
 			for t, n := range counts {
 				ix.postings[t] = append(ix.postings[t], posting{unit: int32(u), tf: uint16(min(n, math.MaxUint16))})
@@ -126,15 +136,6 @@ func (ix *Index) finish(withPostings bool) {
 	if len(ix.unitLen) > 0 {
 		ix.avgLen = float64(total) / float64(len(ix.unitLen))
 	}
-}
-
-// unitText is what a unit is searched by: its excerpt plus the sheet's
-// number and title, so "the stair section" finds a note on sheet A3.1
-// SECTIONS.
-func (ix *Index) unitText(u int) string {
-	un := ix.Units[u]
-	p := ix.Pages[un.Page]
-	return un.Excerpt + " " + p.SheetTitle + " " + un.context
 }
 
 // Verify reports whether excerpt is text of page pi: every fragment

@@ -47,6 +47,7 @@ func newRootCmd() *cobra.Command {
 		newBackupCmd(a),
 		newReviewCmd(a),
 		newInspectCmd(),
+		newModelCmd(a),
 		newVersionCmd(),
 	)
 	return root

@@ -19,6 +19,7 @@ import (
 
 	"planreview/api"
 	"planreview/api/signing"
+	"planreview/chat"
 	"planreview/embed/sheetimage"
 	"planreview/scan"
 	"planreview/store"
@@ -135,6 +136,13 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	}
 	ap.publicURL = cfg.PublicBaseURL()
 	pipeline.Laws, pipeline.Settings = db, cfg.LawSettings()
+	model, err := newModel(cfg, log)
+	if err != nil {
+		ap.listener.Close()
+		ap.listener = nil
+		return nil, err
+	}
+	pipeline.Model, pipeline.ModelConcurrency, pipeline.Log = model, cfg.Model.MaxConcurrency, log
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
 	// Sheet images for the hosted screens: PDFium (WebAssembly) compiles
@@ -145,7 +153,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
 		RateLimit: cfg.Limits.RateLimit, RateBurst: cfg.Limits.RateBurst, ScanQuota: cfg.Limits.ScanQuota,
-		ScanQueued:   runner.Wake,
+		ScanQueued: runner.Wake, Chat: chat.NewResponder(model, log),
 		EmbedLinkTTL: cfg.Embed.LinkTTL, Pages: ap.pages,
 	})
 	adminListener, err := listenAdminSocket(cfg.AdminSocket())

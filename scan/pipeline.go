@@ -7,8 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
+	"slices"
 	"time"
+
+	"planreview/chat"
 
 	"planreview/scan/annotate"
 	"planreview/scan/codebasis"
@@ -58,7 +62,9 @@ type Result struct {
 	Findings []store.Finding // delivered findings, contract order, numbered from 1
 	// Held counts the findings withheld because the certified local law
 	// does not cover their topic.
-	Held      int
+	Held int
+	// ModelPass records the model review pass (nil: no model configured).
+	ModelPass *store.ModelPass
 	CodeBasis CodeBasis
 	// ChatIndex is the version's chat index in its stored form.
 	ChatIndex []byte
@@ -90,6 +96,12 @@ type Pipeline struct {
 	Laws     codebasis.Snapshots
 	Settings codebasis.Settings
 	Now      func() time.Time
+	// Model, when set, runs the model review pass with at most
+	// ModelConcurrency sheets in flight (each call also holds one of the
+	// model's own slots, shared with chat). Log receives the pass's record.
+	Model            *chat.Model
+	ModelConcurrency int
+	Log              *slog.Logger
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
@@ -188,6 +200,17 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	report, err := plan.Engine.ReviewReport(ctx, classified)
 	if err != nil {
 		return Result{}, err
+	}
+	if p.Model != nil {
+		found, pass := p.modelReview(ctx, res.Files, report.Findings, report.Topics, plan.Engine.CodeBasis())
+		res.ModelPass = pass
+		report.Findings = append(report.Findings, found...)
+		for _, f := range found {
+			if !slices.Contains(report.Topics, f.Topic) {
+				report.Topics = append(report.Topics, f.Topic)
+			}
+		}
+		rules.SortFindings(report.Findings)
 	}
 	topics := make([]string, len(report.Findings))
 	for i, f := range report.Findings {

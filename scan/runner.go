@@ -159,6 +159,7 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 		}
 		return
 	}
+	tracker.pipeline.ModelReview = res.ModelPass
 	tracker.finish()
 	coverage, basis := encodeBasis(res.CodeBasis)
 	err = r.Store.CompleteScan(v.ID, store.ScanResult{

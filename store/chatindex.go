@@ -27,12 +27,12 @@ func putChatIndex(tx *bolt.Tx, versionID string, index []byte) error {
 
 // ChatIndex returns a version of a partner's job (the current one when
 // versionID is "") and its stored chat index, nil when the version has
-// none (not scanned, or scanned before chat existed). ErrNotFound for an
-// unknown or foreign job, or a version of another job.
-func (db *DB) ChatIndex(partnerID, jobID, versionID string) (Version, []byte, error) {
-	var v Version
-	var index []byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+// none (not scanned, or scanned before chat existed). need(versionID)
+// false skips copying the index out (the caller holds it decoded already);
+// found then says whether one is stored. ErrNotFound for an unknown or
+// foreign job, or a version of another job.
+func (db *DB) ChatIndex(partnerID, jobID, versionID string, need func(versionID string) bool) (v Version, index []byte, found bool, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
 		j, err := db.cachedOwnedJob(tx, partnerID, jobID)
 		if err != nil {
 			return err
@@ -48,10 +48,13 @@ func (db *DB) ChatIndex(partnerID, jobID, versionID string) (Version, []byte, er
 		}
 		if b := tx.Bucket(bucketChatIndex); b != nil {
 			if raw := b.Get([]byte(versionID)); raw != nil {
-				index = append([]byte(nil), raw...)
+				found = true
+				if need == nil || need(versionID) {
+					index = append([]byte(nil), raw...)
+				}
 			}
 		}
 		return nil
 	})
-	return v, index, err
+	return v, index, found, err
 }

@@ -78,6 +78,9 @@ type Pipeline struct {
 	StartedAt      *time.Time `json:"startedAt"`
 	FinishedAt     *time.Time `json:"finishedAt"`
 	Error          *Problem   `json:"error"`
+	// ModelReview records the optional model review pass (omitted when
+	// no model is configured).
+	ModelReview *ModelPass `json:"modelReview,omitempty"`
 }
 
 // Stage is one pipeline stage's state: pending, running, done, failed.
