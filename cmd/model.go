@@ -22,9 +22,6 @@ func newModel(cfg Config, log *slog.Logger) (*chat.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Model.Vision && log != nil {
-		log.Warn("model.vision is set; this release sends the model sheet text only (no page images)")
-	}
 	return chat.NewModel(chat.ModelConfig{BaseURL: cfg.Model.BaseURL, Name: cfg.Model.Name, APIKey: key,
 		Timeout: cfg.Model.Timeout, MaxConcurrency: cfg.Model.MaxConcurrency}), nil
 }

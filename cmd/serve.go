@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -149,6 +150,12 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	// in the background so start-up does not wait for it.
 	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"), ModuleCacheDir: sheetImageModuleCache}
 	ap.pages.Start()
+	if cfg.Model.Vision {
+		pipeline.PageImage = func(ctx context.Context, path string, page int) ([]byte, error) {
+			// Uploads are stored as <sha256>.pdf: the name is the cache key.
+			return ap.pages.Page(ctx, path, strings.TrimSuffix(filepath.Base(path), ".pdf"), page, sheetimage.SizeScreen)
+		}
+	}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,

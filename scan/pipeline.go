@@ -102,6 +102,9 @@ type Pipeline struct {
 	Model            *chat.Model
 	ModelConcurrency int
 	Log              *slog.Logger
+	// PageImage, when set (model.vision), renders a page (1-based) of the
+	// PDF at path as PNG for the model review pass.
+	PageImage func(ctx context.Context, path string, page int) ([]byte, error)
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
