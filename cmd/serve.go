@@ -150,6 +150,15 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	// in the background so start-up does not wait for it.
 	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"), ModuleCacheDir: sheetImageModuleCache}
 	ap.pages.Start()
+	runner.Completed = func(ctx context.Context, files []store.File) {
+		for _, f := range files {
+			if f.SHA256 == "" || f.PageCount == nil {
+				continue
+			}
+			path, sum, pages := blobs.Path(f.ID, f.SHA256), f.SHA256, min(*f.PageCount, 2)
+			ap.goWork("sheet images", func() { ap.pages.Prerender(ctx, path, sum, pages) })
+		}
+	}
 	if cfg.Model.Vision {
 		pipeline.PageImage = func(ctx context.Context, path string, page int) ([]byte, error) {
 			// Uploads are stored as <sha256>.pdf: the name is the cache key.

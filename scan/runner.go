@@ -45,6 +45,9 @@ type Runner struct {
 	// Busy, if set, is told how many scans run each time the number
 	// changes (serve gives request handling scheduler room meanwhile).
 	Busy func(running int)
+	// Completed, if set, is called with a version's files once its scan
+	// is stored as complete (serve renders the first sheet images).
+	Completed func(ctx context.Context, files []store.File)
 
 	wakeOnce  sync.Once
 	wake      chan struct{}
@@ -169,6 +172,9 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 	if err != nil {
 		log.Error("store completed scan", "error", err)
 		return
+	}
+	if r.Completed != nil {
+		r.Completed(ctx, markFiles(files, res, nil))
 	}
 	log.Info("scan complete", "findings", len(res.Findings), "held", res.Held, "pages", tracker.pipeline.PagesTotal,
 		"seconds", time.Since(started).Seconds())

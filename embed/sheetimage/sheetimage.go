@@ -70,6 +70,7 @@ type Renderer struct {
 
 	inflightMu sync.Mutex
 	inflight   map[string]*call
+	renders    sync.WaitGroup // Close waits for them
 }
 
 type call struct {
@@ -130,8 +131,19 @@ func (r *Renderer) Close() {
 		return
 	}
 	<-r.ready
+	r.renders.Wait()
 	if r.pool != nil {
 		_ = r.pool.Close()
+	}
+}
+
+// Prerender renders the first pages of a scanned file at screen size, so
+// the job screen's first sheets come from the cache.
+func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
+	for page := 1; page <= pages; page++ {
+		if _, err := r.Page(ctx, pdfPath, sum, page, SizeScreen); err != nil {
+			return
+		}
 	}
 }
 
@@ -154,7 +166,9 @@ func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int
 	}
 	r.inflightMu.Unlock()
 	if !busy {
+		r.renders.Add(1)
 		go func() {
+			defer r.renders.Done()
 			// Detached from the request: a browser that goes away does not
 			// waste a render another screen will ask for next.
 			c.data, c.err = r.renderAndStore(pdfPath, cached, page, size)
