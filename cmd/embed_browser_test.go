@@ -309,6 +309,12 @@ func TestEmbedScreensInBrowser(t *testing.T) {
 
 	// Job: upload through the browser, start, watch it complete.
 	r.waitFrame("job screen with upload", `location.pathname.indexOf('/embed/job/') === 0 && !document.getElementById('upload').hidden`, 20*time.Second)
+	notPDF := filepath.Join(t.TempDir(), "plans.pdf")
+	if err := os.WriteFile(notPDF, []byte("<html>not a plan</html>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.uploadFiles("#pdfs", []string{notPDF})
+	r.waitFrame("a clear error for a file that is not a PDF", `(function(){ var e = document.querySelector('#uploads li.error'); return e && /Not a PDF/.test(e.textContent) })()`, 10*time.Second)
 	r.uploadFiles("#pdfs", []string{pdf})
 	r.waitFrame("upload done", `document.querySelector('#uploads li.done') && !document.getElementById('start').disabled`, 30*time.Second)
 	r.mustFrame(`document.getElementById('start').click()`, nil)
