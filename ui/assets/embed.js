@@ -107,6 +107,7 @@
           if (!polling) polling = setInterval(refresh, 1500);
         } else if (polling) { clearInterval(polling); polling = null; }
         if (j.status === 'complete' && $('results').hidden) results();
+        if (j.status === 'failed') { $('start').textContent = 'Review again'; $('start').disabled = uploading > 0; }
         if (j.status === 'created') api('GET', jobPath('/files')).then(function (l) {
           uploaded = l.files.filter(function (f) { return f.status === 'uploaded'; }).length;
           $('start').disabled = uploaded === 0 || uploading > 0;
