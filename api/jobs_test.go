@@ -143,7 +143,7 @@ func TestGetJobShape(t *testing.T) {
 			t.Errorf("stage %s is %q, want pending", s.Name, s.Status)
 		}
 	}
-	if want := "preparing,extracting,classifying,reviewing,annotating"; strings.Join(stages, ",") != want {
+	if want := "preparing,extracting,classifying,reviewing,indexing,annotating"; strings.Join(stages, ",") != want {
 		t.Errorf("stages %v, want %s", stages, want)
 	}
 	if got.Pipeline.Progress == nil || string(got.Pipeline.Error) != "null" {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"planreview/embed"
 )
 
 // route is one method and path pattern of the appliance.
@@ -28,7 +30,25 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/v1/jobs/{jobId}/findings", s.partnerAPI(s.getFindings)},
 		{"GET", "/api/v1/jobs/{jobId}/export/csv", s.partnerAPI(s.exportCSV)},
 		{"GET", "/api/v1/jobs/{jobId}/files/{fileId}/annotated", s.partnerAPI(s.annotatedURL)},
+		{"POST", "/api/v1/jobs/{jobId}/chat", s.partnerAPI(s.chat)},
 		{"GET", "/api/v1/openapi.json", s.publicAPI(s.openAPI)},
+		{"POST", "/api/v1/embed", s.partnerAPI(s.createEmbed)},
+
+		// Hosted screens (embed.go): pages answer HTML, /embed/api/ JSON.
+		{"GET", "/embed/login", s.handle(wrapHTTP(s.embedScreen(embed.ScreenLogin)))},
+		{"GET", "/embed/job/{jobId}", s.handle(wrapHTTP(s.embedScreen(embed.ScreenJob)))},
+		{"GET", "/embed/chat/{jobId}", s.handle(wrapHTTP(s.embedScreen(embed.ScreenChat)))},
+		{"GET", "/embed/api/jobs", s.embedAPI(s.listEmbedJobs, embed.ScreenLogin)},
+		{"GET", "/embed/api/jobs/{jobId}", s.embedAPI(s.getJob, embed.ScreenJob, embed.ScreenChat)},
+		{"GET", "/embed/api/jobs/{jobId}/files", s.embedAPI(s.listFiles, embed.ScreenJob)},
+		{"POST", "/embed/api/jobs/{jobId}/files", s.embedAPI(s.registerFile, embed.ScreenJob)},
+		{"POST", "/embed/api/jobs/{jobId}/scan", s.embedAPI(s.startScan, embed.ScreenJob)},
+		{"GET", "/embed/api/jobs/{jobId}/findings", s.embedAPI(s.getFindings, embed.ScreenJob)},
+		{"GET", "/embed/api/jobs/{jobId}/export/csv", s.embedAPI(s.exportCSV, embed.ScreenJob)},
+		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/annotated", s.embedAPI(s.annotatedURL, embed.ScreenJob)},
+		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}", s.embedAPI(s.pageImage, embed.ScreenJob, embed.ScreenChat)},
+		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}/words", s.embedAPI(s.citedWords, embed.ScreenJob, embed.ScreenChat)},
+		{"POST", "/embed/api/jobs/{jobId}/chat", s.embedAPI(s.chat, embed.ScreenChat)},
 
 		{"PUT", "/uploads/{fileId}", s.handle(s.upload)},
 		{"OPTIONS", "/uploads/{fileId}", s.handle(s.uploadPreflight)},
@@ -78,4 +98,12 @@ func allowedMethods(mux *http.ServeMux, r *http.Request) []string {
 		allow = append(allow, http.MethodHead)
 	}
 	return allow
+}
+
+// wrapHTTP lets a plain handler sit in the route table.
+func wrapHTTP(h http.Handler) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		h.ServeHTTP(w, r)
+		return nil
+	}
 }

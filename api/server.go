@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"planreview/api/signing"
+	"planreview/chat"
 	"planreview/store"
 	"planreview/store/blob"
 )
@@ -35,6 +36,7 @@ type Store interface {
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
+	ChatIndex(partnerID, jobID, versionID string, need func(versionID string) bool) (store.Version, []byte, bool, error)
 }
 
 // Blobs is what the API needs of the blob store.
@@ -43,6 +45,7 @@ type Blobs interface {
 	Prune(fileID, keep string) error
 	AnnotatedPath(fileID string) string
 	Remove(fileID string) error
+	Path(fileID, sum string) string
 }
 
 // Options configure a Server.
@@ -71,9 +74,13 @@ type Options struct {
 	// TrustedProxies are the peers whose Forwarded / X-Forwarded-For
 	// headers name the client (rate limits and logs use that address).
 	TrustedProxies []netip.Prefix
+	EmbedLinkTTL   time.Duration // hosted-screen links (endpoint 12)
+	Pages          PageImages    // sheet images of the screens; nil: none
 
 	// ScanQueued is called after a scan was queued, to wake the runner.
 	ScanQueued func()
+	// Chat answers chat questions (nil: the built-in answerer, no model).
+	Chat Chat
 
 	Now func() time.Time
 }
@@ -95,6 +102,7 @@ type Server struct {
 	metrics    Metrics
 	proxies    proxies
 	openAPIDoc []byte // the document with servers naming PublicURL
+	chatter    Chat
 }
 
 // maxFilesPerVersion is the contract's limit on files in one version.
@@ -114,6 +122,9 @@ func New(opts Options) *Server {
 	}
 	if opts.DownloadURLTTL == 0 {
 		opts.DownloadURLTTL = 15 * time.Minute
+	}
+	if opts.EmbedLinkTTL == 0 {
+		opts.EmbedLinkTTL = 30 * time.Minute
 	}
 	if opts.ScanQuota == 0 {
 		opts.ScanQuota = 200
@@ -136,6 +147,10 @@ func New(opts Options) *Server {
 		s.metrics = noMetrics{}
 	}
 	s.openAPIDoc = openAPIFor(opts.PublicURL)
+	s.chatter = opts.Chat
+	if s.chatter == nil {
+		s.chatter = chat.NewResponder(nil, opts.Logger)
+	}
 	s.handler = s.observe(s.routes())
 	return s
 }

@@ -33,6 +33,8 @@ type Config struct {
 	Codes     CodesConfig     `mapstructure:"codes"`
 	Laws      LawsConfig      `mapstructure:"laws"`
 	Metrics   MetricsConfig   `mapstructure:"metrics"`
+	Embed     EmbedConfig     `mapstructure:"embed"`
+	Model     ModelConfig     `mapstructure:"model"`
 }
 
 type ServerConfig struct {
@@ -121,9 +123,25 @@ type CodesConfig struct {
 	Jurisdiction string   `mapstructure:"jurisdiction"`
 }
 
+// EmbedConfig are the hosted-screen settings (endpoint 12).
+type EmbedConfig struct {
+	LinkTTL time.Duration `mapstructure:"link_ttl"`
+}
+
 // LawsConfig are the local-law snapshot settings (laws.go).
 type LawsConfig struct {
 	MaxStaleness time.Duration `mapstructure:"max_staleness"`
+}
+
+// ModelConfig points at an optional OpenAI-compatible chat-completions
+// server (contract "On-prem model"); an empty base_url means no model.
+type ModelConfig struct {
+	BaseURL        string        `mapstructure:"base_url"`
+	Name           string        `mapstructure:"name"`
+	APIKeyFile     string        `mapstructure:"api_key_file"`
+	Timeout        time.Duration `mapstructure:"timeout"`
+	MaxConcurrency int           `mapstructure:"max_concurrency"`
+	Vision         bool          `mapstructure:"vision"`
 }
 
 // defaults are the settings with no config file, env or flag: enough to run.
@@ -169,6 +187,13 @@ var defaults = map[string]any{
 	"scan.budgets.page_tree_nodes":           100_000,
 	"scan.budgets.objects":                   200_000,
 	"scan.budgets.object_span_mb":            8,
+	"embed.link_ttl":                         30 * time.Minute,
+	"model.base_url":                         "",
+	"model.name":                             "",
+	"model.api_key_file":                     "",
+	"model.timeout":                          120 * time.Second,
+	"model.max_concurrency":                  2,
+	"model.vision":                           false,
 }
 
 // flagKeys maps the persistent and per-command flags onto config keys.
@@ -258,10 +283,14 @@ func (c *Config) Validate() error {
 		"scan.timeout":               c.Scan.Timeout,
 		"data.orphan_grace":          c.Data.OrphanGrace,
 		"laws.max_staleness":         c.Laws.MaxStaleness,
+		"model.timeout":              c.Model.Timeout,
 	} {
 		if d <= 0 {
 			bad(key, "must be a positive duration, got %s", d)
 		}
+	}
+	if c.Embed.LinkTTL < 5*time.Minute || c.Embed.LinkTTL > time.Hour {
+		bad("embed.link_ttl", "must be from 5m to 60m (the contract's link lifetime), got %s", c.Embed.LinkTTL)
 	}
 	if c.Data.Dir == "" {
 		bad("data.dir", "must not be empty")
@@ -316,6 +345,18 @@ func (c *Config) Validate() error {
 			bad(key, "must be >= 1")
 		}
 	}
+	if c.Model.BaseURL != "" {
+		u, err := url.Parse(c.Model.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("model.base_url", "%q is not an http(s) URL such as http://127.0.0.1:11434/v1", c.Model.BaseURL)
+		}
+		if strings.TrimSpace(c.Model.Name) == "" {
+			bad("model.name", "must name the model when model.base_url is set")
+		}
+	}
+	if c.Model.MaxConcurrency < 1 {
+		bad("model.max_concurrency", "must be >= 1")
+	}
 	return errors.Join(errs...)
 }
 
@@ -341,6 +382,19 @@ func (c *Config) DBPath() string      { return filepath.Join(c.Data.Dir, "planre
 func (c *Config) AdminSocket() string { return filepath.Join(c.Data.Dir, "admin.sock") }
 func (c *Config) SecretPath() string  { return filepath.Join(c.Data.Dir, "signing.key") }
 func (c *Config) FilesDir() string    { return filepath.Join(c.Data.Dir, "files") }
+
+// ModelKey reads model.api_key_file ("" when none is configured). The
+// key is sent only to model.base_url, never logged.
+func (c *Config) ModelKey() (string, error) {
+	if c.Model.APIKeyFile == "" {
+		return "", nil
+	}
+	raw, err := os.ReadFile(c.Model.APIKeyFile)
+	if err != nil {
+		return "", fmt.Errorf("model.api_key_file: %w", err)
+	}
+	return strings.TrimSpace(string(raw)), nil
+}
 
 // ensureDataDir creates the data folder, private to the service user.
 func (c *Config) ensureDataDir() error {

@@ -225,6 +225,8 @@ func TestConfigBadValues(t *testing.T) {
 		{name: "public url with path", file: "server:\n  public_url: https://x.example.gov/app\n", want: "server.public_url"},
 		{name: "bad cors origin", file: "uploads:\n  cors_origins: [\"*\"]\n", want: "uploads.cors_origins"},
 		{name: "negative workers", file: "scan:\n  workers: -2\n", want: "scan.workers"},
+		{name: "embed link under 5m", file: "embed:\n  link_ttl: 4m\n", want: "embed.link_ttl"},
+		{name: "embed link over 60m", env: map[string]string{"PLANREVIEW_EMBED_LINK_TTL": "61m"}, want: "embed.link_ttl"},
 		{name: "not YAML", file: "server: [\n", want: "config file"},
 		{name: "env listen", env: map[string]string{"PLANREVIEW_SERVER_LISTEN": "nope"}, want: "server.listen"},
 		{name: "env rate not a number", env: map[string]string{"PLANREVIEW_LIMITS_RATE_LIMIT": "fast"}, want: "rate_limit"},

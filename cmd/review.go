@@ -84,6 +84,10 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 	if _, err := os.Stat(path); err != nil {
 		return scan.Result{}, err
 	}
+	if pipeline.Model, err = newModel(cfg, nil); err != nil {
+		return scan.Result{}, err
+	}
+	pipeline.ModelConcurrency = cfg.Model.MaxConcurrency
 	if law.JurisdictionID != "" {
 		snapshots, err := localSnapshots(ctx, cfg, law.JurisdictionID)
 		if err != nil {

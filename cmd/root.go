@@ -52,6 +52,7 @@ func newRootCmd() *cobra.Command {
 		newConfigCmd(a),
 		newReviewCmd(a),
 		newInspectCmd(),
+		newModelCmd(a),
 		newVersionCmd(),
 	)
 	enforceUsageExit(root)

@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -20,6 +22,8 @@ import (
 
 	"planreview/api"
 	"planreview/api/signing"
+	"planreview/chat"
+	"planreview/embed/sheetimage"
 	"planreview/metrics"
 	"planreview/scan"
 	"planreview/store"
@@ -101,7 +105,12 @@ type appliance struct {
 	cert        *certReloader // TLS pair, reloaded on SIGHUP; nil without TLS
 	metricsHTTP *http.Server  // on metrics.listen; nil when not set
 	metricsAddr string
+	pages       *sheetimage.Renderer
 }
+
+// sheetImageModuleCache, when set, is where wazero keeps compiled PDFium
+// instead of the data folder: tests share one across temp data folders.
+var sheetImageModuleCache string
 
 // startAppliance opens the data folder and starts serving. Every resource
 // opened before a failure is closed again.
@@ -165,6 +174,13 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	}
 	ap.publicURL = cfg.PublicBaseURL()
 	pipeline.Laws, pipeline.Settings = db, cfg.LawSettings()
+	model, err := newModel(cfg, log)
+	if err != nil {
+		ap.listener.Close()
+		ap.listener = nil
+		return nil, err
+	}
+	pipeline.Model, pipeline.ModelConcurrency, pipeline.Log = model, cfg.Model.MaxConcurrency, log
 	ap.pipeline = pipeline
 	meters := metrics.New(version, db.ScanQueueDepth)
 	if ap.cert != nil {
@@ -172,6 +188,25 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	}
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, MaxAttempts: cfg.Scan.MaxAttempts, Log: log, Busy: reserveProcsForRequests(), Observer: meters}
+	// Sheet images for the hosted screens: PDFium (WebAssembly) compiles
+	// in the background so start-up does not wait for it.
+	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"), ModuleCacheDir: sheetImageModuleCache}
+	ap.pages.Start()
+	runner.Completed = func(ctx context.Context, files []store.File) {
+		for _, f := range files {
+			if f.SHA256 == "" || f.PageCount == nil {
+				continue
+			}
+			path, sum, pages := blobs.Path(f.ID, f.SHA256), f.SHA256, min(*f.PageCount, 2)
+			ap.goWork("sheet images", func() { ap.pages.Prerender(ctx, path, sum, pages) })
+		}
+	}
+	if cfg.Model.Vision {
+		pipeline.PageImage = func(ctx context.Context, path string, page int) ([]byte, error) {
+			// Uploads are stored as <sha256>.pdf: the name is the cache key.
+			return ap.pages.Page(ctx, path, strings.TrimSuffix(filepath.Base(path), ".pdf"), page, sheetimage.SizeScreen)
+		}
+	}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
@@ -179,6 +214,8 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ScanQueued: runner.Wake,
 		Metrics:    meters, MetricsHandler: meters.Handler(), MetricsToken: netw.metricsToken,
 		TrustedProxies: netw.trustedProxies,
+		Chat:           chat.NewResponder(model, log),
+		EmbedLinkTTL:   cfg.Embed.LinkTTL, Pages: ap.pages,
 	})
 	if err := ap.startMetricsListener(cfg, meters, netw.metricsToken, log); err != nil {
 		ap.listener.Close()
@@ -273,6 +310,9 @@ func (ap *appliance) Shutdown(ctx context.Context) error {
 			ap.stopWork()
 		}
 		ap.workers.Wait()
+		if ap.pages != nil {
+			ap.pages.Close()
+		}
 		if ap.db != nil {
 			if err := ap.db.Close(); err != nil {
 				errs = append(errs, err)

@@ -7,11 +7,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"time"
+
+	"planreview/chat"
 
 	"planreview/scan/annotate"
 	"planreview/scan/codebasis"
@@ -65,8 +69,12 @@ type Result struct {
 	Findings []store.Finding // delivered findings, contract order, numbered from 1
 	// Held counts the findings withheld because the certified local law
 	// does not cover their topic.
-	Held      int
+	Held int
+	// ModelPass records the model review pass (nil: no model configured).
+	ModelPass *store.ModelPass
 	CodeBasis CodeBasis
+	// ChatIndex is the version's chat index in its stored form.
+	ChatIndex []byte
 }
 
 // CodeBasis is the findings answer's codeBasis object; its
@@ -105,6 +113,15 @@ type Pipeline struct {
 	// stops between two pages with too_complex, after one collection
 	// failed to bring it back under.
 	HeapLimit uint64
+	// Model, when set, runs the model review pass with at most
+	// ModelConcurrency sheets in flight (each call also holds one of the
+	// model's own slots, shared with chat). Log receives the pass's record.
+	Model            *chat.Model
+	ModelConcurrency int
+	Log              *slog.Logger
+	// PageImage, when set (model.vision), renders a page (1-based) of the
+	// PDF at path as PNG for the model review pass.
+	PageImage func(ctx context.Context, path string, page int) ([]byte, error)
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
@@ -147,8 +164,8 @@ func (p *Pipeline) Review(ctx context.Context, inputs []Input, progress Progress
 	return p.ReviewLaw(ctx, Law{}, inputs, progress)
 }
 
-// ReviewLaw runs the preparing, extracting, classifying and reviewing
-// stages under the law of the job's jurisdiction on its application date.
+// ReviewLaw runs the preparing, extracting, classifying, reviewing and
+// indexing stages under the law of the job's jurisdiction on its application date.
 // Findings on topics the certified local law does not cover are withheld
 // (Result.Held); document-completeness findings are always delivered.
 // Panics are recovered into an internal failure: one broken file must not
@@ -238,6 +255,17 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	if err != nil {
 		return Result{}, err
 	}
+	if p.Model != nil {
+		found, pass := p.modelReview(ctx, res.Files, report.Findings, report.Topics, plan.Engine.CodeBasis())
+		res.ModelPass = pass
+		report.Findings = append(report.Findings, found...)
+		for _, f := range found {
+			if !slices.Contains(report.Topics, f.Topic) {
+				report.Topics = append(report.Topics, f.Topic)
+			}
+		}
+		rules.SortFindings(report.Findings)
+	}
 	topics := make([]string, len(report.Findings))
 	for i, f := range report.Findings {
 		topics[i] = f.Topic
@@ -253,6 +281,13 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	res.Held = len(report.Findings) - len(delivered)
 	res.Findings = toStoreFindings(delivered)
 	res.CodeBasis = verdict.CodeBasis
+
+	// Chat reads no PDF: what it searches is indexed now, from the words
+	// and models already in memory.
+	progress.Stage(store.StageIndexing)
+	if res.ChatIndex, err = indexForChat(ctx, res); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 

@@ -50,6 +50,9 @@ type Runner struct {
 	Busy func(running int)
 	// Observer, if set, is told when scans and their stages end (metrics).
 	Observer Observer
+	// Completed, if set, is called with a version's files once its scan
+	// is stored as complete (serve renders the first sheet images).
+	Completed func(ctx context.Context, files []store.File)
 
 	wakeOnce  sync.Once
 	wake      chan struct{}
@@ -193,10 +196,12 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 		ended("failed", problem.Code)
 		return
 	}
+	tracker.pipeline.ModelReview = res.ModelPass
 	tracker.finish()
 	coverage, basis := encodeBasis(res.CodeBasis)
 	err = r.Store.CompleteScan(v.ID, store.ScanResult{
 		Findings: res.Findings, Files: markFiles(files, res, nil), LocalLawCoverage: coverage, CodeBasis: basis,
+		ChatIndex: res.ChatIndex,
 	}, tracker.pipeline)
 	if err != nil {
 		log.Error("store completed scan", "error", err)
@@ -204,6 +209,9 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 		return
 	}
 	ended("complete", "")
+	if r.Completed != nil {
+		r.Completed(ctx, markFiles(files, res, nil))
+	}
 	log.Info("scan complete", "findings", len(res.Findings), "held", res.Held, "pages", tracker.pipeline.PagesTotal,
 		"seconds", time.Since(started).Seconds())
 }
@@ -321,7 +329,8 @@ var stageWeight = map[string][2]float64{ // start, end
 	store.StagePreparing:   {0, 0.05},
 	store.StageExtracting:  {0.05, 0.70},
 	store.StageClassifying: {0.70, 0.75},
-	store.StageReviewing:   {0.75, 0.85},
+	store.StageReviewing:   {0.75, 0.83},
+	store.StageIndexing:    {0.83, 0.85},
 	store.StageAnnotating:  {0.85, 0.99},
 }
 

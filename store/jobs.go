@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -26,13 +27,14 @@ const (
 	StageExtracting  = "extracting"
 	StageClassifying = "classifying"
 	StageReviewing   = "reviewing"
+	StageIndexing    = "indexing" // the chat index
 	StageAnnotating  = "annotating"
 	StageDone        = "done"
 	StageFailed      = "failed"
 )
 
 // WorkStages are the stages that do work, each listed in Pipeline.Stages.
-var WorkStages = []string{StagePreparing, StageExtracting, StageClassifying, StageReviewing, StageAnnotating}
+var WorkStages = []string{StagePreparing, StageExtracting, StageClassifying, StageReviewing, StageIndexing, StageAnnotating}
 
 // Job is one plan set of a partner.
 type Job struct {
@@ -79,6 +81,9 @@ type Pipeline struct {
 	StartedAt      *time.Time `json:"startedAt"`
 	FinishedAt     *time.Time `json:"finishedAt"`
 	Error          *Problem   `json:"error"`
+	// ModelReview records the optional model review pass (omitted when
+	// no model is configured).
+	ModelReview *ModelPass `json:"modelReview,omitempty"`
 }
 
 // Stage is one pipeline stage's state: pending, running, done, failed.
@@ -241,6 +246,7 @@ type JobQuery struct {
 	ExternalID string
 
 	JurisdictionID string // only jobs of this jurisdiction
+	Search         string // only jobs whose name or external id holds it (any case)
 }
 
 // defaultJobLimit is the page size of a JobQuery without a limit (the
@@ -277,6 +283,9 @@ func (db *DB) Jobs(partnerID string, q JobQuery) (items []JobWithVersion, next s
 				continue
 			}
 			if q.JurisdictionID != "" && item.Job.JurisdictionID != q.JurisdictionID {
+				continue
+			}
+			if q.Search != "" && !containsFold(item.Job.Name, q.Search) && !containsFold(item.Job.ExternalID, q.Search) {
 				continue
 			}
 			if err := getJSON(tx.Bucket(bucketVersions), item.Job.CurrentVersionID, &item.Current); err != nil {
@@ -317,4 +326,9 @@ func (db *DB) Version(partnerID, jobID, versionID string) (Version, error) {
 // sortByID orders records whose ids are time-ordered, oldest first.
 func sortByID[T any](items []T, id func(T) string) {
 	sort.Slice(items, func(i, j int) bool { return id(items[i]) < id(items[j]) })
+}
+
+// containsFold reports whether s holds sub, ignoring case.
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }

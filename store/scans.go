@@ -410,6 +410,7 @@ type ScanResult struct {
 	Files            []File // files with pageCount/status/error set by the scan
 	LocalLawCoverage []byte // JSON or nil
 	CodeBasis        []byte // JSON or nil
+	ChatIndex        []byte // the chat index (package chat's encoding) or nil
 }
 
 // CompleteScan stores a scan's findings and marks the version complete.
@@ -434,6 +435,9 @@ func (db *DB) finishScan(versionID, status string, pipeline Pipeline, res *ScanR
 			return ErrNoScanInProgress
 		}
 		if err := replaceFindings(tx, versionID, res.Findings); err != nil {
+			return err
+		}
+		if err := putChatIndex(tx, versionID, res.ChatIndex); err != nil {
 			return err
 		}
 		for _, f := range res.Files {

@@ -1,0 +1,599 @@
+package chat
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"planreview/scan/sheets"
+)
+
+// NotSaid is the answer when the plans hold nothing relevant; it carries no
+// citation.
+const NotSaid = "The plans do not say."
+
+// Citation points at text that exists on one page (the contract's chat
+// citation, with the file and sheet number added).
+type Citation struct {
+	Page        int    `json:"page"`
+	SheetType   string `json:"sheetType"`
+	Excerpt     string `json:"excerpt"`
+	FileID      string `json:"fileId"`
+	SheetNumber string `json:"sheetNumber"`
+}
+
+// Message is one earlier turn of the conversation.
+type Message struct {
+	Role    string `json:"role"` // user or assistant
+	Content string `json:"content"`
+}
+
+// Answer is what chat returns. Source says who wrote the sentences:
+// "builtin" (the deterministic answerer) or "model".
+type Answer struct {
+	Answer    string     `json:"answer"`
+	Citations []Citation `json:"citations"`
+	Source    string     `json:"-"`
+}
+
+// Relevance: a unit answers a question only when it holds at least
+// minCoverage of the question's weight (summed IDF of its terms; terms the
+// plans never use weigh most), and companions must score within
+// companionShare of the best unit.
+const (
+	minCoverage    = 0.5
+	companionShare = 0.5
+	// companionCoverage is the share of the best unit's coverage a
+	// companion must hold.
+	companionCoverage = 0.75
+	maxUnits          = 4
+	maxPages          = 3
+	maxExcerpt        = 300
+	maxFindings       = 10
+	maxSheets         = 8
+)
+
+var stopWords = makeStopWords()
+
+func makeStopWords() map[string]bool {
+	stop := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of on in at for to from by with and or but not no is are was were be been
+	does do did doe what what's whats which who whom whose when where why how many much there their this that these those it its
+	show shown state stated say said tell me us we i you your my our about any all some please can could would should will
+	plan sheet drawing page set document give list find see tell know value number mention mentioned indicate indicated
+	have has had than then also only into per as if so such same other each`) {
+		stop[stem(w)] = true
+		stop[w] = true
+	}
+	return stop
+}
+
+var findingWords = map[string]bool{"finding": true, "issue": true, "problem": true, "violation": true,
+	"deficiency": true, "comment": true, "correction": true, "flag": true, "flagg": true, "noncompliance": true,
+	"non-compliance": true, "review": true, "error": true, "fail": true}
+
+var severities = []string{"critical", "high", "medium", "low", "info"}
+
+// terms are a question's content terms.
+func contentTerms(q string) []string {
+	var out []string
+	for _, t := range Tokens(q) {
+		if !stopWords[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var pageRef = regexp.MustCompile(`(?i)\bpages?\s+(\d{1,4})\b`)
+
+var whichSheets = regexp.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b|^\s*where\b`)
+
+// Answer answers a question from the index alone, deterministically.
+func (ix *Index) Answer(question string, history []Message) Answer {
+	q := ix.parse(question, history)
+	if q.findings {
+		return ix.answerFindings(q)
+	}
+	if len(q.terms) == 0 {
+		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
+	}
+	hits := ix.relevant(q)
+	if len(hits) == 0 {
+		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
+	}
+	if q.which {
+		return ix.answerWhich(q, hits)
+	}
+	return ix.answerFacts(q, hits)
+}
+
+type query struct {
+	text     string
+	terms    []string
+	findings bool
+	severity map[string]bool
+	pages    map[int]bool // page indexes named by sheet number or page
+	which    bool
+}
+
+func (ix *Index) parse(question string, history []Message) query {
+	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
+	q.which = whichSheets.MatchString(question)
+	// Sheet numbers named in the question select pages; they are not words
+	// the answer must contain.
+	sheetTerms := map[string]bool{}
+	keys := map[string][]int{}
+	for i, p := range ix.Pages {
+		if k := sheets.NumberKey(p.SheetNumber); k != "" {
+			keys[k] = append(keys[k], i)
+		}
+	}
+	for _, m := range pageRef.FindAllStringSubmatch(question, -1) {
+		n, _ := strconv.Atoi(m[1])
+		for i, p := range ix.Pages {
+			if p.Page == n {
+				q.pages[i] = true
+			}
+		}
+	}
+	for _, raw := range strings.FieldsFunc(question, func(r rune) bool { return r == ' ' || r == ',' || r == '?' || r == ';' || r == '"' }) {
+		raw = strings.Trim(raw, ".:()'")
+		if pis, ok := keys[sheets.NumberKey(raw)]; ok && raw != "" && strings.ContainsAny(raw, "0123456789") {
+			for _, pi := range pis {
+				q.pages[pi] = true
+			}
+			for _, t := range Tokens(raw) {
+				sheetTerms[t] = true
+			}
+		}
+	}
+	for _, t := range contentTerms(question) {
+		switch {
+		case findingWords[t]:
+			q.findings = true
+		case sheetTerms[t]:
+		case contains(severities, t):
+			q.severity[t] = true
+		default:
+			q.terms = append(q.terms, t)
+		}
+	}
+	if !q.findings {
+		// Severity words are ordinary words outside a question about the
+		// review ("how high is the guard").
+		for s := range q.severity {
+			q.terms = append(q.terms, s)
+		}
+		q.severity = map[string]bool{}
+	}
+	// A short follow-up ("and on the section?") borrows the terms of the
+	// last question asked.
+	if len(q.terms) < 2 {
+		for i := len(history) - 1; i >= 0; i-- {
+			if history[i].Role == "user" {
+				for _, t := range contentTerms(history[i].Content) {
+					if !findingWords[t] && !contains(severities, t) {
+						q.terms = append(q.terms, t)
+					}
+				}
+				break
+			}
+		}
+	}
+	q.terms = uniq(q.terms)
+	return q
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// relevant ranks units and keeps those that answer the question: BM25
+// order, the best unit and its companions within companionShare of its
+// score, and only when together they hold at least minCoverage of the
+// question's weight (a question about the capital of France matches
+// nothing, or a lone word of it, and is answered "The plans do not say.").
+func (ix *Index) relevant(q query) []hit {
+	ranked := ix.search(q.terms, 200)
+	var out []hit
+	for _, h := range ranked {
+		if len(q.pages) > 0 && !q.pages[ix.Units[h.unit].Page] {
+			continue
+		}
+		out = append(out, h)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	var matched uint64
+	for _, h := range out {
+		if h.score < out[0].score*companionShare {
+			break
+		}
+		matched |= h.matched
+	}
+	if ix.coverage(q.terms, matched)+1e-9 < minCoverage {
+		return nil
+	}
+	return out
+}
+
+// coverage is the share of the terms' IDF weight that matched holds.
+func (ix *Index) coverage(terms []string, matched uint64) float64 {
+	terms = uniq(terms)
+	total, got := 0.0, 0.0
+	for i, t := range terms {
+		w := ix.idf(t)
+		total += w
+		if i < 64 && matched&(1<<i) != 0 {
+			got += w
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return got / total
+}
+
+// sheetName names a page in a sentence: "sheet A0.0 (CODE ANALYSIS)", or
+// "page 3" when the sheet prints no number.
+func (ix *Index) sheetName(pi int) string {
+	p := ix.Pages[pi]
+	name := fmt.Sprintf("page %d", p.Page)
+	if p.SheetNumber != "" {
+		name = "sheet " + p.SheetNumber
+		if p.SheetTitle != "" {
+			name += " (" + p.SheetTitle + ")"
+		}
+		name += fmt.Sprintf(", page %d", p.Page)
+	}
+	if len(ix.fileIDs()) > 1 {
+		name += " of file " + p.FileID
+	}
+	return name
+}
+
+func (ix *Index) fileIDs() []string {
+	var ids []string
+	for _, p := range ix.Pages {
+		if !contains(ids, p.FileID) {
+			ids = append(ids, p.FileID)
+		}
+	}
+	return ids
+}
+
+// cite is a citation of excerpt on page pi, or false when the excerpt is
+// not text of that page.
+func (ix *Index) cite(pi int, excerpt string) (Citation, bool) {
+	if !ix.Verify(pi, excerpt) {
+		return Citation{}, false
+	}
+	p := ix.Pages[pi]
+	return Citation{Page: p.Page, SheetType: p.SheetType, Excerpt: normalizeSpace(excerpt), FileID: p.FileID,
+		SheetNumber: p.SheetNumber}, true
+}
+
+// excerptFor is the part of a unit worth quoting: a passage is narrowed to
+// the lines (at most two) holding the most question terms, cut at a word
+// boundary under maxExcerpt bytes.
+func (ix *Index) excerptFor(u Unit, terms []string) string {
+	if u.Kind != KindPassage {
+		return u.Excerpt
+	}
+	lines := ix.Pages[u.Page].Lines
+	want := map[string]bool{}
+	for _, t := range terms {
+		want[t] = true
+	}
+	score := func(l string) int {
+		n := 0
+		for _, t := range Tokens(l) {
+			if want[t] {
+				n++
+			}
+		}
+		return n
+	}
+	best, bestScore := u.First, -1
+	for i := u.First; i <= u.Last; i++ {
+		s := score(lines[i])
+		if i < u.Last {
+			s += score(lines[i+1])
+		}
+		if s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	text := lines[best]
+	if best < u.Last && score(lines[best+1]) > 0 {
+		text += " " + lines[best+1]
+	}
+	return cutWords(text, maxExcerpt)
+}
+
+func cutWords(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:limit], ' ')
+	if cut <= 0 {
+		return s[:limit]
+	}
+	return s[:cut]
+}
+
+// answerFacts states the best-supported units in plain sentences, one per
+// sheet.
+func (ix *Index) answerFacts(q query, hits []hit) Answer {
+	type chosen struct {
+		unit    Unit
+		excerpt string
+	}
+	var picked []chosen
+	pagesUsed := []int{}
+	seen := map[string]bool{}
+	top := hits[0].score
+	for _, h := range hits {
+		if len(picked) >= maxUnits {
+			break
+		}
+		if h.score < top*companionShare {
+			break
+		}
+		// A companion must answer nearly as much of the question as the
+		// best unit, not just share one of its words.
+		if h.coverage < hits[0].coverage*companionCoverage {
+			continue
+		}
+		u := ix.Units[h.unit]
+		key := strings.ToLower(u.Label + "\x00" + u.Value)
+		if u.Kind == KindPassage || u.Kind == KindRow {
+			key = strings.ToLower(u.Excerpt)
+		}
+		if seen[key] {
+			continue
+		}
+		if !contains(intsToStrings(pagesUsed), strconv.Itoa(u.Page)) && len(pagesUsed) >= maxPages {
+			continue
+		}
+		ex := ix.excerptFor(u, q.terms)
+		dup := false
+		for _, c := range picked {
+			if c.unit.Page == u.Page && (strings.Contains(c.excerpt, ex) || strings.Contains(ex, c.excerpt)) {
+				dup = true
+			}
+		}
+		if dup {
+			continue
+		}
+		seen[key] = true
+		picked = append(picked, chosen{u, ex})
+		if !contains(intsToStrings(pagesUsed), strconv.Itoa(u.Page)) {
+			pagesUsed = append(pagesUsed, u.Page)
+		}
+	}
+	var sentences []string
+	var cites []Citation
+	for _, pi := range pagesUsed {
+		var facts, quotes []string
+		for _, c := range picked {
+			if c.unit.Page != pi {
+				continue
+			}
+			cit, ok := ix.cite(pi, c.excerpt)
+			if !ok {
+				continue
+			}
+			cites = append(cites, cit)
+			switch c.unit.Kind {
+			case KindPair, KindField:
+				facts = append(facts, c.unit.Label+": "+c.unit.Value)
+			case KindRow:
+				facts = append(facts, strings.ReplaceAll(c.excerpt, CellSep, ", "))
+			default:
+				quotes = append(quotes, "“"+c.excerpt+"”")
+			}
+		}
+		name := ix.sheetName(pi)
+		if len(facts) > 0 {
+			sentences = append(sentences, capitalize(name)+" states "+joinAnd(facts)+".")
+		}
+		if len(quotes) > 0 {
+			verb := " says "
+			if len(facts) > 0 {
+				verb = " also says "
+			}
+			sentences = append(sentences, capitalize(name)+verb+strings.Join(quotes, " and ")+".")
+		}
+	}
+	if len(cites) == 0 {
+		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
+	}
+	return Answer{Answer: strings.Join(sentences, " "), Citations: cites, Source: "builtin"}
+}
+
+func intsToStrings(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return out
+}
+
+// answerWhich lists the sheets that hold what the question asks about,
+// best first, one citation each.
+func (ix *Index) answerWhich(q query, hits []hit) Answer {
+	var names []string
+	var cites []Citation
+	done := map[int]bool{}
+	for _, h := range hits {
+		u := ix.Units[h.unit]
+		if done[u.Page] || len(names) >= maxSheets {
+			continue
+		}
+		cit, ok := ix.cite(u.Page, ix.excerptFor(u, q.terms))
+		if !ok {
+			continue
+		}
+		done[u.Page] = true
+		names = append(names, ix.sheetName(u.Page))
+		cites = append(cites, cit)
+	}
+	if len(names) == 0 {
+		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
+	}
+	return Answer{Answer: "It appears on " + joinAnd(names) + ".", Citations: cites, Source: "builtin"}
+}
+
+// answerFindings answers questions about the review itself from the
+// delivered findings (withheld ones are not in the index at all).
+func (ix *Index) answerFindings(q query) Answer {
+	var picked []int
+	for i, f := range ix.Findings {
+		if len(q.severity) > 0 && !q.severity[f.Severity] {
+			continue
+		}
+		if len(q.pages) > 0 && (f.Page < 0 || !q.pages[f.Page]) {
+			continue
+		}
+		picked = append(picked, i)
+	}
+	// Remaining words narrow by subject ("stair findings"): a finding
+	// stays when its title, rationale, topic or refs hold enough of them.
+	if len(q.terms) > 0 && len(picked) > 0 {
+		var kept []int
+		for _, i := range picked {
+			f := ix.Findings[i]
+			have := map[string]bool{}
+			for _, t := range Tokens(f.Title + " " + f.Rationale + " " + strings.ReplaceAll(f.Topic, ".", " ") + " " + f.GoverningRefs) {
+				have[t] = true
+			}
+			n := 0
+			for _, t := range q.terms {
+				if have[t] {
+					n++
+				}
+			}
+			if float64(n) >= minCoverage*float64(len(q.terms)) {
+				kept = append(kept, i)
+			}
+		}
+		picked = kept
+	}
+	scope := describeScope(q, ix)
+	var sb strings.Builder
+	var cites []Citation
+	if len(picked) == 0 {
+		fmt.Fprintf(&sb, "The review has no %sfindings%s.", scope.severity, scope.where)
+	} else {
+		noun := "findings"
+		if len(picked) == 1 {
+			noun = "finding"
+		}
+		fmt.Fprintf(&sb, "The review has %d %s%s%s:", len(picked), scope.severity, noun, scope.where)
+		sort.SliceStable(picked, func(a, b int) bool {
+			return severityRank(ix.Findings[picked[a]].Severity) < severityRank(ix.Findings[picked[b]].Severity)
+		})
+		for n, i := range picked {
+			if n == maxFindings {
+				fmt.Fprintf(&sb, " and %d more.", len(picked)-maxFindings)
+				break
+			}
+			f := ix.Findings[i]
+			fmt.Fprintf(&sb, " (%d) %s [%s", n+1, strings.TrimRight(f.Title, "."), f.Severity)
+			if f.GoverningRefs != "" {
+				sb.WriteString(", " + f.GoverningRefs)
+			}
+			if f.Page >= 0 {
+				sb.WriteString(", " + ix.sheetName(f.Page))
+			}
+			sb.WriteString("].")
+			if f.Page >= 0 {
+				for _, a := range f.Anchors {
+					if cit, ok := ix.cite(f.Page, a); ok {
+						cites = append(cites, cit)
+						break
+					}
+				}
+			}
+		}
+	}
+	if len(ix.HeldTopics) > 0 {
+		fmt.Fprintf(&sb, " Findings on %s are withheld until certified local law covers them.", joinAnd(ix.HeldTopics))
+	}
+	if cites == nil {
+		cites = []Citation{}
+	}
+	return Answer{Answer: sb.String(), Citations: cites, Source: "builtin"}
+}
+
+type scopeWords struct{ severity, where string }
+
+func describeScope(q query, ix *Index) scopeWords {
+	var s scopeWords
+	var sev []string
+	for _, name := range severities {
+		if q.severity[name] {
+			sev = append(sev, name)
+		}
+	}
+	if len(sev) > 0 {
+		s.severity = strings.Join(sev, " or ") + " "
+	}
+	var where []string
+	for pi := range ix.Pages {
+		if q.pages[pi] {
+			p := ix.Pages[pi]
+			if p.SheetNumber != "" {
+				where = append(where, p.SheetNumber)
+			} else {
+				where = append(where, fmt.Sprintf("page %d", p.Page))
+			}
+		}
+	}
+	where = uniq(where)
+	if len(where) > 0 {
+		s.where = " on " + joinAnd(where)
+	}
+	if len(q.terms) > 0 {
+		s.where += " about " + strings.Join(q.terms, " ")
+	}
+	return s
+}
+
+func severityRank(s string) int {
+	for i, name := range severities {
+		if name == s {
+			return i
+		}
+	}
+	return len(severities)
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	case 2:
+		return items[0] + " and " + items[1]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,260 @@
+package chat
+
+import (
+	"sort"
+	"strings"
+
+	"planreview/scan/layout"
+	"planreview/scan/pdftext"
+	"planreview/scan/sheets"
+	"planreview/store"
+)
+
+// SourcePage is one extracted page with what the pipeline decided about
+// it: the sheet it is (as the findings name it) and its title-block fields.
+type SourcePage struct {
+	FileID      string
+	Text        *pdftext.Page
+	SheetNumber string
+	SheetType   string
+	SheetTitle  string
+	Fields      []sheets.Field
+	// Layout is the page's layout when the caller has it (nil: Build
+	// analyses the page itself).
+	Layout *layout.Page
+}
+
+// Passage bounds: a passage is at most passageLines lines and about
+// passageWords words of one block, small enough that a match in it is a
+// match in what a reader would quote.
+const (
+	passageLines = 4
+	passageWords = 60
+	maxRowChars  = 400
+)
+
+// Build indexes a scanned set. Each page's layout (layout.Analyze) gives its
+// lines, blocks, tables and label/value pairs; findings are the delivered
+// ones, heldTopics those withheld.
+func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *Index {
+	ix := &Index{HeldTopics: heldTopics}
+	for _, sp := range pages {
+		ix.addPage(sp)
+	}
+	for _, f := range findings {
+		cf := Finding{ID: f.ID, Severity: f.Severity, Title: f.Title, Rationale: f.Rationale,
+			GoverningRefs: f.GoverningRefs, Topic: f.Topic, Source: f.Source, Page: ix.PageIndex(f.FileID, f.Sheet.Page)}
+		for _, a := range f.Anchors {
+			if t := normalizeSpace(a.Text); t != "" {
+				cf.Anchors = append(cf.Anchors, t)
+			}
+		}
+		ix.Findings = append(ix.Findings, cf)
+	}
+	ix.finish(true)
+	return ix
+}
+
+// pageWords maps a page's words to their place in its reading lines.
+type pageWords struct {
+	words []pdftext.Word
+	line  []int // word → line index (-1: in no line)
+	pos   []int // word → position in its line
+	lens  []int // line → words
+}
+
+func (ix *Index) addPage(sp SourcePage) {
+	p := Page{FileID: sp.FileID, SheetNumber: sp.SheetNumber, SheetType: sp.SheetType, SheetTitle: sp.SheetTitle}
+	if sp.Text == nil {
+		ix.Pages = append(ix.Pages, p)
+		return
+	}
+	p.Page = sp.Text.Number
+	pi := len(ix.Pages)
+	lp := sp.Layout
+	if lp == nil {
+		lp = layout.Analyze(sp.Text)
+	}
+	pw := pageWords{words: lp.Words, line: make([]int, len(lp.Words)), pos: make([]int, len(lp.Words))}
+	for i := range pw.line {
+		pw.line[i] = -1
+	}
+	// Lines in reading order: block by block, then any line no block holds.
+	var order []int
+	inBlock := make([]bool, len(lp.Lines))
+	for _, b := range lp.Blocks {
+		for _, li := range b.Lines {
+			if li >= 0 && li < len(lp.Lines) && !inBlock[li] {
+				inBlock[li] = true
+				order = append(order, li)
+			}
+		}
+	}
+	for li := range lp.Lines {
+		if !inBlock[li] {
+			order = append(order, li)
+		}
+	}
+	lineOf := make([]int, len(lp.Lines)) // layout line → page line
+	heading := map[int]string{}          // page line → first line of its block
+	for _, li := range order {
+		var texts []string
+		for _, w := range lp.Lines[li].Words {
+			if w < 0 || w >= len(lp.Words) || pw.line[w] >= 0 {
+				continue
+			}
+			t := strings.TrimSpace(lp.Words[w].Text)
+			if t == "" || strings.ContainsAny(t, "\n\r\t") {
+				continue
+			}
+			pw.line[w], pw.pos[w] = len(p.Lines), len(texts)
+			texts = append(texts, t)
+		}
+		lineOf[li] = len(p.Lines)
+		pw.lens = append(pw.lens, len(texts))
+		p.Lines = append(p.Lines, strings.Join(texts, " "))
+	}
+	for _, b := range lp.Blocks {
+		var first string
+		for _, li := range b.Lines {
+			if li >= 0 && li < len(lp.Lines) {
+				pl := lineOf[li]
+				if first == "" {
+					first = p.Lines[pl]
+				}
+				heading[pl] = first
+			}
+		}
+	}
+	ix.Pages = append(ix.Pages, p)
+	contextOf := func(words []int) string {
+		for _, w := range words {
+			if w >= 0 && w < len(pw.line) && pw.line[w] >= 0 {
+				return heading[pw.line[w]]
+			}
+		}
+		return ""
+	}
+
+	// Passages: consecutive lines of one block.
+	for _, b := range lp.Blocks {
+		first, words := -1, 0
+		flush := func(last int) {
+			if first >= 0 {
+				ix.addPassage(pi, first, last, heading[first])
+			}
+			first, words = -1, 0
+		}
+		prev := -1
+		for _, li := range b.Lines {
+			if li < 0 || li >= len(lp.Lines) {
+				continue
+			}
+			pl := lineOf[li]
+			if p.Lines[pl] == "" {
+				continue
+			}
+			n := pw.lens[pl]
+			if first >= 0 && (pl != prev+1 || pl-first+1 > passageLines || words+n > passageWords) {
+				flush(prev)
+			}
+			if first < 0 {
+				first = pl
+			}
+			words += n
+			prev = pl
+		}
+		flush(prev)
+	}
+	for li := range lp.Lines {
+		if !inBlock[li] && p.Lines[lineOf[li]] != "" {
+			ix.addPassage(pi, lineOf[li], lineOf[li], "")
+		}
+	}
+	for _, pr := range lp.Pairs {
+		ex := pw.text(append(append([]int(nil), pr.LabelWords...), pr.ValueWords...))
+		if ex != "" && strings.TrimSpace(pr.Value) != "" {
+			ix.Units = append(ix.Units, Unit{Kind: KindPair, Page: pi, Label: normalizeSpace(pr.Label),
+				Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
+		}
+	}
+	for _, f := range sp.Fields {
+		ex := pw.text(append(append([]int(nil), f.CaptionWords...), f.ValueWords...))
+		if ex != "" && strings.TrimSpace(f.Value) != "" {
+			ix.Units = append(ix.Units, Unit{Kind: KindField, Page: pi,
+				Label: strings.TrimRight(normalizeSpace(f.Caption), ": "), Value: normalizeSpace(f.Value), Excerpt: ex})
+		}
+	}
+	for _, t := range lp.Tables {
+		for _, r := range t.Rows {
+			var cells []string
+			size := 0
+			for _, c := range r.Cells {
+				if ct := pw.text(c.Words); ct != "" {
+					cells = append(cells, ct)
+					size += len(ct) + len(CellSep)
+				}
+			}
+			if len(cells) < 2 || size > maxRowChars {
+				continue
+			}
+			ex := strings.Join(cells, CellSep)
+			var words []int
+			for _, c := range r.Cells {
+				words = append(words, c.Words...)
+			}
+			ix.Units = append(ix.Units, Unit{Kind: KindRow, Page: pi, Value: ex, Excerpt: ex, context: contextOf(words)})
+		}
+	}
+}
+
+func (ix *Index) addPassage(pi, first, last int, context string) {
+	lines := ix.Pages[pi].Lines
+	ex := strings.Join(lines[first:last+1], " ")
+	u := Unit{Kind: KindPassage, Page: pi, First: first, Last: last, Excerpt: ex}
+	// A passage after the first of its block carries the block's heading.
+	if context != lines[first] {
+		u.context = context
+	}
+	ix.Units = append(ix.Units, u)
+}
+
+// text is the page text of some words: runs of words that follow each
+// other in the page's reading lines become one fragment; fragments are
+// joined by Sep. Words in no line are left out.
+func (pw pageWords) text(words []int) string {
+	type at struct{ line, pos, w int }
+	var ats []at
+	seen := map[int]bool{}
+	for _, w := range words {
+		if w < 0 || w >= len(pw.line) || pw.line[w] < 0 || seen[w] {
+			continue
+		}
+		seen[w] = true
+		ats = append(ats, at{pw.line[w], pw.pos[w], w})
+	}
+	if len(ats) == 0 {
+		return ""
+	}
+	sort.Slice(ats, func(i, j int) bool {
+		if ats[i].line != ats[j].line {
+			return ats[i].line < ats[j].line
+		}
+		return ats[i].pos < ats[j].pos
+	})
+	var sb strings.Builder
+	for i, a := range ats {
+		if i > 0 {
+			prev := ats[i-1]
+			follows := a.line == prev.line && a.pos == prev.pos+1 ||
+				a.line == prev.line+1 && a.pos == 0 && prev.pos == pw.lens[prev.line]-1
+			if follows {
+				sb.WriteByte(' ')
+			} else {
+				sb.WriteString(Sep)
+			}
+		}
+		sb.WriteString(strings.TrimSpace(pw.words[a.w].Text))
+	}
+	return sb.String()
+}

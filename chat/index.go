@@ -1,0 +1,297 @@
+// Package chat answers questions about a scanned plan set from the set's
+// own words: a retrieval index built at scan time (blocks, label/value
+// pairs, table rows, title-block fields and findings, each with its file,
+// page, sheet number and type), a deterministic answerer that needs no
+// model, and an optional OpenAI-compatible model whose every citation is
+// checked against the page text before anyone sees it.
+//
+// The index is stored with the version (store.PutChatIndex), so a chat call
+// reads no PDF: it decodes the index once (kept in a small cache) and ranks
+// units with BM25. Everything here is callable without HTTP; the API's chat
+// endpoint and the hosted chat screen share it.
+package chat
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kind is what a unit of the index is.
+type Kind uint8
+
+// Unit kinds. A passage is a few consecutive lines of one layout block.
+const (
+	KindPassage Kind = iota + 1
+	KindPair         // label and value as printed ("Occupancy Type: R-3")
+	KindRow          // one row of a table, cells in order
+	KindField        // a title-block field (caption and value)
+)
+
+// Page is one page of the set as chat sees it: where it is, which sheet it
+// is, and its text as layout lines in reading order. The lines are the
+// ground truth every excerpt is checked against.
+type Page struct {
+	FileID      string
+	Page        int // 1-based within the file
+	SheetNumber string
+	SheetType   string
+	SheetTitle  string
+	Lines       []string
+}
+
+// Unit is one retrievable piece of a page. Excerpt is text of the page:
+// fragments that are each a run of the page's text, joined by Sep (" … ")
+// where the page has something else between them, or by CellSep between
+// table cells.
+type Unit struct {
+	Kind    Kind
+	Page    int // index into Index.Pages
+	Label   string
+	Value   string
+	Excerpt string
+	// Lines of a passage: [First, Last] indexes into the page's Lines.
+	First, Last int
+	// context is searched but not stored as text: the heading (first
+	// line) of the unit's block, so "the general notes" finds note 12.
+	context string
+}
+
+// Finding is a delivered finding as chat needs it.
+type Finding struct {
+	ID            string
+	Severity      string
+	Title         string
+	Rationale     string
+	GoverningRefs string
+	Topic         string
+	Source        string
+	Page          int // index into Index.Pages; -1 when the finding has no page
+	Anchors       []string
+}
+
+// Separators inside excerpts.
+const (
+	Sep     = " … "
+	CellSep = " | "
+)
+
+// Index is the chat index of one scanned version.
+type Index struct {
+	Pages    []Page
+	Units    []Unit
+	Findings []Finding
+	// HeldTopics are the topics whose findings were withheld (no certified
+	// local law covers them); chat says so instead of answering from them.
+	HeldTopics []string
+
+	postings map[string][]posting // term → units holding it
+	unitLen  []int                // terms per unit
+	avgLen   float64
+	pageText []string // each page's lines joined by spaces, normalised
+}
+
+type posting struct {
+	unit int32
+	tf   uint16
+}
+
+// Finish builds the inverted index and page texts. Build calls it; Decode
+// restores postings from the stored form and calls it for the rest.
+func (ix *Index) finish(withPostings bool) {
+	ix.pageText = make([]string, len(ix.Pages))
+	for i, p := range ix.Pages {
+		ix.pageText[i] = normalizeSpace(strings.Join(p.Lines, " "))
+	}
+	if withPostings {
+		ix.postings = map[string][]posting{}
+		ix.unitLen = make([]int, len(ix.Units))
+		counts := map[string]int{}
+		titles := make([][]string, len(ix.Pages))
+		for i, p := range ix.Pages {
+			titles[i] = Tokens(p.SheetTitle)
+		}
+		for u, un := range ix.Units {
+			clear(counts)
+			// A unit is searched by its excerpt, its sheet's title and its
+			// block's heading: "the stair section" finds a note on sheet
+			// A3.1 SECTIONS under STAIR NOTES.
+			for _, part := range [][]string{Tokens(un.Excerpt), titles[un.Page], Tokens(un.context)} {
+				for _, t := range part {
+					counts[t]++
+					ix.unitLen[u]++
+				}
+			}
+			for t, n := range counts {
+				ix.postings[t] = append(ix.postings[t], posting{unit: int32(u), tf: uint16(min(n, math.MaxUint16))})
+			}
+		}
+	}
+	total := 0
+	for _, n := range ix.unitLen {
+		total += n
+	}
+	if len(ix.unitLen) > 0 {
+		ix.avgLen = float64(total) / float64(len(ix.unitLen))
+	}
+}
+
+// Verify reports whether excerpt is text of page pi: every fragment
+// (split at Sep and CellSep) is a run of the page's text.
+func (ix *Index) Verify(pi int, excerpt string) bool {
+	if pi < 0 || pi >= len(ix.pageText) || strings.TrimSpace(excerpt) == "" {
+		return false
+	}
+	for _, part := range strings.Split(excerpt, Sep) {
+		for _, frag := range strings.Split(part, CellSep) {
+			frag = normalizeSpace(frag)
+			if frag == "" || !strings.Contains(ix.pageText[pi], frag) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// PageIndex finds a page by file and page number; -1 when absent.
+func (ix *Index) PageIndex(fileID string, page int) int {
+	for i, p := range ix.Pages {
+		if p.FileID == fileID && p.Page == page {
+			return i
+		}
+	}
+	return -1
+}
+
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// hit is one ranked unit.
+type hit struct {
+	unit  int
+	score float64
+	// coverage is the share of the question's weight (IDF) the unit holds;
+	// matched says which of the question's terms (bit i: term i).
+	coverage float64
+	matched  uint64
+}
+
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// idf is BM25's inverse document frequency; a term no unit holds gets the
+// weight of the rarest possible term, so a question about something the
+// plans never mention keeps most of its weight unmatched.
+func (ix *Index) idf(term string) float64 {
+	n := float64(len(ix.Units))
+	df := float64(len(ix.postings[term]))
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// search ranks units for query terms with BM25; kinds filters (nil: all).
+func (ix *Index) search(terms []string, limit int) []hit {
+	terms = uniq(terms)
+	if len(terms) == 0 || len(ix.Units) == 0 {
+		return nil
+	}
+	weights := make([]float64, len(terms))
+	total := 0.0
+	for i, t := range terms {
+		weights[i] = ix.idf(t)
+		total += weights[i]
+	}
+	scores := map[int]*hit{}
+	for i, t := range terms {
+		for _, p := range ix.postings[t] {
+			u := int(p.unit)
+			h := scores[u]
+			if h == nil {
+				h = &hit{unit: u}
+				scores[u] = h
+			}
+			tf := float64(p.tf)
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(ix.unitLen[u])/ix.avgLen)
+			h.score += weights[i] * tf * (bm25K1 + 1) / (tf + norm)
+			h.coverage += weights[i] / total
+			if i < 64 {
+				h.matched |= 1 << i
+			}
+		}
+	}
+	out := make([]hit, 0, len(scores))
+	for _, h := range scores {
+		// Short factual units (pairs, rows, fields) state what a question
+		// asks more directly than a passage that mentions it.
+		if ix.Units[h.unit].Kind != KindPassage {
+			h.score *= 1.25
+		}
+		out = append(out, *h)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].score != out[b].score {
+			return out[a].score > out[b].score
+		}
+		return out[a].unit < out[b].unit
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Tokens splits text into lower-case search terms: words and numbers, a
+// compound like "R-3", "V-B" or "A1.1" also whole, each word lightly
+// stemmed so "risers" finds "RISER".
+func Tokens(s string) []string {
+	var out []string
+	for _, field := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}\"“”‘’!?<>=*#|…", r)
+	}) {
+		field = strings.Trim(field, ".'`-/_&+~@%")
+		if field == "" {
+			continue
+		}
+		parts := strings.FieldsFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if len(parts) > 1 && utf8.RuneCountInString(field) <= 12 {
+			out = append(out, field)
+		}
+		for _, p := range parts {
+			out = append(out, stem(p))
+		}
+	}
+	return out
+}
+
+// stem strips the common English inflections; plan text is mostly nouns
+// in capitals, so plurals matter most.
+func stem(w string) string {
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		return w[:n-3] + "y"
+	case n > 4 && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes")):
+		return w[:n-2]
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:n-1]
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		return w[:n-3]
+	case n > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
+		return w[:n-2]
+	}
+	return w
+}

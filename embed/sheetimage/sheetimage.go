@@ -1,0 +1,302 @@
+// Package sheetimage renders PDF pages to PNG images on the appliance, for
+// the hosted job and chat screens (and, later, a vision model). It runs
+// PDFium compiled to WebAssembly inside the Go process (go-pdfium's
+// webassembly build on wazero): no cgo, no helper binary, no browser
+// plugin, and the module ships inside the Go module, so nothing is
+// downloaded at build or run time. docs/sheet-images.md says why.
+//
+// Each page is rendered once per size and kept under the cache folder
+// (durable writes). A render is bounded: the WebAssembly memory has a cap,
+// the pixel count has a cap, and a page that takes longer than the timeout
+// has its PDFium instance killed; the page fails, the server does not.
+package sheetimage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"planreview/store/durable"
+)
+
+// Sizes a page is rendered at: the long side in pixels. Screen fits a
+// sheet in a browser column; Large is for zooming in on the words (about
+// 100 dpi on a 24×36 in sheet).
+const (
+	SizeScreen = 1600
+	SizeLarge  = 3600
+)
+
+// maxPixels caps one image whatever the page's shape (a 1 × 200 in strip
+// would otherwise ask for a huge bitmap at the long-side size).
+const maxPixels = 16_000_000
+
+// ErrPage means the page could not be rendered: the file is not a PDF
+// PDFium can open, the page does not exist, or the render ran out of time
+// or memory. The caller answers the image as missing; nothing else fails.
+var ErrPage = errors.New("page could not be rendered")
+
+// Renderer renders and caches page images. Its zero value is not usable;
+// set the fields and call Start.
+type Renderer struct {
+	CacheDir    string        // where PNGs and the compiled module live
+	Timeout     time.Duration // per page; default 20 s
+	MemoryLimit int           // WebAssembly memory per instance, bytes; default 1 GiB
+	Workers     int           // concurrent renders; default 1
+	// ModuleCacheDir holds wazero's compiled PDFium; default CacheDir/wasm.
+	ModuleCacheDir string
+
+	once    sync.Once
+	ready   chan struct{}
+	pool    pdfium.Pool
+	initErr error
+	slots   chan struct{}
+
+	inflightMu sync.Mutex
+	inflight   map[string]*call
+	renders    sync.WaitGroup // Close waits for them
+}
+
+type call struct {
+	done chan struct{}
+	data []byte
+	err  error
+}
+
+// Start compiles the WebAssembly module in the background (about 15 s on
+// one core the first time; wazero's compilation cache in CacheDir makes
+// later starts fast). Renders wait for it.
+func (r *Renderer) Start() {
+	r.once.Do(func() {
+		r.ready = make(chan struct{})
+		if r.Workers <= 0 {
+			r.Workers = 1
+		}
+		r.slots = make(chan struct{}, r.Workers)
+		r.inflight = map[string]*call{}
+		go func() {
+			defer close(r.ready)
+			r.pool, r.initErr = r.initPool()
+		}()
+	})
+}
+
+func (r *Renderer) initPool() (pool pdfium.Pool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("sheet images: starting PDFium: %v", p)
+		}
+	}()
+	limit := r.MemoryLimit
+	if limit <= 0 {
+		limit = 1 << 30
+	}
+	cfg := wazero.NewRuntimeConfig().
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+		WithMemoryLimitPages(uint32(limit / 65536)).
+		WithCloseOnContextDone(true) // Kill interrupts a page that runs too long
+	dir := r.ModuleCacheDir
+	if dir == "" && r.CacheDir != "" {
+		dir = filepath.Join(r.CacheDir, "wasm")
+	}
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
+				cfg = cfg.WithCompilationCache(cache)
+			}
+		}
+	}
+	return webassembly.Init(webassembly.Config{MinIdle: 0, MaxIdle: r.Workers, MaxTotal: r.Workers, RuntimeConfig: cfg})
+}
+
+// Close stops PDFium; renders after it fail.
+func (r *Renderer) Close() {
+	if r.ready == nil {
+		return
+	}
+	<-r.ready
+	r.renders.Wait()
+	if r.pool != nil {
+		_ = r.pool.Close()
+	}
+}
+
+// Prerender renders the first pages of a scanned file at screen size, so
+// the job screen's first sheets come from the cache.
+func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
+	for page := 1; page <= pages; page++ {
+		if _, err := r.Page(ctx, pdfPath, sum, page, SizeScreen); err != nil {
+			return
+		}
+	}
+}
+
+// Page returns the PNG of one page (1-based) of the PDF at pdfPath, whose
+// content hash is sum (the cache key), with its long side size pixels.
+func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error) {
+	if page < 1 || size < 64 || size > SizeLarge {
+		return nil, ErrPage
+	}
+	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
+	if data, err := os.ReadFile(cached); err == nil {
+		return data, nil
+	}
+	// One render per image however many screens ask at once.
+	r.inflightMu.Lock()
+	c, busy := r.inflight[cached]
+	if !busy {
+		c = &call{done: make(chan struct{})}
+		r.inflight[cached] = c
+	}
+	r.inflightMu.Unlock()
+	if !busy {
+		r.renders.Add(1)
+		go func() {
+			defer r.renders.Done()
+			// Detached from the request: a browser that goes away does not
+			// waste a render another screen will ask for next.
+			c.data, c.err = r.renderAndStore(pdfPath, cached, page, size)
+			r.inflightMu.Lock()
+			delete(r.inflight, cached)
+			r.inflightMu.Unlock()
+			close(c.done)
+		}()
+	}
+	select {
+	case <-c.done:
+		return c.data, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (r *Renderer) renderAndStore(pdfPath, cached string, page, size int) ([]byte, error) {
+	data, err := r.render(pdfPath, page, size)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(cached), 0o700); err != nil {
+		return data, nil // served, just not cached
+	}
+	_ = durable.WriteFile(cached, data, 0o600)
+	return data, nil
+}
+
+func (r *Renderer) timeout() time.Duration {
+	if r.Timeout > 0 {
+		return r.Timeout
+	}
+	return 20 * time.Second
+}
+
+func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
+	r.Start()
+	<-r.ready
+	if r.initErr != nil {
+		return nil, r.initErr
+	}
+	r.slots <- struct{}{}
+	defer func() { <-r.slots }()
+
+	inst, err := r.pool.GetInstance(r.timeout())
+	if err != nil {
+		return nil, fmt.Errorf("sheet images: %w", err)
+	}
+	type result struct {
+		img image.Image
+		err error
+	}
+	out := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				out <- result{err: fmt.Errorf("%w: %v", ErrPage, p)}
+			}
+		}()
+		img, err := renderPage(inst, pdfPath, page, size)
+		out <- result{img, err}
+	}()
+	select {
+	case res := <-out:
+		_ = inst.Close()
+		if res.err != nil {
+			return nil, res.err
+		}
+		var buf bytes.Buffer
+		// Line drawings compress well even at the fastest level, which is
+		// several times quicker than the default on a big sheet.
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(&buf, res.img); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	case <-time.After(r.timeout()):
+		_ = inst.Kill() // interrupts the WebAssembly call; the pool makes a fresh instance
+		return nil, fmt.Errorf("%w: page %d took longer than %s", ErrPage, page, r.timeout())
+	}
+}
+
+// renderPage renders one page to a grey image whose long side is size
+// pixels (fewer when the page's shape would exceed maxPixels).
+func renderPage(inst pdfium.Pdfium, pdfPath string, page, size int) (image.Image, error) {
+	f, err := os.Open(pdfPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := inst.OpenDocument(&requests.OpenDocument{FileReader: f, FileReaderSize: st.Size()})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPage, err)
+	}
+	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+	if err != nil || page > count.PageCount {
+		return nil, ErrPage
+	}
+	ref := requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: page - 1}}
+	dims, err := inst.GetPageSize(&requests.GetPageSize{Page: ref})
+	if err != nil || dims.Width <= 0 || dims.Height <= 0 {
+		return nil, ErrPage
+	}
+	w, h := fit(dims.Width, dims.Height, size)
+	res, err := inst.RenderPageInPixels(&requests.RenderPageInPixels{Page: ref, Width: w, Height: h})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPage, err)
+	}
+	defer res.Cleanup()
+	// Copy out: the bitmap belongs to the instance and goes with Cleanup.
+	src := res.Result.Image
+	dst := image.NewRGBA(src.Bounds())
+	copy(dst.Pix, src.Pix)
+	return dst, nil
+}
+
+// fit scales a page of w × h points so its long side is size pixels,
+// within maxPixels.
+func fit(w, h float64, size int) (int, int) {
+	scale := float64(size) / max(w, h)
+	if px := w * h * scale * scale; px > maxPixels {
+		scale *= math.Sqrt(maxPixels / px)
+	}
+	return max(1, int(w*scale+0.5)), max(1, int(h*scale+0.5))
+}

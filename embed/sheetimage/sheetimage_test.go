@@ -1,0 +1,177 @@
+package sheetimage_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"planreview/embed/sheetimage"
+)
+
+const corpus = "../../../shared/corpus/"
+
+// newRenderer shares the compiled module between test runs (compiling
+// PDFium takes about 15 s on one core; the pages cache stays per test).
+func newRenderer(t testing.TB, timeout time.Duration) *sheetimage.Renderer {
+	r := &sheetimage.Renderer{CacheDir: t.TempDir(), Timeout: timeout,
+		ModuleCacheDir: filepath.Join(os.TempDir(), "planreview-test-wasm-cache")}
+	r.Start()
+	t.Cleanup(r.Close)
+	return r
+}
+
+func corpusFile(t testing.TB, name string) string {
+	path := corpus + name
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("corpus file %s absent", name)
+	}
+	return path
+}
+
+// TestMatchesPdftoppm: a rendered page has pdftoppm's size for the same
+// long side, and its dark pixels lie where pdftoppm's do (the right page,
+// the right way up).
+func TestMatchesPdftoppm(t *testing.T) {
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		t.Skip("pdftoppm (poppler) not installed")
+	}
+	r := newRenderer(t, time.Minute)
+	for _, tc := range []struct {
+		file string
+		page int
+	}{
+		{"polimi_QM-S3_A101_pianta.pdf", 1},
+		{"ca_calgary_sample_dp_bp_house_26p.pdf", 3},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := corpusFile(t, tc.file)
+			data, err := r.Page(context.Background(), path, "sum-"+tc.file, tc.page, sheetimage.SizeScreen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := png.Decode(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "ref")
+			pg := strconv.Itoa(tc.page)
+			if b, err := exec.Command("pdftoppm", "-png", "-gray", "-f", pg, "-l", pg, "-singlefile",
+				"-scale-to", strconv.Itoa(sheetimage.SizeScreen), path, out).CombinedOutput(); err != nil {
+				t.Fatalf("pdftoppm: %v %s", err, b)
+			}
+			f, err := os.Open(out + ".png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			want, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gb, wb := got.Bounds(), want.Bounds()
+			if abs(gb.Dx()-wb.Dx()) > 2 || abs(gb.Dy()-wb.Dy()) > 2 {
+				t.Fatalf("size %v, pdftoppm %v", gb.Size(), wb.Size())
+			}
+			// Dark ink per 16 px cell: most cells dark in one are dark in the other.
+			g, w := darkCells(got), darkCells(want)
+			both, either := 0, 0
+			for k := range w {
+				if g[k] && w[k] {
+					both++
+				}
+			}
+			either = len(g)
+			for k := range w {
+				if !g[k] {
+					either++
+				}
+			}
+			if either == 0 {
+				t.Fatal("no dark pixels in either rendering")
+			}
+			overlap := float64(both) / float64(either)
+			t.Logf("%s p%d: %v vs pdftoppm %v, dark-cell overlap %.2f", tc.file, tc.page, gb.Size(), wb.Size(), overlap)
+			if overlap < 0.7 {
+				t.Errorf("dark-cell overlap %.2f < 0.7", overlap)
+			}
+		})
+	}
+}
+
+func darkCells(img image.Image) map[[2]int]bool {
+	cells := map[[2]int]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if (r+g+bl)/3 < 0x6000 {
+				cells[[2]int{(x - b.Min.X) / 16, (y - b.Min.Y) / 16}] = true
+			}
+		}
+	}
+	return cells
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// TestBoundedPage: a page that runs past its time fails alone; the next
+// render works, and a file that is not a PDF fails its image only.
+func TestBoundedPage(t *testing.T) {
+	path := corpusFile(t, "us_va_stcloud_bldg28_renovation_cds.pdf")
+	r := newRenderer(t, time.Millisecond)
+	// Wait for the module first so the timeout hits the page, not start-up.
+	if _, err := r.Page(context.Background(), path, "warm", 999, sheetimage.SizeScreen); !errors.Is(err, sheetimage.ErrPage) {
+		t.Logf("warm-up: %v", err)
+	}
+	if _, err := r.Page(context.Background(), path, "slow", 1, sheetimage.SizeLarge); !errors.Is(err, sheetimage.ErrPage) {
+		t.Fatalf("a page past its time: %v, want ErrPage", err)
+	}
+	r.Timeout = time.Minute
+	if _, err := r.Page(context.Background(), path, "after", 1, sheetimage.SizeScreen); err != nil {
+		t.Fatalf("render after a killed page: %v", err)
+	}
+	junk := filepath.Join(t.TempDir(), "junk.pdf")
+	if err := os.WriteFile(junk, []byte("%PDF-1.7\nnot really"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Page(context.Background(), junk, "junk", 1, sheetimage.SizeScreen); !errors.Is(err, sheetimage.ErrPage) {
+		t.Fatalf("junk file: %v, want ErrPage", err)
+	}
+}
+
+// BenchmarkFirstImage is the job screen's first sheet on a 24×36 in sheet
+// (2592 × 1728 pt): rendered (cold) and cached.
+func BenchmarkFirstImage(b *testing.B) {
+	path := corpusFile(b, "drawingparser_adu_existing_site_plan.pdf")
+	r := newRenderer(b, time.Minute)
+	if _, err := r.Page(context.Background(), path, "warm", 1, sheetimage.SizeScreen); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("cold", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if _, err := r.Page(context.Background(), path, "cold-"+strconv.Itoa(i), 1, sheetimage.SizeScreen); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := r.Page(context.Background(), path, "warm", 1, sheetimage.SizeScreen); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

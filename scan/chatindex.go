@@ -1,0 +1,35 @@
+package scan
+
+import (
+	"context"
+
+	"planreview/chat"
+	"planreview/scan/sheets"
+)
+
+// indexForChat builds the version's chat index from the reviewed set: every
+// page's layout (blocks, pairs, table rows), its title-block fields, its
+// sheet as the findings name it (so chat and findings agree), and the
+// delivered findings. Held topics
+// are recorded so chat can say what it may not answer from.
+func indexForChat(ctx context.Context, res Result) ([]byte, error) {
+	var pages []chat.SourcePage
+	for _, f := range res.Files {
+		for i := range f.Pages {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			sp := chat.SourcePage{FileID: f.FileID, Text: &f.Pages[i], Fields: sheets.ReadFields(&f.Pages[i])}
+			if i < len(f.Sheets) {
+				s := f.Sheets[i]
+				sp.SheetNumber, sp.SheetType, sp.SheetTitle = s.Number, s.Type, s.Title
+			}
+			pages = append(pages, sp)
+		}
+	}
+	var held []string
+	if c := res.CodeBasis.LocalLawCoverage; c != nil {
+		held = c.HeldTopics
+	}
+	return chat.Build(pages, res.Findings, held).Encode()
+}
