@@ -17,7 +17,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/network"
+	cdpnetwork "github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/spf13/pflag"
@@ -110,9 +110,9 @@ func newBrowserRig(t *testing.T) *browserRig {
 		switch ev := ev.(type) {
 		case *runtime.EventExecutionContextCreated:
 			r.contexts[ev.Context.Origin] = ev.Context.ID
-		case *network.EventRequestWillBeSent:
+		case *cdpnetwork.EventRequestWillBeSent:
 			r.requests = append(r.requests, ev.Request.URL)
-		case *network.EventResponseReceivedExtraInfo:
+		case *cdpnetwork.EventResponseReceivedExtraInfo:
 			for name, v := range ev.Headers {
 				if strings.EqualFold(name, "Set-Cookie") {
 					r.cookies = append(r.cookies, fmt.Sprint(v))
@@ -123,7 +123,7 @@ func newBrowserRig(t *testing.T) *browserRig {
 	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
 	r.ctx = ctx
 	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{})
+		_, err := cdp.Call(ctx, tg, cdpnetwork.Enable, cdpnetwork.EnableParams{})
 		return err
 	}), chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
