@@ -285,7 +285,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			if r.Check != "" {
 				obs = checks[r.Check].run(rv, r)
 			} else {
-				obs = rv.match(r)
+				obs = rv.readValues(r, rv.match(r))
 			}
 			for _, o := range obs {
 				f := rv.finding(r, o)

@@ -1,0 +1,622 @@
+package rules
+
+// Values the IBC/IRC rules measure, read where real sheets print them.
+//
+// The packs' line patterns read "KEYWORD value" (RISER 7 3/4", GUARD
+// HEIGHT 36"), the phrasing the plan-set generator prints. Real sheets
+// print the value first on stacked stair annotations ("15 RISERS" over
+// "7 1/4" RISE" over "10" RUN"), put heights before the element ("42" HIGH
+// GUARDRAIL", "6'-8" MIN. HEADROOM"), tag rooms with their ceiling height
+// ("BEDROOM" over "8'-0" CLG."), and give door sizes and ceiling heights in
+// schedules whose columns are named by their header cells. This file reads
+// those as typed values from the page's layout (lines inside blocks, table
+// cells by header) and hands them to the rule they belong to, which judges
+// them against its own limits (min/max, so snapshot amendments still
+// apply) and confidence bands.
+//
+// What is not read, on purpose:
+//   - metric values (mm, m): the IRC and IBC are imperial codes, and a
+//     metric sheet is from a jurisdiction they do not govern; converting
+//     would invent an IRC finding on a foreign set;
+//   - anything in a block or sheet about existing conditions or demolition:
+//     an existing stair is not what the submittal proposes;
+//   - "HEAD HEIGHT": on sections and elevations it is the top of a window
+//     or door opening, not stair headroom;
+//   - a door's frame, rough or masonry opening, and pairs of doors (the
+//     leaf that must give the clear width is not known);
+//   - window schedules for emergency escape openings: they give unit or
+//     rough-opening sizes, not the net clear opening R310.2.1 measures.
+//
+// A reader that finds no value says nothing: an unread value is not a
+// finding.
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"planreview/scan/layout"
+)
+
+// valueReading is one value a reader found for a rule.
+type valueReading struct {
+	pv    *pageView
+	words []int
+	text  string // the evidence as printed (normalised words)
+	raw   string // the value as it reads in the rationale
+	value float64
+}
+
+// valueReader reads one kind of value from a page's layout.
+type valueReader func(pv *pageView, lp *layout.Page, r *Rule) []valueReading
+
+// valueReaders maps a rule to the readers of its value. The rule keeps its
+// own pattern for the generator's phrasing; these add the real sheets'.
+var valueReaders = map[string]valueReader{
+	"irc-r311.7.5.1-riser-height":    readRiserNotes,
+	"ibc-1011.5.2-riser-max":         readRiserNotes,
+	"ibc-1011.5.2-riser-min":         readRiserNotes,
+	"irc-r311.7.5.2-tread-depth":     readTreadNotes,
+	"ibc-1011.5.2-tread-depth":       readTreadNotes,
+	"irc-r311.7.2-headroom":          readHeadroomNotes,
+	"ibc-1011.3-headroom":            readHeadroomNotes,
+	"irc-r312.1.2-guard-height":      readGuardNotes,
+	"ibc-1015.3-guard-height":        readGuardNotes,
+	"irc-r311.7.8.1-handrail-height": readHandrailNotes,
+	"ibc-1014.2-handrail-height":     readHandrailNotes,
+	"irc-r305.1-ceiling-height":      readCeilingHeights,
+	"ibc-1208.2-ceiling-height":      readCeilingHeights,
+	"irc-r311.2-egress-door-width":   readDoorSchedules,
+	"ibc-1010.1.1-door-clear-width":  readDoorSchedules,
+}
+
+// imperialLength is lengthPattern without its metric branch.
+const imperialLength = `(?:` + inchNum + inchMark +
+	`|\d+(?:\.\d+)?` + footMark + `(?:\s*-?\s*` + inchNum + inchMark + `)?)`
+
+var (
+	// valueTriggerRe: a page without any of these words has no value to
+	// read, and its layout is not analysed for this.
+	valueTriggerRe = regexp.MustCompile(`(?i)RISE|TREAD|\bRUN\b|HEAD\s*ROOM|GUARD|RAILING|HANDRAIL|\bCLG|CEIL|DOOR`)
+	// existingRe marks a block or sheet about existing conditions.
+	existingRe = regexp.MustCompile(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\.|\bDEMO(?:LITION|LISH)?\b|\bAS[-\s]BUILT\b|\bTO\s+REMAIN\b|\bTO\s+BE\s+REMOVED\b`)
+	// stairContextRe: the block is about a stair.
+	stairContextRe = regexp.MustCompile(`(?i)\bSTAIR|\bRISERS?\b|\bTREADS?\b|\bLANDING\b|\bFLIGHT\b`)
+	roofContextRe  = regexp.MustCompile(`(?i)\bROOF|\bPITCH\b|\bSLOPE\b|\bRAFTER`)
+
+	riserNoteRes = mustAll(
+		// 7 1/4" RISE · 7 3/4" MAX. RISER · 7" RISERS
+		`(?P<value>`+imperialLength+`)\s*(?:MAX(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?RISE(?:RS?)?\b`,
+		// 14 RISERS X 7 1/2" HIGH · RISERS @ 7 1/2" (the pack reads "@")
+		`\bRISERS?\s+X\s+(?P<value>`+imperialLength+`)`,
+		// MAX. RISER 8" · MAXIMUM RISER HEIGHT OF 8"
+		`\bMAX(?:IMUM)?\.?\s+RISER(?:\s+HEIGHT)?\s*(?:OF|=|:)?\s*(?P<value>`+imperialLength+`)`,
+		// RISE: 7 1/2" (stair context only)
+		`\bRISE\s*[:=]\s*(?P<value>`+imperialLength+`)`)
+	treadNoteRes = mustAll(
+		// 10" RUN · 11" MIN. TREAD · 10" TREADS
+		`(?P<value>`+imperialLength+`)\s*(?:MIN(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?(?:TREADS?|RUN)\b`,
+		// TREADS X 10" · TREADS @ 10"
+		`\bTREADS?\s+(?:X|@)\s+(?P<value>`+imperialLength+`)`,
+		// MIN. TREAD 9" · MINIMUM TREAD DEPTH OF 9"
+		`\bMIN(?:IMUM)?\.?\s+TREAD(?:\s+DEPTH)?\s*(?:OF|=|:)?\s*(?P<value>`+imperialLength+`)`,
+		// RUN: 9 1/2" (stair context only)
+		`\bRUN\s*[:=]\s*(?P<value>`+imperialLength+`)`)
+	headroomNoteRes = mustAll(
+		// 6'-8" MIN. HEADROOM · 6'-6" CLEAR HEADROOM
+		`(?P<value>`+imperialLength+`)\s*(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?HEAD\s*ROOM\b`,
+		// MIN. HEADROOM 6'-6"
+		`\bMIN(?:IMUM)?\.?\s+(?:CLEAR\s+)?HEAD\s*ROOM\s*(?:OF|=|:)?\s*(?P<value>`+imperialLength+`)`)
+	guardNoteRes = mustAll(
+		// 42" HIGH GUARDRAIL · 36" MIN. GUARD · 36" GUARD RAIL · 36" HIGH RAILING
+		`(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\.?|TALL)?\s*(?:MIN(?:IMUM)?\.?\s+)?(?:HIGH\s+)?(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\b`,
+		// RAILING 36" HIGH · GUARDRAIL TO BE 36" HIGH
+		`\b(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\s+(?:TO\s+BE\s+|@\s*|AT\s+)?(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\b|MIN|A\.?F\.?F|ABOVE)`)
+	handrailNoteRes = mustAll(
+		// 36" HIGH HANDRAIL
+		`(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\.?)\s+HANDRAILS?\b`,
+		// HANDRAIL 36" HIGH · HANDRAIL TO BE 33" ABOVE NOSING
+		`\bHANDRAILS?\s+(?:TO\s+BE\s+|@\s*|AT\s+)?(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\b|ABOVE|A\.?F\.?F)`)
+	ceilingNoteRes = mustAll(
+		// 8'-0" CLG. · 9' CEILING · 7'-6" CLG. HT.
+		`(?P<value>`+imperialLength+`)\s*(?:A\.?F\.?F\.?\s*)?(?:CLG|CEILING|CEIL)\b\.?(?:\s*(?:HEIGHT|HT|HGT)\b\.?)?`,
+		// CLG. HGT. 7'-6" (the pack reads HT and HEIGHT)
+		`\b(?:CLG|CEILING)\.?\s*HGT\.?\s*[:=@]?\s*(?P<value>`+imperialLength+`)`)
+
+	// A slope or a pitch is not a riser; a thickness or width is not a
+	// tread's depth; a joist or a fixture is not a ceiling height.
+	riserAfterRe   = regexp.MustCompile(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d)`)
+	treadAfterRe   = regexp.MustCompile(`(?i)^\s*(?:WIDTH|LENGTH|WIDE\b|THICK|NOSING|OF\s+(?:DUCT|PIPE|CONDUIT))`)
+	ceilingAfterRe = regexp.MustCompile(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
+	// A run of a length that is not a stair (duct, pipe, wire).
+	nonStairRunRe = regexp.MustCompile(`(?i)\b(?:DUCT|PIPE|CONDUIT|WIRE|CABLE|GUTTER|DOWNSPOUT)\b`)
+	guardLookRe   = regexp.MustCompile(`(?i)\b(?:CORNER|WALL|WHEEL|TREE|FINGER|CRASH|EDGE|KICK|SPLASH|DOOR)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bHANDRAIL`)
+)
+
+func mustAll(patterns ...string) []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(patterns))
+	for i, p := range patterns {
+		out[i] = regexp.MustCompile(`(?i)` + p)
+	}
+	return out
+}
+
+// readValues returns the observations of the values the rule's readers
+// found that the rule's own pattern did not already report (obs).
+func (rv *review) readValues(r *Rule, obs []observation) []observation {
+	reader := valueReaders[r.ID]
+	if reader == nil || r.Quantity != QuantityLength {
+		return obs
+	}
+	taken := map[*pageView]map[int]bool{}
+	for _, o := range obs {
+		if o.page == nil {
+			continue
+		}
+		if taken[o.page] == nil {
+			taken[o.page] = map[int]bool{}
+		}
+		for _, w := range o.words {
+			taken[o.page][w] = true
+		}
+	}
+	for _, pv := range rv.pages {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) || existingRe.MatchString(pv.sheet.Title) || !pv.mayHoldValues() {
+			continue
+		}
+		for _, vr := range reader(pv, pv.layoutPage(), r) {
+			if overlaps(taken[pv], vr.words) || r.Unless != nil && r.Unless.Regexp.MatchString(vr.text) {
+				continue
+			}
+			if (r.PlausibleMin != nil && vr.value < *r.PlausibleMin) || (r.PlausibleMax != nil && vr.value > *r.PlausibleMax) {
+				continue
+			}
+			violated, limit := r.violates(vr.value)
+			if !violated {
+				continue
+			}
+			vars := map[string]string{"text": vr.text, "value": vr.raw,
+				"measured": FormatQuantity(r.Quantity, vr.value), "limit": FormatQuantity(r.Quantity, limit)}
+			if r.Min != nil {
+				vars["min"] = FormatQuantity(r.Quantity, *r.Min)
+			}
+			if r.Max != nil {
+				vars["max"] = FormatQuantity(r.Quantity, *r.Max)
+			}
+			conf := 0.0
+			if r.doubtful(vr.value) {
+				conf = r.DoubtfulConfidence
+			}
+			if taken[pv] == nil {
+				taken[pv] = map[int]bool{}
+			}
+			for _, w := range vr.words {
+				taken[pv][w] = true
+			}
+			obs = append(obs, observation{page: pv, words: vr.words, vars: vars, confidence: conf,
+				evidence: vr.text + "=" + FormatQuantity(r.Quantity, vr.value)})
+		}
+	}
+	return obs
+}
+
+func overlaps(taken map[int]bool, words []int) bool {
+	for _, w := range words {
+		if taken[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// mayHoldValues is a cheap test on the page's lines before its layout is
+// analysed.
+func (pv *pageView) mayHoldValues() bool {
+	for _, l := range pv.lines {
+		if valueTriggerRe.MatchString(l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// normLine is a layout line's words read as the engine reads words (Norm:
+// fractions spelled out, dashes unified), with each word's offset.
+type normLine struct {
+	words  []int
+	starts []int
+	text   string
+}
+
+func normText(lp *layout.Page, words []int) normLine {
+	var b strings.Builder
+	nl := normLine{words: words}
+	for k, w := range words {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		nl.starts = append(nl.starts, b.Len())
+		t := lp.Words[w].Norm
+		if t == "" {
+			t = lp.Words[w].Text
+		}
+		b.WriteString(t)
+	}
+	nl.text = b.String()
+	return nl
+}
+
+func (nl normLine) wordsIn(start, end int) []int {
+	var out []int
+	for k, w := range nl.words {
+		ws := nl.starts[k]
+		we := len(nl.text)
+		if k+1 < len(nl.starts) {
+			we = nl.starts[k+1] - 1
+		}
+		if ws < end && we > start {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// noteBlock is one text block of the page: its lines and its whole text
+// (for context: is it about a stair, about existing conditions).
+type noteBlock struct {
+	lines []normLine
+	text  string
+}
+
+//
+// Its context is wider than the block: a stacked stair annotation ("MAIN
+// STAIR" over "15 RISERS" over "7 1/4" RISE") is often drawn with gaps the
+// layout reads as separate blocks, so the text of the lines within six
+// line heights above and below the block (and overlapping it across)
+// counts too.
+func noteBlocks(lp *layout.Page) []noteBlock {
+	out := make([]noteBlock, 0, len(lp.Blocks))
+	for _, b := range lp.Blocks {
+		nb := noteBlock{}
+		h := 0.0
+		for _, li := range b.Lines {
+			l := lp.Lines[li]
+			if l.Layer == layout.LayerOverlay {
+				continue
+			}
+			nb.lines = append(nb.lines, normText(lp, l.Words))
+			h = max(h, l.Box.Y1-l.Box.Y0)
+		}
+		if len(nb.lines) == 0 {
+			continue
+		}
+		var texts []string
+		for _, l := range lp.Lines {
+			if l.Layer == layout.LayerOverlay {
+				continue
+			}
+			if l.Box.Y1 >= b.Box.Y0-6*h && l.Box.Y0 <= b.Box.Y1+6*h && l.Box.X0 < b.Box.X1+h && l.Box.X1 > b.Box.X0-h {
+				texts = append(texts, normText(lp, l.Words).text)
+			}
+		}
+		nb.text = strings.Join(texts, "\n")
+		out = append(out, nb)
+	}
+	return out
+}
+
+// noteFilter decides whether a match is evidence: after is the line's text
+// following the value match, block the block it sits in.
+type noteFilter func(match, after string, block noteBlock) bool
+
+// readNotes runs value patterns over every line of every block not about
+// existing conditions.
+func readNotes(pv *pageView, lp *layout.Page, res []*regexp.Regexp, keep noteFilter) []valueReading {
+	var out []valueReading
+	for _, b := range noteBlocks(lp) {
+		if existingRe.MatchString(b.text) {
+			continue
+		}
+		for _, nl := range b.lines {
+			seen := map[int]bool{}
+			for _, re := range res {
+				vi := re.SubexpIndex("value")
+				for _, m := range re.FindAllStringSubmatchIndex(nl.text, -1) {
+					if seen[m[2*vi]] || m[2*vi] < 0 {
+						continue
+					}
+					raw := strings.TrimSpace(nl.text[m[2*vi]:m[2*vi+1]])
+					match := nl.text[m[0]:m[1]]
+					if keep != nil && !keep(match, nl.text[m[1]:], b) {
+						continue
+					}
+					v, err := ParseLength(raw)
+					if err != nil {
+						continue
+					}
+					seen[m[2*vi]] = true
+					out = append(out, valueReading{pv: pv, words: nl.wordsIn(m[0], m[1]), text: match, raw: raw, value: v})
+				}
+			}
+		}
+	}
+	return out
+}
+
+var riseOnlyRe = regexp.MustCompile(`(?i)\bRISE\b`)
+
+func readRiserNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+	return readNotes(pv, lp, riserNoteRes, func(match, after string, b noteBlock) bool {
+		if riserAfterRe.MatchString(after) {
+			return false
+		}
+		// "RISE" alone (not RISER) is a stair's only in a stair's note,
+		// never on a roof's slope triangle.
+		if riseOnlyRe.MatchString(match) && (!stairContextRe.MatchString(b.text) || roofContextRe.MatchString(b.text)) {
+			return false
+		}
+		return true
+	})
+}
+
+var runOnlyRe = regexp.MustCompile(`(?i)\bRUN\b`)
+
+func readTreadNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+	return readNotes(pv, lp, treadNoteRes, func(match, after string, b noteBlock) bool {
+		if treadAfterRe.MatchString(after) {
+			return false
+		}
+		if runOnlyRe.MatchString(match) && (!stairContextRe.MatchString(b.text) || roofContextRe.MatchString(b.text) || nonStairRunRe.MatchString(b.text)) {
+			return false
+		}
+		return true
+	})
+}
+
+func readHeadroomNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+	// Headroom is also said of doors, attics and equipment: only a stair's.
+	return readNotes(pv, lp, headroomNoteRes, func(_, _ string, b noteBlock) bool {
+		return stairContextRe.MatchString(b.text)
+	})
+}
+
+func readGuardNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+	return readNotes(pv, lp, guardNoteRes, func(match, _ string, _ noteBlock) bool {
+		return !guardLookRe.MatchString(match)
+	})
+}
+
+func readHandrailNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+	return readNotes(pv, lp, handrailNoteRes, nil)
+}
+
+// Rooms whose ceiling height the rule does not govern or governs with a
+// lower limit (bathrooms, toilets, laundry, storage and, under the IBC,
+// kitchens at 7 ft; closets, mechanical rooms, garages, attics and crawl
+// spaces not at all), and ceilings the rule measures elsewhere (sloped,
+// beams, soffits).
+var (
+	ceilingExemptRe    = regexp.MustCompile(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER|\bLAUNDRY|\bLNDRY|\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY|\bMECH|\bELEC|\bJAN|\bUTIL|\bGARAGE|\bCARPORT|\bATTIC|\bCRAWL|\bBASEMENT|\bPORCH|\bDECK|\bPATIO|\bSHAFT|\bCHASE|\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
+	kitchenRe          = regexp.MustCompile(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)
+	ceilingHeaderRe    = regexp.MustCompile(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b|^\s*(?:CEILING|CLG\.?)\s*$`)
+	roomNameHeaderRe   = regexp.MustCompile(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
+	imperialLengthOnly = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
+)
+
+func ceilingExempt(r *Rule, text string) bool {
+	if ceilingExemptRe.MatchString(text) {
+		return true
+	}
+	return strings.HasPrefix(r.ID, "ibc-") && kitchenRe.MatchString(text)
+}
+
+// readCeilingHeights reads room tags and notes ("8'-0" CLG.") and the
+// ceiling-height column of room schedules, skipping rooms the rule does
+// not hold to its limit.
+func readCeilingHeights(pv *pageView, lp *layout.Page, r *Rule) []valueReading {
+	out := readNotes(pv, lp, ceilingNoteRes, func(match, after string, b noteBlock) bool {
+		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.text)
+	})
+	for _, tb := range lp.Tables {
+		cols := headerColumns(lp, tb, ceilingHeaderRe, roomNameHeaderRe)
+		if cols == nil {
+			continue
+		}
+		for _, row := range tb.Rows[cols.headerRow+1:] {
+			cell, ok := cellUnder(row, cols.value)
+			if !ok {
+				continue
+			}
+			ct := normText(lp, cell.Words)
+			m := imperialLengthOnly.FindStringSubmatch(ct.text)
+			if m == nil {
+				continue
+			}
+			rowText := normRowText(lp, row)
+			if existingRe.MatchString(rowText) || ceilingExempt(r, rowText) {
+				continue
+			}
+			name := ""
+			if nc, ok := cellUnder(row, cols.other); ok {
+				name = strings.TrimSpace(normText(lp, nc.Words).text)
+			}
+			if name == "" {
+				continue
+			}
+			v, err := ParseLength(m[1])
+			if err != nil {
+				continue
+			}
+			words := append(append([]int{}, mustCell(row, cols.other).Words...), cell.Words...)
+			out = append(out, valueReading{pv: pv, words: words, text: name + " " + strings.TrimSpace(ct.text),
+				raw: strings.TrimSpace(m[1]) + " (" + name + ", room schedule)", value: v})
+		}
+	}
+	return out
+}
+
+// --- schedules --------------------------------------------------------------
+
+// scheduleColumns names the header row of a table and the boxes of the
+// columns a reader wants.
+type scheduleColumns struct {
+	headerRow    int
+	value, other layout.Box
+}
+
+// headerColumns finds, in the table's first rows, a header cell matching
+// valueRe and one (another) matching otherRe; nil if the table has none.
+func headerColumns(lp *layout.Page, tb layout.Table, valueRe, otherRe *regexp.Regexp) *scheduleColumns {
+	for ri, row := range tb.Rows {
+		if ri > 3 {
+			break
+		}
+		vc, oc := -1, -1
+		for ci, c := range row.Cells {
+			t := normText(lp, c.Words).text
+			switch {
+			case vc < 0 && valueRe.MatchString(t):
+				vc = ci
+			case oc < 0 && otherRe.MatchString(t):
+				oc = ci
+			}
+		}
+		if vc >= 0 && oc >= 0 {
+			return &scheduleColumns{headerRow: ri, value: row.Cells[vc].Box, other: row.Cells[oc].Box}
+		}
+	}
+	return nil
+}
+
+// cellUnder is the row's cell whose centre lies in the column's span.
+func cellUnder(row layout.Row, col layout.Box) (layout.Cell, bool) {
+	for _, c := range row.Cells {
+		x := (c.Box.X0 + c.Box.X1) / 2
+		if x >= col.X0 && x <= col.X1 {
+			return c, true
+		}
+	}
+	return layout.Cell{}, false
+}
+
+func mustCell(row layout.Row, col layout.Box) layout.Cell {
+	c, _ := cellUnder(row, col)
+	return c
+}
+
+func normRowText(lp *layout.Page, row layout.Row) string {
+	var parts []string
+	for _, c := range row.Cells {
+		parts = append(parts, normText(lp, c.Words).text)
+	}
+	return strings.Join(parts, " | ")
+}
+
+var (
+	// A door schedule's size column: the door (leaf) size or width, or its
+	// clear opening; never the frame, a rough or masonry opening, glass.
+	doorSizeHeaderRe  = regexp.MustCompile(`(?i)^\s*(?:DOOR\s+|NOMINAL\s+|NOM\.?\s+)?(?:SIZE|WIDTH|WD\.?|W)\s*(?:\(.*\))?\s*$|\bCLEAR\s+(?:WIDTH|OPENING)\b`)
+	doorNotSizeRe     = regexp.MustCompile(`(?i)FRAME|ROUGH|\bR\.?\s?O\.?\b|MASONRY|GLASS|GLAZ|LITE|LOUVER|PANEL|THICK|HARDWARE`)
+	doorMarkHeaderRe  = regexp.MustCompile(`(?i)\b(?:DOOR|MARK|NO\.?|NUMBER|TAG|LOCATION|ROOM|TYPE)\b`)
+	doorScheduleRe    = regexp.MustCompile(`(?i)\bDOOR\b`)
+	egressDoorRe      = regexp.MustCompile(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
+	notEgressDoorRe   = regexp.MustCompile(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
+	doorSizePairRe    = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
+	doorShorthandRe   = regexp.MustCompile(`^\s*([1-4])(0[0-9]|1[01])([5-9])(0[0-9]|1[01])\b`)
+	clearWidthHeadRe  = regexp.MustCompile(`(?i)\bCLEAR\b`)
+	doorScheduleTitle = 3 // rows at the top of a table that may hold its title
+)
+
+// readDoorSchedules reads the width of the dwelling's or building's entry
+// and exit doors from door schedules: the WIDTH column, the width of a SIZE
+// ("3'-0" X 6'-8"", "3068"), or a CLEAR WIDTH column. A leaf narrower than
+// the required clear width cannot give it, so a leaf is compared as is; a
+// leaf at or over the limit may still be too narrow in the clear but that
+// is not read, so it is not reported.
+func readDoorSchedules(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+	var out []valueReading
+	for _, tb := range lp.Tables {
+		if !isDoorSchedule(lp, tb) {
+			continue
+		}
+		cols := headerColumns(lp, tb, doorSizeHeaderRe, doorMarkHeaderRe)
+		if cols == nil {
+			continue
+		}
+		header, _ := cellUnder(tb.Rows[cols.headerRow], cols.value)
+		headerText := normText(lp, header.Words).text
+		if doorNotSizeRe.MatchString(headerText) {
+			continue
+		}
+		for _, row := range tb.Rows[cols.headerRow+1:] {
+			rowText := normRowText(lp, row)
+			if !egressDoorRe.MatchString(rowText) || notEgressDoorRe.MatchString(rowText) || existingRe.MatchString(rowText) {
+				continue
+			}
+			cell, ok := cellUnder(row, cols.value)
+			if !ok {
+				continue
+			}
+			ct := normText(lp, cell.Words).text
+			width, raw, ok := doorWidth(ct)
+			if !ok {
+				continue
+			}
+			what := "leaf width in the door schedule"
+			if clearWidthHeadRe.MatchString(headerText) {
+				what = "clear width in the door schedule"
+			}
+			out = append(out, valueReading{pv: pv, words: cell.Words, text: strings.TrimSpace(ct),
+				raw: raw + " (" + what + ")", value: width})
+		}
+	}
+	return out
+}
+
+// isDoorSchedule: the table's first rows, or the line just above it, name
+// doors.
+func isDoorSchedule(lp *layout.Page, tb layout.Table) bool {
+	for ri, row := range tb.Rows {
+		if ri >= doorScheduleTitle {
+			break
+		}
+		if doorScheduleRe.MatchString(normRowText(lp, row)) {
+			return true
+		}
+	}
+	for _, l := range lp.Lines {
+		h := l.Box.Y1 - l.Box.Y0
+		if l.Box.Y1 <= tb.Box.Y0+1 && l.Box.Y1 >= tb.Box.Y0-3*h && l.Box.X0 < tb.Box.X1 && l.Box.X1 > tb.Box.X0 &&
+			doorScheduleRe.MatchString(l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// doorWidth reads a door's width from a size or width cell: a single
+// length, "W X H" (the smaller of the two: doors are taller than wide), or
+// the trade shorthand "3068" (3'-0" by 6'-8").
+func doorWidth(s string) (float64, string, bool) {
+	if m := imperialLengthOnly.FindStringSubmatch(s); m != nil {
+		v, err := ParseLength(m[1])
+		return v, strings.TrimSpace(m[1]), err == nil
+	}
+	if m := doorSizePairRe.FindStringSubmatch(s); m != nil {
+		a, err1 := ParseLength(m[1])
+		b, err2 := ParseLength(m[2])
+		if err1 != nil || err2 != nil {
+			return 0, "", false
+		}
+		if a <= b {
+			return a, strings.TrimSpace(m[1]), true
+		}
+		return b, strings.TrimSpace(m[2]), true
+	}
+	if m := doorShorthandRe.FindStringSubmatch(s); m != nil {
+		ft, _ := strconv.Atoi(m[1])
+		in, _ := strconv.Atoi(m[2])
+		return float64(12*ft + in), m[1] + "'-" + strconv.Itoa(in) + `"`, true
+	}
+	return 0, "", false
+}
