@@ -53,21 +53,22 @@ type valueReader func(pv *pageView, lp *layout.Page, r *Rule) []valueReading
 // valueReaders maps a rule to the readers of its value. The rule keeps its
 // own pattern for the generator's phrasing; these add the real sheets'.
 var valueReaders = map[string]valueReader{
-	"irc-r311.7.5.1-riser-height":    readRiserNotes,
-	"ibc-1011.5.2-riser-max":         readRiserNotes,
-	"ibc-1011.5.2-riser-min":         readRiserNotes,
-	"irc-r311.7.5.2-tread-depth":     readTreadNotes,
-	"ibc-1011.5.2-tread-depth":       readTreadNotes,
-	"irc-r311.7.2-headroom":          readHeadroomNotes,
-	"ibc-1011.3-headroom":            readHeadroomNotes,
-	"irc-r312.1.2-guard-height":      readGuardNotes,
-	"ibc-1015.3-guard-height":        readGuardNotes,
-	"irc-r311.7.8.1-handrail-height": readHandrailNotes,
-	"ibc-1014.2-handrail-height":     readHandrailNotes,
-	"irc-r305.1-ceiling-height":      readCeilingHeights,
-	"ibc-1208.2-ceiling-height":      readCeilingHeights,
-	"irc-r311.2-egress-door-width":   readDoorSchedules,
-	"ibc-1010.1.1-door-clear-width":  readDoorSchedules,
+	"irc-r311.7.5.1-riser-height":      readRiserNotes,
+	"ibc-1011.5.2-riser-max":           readRiserNotes,
+	"ibc-1011.5.2-riser-min":           readRiserNotes,
+	"irc-r311.7.5.2-tread-depth":       readTreadNotes,
+	"ibc-1011.5.2-tread-depth":         readTreadNotes,
+	"irc-r311.7.2-headroom":            readHeadroomNotes,
+	"ibc-1011.3-headroom":              readHeadroomNotes,
+	"irc-r312.1.2-guard-height":        readGuardNotes,
+	"ibc-1015.3-guard-height":          readGuardNotes,
+	"irc-r311.7.8.1-handrail-height":   readHandrailNotes,
+	"ibc-1014.2-handrail-height":       readHandrailNotes,
+	"irc-r305.1-ceiling-height":        readCeilingHeights,
+	"ibc-1208.2-ceiling-height":        readCeilingHeights,
+	"ibc-1003.2-egress-ceiling-height": readEgressCeilingHeights,
+	"irc-r311.2-egress-door-width":     readDoorSchedules,
+	"ibc-1010.1.1-door-clear-width":    readDoorSchedules,
 }
 
 // imperialLength is lengthPattern without its metric branch.
@@ -130,6 +131,7 @@ var (
 	ceilingAfterRe = regexp.MustCompile(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
 	// A run of a length that is not a stair (duct, pipe, wire).
 	nonStairRunRe = regexp.MustCompile(`(?i)\b(?:DUCT|PIPE|CONDUIT|WIRE|CABLE|GUTTER|DOWNSPOUT)\b`)
+	stairGuardRe  = regexp.MustCompile(`(?i)\bSTAIR|\bOPEN\s+SIDE|\bRISERS?\b|\bTREADS?\b|\bNOSING`)
 	guardLookRe   = regexp.MustCompile(`(?i)\b(?:CORNER|WALL|WHEEL|TREE|FINGER|CRASH|EDGE|KICK|SPLASH|DOOR)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bHANDRAIL`)
 )
 
@@ -268,7 +270,6 @@ type noteBlock struct {
 	text  string
 }
 
-//
 // Its context is wider than the block: a stacked stair annotation ("MAIN
 // STAIR" over "15 RISERS" over "7 1/4" RISE") is often drawn with gaps the
 // layout reads as separate blocks, so the text of the lines within six
@@ -381,8 +382,10 @@ func readHeadroomNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 }
 
 func readGuardNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return readNotes(pv, lp, guardNoteRes, func(match, _ string, _ noteBlock) bool {
-		return !guardLookRe.MatchString(match)
+	// A guard on the open side of a stair may be lower (34 in, measured
+	// from the nosings): a height read near a stair is not judged.
+	return readNotes(pv, lp, guardNoteRes, func(match, _ string, b noteBlock) bool {
+		return !guardLookRe.MatchString(match) && !stairGuardRe.MatchString(b.text)
 	})
 }
 
@@ -398,7 +401,7 @@ func readHandrailNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 var (
 	ceilingExemptRe    = regexp.MustCompile(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER|\bLAUNDRY|\bLNDRY|\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY|\bMECH|\bELEC|\bJAN|\bUTIL|\bGARAGE|\bCARPORT|\bATTIC|\bCRAWL|\bBASEMENT|\bPORCH|\bDECK|\bPATIO|\bSHAFT|\bCHASE|\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
 	kitchenRe          = regexp.MustCompile(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)
-	ceilingHeaderRe    = regexp.MustCompile(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b|^\s*(?:CEILING|CLG\.?)\s*$`)
+	ceilingHeaderRe    = regexp.MustCompile(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b`)
 	roomNameHeaderRe   = regexp.MustCompile(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
 	imperialLengthOnly = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
 )
@@ -414,8 +417,22 @@ func ceilingExempt(r *Rule, text string) bool {
 // ceiling-height column of room schedules, skipping rooms the rule does
 // not hold to its limit.
 func readCeilingHeights(pv *pageView, lp *layout.Page, r *Rule) []valueReading {
+	return readCeilings(pv, lp, r, nil)
+}
+
+// egressSpaceRe names the spaces of a means of egress (IBC 1003.2 holds
+// their ceilings to 7'-6"; the rule of 1208.2 leaves them to it).
+var egressSpaceRe = regexp.MustCompile(`(?i)\bCORRIDOR|\bEXIT\b|\bEGRESS|\bSTAIR|\bPASSAGE`)
+
+// readEgressCeilingHeights reads the ceiling heights of corridors, exits
+// and exit passageways only.
+func readEgressCeilingHeights(pv *pageView, lp *layout.Page, r *Rule) []valueReading {
+	return readCeilings(pv, lp, r, egressSpaceRe)
+}
+
+func readCeilings(pv *pageView, lp *layout.Page, r *Rule, only *regexp.Regexp) []valueReading {
 	out := readNotes(pv, lp, ceilingNoteRes, func(match, after string, b noteBlock) bool {
-		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.text)
+		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.text) && (only == nil || only.MatchString(b.text))
 	})
 	for _, tb := range lp.Tables {
 		cols := headerColumns(lp, tb, ceilingHeaderRe, roomNameHeaderRe)
@@ -433,7 +450,7 @@ func readCeilingHeights(pv *pageView, lp *layout.Page, r *Rule) []valueReading {
 				continue
 			}
 			rowText := normRowText(lp, row)
-			if existingRe.MatchString(rowText) || ceilingExempt(r, rowText) {
+			if existingRe.MatchString(rowText) || ceilingExempt(r, rowText) || only != nil && !only.MatchString(rowText) {
 				continue
 			}
 			name := ""

@@ -60,8 +60,8 @@ func TestCodeValuesResidentialPDF(t *testing.T) {
 		codeSheet(OccupancyResidential),
 		plangen.SheetSpec{Number: "A-301", Title: "BUILDING SECTIONS", Date: "2026-03-02", Scale: scale14,
 			Labels: concatLabels(
-				plangen.Notes(120, 140, "MAIN STAIR", "15 RISERS", `8 1/4" RISE`, `9" RUN`, `6'-4" MIN. HEADROOM`),
-				plangen.Notes(900, 140, "DECK NOTES", `32" HIGH GUARDRAIL`, `HANDRAIL 39" ABOVE NOSING`),
+				plangen.Notes(120, 140, "MAIN STAIR", "15 RISERS", `8 1/4" RISE`, `9" RUN`, `6'-4" MIN. HEADROOM`, `HANDRAIL 39" ABOVE NOSING`),
+				plangen.Notes(900, 140, "DECK NOTES", `32" HIGH GUARDRAIL`),
 				plangen.Notes(1500, 140, "BEDROOM 3", `6'-10" CLG.`))},
 		// Look-alikes: an existing stair, a roof's rise, a window's head
 		// height, a corner guard, a bathroom's ceiling, joist spacing, a
@@ -107,4 +107,83 @@ func concatLabels(groups ...[]plangen.LabelSpec) []plangen.LabelSpec {
 		out = append(out, g...)
 	}
 	return out
+}
+
+func TestCodeValuesCommercialPDF(t *testing.T) {
+	doorLabels, doorRules := table(120, 900, []float64{60, 220, 120, 120, 200},
+		[]string{"DOOR NO.", "ROOM", "WIDTH", "HEIGHT", "REMARKS"},
+		[]string{"100A", "MAIN ENTRANCE", `2'-6"`, `7'-0"`, ""},
+		// A 2'-8" leaf may give less than 32 in clear, but the clear
+		// width is not what the schedule says: not reported.
+		[]string{"100B", "EXIT STAIR 1", `2'-8"`, `7'-0"`, ""},
+		[]string{"105", "OFFICE", `2'-6"`, `7'-0"`, ""},
+		[]string{"106", "EXIT CORRIDOR", `3'-0"`, `7'-0"`, "PAIR"})
+	roomLabels, roomRules := table(1200, 900, []float64{60, 220, 120, 160},
+		[]string{"NO.", "ROOM NAME", "CEILING", "CLG. HT."},
+		[]string{"101", "CORRIDOR", "ACT-1", `7'-2"`},
+		[]string{"102", "KITCHEN", "GYP", `7'-2"`},
+		[]string{"103", "CONFERENCE", "ACT-1", `6'-10"`},
+		[]string{"104", "OFFICE", "ACT-1", `9'-0"`})
+	fs := reviewPDF(t,
+		codeSheet(OccupancyCommercial),
+		plangen.SheetSpec{Number: "A-501", Title: "STAIR SECTIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: concatLabels(
+				plangen.Notes(120, 140, "STAIR 1", "22 RISERS", `7 1/2" MAX. RISER`, `11" MIN. TREAD`),
+				// The open side of a stair may have a 34 in guard under the
+				// IRC; the IBC's 42 in guard is read the same way.
+				plangen.Notes(900, 140, "MEZZANINE EDGE", `36" HIGH GUARDRAIL`))},
+		plangen.SheetSpec{Number: "A-601", Title: "SCHEDULES", Date: "2026-03-02", Scale: "NTS",
+			Labels:  concatLabels(roomLabels, doorLabels),
+			Strokes: append(doorRules, roomRules...)},
+	)
+	got := codeRuleHits(fs)
+	want := []string{
+		`ibc-1003.2-egress-ceiling-height A-601: CORRIDOR 7'-2"`,
+		`ibc-1010.1.1-door-clear-width A-601: 2'-6"`,
+		`ibc-1011.5.2-riser-max A-501: 7 1/2" MAX. RISER`,
+		`ibc-1015.3-guard-height A-501: 36" HIGH GUARDRAIL`,
+		`ibc-1208.2-ceiling-height A-601: CONFERENCE 6'-10"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("code-rule findings:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+	for _, f := range fs {
+		// 6'-10" lies below the rule's doubtful band (7'-0" rooms exist):
+		// full confidence.
+		if f.RuleID == "ibc-1208.2-ceiling-height" && f.Confidence != 0.8 {
+			t.Errorf("conference room at 6'-10\": confidence %v, want 0.8", f.Confidence)
+		}
+	}
+}
+
+// A stair guard may be 34 in on the open side of a stair (IRC R312.1.2
+// exception): a guard height read in a stair's note is not judged.
+func TestCodeValuesStairGuardPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "STAIR NOTES", "15 RISERS", `34" HIGH GUARDRAIL`)},
+	)
+	if got := codeRuleHits(fs); len(got) != 0 {
+		t.Errorf("stair guard: %v", got)
+	}
+}
+
+// An amended limit applies to values read by the readers as to the
+// pack's own patterns.
+func TestCodeValuesAmendedLimit(t *testing.T) {
+	e := loadAll(t)
+	j, err := e.ForJurisdiction(Jurisdiction{Overrides: map[string]Override{
+		"irc-r311.7.5.1-riser-height": {Values: map[string]string{"max": `7 1/2"`}, SetBy: "Test County amendment"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := textPage(2, "A-301", "MAIN STAIR", "15 RISERS", `7 5/8" RISE`)
+	if got := codeRuleHits(reviewPages(t, e, codePage(OccupancyResidential), note)); len(got) != 0 {
+		t.Errorf("model code: %v", got)
+	}
+	got := codeRuleHits(reviewPages(t, j, codePage(OccupancyResidential), note))
+	if len(got) != 1 || !strings.HasPrefix(got[0], "irc-r311.7.5.1-riser-height A-301") {
+		t.Errorf("amended: %v", got)
+	}
 }
