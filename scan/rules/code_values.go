@@ -347,7 +347,7 @@ func readNotes(pv *pageView, lp *layout.Page, res []*regexp.Regexp, keep noteFil
 var riseOnlyRe = regexp.MustCompile(`(?i)\bRISE\b`)
 
 func readRiserNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return readNotes(pv, lp, riserNoteRes, func(match, after string, b noteBlock) bool {
+	return append(readLabelled(pv, lp, riserLabelRe), readNotes(pv, lp, riserNoteRes, func(match, after string, b noteBlock) bool {
 		if riserAfterRe.MatchString(after) {
 			return false
 		}
@@ -357,13 +357,13 @@ func readRiserNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 			return false
 		}
 		return true
-	})
+	})...)
 }
 
 var runOnlyRe = regexp.MustCompile(`(?i)\bRUN\b`)
 
 func readTreadNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return readNotes(pv, lp, treadNoteRes, func(match, after string, b noteBlock) bool {
+	return append(readLabelled(pv, lp, treadLabelRe), readNotes(pv, lp, treadNoteRes, func(match, after string, b noteBlock) bool {
 		if treadAfterRe.MatchString(after) {
 			return false
 		}
@@ -371,14 +371,14 @@ func readTreadNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 			return false
 		}
 		return true
-	})
+	})...)
 }
 
 func readHeadroomNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 	// Headroom is also said of doors, attics and equipment: only a stair's.
-	return readNotes(pv, lp, headroomNoteRes, func(_, _ string, b noteBlock) bool {
+	return append(readLabelled(pv, lp, headroomLabelRe), readNotes(pv, lp, headroomNoteRes, func(_, _ string, b noteBlock) bool {
 		return stairContextRe.MatchString(b.text)
-	})
+	})...)
 }
 
 func readGuardNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
@@ -390,7 +390,7 @@ func readGuardNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 }
 
 func readHandrailNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return readNotes(pv, lp, handrailNoteRes, nil)
+	return append(readLabelled(pv, lp, handrailLabelRe), readNotes(pv, lp, handrailNoteRes, nil)...)
 }
 
 // Rooms whose ceiling height the rule does not govern or governs with a
@@ -636,4 +636,101 @@ func doorWidth(s string) (float64, string, bool) {
 		return float64(12*ft + in), m[1] + "'-" + strconv.Itoa(in) + `"`, true
 	}
 	return 0, "", false
+}
+
+// --- labelled values ----------------------------------------------------------
+
+// A stair schedule or a stair's data block names its values by label:
+// "RISER" over or beside "7 1/2"", a "TREAD" column. Only labels that name
+// the measure and nothing else (not "RISER DIAGRAM", not "GUARD POST").
+var (
+	riserLabelRe    = regexp.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)
+	treadLabelRe    = regexp.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)
+	headroomLabelRe = regexp.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)
+	handrailLabelRe = regexp.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)
+	// The value of a labelled pair or a column cell: one imperial length.
+	labelledValueRe = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
+)
+
+// readLabelled reads the values the layout paired with a label matching
+// labelRe (beside it, under it, in the next cell), and the cells under a
+// table column whose header matches it; rows and pairs about existing
+// conditions are left out.
+func readLabelled(pv *pageView, lp *layout.Page, labelRe *regexp.Regexp) []valueReading {
+	var out []valueReading
+	for _, pr := range lp.Pairs {
+		label := normText(lp, pr.LabelWords).text
+		if !labelRe.MatchString(label) {
+			continue
+		}
+		value := normText(lp, pr.ValueWords).text
+		m := labelledValueRe.FindStringSubmatch(value)
+		if m == nil || existingRe.MatchString(label+" "+value) {
+			continue
+		}
+		v, err := ParseLength(m[1])
+		if err != nil || !stairNear(lp, pr.Box) {
+			continue
+		}
+		words := append(append([]int{}, pr.LabelWords...), pr.ValueWords...)
+		out = append(out, valueReading{pv: pv, words: words, text: label + " " + strings.TrimSpace(value), raw: strings.TrimSpace(m[1]), value: v})
+	}
+	for _, tb := range lp.Tables {
+		for hi, row := range tb.Rows {
+			if hi > 3 {
+				break
+			}
+			for _, hc := range row.Cells {
+				header := normText(lp, hc.Words).text
+				if !labelRe.MatchString(header) || !stairNear(lp, tb.Box) {
+					continue
+				}
+				for _, body := range tb.Rows[hi+1:] {
+					cell, ok := cellUnder(body, hc.Box)
+					if !ok {
+						continue
+					}
+					ct := normText(lp, cell.Words).text
+					m := labelledValueRe.FindStringSubmatch(ct)
+					if m == nil || existingRe.MatchString(normRowText(lp, body)) {
+						continue
+					}
+					v, err := ParseLength(m[1])
+					if err != nil {
+						continue
+					}
+					out = append(out, valueReading{pv: pv, words: cell.Words, text: strings.TrimSpace(header) + " " + strings.TrimSpace(ct),
+						raw: strings.TrimSpace(m[1]), value: v})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stairLabelContextRe: text that makes a labelled RISER or TREAD a stair's
+// (not a pipe riser's size in a plumbing table): the stair named, or both
+// measures of a stair side by side.
+var (
+	stairWordRe = regexp.MustCompile(`(?i)\bSTAIR|\bLANDING|\bNOSING|\bFLIGHT`)
+	riserWordRe = regexp.MustCompile(`(?i)\bRISERS?\b|\bRISE\b`)
+	treadWordRe = regexp.MustCompile(`(?i)\bTREADS?\b|\bRUN\b`)
+	pipeRiserRe = regexp.MustCompile(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC|CONDUIT|DUCT|MECH)`)
+)
+
+// stairNear reports whether the text around a box (the box grown by a few
+// line heights) is about a stair and not about piping.
+func stairNear(lp *layout.Page, b layout.Box) bool {
+	const reach = 120.0 // points: a few lines of note text either way
+	var texts []string
+	for _, l := range lp.Lines {
+		if l.Box.Y1 >= b.Y0-reach && l.Box.Y0 <= b.Y1+reach && l.Box.X0 < b.X1+reach && l.Box.X1 > b.X0-reach {
+			texts = append(texts, normText(lp, l.Words).text)
+		}
+	}
+	t := strings.Join(texts, "\n")
+	if pipeRiserRe.MatchString(t) {
+		return false
+	}
+	return stairWordRe.MatchString(t) || riserWordRe.MatchString(t) && treadWordRe.MatchString(t)
 }

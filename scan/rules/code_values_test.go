@@ -131,7 +131,9 @@ func TestCodeValuesCommercialPDF(t *testing.T) {
 				plangen.Notes(120, 140, "STAIR 1", "22 RISERS", `7 1/2" MAX. RISER`, `11" MIN. TREAD`),
 				// The open side of a stair may have a 34 in guard under the
 				// IRC; the IBC's 42 in guard is read the same way.
-				plangen.Notes(900, 140, "MEZZANINE EDGE", `36" HIGH GUARDRAIL`))},
+				plangen.Notes(900, 140, "MEZZANINE EDGE", `36" HIGH GUARDRAIL`),
+				// A sprinkler riser's size is not a stair riser under 4 in.
+				plangen.Notes(1800, 700, "SPRINKLER RISER AT STAIR 2", "RISER:", `2"`))},
 		plangen.SheetSpec{Number: "A-601", Title: "SCHEDULES", Date: "2026-03-02", Scale: "NTS",
 			Labels:  concatLabels(roomLabels, doorLabels),
 			Strokes: append(doorRules, roomRules...)},
@@ -185,5 +187,31 @@ func TestCodeValuesAmendedLimit(t *testing.T) {
 	got := codeRuleHits(reviewPages(t, j, codePage(OccupancyResidential), note))
 	if len(got) != 1 || !strings.HasPrefix(got[0], "irc-r311.7.5.1-riser-height A-301") {
 		t.Errorf("amended: %v", got)
+	}
+}
+
+// A stair's data given as labelled values and as a schedule's columns;
+// a plumbing riser's size is not a stair riser.
+func TestCodeValuesLabelledPDF(t *testing.T) {
+	stairLabels, stairRules := table(120, 900, []float64{120, 120, 120, 160},
+		[]string{"STAIR", "RISER", "TREAD", "WIDTH"},
+		[]string{"S1", `7 1/2"`, `11"`, `3'-8"`},
+		[]string{"S2", `8"`, `9 1/2"`, `3'-0"`})
+	fs := reviewPDF(t,
+		codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-501", Title: "STAIR DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: concatLabels(stairLabels,
+				plangen.Notes(1400, 140, "STAIR DATA", "HEADROOM:", `6'-6"`),
+				plangen.Notes(1400, 700, "WATER RISER:", `2"`)),
+			Strokes: stairRules},
+	)
+	got := codeRuleHits(fs)
+	want := []string{
+		`irc-r311.7.2-headroom A-501: HEADROOM: 6'-6"`,
+		`irc-r311.7.5.1-riser-height A-501: 8"`,
+		`irc-r311.7.5.2-tread-depth A-501: 9 1/2"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("code-rule findings:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
