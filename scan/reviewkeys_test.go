@@ -158,6 +158,7 @@ type fileScore struct {
 	falseFindings, missedCertain []string
 	nonInfoOnOutOfScope          int
 	coverage                     []string
+	trueRules                    []string // rule of each true non-info finding
 	unreadable                   bool
 }
 
@@ -227,6 +228,7 @@ func score(key reviewKey, findings []store.Finding) fileScore {
 		}
 		if hit {
 			s.trueNonInfo++
+			s.trueRules = append(s.trueRules, f.RuleID)
 			continue
 		}
 		anchor := ""
@@ -299,6 +301,18 @@ func report(t *testing.T, scores []fileScore) {
 			t.Errorf("%s is out of scope but got %d non-info finding(s)", s.name, s.nonInfoOnOutOfScope)
 		}
 	}
+	byRule := map[string]int{}
+	for _, s := range scores {
+		for _, r := range s.trueRules {
+			byRule[r]++
+		}
+	}
+	var rules []string
+	for r, n := range byRule {
+		rules = append(rules, fmt.Sprintf("%s ×%d", r, n))
+	}
+	sort.Strings(rules)
+	t.Logf("rules with true findings on real sheets: %s", strings.Join(rules, ", "))
 	t.Logf("TOTAL precision %d/%d %s, certain recall %d/%d %s, likely recall %d/%d %s",
 		trueNonInfo, nonInfo, ratio(trueNonInfo, nonInfo), certainFound, certain, ratio(certainFound, certain),
 		likelyFound, likely, ratio(likelyFound, likely))

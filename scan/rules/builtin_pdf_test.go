@@ -155,6 +155,27 @@ func TestOpeningTagsPDF(t *testing.T) {
 	if len(notOnPlans) != 1 || notOnPlans[0].SheetNumber != "A-601" || notOnPlans[0].Anchors[0].Text != "W03" {
 		t.Errorf("marks on no plan: %v", anchorTexts(notOnPlans))
 	}
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
+		t.Errorf("repeated marks in a schedule without any: %v", anchorTexts(got))
+	}
+
+	// One mark listed for two openings; and a schedule sheet that also
+	// draws every window tagged with its mark (each mark twice), which is
+	// not a repetition.
+	plan := plangen.SheetSpec{Number: "A-101", Title: "GROUND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: tags("W01", "W02", "W03", "W04")}
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04", "W05", "W06", "W01")})
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 1 || got[0].Anchors[0].Text != "W01" {
+		t.Errorf("repeated mark: %v", anchorTexts(got))
+	}
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: append(plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04"), tags("W01", "W02", "W03", "W04")...)})
+	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
+		t.Errorf("tagged elevations beside the table: %v", anchorTexts(got))
+	}
 }
 
 func TestScaleConflictPDF(t *testing.T) {
@@ -186,6 +207,11 @@ func TestIssueStatusPDF(t *testing.T) {
 			Labels: []plangen.LabelSpec{stamp("ISSUED FOR PERMIT")}},
 		plangen.SheetSpec{Number: "A-202", Title: "SECTIONS", Date: "2026-03-02", Scale: scale14,
 			Labels: append([]plangen.LabelSpec{stamp("CONSTRUCTION DOCUMENTS")}, plangen.Notes(120, 140, "NOTE: DRAWING IS FOR REFERENCE ONLY.")...)},
+		// A bid issue in the revision history of a sheet since issued for
+		// permit is history.
+		plangen.SheetSpec{Number: "A-203", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR BID 01/02/26"),
+				{Text: "ISSUED FOR PERMIT 03/02/26", Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 396, Size: 10}}},
 	)
 	got := byRule(fs, "completeness-issue-status")
 	sheetsFlagged := map[string]bool{}
@@ -347,5 +373,73 @@ func TestMissingDocumentsPDF(t *testing.T) {
 	}
 	if len(got) != 2 || !kinds["truss layouts"] || !kinds["soils report"] {
 		t.Errorf("missing documents: %v", anchorTexts(got))
+	}
+}
+
+func TestCodeAnalysisOutcomesPDF(t *testing.T) {
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")}
+	// Missing: the cover is read in full and states none of it; each
+	// finding says where it belongs.
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING WITH ATTACHED GARAGE")}, plan)
+	if got := byRule(fs, "completeness-occupancy-stated"); len(got) != 1 || !strings.Contains(got[0].Rationale, "on G-001") {
+		t.Errorf("missing: %+v", got)
+	}
+	if got := byRule(fs, "coverage-code-analysis-unread"); len(got) != 0 {
+		t.Errorf("unread reported for a cover read in full")
+	}
+	// Could not read: the cover carries only its title block (a scanned
+	// cover under a vector title block): no "not stated", one info.
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER"}, plan)
+	for _, f := range fs {
+		if f.Topic == "completeness.code-analysis" {
+			t.Errorf("%s on a set whose cover could not be read", f.RuleID)
+		}
+	}
+	if got := byRule(fs, "coverage-code-analysis-unread"); len(got) != 1 || got[0].Severity != SeverityInfo || got[0].SheetNumber != "G-001" {
+		t.Errorf("could not read: %+v", got)
+	}
+	// Not asked: a sheet of a set without a building (no floor plan, no
+	// architectural sheet).
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "PV SYSTEM DESIGN", "ROOF MOUNTED PHOTOVOLTAIC SYSTEM, 7.2 KW DC")},
+		plangen.SheetSpec{Number: "E-001", Title: "SINGLE LINE DIAGRAM", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. LABEL ALL DISCONNECTS.")})
+	for _, f := range fs {
+		if f.Topic == "completeness.code-analysis" || f.RuleID == "coverage-code-analysis-unread" {
+			t.Errorf("%s on a set with no building", f.RuleID)
+		}
+	}
+}
+
+func TestSetIndexNCSWithDuplicatePDF(t *testing.T) {
+	// An NCS index in two columns with a number listed twice and a short
+	// number (E1): the check still runs, row by row, titles after numbers.
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
+	col := func(left float64, rows ...[2]string) {
+		for i, r := range rows {
+			index = append(index, plangen.LabelSpec{Text: r[0] + " " + r[1], Left: left, Top: 340 + float64(i)*24})
+		}
+	}
+	col(200, [2]string{"G-001", "COVER SHEET"}, [2]string{"A-101", "FLOOR PLAN"}, [2]string{"A-101", "FLOOR PLAN"}, [2]string{"A-102", "ROOF PLAN"})
+	col(520, [2]string{"A-201", "ELEVATIONS"}, [2]string{"A-301", "SECTIONS"}, [2]string{"E1", "ELECTRICAL PLAN"})
+	specs := []plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: index}}
+	for _, n := range [][2]string{{"A-101", "FLOOR PLAN"}, {"A-201", "ELEVATIONS"}, {"A-301", "SECTIONS"}, {"E1", "ELECTRICAL PLAN"}, {"A-401", "DETAILS"}} {
+		specs = append(specs, plangen.SheetSpec{Number: n[0], Title: n[1], Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{{Text: "SHEET TITLE: " + n[1], Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}}})
+	}
+	fs := reviewPDF(t, specs...)
+	missing := byRule(fs, "completeness-sheet-index-missing-sheet")
+	if len(missing) != 1 || !strings.Contains(missing[0].Rationale, "A-102") {
+		t.Errorf("missing: %v", anchorTexts(missing))
+	}
+	unlisted := byRule(fs, "completeness-sheet-not-in-index")
+	if len(unlisted) != 1 || unlisted[0].SheetNumber != "A-401" {
+		t.Errorf("unlisted: %v", anchorTexts(unlisted))
+	}
+	if got := byRule(fs, "completeness-index-title-mismatch"); len(got) != 0 {
+		t.Errorf("titles paired across columns: %v", anchorTexts(got))
 	}
 }

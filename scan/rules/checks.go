@@ -29,6 +29,8 @@ var checks = map[string]checkSpec{
 	"unfinished_text":            {vars: []string{"text", "what", "more"}, run: checkUnfinishedText},
 	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
 	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans},
+	"schedule_mark_repeated":     {vars: []string{"tag", "count"}, run: checkScheduleMarkRepeated},
+	"code_analysis_unread":       {vars: []string{"where"}, run: checkCodeAnalysisUnread},
 	"missing_documents":          {vars: []string{"document", "text"}, run: checkMissingDocuments},
 	"index_title_mismatch":       {vars: []string{"listed", "indexTitle", "sheetTitle", "indexSheet"}, run: checkIndexTitleMismatch},
 	"empty_schedule":             {vars: []string{"rows", "empty", "cells", "header"}, run: checkEmptySchedule},
@@ -42,9 +44,9 @@ var checks = map[string]checkSpec{
 	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
 		validate: oneOf("field", "number", "title", "date", "scale")},
-	"code_edition_stated":  {vars: []string{"adopted"}, run: checkCodeEditionStated},
+	"code_edition_stated":  {vars: []string{"adopted", "where"}, run: checkCodeEditionStated},
 	"code_edition_current": {vars: []string{"stated", "adopted", "code"}, run: checkCodeEditionCurrent},
-	"code_analysis_field": {params: []string{"field"}, vars: []string{"field"}, run: checkCodeAnalysisField,
+	"code_analysis_field": {params: []string{"field"}, vars: []string{"field", "where"}, run: checkCodeAnalysisField,
 		validate: oneOf("field", "occupancy", "construction_type", "sprinklers")},
 	"exits_for_occupant_load": {vars: []string{"load", "exits", "required"}, run: checkExits},
 	"egress_capacity_factor": {params: []string{"component"}, vars: []string{"stated", "minimum"},
@@ -295,10 +297,11 @@ func (rv *review) adoptedText() string {
 }
 
 func checkCodeEditionStated(rv *review, r *Rule) []observation {
-	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !rv.codeAnalysisExpected() {
+	where, ok := rv.codeAnalysisExpected()
+	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !ok {
 		return nil
 	}
-	return []observation{{vars: map[string]string{"adopted": rv.adoptedText()}, evidence: "no code edition"}}
+	return []observation{{vars: map[string]string{"adopted": rv.adoptedText(), "where": where.sheetNumberOr()}, evidence: "no code edition"}}
 }
 
 func (rv *review) firstReadable() *pageView {
@@ -352,7 +355,8 @@ func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
 }
 
 func checkCodeAnalysisField(rv *review, r *Rule) []observation {
-	if rv.firstReadable() == nil || !rv.codeAnalysisExpected() {
+	where, ok := rv.codeAnalysisExpected()
+	if rv.firstReadable() == nil || !ok {
 		return nil
 	}
 	var stated bool
@@ -367,7 +371,7 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	if stated {
 		return nil
 	}
-	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " ")},
+	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " "), "where": where.sheetNumberOr()},
 		evidence: "no " + r.Params["field"]}}
 }
 

@@ -122,7 +122,10 @@ func TestTitleBlockChecks(t *testing.T) {
 
 func TestCodeAnalysisChecks(t *testing.T) {
 	e := loadAll(t)
-	fs := reviewPages(t, e, textPage(1, "G-001", "GENERAL NOTES"), textPage(2, "A-101", "PLAN"))
+	// A cover read in full (notes in its drawing area) that states none of
+	// the code analysis.
+	cover := textPage(1, "G-001", "GENERAL NOTES", "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")
+	fs := reviewPages(t, e, cover, textPage(2, "A-101", "PLAN"))
 	for _, id := range []string{"completeness-code-edition-stated", "completeness-occupancy-stated",
 		"completeness-construction-type-stated", "completeness-sprinklers-stated"} {
 		got := byRule(fs, id)

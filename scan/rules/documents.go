@@ -2,6 +2,8 @@ package rules
 
 import (
 	"regexp"
+
+	"planreview/scan/textmatch"
 )
 
 // referencedDocument is a kind of document the sheets rely on without
@@ -9,31 +11,31 @@ import (
 // that is that document is titled.
 type referencedDocument struct {
 	kind    string
-	mention *regexp.Regexp
-	present *regexp.Regexp
+	mention *textmatch.Regexp // run on every line: prefiltered by its literals
+	present *regexp.Regexp    // run on sheet titles
 }
 
 var referencedDocuments = []referencedDocument{
 	{"truss layouts and calculations",
-		regexp.MustCompile(`(?i)\bTRUSS(?:ES)?\b.*\bPER\s+(?:MANUF(?:ACTURER)?'?S?\.?\s+)?(?:LAYOUTS?|DESIGNS?|CALC(?:ULATION)?S)\b|\bTRUSS\s+(?:LAYOUTS?|CALC(?:ULATION)?S|DESIGNS?)\s+(?:BY|FROM)\s+(?:OTHERS|(?:THE\s+)?(?:MANUFACTURER|SUPPLIER|FABRICATOR))`),
+		lineSet.MustCompile(`(?i)\bTRUSS(?:ES)?\b.*\bPER\s+(?:MANUF(?:ACTURER)?'?S?\.?\s+)?(?:LAYOUTS?|DESIGNS?|CALC(?:ULATION)?S)\b|\bTRUSS\s+(?:LAYOUTS?|CALC(?:ULATION)?S|DESIGNS?)\s+(?:BY|FROM)\s+(?:OTHERS|(?:THE\s+)?(?:MANUFACTURER|SUPPLIER|FABRICATOR))`),
 		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`)},
 	{"structural engineer's design",
-		regexp.MustCompile(`(?i)\bTO\s+(?:THE\s+)?(?:STRUCTURAL\s+)?ENG(?:INEE)?R'?S\.?\s+(?:DESIGN|DETAILS?|SPECIFICATION)|\bPER\s+(?:THE\s+)?STRUCTURAL\s+(?:CALC(?:ULATION)?S|DRAWINGS|ENGINEER)\b`),
+		lineSet.MustCompile(`(?i)\bTO\s+(?:THE\s+)?(?:STRUCTURAL\s+)?ENG(?:INEE)?R'?S\.?\s+(?:DESIGN|DETAILS?|SPECIFICATION)|\bPER\s+(?:THE\s+)?STRUCTURAL\s+(?:CALC(?:ULATION)?S|DRAWINGS|ENGINEER)\b`),
 		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`)},
 	{"calculations",
-		regexp.MustCompile(`(?i)\bPER\s+(?:[A-Z0-9.]+\s+){0,3}CALC(?:ULATION)?S\b`),
+		lineSet.MustCompile(`(?i)\bPER\s+(?:[A-Z0-9.]+\s+){0,3}CALC(?:ULATION)?S\b`),
 		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`)},
 	{"soils report",
-		regexp.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|ENGINEER|INVESTIGATION)\b`),
+		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|ENGINEER|INVESTIGATION)\b`),
 		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`)},
 	{"energy compliance documentation",
-		regexp.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:TITLE\s+24|ENERGY)\s+(?:REPORT|CALC(?:ULATION)?S|COMPLIANCE|DOCUMENTATION)\b|\bREScheck\b|\bCOMcheck\b`),
+		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:TITLE\s+24|ENERGY)\s+(?:REPORT|CALC(?:ULATION)?S|COMPLIANCE|DOCUMENTATION)\b|\bREScheck\b|\bCOMcheck\b`),
 		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`)},
 	{"deferred submittals",
-		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTALS?\b`),
+		lineSet.MustCompile(`(?i)\bDEFERRED\s+SUBMITTALS?\b`),
 		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`)},
 	{"project specifications",
-		regexp.MustCompile(`(?i)\b(?:REFER\s+TO|SEE)\s+(?:THE\s+)?(?:PROJECT\s+)?SPECIFICATIONS?\b`),
+		lineSet.MustCompile(`(?i)\b(?:REFER\s+TO|SEE)\s+(?:THE\s+)?(?:PROJECT\s+)?SPECIFICATIONS?\b`),
 		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`)},
 }
 
@@ -70,9 +72,8 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 			if !pv.readable {
 				continue
 			}
-			for _, l := range pv.lines {
-				loc := d.mention.FindStringIndex(l.Text)
-				if loc == nil {
+			for li, l := range pv.lines {
+				if !pv.matches(d.mention, li) {
 					continue
 				}
 				out = append(out, observation{page: pv, words: l.WordsInSpan(0, len(l.Text)),

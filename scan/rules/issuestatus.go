@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,7 +13,7 @@ import (
 // change before construction. The strong stamps (NOT FOR CONSTRUCTION,
 // PRELIMINARY) anywhere on a sheet are completeness-preliminary-stamp's.
 var (
-	stageStatusRe = regexp.MustCompile(`(?i)\bPRE-?BID\b|\bBID\s+(?:SET|ISSUE|DOCUMENTS?|PACKAGE)\b|\bFOR\s+BID(?:DING)?\b|\bTENDER\b|\bADDENDUM\b|\bDESIGN\s+DEVELOPMENT\b|\bSCHEMATIC\s+DESIGN\b|\bCONCEPT(?:UAL)?\s+DESIGN\b|\bDRAFT\b|\bFOR\s+(?:REVIEW|APPROVAL|COMMENTS?|INFORMATION|COORDINATION|PRICING)\b|\bVORENTWURF|\bENTWURFSPLANUNG\b|\bPROGETTO\s+(?:PRELIMINARE|DEFINITIVO)\b`)
+	stageStatusRe = lineSet.MustCompile(`(?i)\bPRE-?BID\b|\bBID\s+(?:SET|ISSUE|DOCUMENTS?|PACKAGE)\b|\bFOR\s+BID(?:DING)?\b|\bTENDER\b|\bADDENDUM\b|\bDESIGN\s+DEVELOPMENT\b|\bSCHEMATIC\s+DESIGN\b|\bCONCEPT(?:UAL)?\s+DESIGN\b|\bDRAFT\b|\bFOR\s+(?:REVIEW|APPROVAL|COMMENTS?|INFORMATION|COORDINATION|PRICING)\b|\bVORENTWURF|\bENTWURFSPLANUNG\b|\bPROGETTO\s+(?:PRELIMINARE|DEFINITIVO)\b`)
 )
 
 // checkIssueStatus reports, once per sheet, a title-block status of an
@@ -31,7 +30,7 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 			status, words = pv.titleBlockStage()
 		}
 		m := stageStatusRe.FindString(status)
-		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) {
+		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) || pv.issuedForPermit() {
 			continue
 		}
 		out = append(out, observation{page: pv, words: words,
@@ -50,16 +49,32 @@ func (e *Engine) ruleByID(id string) *Rule {
 	return nil
 }
 
+// permitIssueRe is an issue for the permit or for construction.
+var permitIssueRe = lineSet.MustCompile(`(?i)\bISSUED\s+FOR\s+(?:PERMIT|CONSTRUCTION|BUILDING\s+(?:PERMIT|CONSENT))\b|\bPERMIT\s+(?:SET|SUBMITTAL|ISSUE)\b|^\s*FOR\s+CONSTRUCTION\s*$`)
+
+// issuedForPermit reports whether the title-block zone also records an
+// issue for permit or construction: an earlier bid or review issue in the
+// revision history is then history, not the sheet's status.
+func (pv *pageView) issuedForPermit() bool {
+	w, h := pv.page.Width, pv.page.Height
+	for li, l := range pv.lines {
+		if (l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) && pv.matches(permitIssueRe, li) {
+			return true
+		}
+	}
+	return false
+}
+
 // titleBlockStage finds a stage stamp the set model did not take as the
 // sheet's status: a short line in the title-block zone (right third or
 // bottom quarter) that names a stage.
 func (pv *pageView) titleBlockStage() (string, []int) {
 	w, h := pv.page.Width, pv.page.Height
-	for _, l := range pv.lines {
+	for li, l := range pv.lines {
 		if len(l.Words) > 8 || !(l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) {
 			continue
 		}
-		if stageStatusRe.MatchString(l.Text) {
+		if pv.matches(stageStatusRe, li) {
 			return strings.Join(strings.Fields(l.Text), " "), l.Words
 		}
 	}

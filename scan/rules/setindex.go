@@ -22,6 +22,7 @@ var (
 	setIndexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 	numberRangeRe     = regexp.MustCompile(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
 	hasLetterRe       = regexp.MustCompile(`\pL{2,}`)
+	titleWordRe       = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
 	// An explicit title caption: "Drawing Name:", "SHEET TITLE", "TITLE:".
 	// A bare "Title" may be a row of the index itself.
 	titleCaptionRe = regexp.MustCompile(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
@@ -57,6 +58,38 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 	for k := range setKeys {
 		shapes[fineShape(k)] = true
 	}
+	// Where a number shares its reading line with text, the line decides
+	// the title: "A-101 FLOOR PLAN" (title after) or "DECK DETAILS AND PLAN
+	// 12" (title before). A number alone on its line takes the text on its
+	// baseline (rowTitle).
+	lineOf := map[int]int{}
+	for li, l := range pv.lines {
+		for _, wi := range l.Words {
+			lineOf[wi] = li
+		}
+	}
+	lineTitle := func(i int) (string, []int, bool) {
+		li, ok := lineOf[i]
+		if !ok || len(pv.lines[li].Words) < 2 {
+			return "", nil, false
+		}
+		ws := pv.lines[li].Words
+		var rest []int
+		switch i {
+		case ws[0]:
+			rest = ws[1:]
+		case ws[len(ws)-1]:
+			rest = ws[:len(ws)-1]
+		default:
+			return "", nil, false
+		}
+		var texts []string
+		for _, j := range rest {
+			texts = append(texts, sheets.WordText(p.Words[j]))
+		}
+		t := strings.Join(texts, " ")
+		return t, rest, hasLetterRe.MatchString(t)
+	}
 	var cands []indexCandidate
 	for i, w := range p.Words {
 		t := strings.Trim(sheets.WordText(w), ".,;:")
@@ -75,7 +108,10 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 		} else {
 			continue
 		}
-		title, words := rowTitle(p, i, box)
+		title, words, ok := lineTitle(i)
+		if !ok {
+			title, words = rowTitle(p, i, box)
+		}
 		if title == "" {
 			continue
 		}
@@ -125,7 +161,11 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 	var out []sheets.IndexEntry
 	for _, c := range best {
 		for _, k := range c.keys {
-			out = append(out, sheets.IndexEntry{Number: k, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
+			number := k // a range's members: digits, as printed
+			if len(c.keys) == 1 {
+				number = c.text
+			}
+			out = append(out, sheets.IndexEntry{Number: number, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
 		}
 	}
 	return out
@@ -242,7 +282,7 @@ func readSetIndexes(pages []*pageView) {
 // punctuation and the words that join ("AND", "&", "OF").
 func titleTokens(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`).FindAllString(strings.ToUpper(s), -1) {
+	for _, t := range titleWordRe.FindAllString(strings.ToUpper(s), -1) {
 		switch t {
 		case "AND", "OF", "THE", "A", "TO", "FOR":
 			continue
