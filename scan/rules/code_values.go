@@ -48,37 +48,50 @@ type valueReading struct {
 }
 
 // valueReader reads one kind of value from a page's layout.
-type valueReader func(pv *pageView, lp *layout.Page, r *Rule) []valueReading
+type valueReader func(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule) []valueReading
 
-// valueReaders maps a rule to the readers of its value. The rule keeps its
-// own pattern for the generator's phrasing; these add the real sheets'.
-var valueReaders = map[string]valueReader{
-	"irc-r311.7.5.1-riser-height":      readRiserNotes,
-	"ibc-1011.5.2-riser-max":           readRiserNotes,
-	"ibc-1011.5.2-riser-min":           readRiserNotes,
-	"irc-r311.7.5.2-tread-depth":       readTreadNotes,
-	"ibc-1011.5.2-tread-depth":         readTreadNotes,
-	"irc-r311.7.2-headroom":            readHeadroomNotes,
-	"ibc-1011.3-headroom":              readHeadroomNotes,
-	"irc-r312.1.2-guard-height":        readGuardNotes,
-	"ibc-1015.3-guard-height":          readGuardNotes,
-	"irc-r311.7.8.1-handrail-height":   readHandrailNotes,
-	"ibc-1014.2-handrail-height":       readHandrailNotes,
-	"irc-r305.1-ceiling-height":        readCeilingHeights,
-	"ibc-1208.2-ceiling-height":        readCeilingHeights,
-	"ibc-1003.2-egress-ceiling-height": readEgressCeilingHeights,
-	"irc-r311.2-egress-door-width":     readDoorSchedules,
-	"ibc-1010.1.1-door-clear-width":    readDoorSchedules,
+// valueReaders maps a rule to the reader of its value, and the words (upper
+// case) without one of which a page has nothing for it: the page's layout
+// is analysed only when one is there. The rule keeps its own pattern for
+// the generator's phrasing; these add the real sheets'.
+var valueReaders = map[string]struct {
+	keys []string
+	read valueReader
+}{
+	"irc-r311.7.5.1-riser-height":      {riserKeys, readRiserNotes},
+	"ibc-1011.5.2-riser-max":           {riserKeys, readRiserNotes},
+	"ibc-1011.5.2-riser-min":           {riserKeys, readRiserNotes},
+	"irc-r311.7.5.2-tread-depth":       {treadKeys, readTreadNotes},
+	"ibc-1011.5.2-tread-depth":         {treadKeys, readTreadNotes},
+	"irc-r311.7.2-headroom":            {headroomKeys, readHeadroomNotes},
+	"ibc-1011.3-headroom":              {headroomKeys, readHeadroomNotes},
+	"irc-r312.1.2-guard-height":        {guardKeys, readGuardNotes},
+	"ibc-1015.3-guard-height":          {guardKeys, readGuardNotes},
+	"irc-r311.7.8.1-handrail-height":   {handrailKeys, readHandrailNotes},
+	"ibc-1014.2-handrail-height":       {handrailKeys, readHandrailNotes},
+	"irc-r305.1-ceiling-height":        {ceilingKeys, readCeilingHeights},
+	"ibc-1208.2-ceiling-height":        {ceilingKeys, readCeilingHeights},
+	"ibc-1003.2-egress-ceiling-height": {ceilingKeys, readEgressCeilingHeights},
+	"irc-r311.2-egress-door-width":     {doorKeys, readDoorSchedules},
+	"ibc-1010.1.1-door-clear-width":    {doorKeys, readDoorSchedules},
 }
+
+var (
+	riserKeys    = []string{"RISE"}
+	treadKeys    = []string{"TREAD", "RUN"}
+	headroomKeys = []string{"HEADROOM", "HEAD ROOM"}
+	guardKeys    = []string{"GUARD", "RAILING"}
+	handrailKeys = []string{"HANDRAIL"}
+	ceilingKeys  = []string{"CLG", "CEIL"}
+	// A door schedule is titled so, or its mark column is headed so.
+	doorKeys = []string{"DOOR SCHEDULE", "DOOR NO", "DOOR MARK", "DOOR #", "DOOR TYPE", "DOOR SIZE"}
+)
 
 // imperialLength is lengthPattern without its metric branch.
 const imperialLength = `(?:` + inchNum + inchMark +
 	`|\d+(?:\.\d+)?` + footMark + `(?:\s*-?\s*` + inchNum + inchMark + `)?)`
 
 var (
-	// valueTriggerRe: a page without any of these words has no value to
-	// read, and its layout is not analysed for this.
-	valueTriggerRe = regexp.MustCompile(`(?i)RISE|TREAD|\bRUN\b|HEAD\s*ROOM|GUARD|RAILING|HANDRAIL|\bCLG|CEIL|DOOR`)
 	// existingRe marks a block or sheet about existing conditions.
 	existingRe = regexp.MustCompile(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\.|\bDEMO(?:LITION|LISH)?\b|\bAS[-\s]BUILT\b|\bTO\s+REMAIN\b|\bTO\s+BE\s+REMOVED\b`)
 	// stairContextRe: the block is about a stair.
@@ -146,8 +159,8 @@ func mustAll(patterns ...string) []*regexp.Regexp {
 // readValues returns the observations of the values the rule's readers
 // found that the rule's own pattern did not already report (obs).
 func (rv *review) readValues(r *Rule, obs []observation) []observation {
-	reader := valueReaders[r.ID]
-	if reader == nil || r.Quantity != QuantityLength {
+	reader, ok := valueReaders[r.ID]
+	if !ok || r.Quantity != QuantityLength {
 		return obs
 	}
 	taken := map[*pageView]map[int]bool{}
@@ -163,10 +176,14 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 		}
 	}
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) || existingRe.MatchString(pv.sheet.Title) || !pv.mayHoldValues() {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) || existingRe.MatchString(pv.sheet.Title) {
 			continue
 		}
-		for _, vr := range reader(pv, pv.layoutPage(), r) {
+		pn := rv.notesOf(pv)
+		if !containsAny(pn.upper, reader.keys) {
+			continue
+		}
+		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
 			if overlaps(taken[pv], vr.words) || r.Unless != nil && r.Unless.Regexp.MatchString(vr.text) {
 				continue
 			}
@@ -205,17 +222,6 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 func overlaps(taken map[int]bool, words []int) bool {
 	for _, w := range words {
 		if taken[w] {
-			return true
-		}
-	}
-	return false
-}
-
-// mayHoldValues is a cheap test on the page's lines before its layout is
-// analysed.
-func (pv *pageView) mayHoldValues() bool {
-	for _, l := range pv.lines {
-		if valueTriggerRe.MatchString(l.Text) {
 			return true
 		}
 	}
@@ -263,72 +269,131 @@ func (nl normLine) wordsIn(start, end int) []int {
 	return out
 }
 
-// noteBlock is one text block of the page: its lines and its whole text
-// (for context: is it about a stair, about existing conditions).
+// noteBlock is one text block of the page: its lines and, on demand, the
+// text around it (for context: is it about a stair, about existing
+// conditions).
 type noteBlock struct {
 	lines []normLine
-	text  string
+	upper []string // the lines' text in upper case, for the keyword prefilter
+	box   layout.Box
+	lineH float64
+	page  *pageNotes
+	ctx   *string
 }
 
-// Its context is wider than the block: a stacked stair annotation ("MAIN
-// STAIR" over "15 RISERS" over "7 1/4" RISE") is often drawn with gaps the
-// layout reads as separate blocks, so the text of the lines within six
-// line heights above and below the block (and overlapping it across)
-// counts too.
-func noteBlocks(lp *layout.Page) []noteBlock {
-	out := make([]noteBlock, 0, len(lp.Blocks))
-	for _, b := range lp.Blocks {
-		nb := noteBlock{}
-		h := 0.0
-		for _, li := range b.Lines {
-			l := lp.Lines[li]
-			if l.Layer == layout.LayerOverlay {
-				continue
-			}
-			nb.lines = append(nb.lines, normText(lp, l.Words))
-			h = max(h, l.Box.Y1-l.Box.Y0)
-		}
-		if len(nb.lines) == 0 {
+// pageNotes is a page's text in upper case (to decide cheaply whether a
+// reader has anything to read) and, built on first use, its blocks with
+// every line read once; shared by the readers of all rules in one review.
+type pageNotes struct {
+	upper  string
+	built  bool
+	blocks []noteBlock
+	lines  []normLine   // every drawing-text line of the page
+	boxes  []layout.Box // their boxes
+}
+
+// notesOf returns the page's notes, made on first use in this review.
+func (rv *review) notesOf(pv *pageView) *pageNotes {
+	if rv.valueNotes == nil {
+		rv.valueNotes = map[*pageView]*pageNotes{}
+	}
+	if pn, ok := rv.valueNotes[pv]; ok {
+		return pn
+	}
+	pn := newPageNotes(pv)
+	rv.valueNotes[pv] = pn
+	return pn
+}
+
+func newPageNotes(pv *pageView) *pageNotes {
+	var b strings.Builder
+	for _, l := range pv.lines {
+		b.WriteString(strings.ToUpper(l.Text))
+		b.WriteByte('\n')
+	}
+	return &pageNotes{upper: b.String()}
+}
+
+// build reads the page's blocks from its layout, once.
+func (pn *pageNotes) build(lp *layout.Page) {
+	if pn.built {
+		return
+	}
+	pn.built = true
+	byLine := make([]int, len(lp.Lines))
+	for li, l := range lp.Lines {
+		byLine[li] = -1
+		if l.Layer == layout.LayerOverlay {
 			continue
 		}
-		var texts []string
-		for _, l := range lp.Lines {
-			if l.Layer == layout.LayerOverlay {
+		byLine[li] = len(pn.lines)
+		pn.lines = append(pn.lines, normText(lp, l.Words))
+		pn.boxes = append(pn.boxes, l.Box)
+	}
+	pn.blocks = make([]noteBlock, 0, len(lp.Blocks))
+	for _, b := range lp.Blocks {
+		nb := noteBlock{box: b.Box, page: pn}
+		for _, li := range b.Lines {
+			k := byLine[li]
+			if k < 0 {
 				continue
 			}
-			if l.Box.Y1 >= b.Box.Y0-6*h && l.Box.Y0 <= b.Box.Y1+6*h && l.Box.X0 < b.Box.X1+h && l.Box.X1 > b.Box.X0-h {
-				texts = append(texts, normText(lp, l.Words).text)
-			}
+			nb.lines = append(nb.lines, pn.lines[k])
+			nb.upper = append(nb.upper, strings.ToUpper(pn.lines[k].text))
+			nb.lineH = max(nb.lineH, pn.boxes[k].Y1-pn.boxes[k].Y0)
 		}
-		nb.text = strings.Join(texts, "\n")
-		out = append(out, nb)
+		if len(nb.lines) > 0 {
+			pn.blocks = append(pn.blocks, nb)
+		}
 	}
-	return out
+}
+
+// context is the block's text with the lines around it: a stacked stair
+// annotation ("MAIN STAIR" over "15 RISERS" over "7 1/4" RISE") is often
+// drawn with gaps the layout reads as separate blocks, so the lines within
+// six line heights above and below the block (and overlapping it across)
+// count too. Computed only for blocks where a value matched.
+func (nb *noteBlock) context() string {
+	if nb.ctx != nil {
+		return *nb.ctx
+	}
+	b, h := nb.box, nb.lineH
+	var texts []string
+	for k, lb := range nb.page.boxes {
+		if lb.Y1 >= b.Y0-6*h && lb.Y0 <= b.Y1+6*h && lb.X0 < b.X1+h && lb.X1 > b.X0-h {
+			texts = append(texts, nb.page.lines[k].text)
+		}
+	}
+	t := strings.Join(texts, "\n")
+	nb.ctx = &t
+	return t
 }
 
 // noteFilter decides whether a match is evidence: after is the line's text
 // following the value match, block the block it sits in.
-type noteFilter func(match, after string, block noteBlock) bool
+type noteFilter func(match, after string, block *noteBlock) bool
 
-// readNotes runs value patterns over every line of every block not about
-// existing conditions.
-func readNotes(pv *pageView, lp *layout.Page, res []*regexp.Regexp, keep noteFilter) []valueReading {
+// readNotes runs value patterns over every line holding one of keys (upper
+// case) of every block not about existing conditions.
+func readNotes(pv *pageView, pn *pageNotes, keys []string, res []*regexp.Regexp, keep noteFilter) []valueReading {
+	pn.build(pv.layoutPage())
 	var out []valueReading
-	for _, b := range noteBlocks(lp) {
-		if existingRe.MatchString(b.text) {
-			continue
-		}
-		for _, nl := range b.lines {
+	for bi := range pn.blocks {
+		b := &pn.blocks[bi]
+		for k, nl := range b.lines {
+			if !containsAny(b.upper[k], keys) {
+				continue
+			}
 			seen := map[int]bool{}
 			for _, re := range res {
 				vi := re.SubexpIndex("value")
 				for _, m := range re.FindAllStringSubmatchIndex(nl.text, -1) {
-					if seen[m[2*vi]] || m[2*vi] < 0 {
+					if m[2*vi] < 0 || seen[m[2*vi]] {
 						continue
 					}
 					raw := strings.TrimSpace(nl.text[m[2*vi]:m[2*vi+1]])
 					match := nl.text[m[0]:m[1]]
-					if keep != nil && !keep(match, nl.text[m[1]:], b) {
+					if existingRe.MatchString(b.context()) || keep != nil && !keep(match, nl.text[m[1]:], b) {
 						continue
 					}
 					v, err := ParseLength(raw)
@@ -344,16 +409,25 @@ func readNotes(pv *pageView, lp *layout.Page, res []*regexp.Regexp, keep noteFil
 	return out
 }
 
+func containsAny(s string, keys []string) bool {
+	for _, k := range keys {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
 var riseOnlyRe = regexp.MustCompile(`(?i)\bRISE\b`)
 
-func readRiserNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return append(readLabelled(pv, lp, riserLabelRe), readNotes(pv, lp, riserNoteRes, func(match, after string, b noteBlock) bool {
+func readRiserNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
+	return append(readLabelled(pv, lp, riserLabelRe), readNotes(pv, pn, []string{"RISE"}, riserNoteRes, func(match, after string, b *noteBlock) bool {
 		if riserAfterRe.MatchString(after) {
 			return false
 		}
 		// "RISE" alone (not RISER) is a stair's only in a stair's note,
 		// never on a roof's slope triangle.
-		if riseOnlyRe.MatchString(match) && (!stairContextRe.MatchString(b.text) || roofContextRe.MatchString(b.text)) {
+		if riseOnlyRe.MatchString(match) && (!stairContextRe.MatchString(b.context()) || roofContextRe.MatchString(b.context())) {
 			return false
 		}
 		return true
@@ -362,35 +436,35 @@ func readRiserNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
 
 var runOnlyRe = regexp.MustCompile(`(?i)\bRUN\b`)
 
-func readTreadNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return append(readLabelled(pv, lp, treadLabelRe), readNotes(pv, lp, treadNoteRes, func(match, after string, b noteBlock) bool {
+func readTreadNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
+	return append(readLabelled(pv, lp, treadLabelRe), readNotes(pv, pn, []string{"TREAD", "RUN"}, treadNoteRes, func(match, after string, b *noteBlock) bool {
 		if treadAfterRe.MatchString(after) {
 			return false
 		}
-		if runOnlyRe.MatchString(match) && (!stairContextRe.MatchString(b.text) || roofContextRe.MatchString(b.text) || nonStairRunRe.MatchString(b.text)) {
+		if runOnlyRe.MatchString(match) && (!stairContextRe.MatchString(b.context()) || roofContextRe.MatchString(b.context()) || nonStairRunRe.MatchString(b.context())) {
 			return false
 		}
 		return true
 	})...)
 }
 
-func readHeadroomNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+func readHeadroomNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
 	// Headroom is also said of doors, attics and equipment: only a stair's.
-	return append(readLabelled(pv, lp, headroomLabelRe), readNotes(pv, lp, headroomNoteRes, func(_, _ string, b noteBlock) bool {
-		return stairContextRe.MatchString(b.text)
+	return append(readLabelled(pv, lp, headroomLabelRe), readNotes(pv, pn, []string{"HEAD"}, headroomNoteRes, func(_, _ string, b *noteBlock) bool {
+		return stairContextRe.MatchString(b.context())
 	})...)
 }
 
-func readGuardNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+func readGuardNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
 	// A guard on the open side of a stair may be lower (34 in, measured
 	// from the nosings): a height read near a stair is not judged.
-	return readNotes(pv, lp, guardNoteRes, func(match, _ string, b noteBlock) bool {
-		return !guardLookRe.MatchString(match) && !stairGuardRe.MatchString(b.text)
+	return readNotes(pv, pn, []string{"GUARD", "RAILING"}, guardNoteRes, func(match, _ string, b *noteBlock) bool {
+		return !guardLookRe.MatchString(match) && !stairGuardRe.MatchString(b.context())
 	})
 }
 
-func readHandrailNotes(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
-	return append(readLabelled(pv, lp, handrailLabelRe), readNotes(pv, lp, handrailNoteRes, nil)...)
+func readHandrailNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
+	return append(readLabelled(pv, lp, handrailLabelRe), readNotes(pv, pn, []string{"HANDRAIL"}, handrailNoteRes, nil)...)
 }
 
 // Rooms whose ceiling height the rule does not govern or governs with a
@@ -416,8 +490,8 @@ func ceilingExempt(r *Rule, text string) bool {
 // readCeilingHeights reads room tags and notes ("8'-0" CLG.") and the
 // ceiling-height column of room schedules, skipping rooms the rule does
 // not hold to its limit.
-func readCeilingHeights(pv *pageView, lp *layout.Page, r *Rule) []valueReading {
-	return readCeilings(pv, lp, r, nil)
+func readCeilingHeights(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule) []valueReading {
+	return readCeilings(pv, lp, pn, r, nil)
 }
 
 // egressSpaceRe names the spaces of a means of egress (IBC 1003.2 holds
@@ -426,13 +500,13 @@ var egressSpaceRe = regexp.MustCompile(`(?i)\bCORRIDOR|\bEXIT\b|\bEGRESS|\bSTAIR
 
 // readEgressCeilingHeights reads the ceiling heights of corridors, exits
 // and exit passageways only.
-func readEgressCeilingHeights(pv *pageView, lp *layout.Page, r *Rule) []valueReading {
-	return readCeilings(pv, lp, r, egressSpaceRe)
+func readEgressCeilingHeights(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule) []valueReading {
+	return readCeilings(pv, lp, pn, r, egressSpaceRe)
 }
 
-func readCeilings(pv *pageView, lp *layout.Page, r *Rule, only *regexp.Regexp) []valueReading {
-	out := readNotes(pv, lp, ceilingNoteRes, func(match, after string, b noteBlock) bool {
-		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.text) && (only == nil || only.MatchString(b.text))
+func readCeilings(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule, only *regexp.Regexp) []valueReading {
+	out := readNotes(pv, pn, []string{"CLG", "CEIL"}, ceilingNoteRes, func(match, after string, b *noteBlock) bool {
+		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.context()) && (only == nil || only.MatchString(b.context()))
 	})
 	for _, tb := range lp.Tables {
 		cols := headerColumns(lp, tb, ceilingHeaderRe, roomNameHeaderRe)
@@ -550,7 +624,7 @@ var (
 // the required clear width cannot give it, so a leaf is compared as is; a
 // leaf at or over the limit may still be too narrow in the clear but that
 // is not read, so it is not reported.
-func readDoorSchedules(pv *pageView, lp *layout.Page, _ *Rule) []valueReading {
+func readDoorSchedules(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
 	var out []valueReading
 	for _, tb := range lp.Tables {
 		if !isDoorSchedule(lp, tb) {

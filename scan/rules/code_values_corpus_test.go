@@ -50,10 +50,11 @@ func corpusReadings(t *testing.T, name string) map[string][]valueReading {
 			continue
 		}
 		for _, pv := range c.pages {
-			if !pv.readable || !pv.mayHoldValues() {
+			pn := newPageNotes(pv)
+			if !pv.readable || !containsAny(pn.upper, valueReaders[id].keys) {
 				continue
 			}
-			out[id] = append(out[id], valueReaders[id](pv, pv.layoutPage(), r)...)
+			out[id] = append(out[id], valueReaders[id].read(pv, pv.layoutPage(), pn, r)...)
 		}
 	}
 	return out

@@ -23,7 +23,7 @@ func codeSheet(occupancy string) plangen.SheetSpec {
 func codeRuleHits(fs []Finding) []string {
 	var out []string
 	for _, f := range fs {
-		if valueReaders[f.RuleID] == nil {
+		if _, ok := valueReaders[f.RuleID]; !ok {
 			continue
 		}
 		text := ""

@@ -161,6 +161,9 @@ type review struct {
 	// pageView.fileIndex), also for files not in this review's pages.
 	scopes []FileScope
 	models []sheets.SetModel
+	// valueNotes caches each page's note blocks for the value readers
+	// (code_values.go), read once for all rules.
+	valueNotes map[*pageView]*pageNotes
 }
 
 // Review applies the active rules to a plan set. Pages that are not
