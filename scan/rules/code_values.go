@@ -44,6 +44,7 @@ type valueReading struct {
 	words []int
 	text  string // the evidence as printed (normalised words)
 	raw   string // the value as it reads in the rationale
+	line  string // the whole line, row or pair it sits in: the rule's exclusion is tested on it
 	value float64
 }
 
@@ -124,8 +125,9 @@ var (
 	guardNoteRes = mustAll(
 		// 42" HIGH GUARDRAIL · 36" MIN. GUARD · 36" GUARD RAIL · 36" HIGH RAILING
 		`(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\.?|TALL)?\s*(?:MIN(?:IMUM)?\.?\s+)?(?:HIGH\s+)?(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\b`,
-		// RAILING 36" HIGH · GUARDRAIL TO BE 36" HIGH
-		`\b(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\s+(?:TO\s+BE\s+|@\s*|AT\s+)?(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\b|MIN|A\.?F\.?F|ABOVE)`)
+		// RAILING 36" HIGH · GUARDRAIL TO BE 36" HIGH (not "GUARD AT 30"
+		// ABOVE GRADE": the drop that requires a guard, not its height)
+		`\b(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\s+(?:TO\s+BE\s+|@\s*|AT\s+)?(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\b|MIN)`)
 	handrailNoteRes = mustAll(
 		// 36" HIGH HANDRAIL
 		`(?P<value>`+imperialLength+`)\s*(?:HIGH|HT\.?)\s+HANDRAILS?\b`,
@@ -139,7 +141,7 @@ var (
 
 	// A slope or a pitch is not a riser; a thickness or width is not a
 	// tread's depth; a joist or a fixture is not a ceiling height.
-	riserAfterRe   = regexp.MustCompile(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d)`)
+	riserAfterRe   = regexp.MustCompile(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d|(?:AT|@)\s+(?:THE\s+)?(?:THRESHOLD|DOOR|CURB|SILL|ENTRY))`)
 	treadAfterRe   = regexp.MustCompile(`(?i)^\s*(?:WIDTH|LENGTH|WIDE\b|THICK|NOSING|OF\s+(?:DUCT|PIPE|CONDUIT))`)
 	ceilingAfterRe = regexp.MustCompile(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
 	// A run of a length that is not a stair (duct, pipe, wire).
@@ -184,7 +186,7 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 			continue
 		}
 		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
-			if overlaps(taken[pv], vr.words) || r.Unless != nil && r.Unless.Regexp.MatchString(vr.text) {
+			if overlaps(taken[pv], vr.words) || r.Unless != nil && (r.Unless.Regexp.MatchString(vr.text) || r.Unless.Regexp.MatchString(vr.line)) {
 				continue
 			}
 			if (r.PlausibleMin != nil && vr.value < *r.PlausibleMin) || (r.PlausibleMax != nil && vr.value > *r.PlausibleMax) {
@@ -401,7 +403,7 @@ func readNotes(pv *pageView, pn *pageNotes, keys []string, res []*regexp.Regexp,
 						continue
 					}
 					seen[m[2*vi]] = true
-					out = append(out, valueReading{pv: pv, words: nl.wordsIn(m[0], m[1]), text: match, raw: raw, value: v})
+					out = append(out, valueReading{pv: pv, words: nl.wordsIn(m[0], m[1]), text: match, raw: raw, value: v, line: nl.text})
 				}
 			}
 		}
@@ -539,7 +541,7 @@ func readCeilings(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule, only *r
 				continue
 			}
 			words := append(append([]int{}, mustCell(row, cols.other).Words...), cell.Words...)
-			out = append(out, valueReading{pv: pv, words: words, text: name + " " + strings.TrimSpace(ct.text),
+			out = append(out, valueReading{pv: pv, words: words, text: name + " " + strings.TrimSpace(ct.text), line: rowText,
 				raw: strings.TrimSpace(m[1]) + " (" + name + ", room schedule)", value: v})
 		}
 	}
@@ -657,7 +659,7 @@ func readDoorSchedules(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []
 			if clearWidthHeadRe.MatchString(headerText) {
 				what = "clear width in the door schedule"
 			}
-			out = append(out, valueReading{pv: pv, words: cell.Words, text: strings.TrimSpace(ct),
+			out = append(out, valueReading{pv: pv, words: cell.Words, text: strings.TrimSpace(ct), line: rowText,
 				raw: raw + " (" + what + ")", value: width})
 		}
 	}
@@ -747,7 +749,8 @@ func readLabelled(pv *pageView, lp *layout.Page, labelRe *regexp.Regexp) []value
 			continue
 		}
 		words := append(append([]int{}, pr.LabelWords...), pr.ValueWords...)
-		out = append(out, valueReading{pv: pv, words: words, text: label + " " + strings.TrimSpace(value), raw: strings.TrimSpace(m[1]), value: v})
+		out = append(out, valueReading{pv: pv, words: words, text: label + " " + strings.TrimSpace(value), raw: strings.TrimSpace(m[1]), value: v,
+			line: label + " " + value})
 	}
 	for _, tb := range lp.Tables {
 		for hi, row := range tb.Rows {
@@ -773,7 +776,7 @@ func readLabelled(pv *pageView, lp *layout.Page, labelRe *regexp.Regexp) []value
 					if err != nil {
 						continue
 					}
-					out = append(out, valueReading{pv: pv, words: cell.Words, text: strings.TrimSpace(header) + " " + strings.TrimSpace(ct),
+					out = append(out, valueReading{pv: pv, words: cell.Words, text: strings.TrimSpace(header) + " " + strings.TrimSpace(ct), line: normRowText(lp, body),
 						raw: strings.TrimSpace(m[1]), value: v})
 				}
 			}
