@@ -103,7 +103,10 @@ func Analyze(p *pdftext.Page) *Page {
 	if p == nil {
 		return &Page{}
 	}
-	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words))}
+	for i := range out.LineOf {
+		out.LineOf[i] = -1
+	}
 	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
@@ -111,15 +114,7 @@ func Analyze(p *pdftext.Page) *Page {
 	if len(a.words) > maxWords {
 		a.words = a.words[:maxWords]
 	}
-	segs := p.Segments
-	if len(segs) > maxSegments {
-		segs = segs[:maxSegments]
-	}
-	for _, s := range segs {
-		if finite(s.X0) && finite(s.Y0) && finite(s.X1) && finite(s.Y1) {
-			out.Segments = append(out.Segments, Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
-		}
-	}
+	out.Segments = p.Segments[:min(len(p.Segments), maxSegments):min(len(p.Segments), maxSegments)]
 	a.rules = newRuleIndex(out.Segments)
 	a.measure()
 	a.buildRuns()
@@ -128,6 +123,9 @@ func Analyze(p *pdftext.Page) *Page {
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()
+	for i := range a.g {
+		out.LineOf[i] = a.g[i].line
+	}
 	return out
 }
 

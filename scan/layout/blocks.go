@@ -104,30 +104,41 @@ func (a *analysis) buildBlocksAndLines() {
 	rank := 0
 	a.page.Lines = make([]Line, 0, n)
 	a.page.Blocks = make([]Block, 0, len(blocks))
+	// Blocks' line lists and multi-run lines' words are slices of shared
+	// arrays: most blocks on a drawing are one label of one run.
+	blockLines := make([]int, 0, n)
+	lineWords := make([]int, 0, len(a.g))
 	for bi, oi := range order {
 		b := &blocks[oi]
 		blk := Block{Box: b.box}
+		at := len(blockLines)
 		for _, lineRuns := range b.lines {
 			li := len(a.page.Lines)
 			first := &a.page.Runs[lineRuns[0]]
-			ln := Line{Runs: lineRuns, Box: first.Box, Angle: first.Angle, Block: bi, Layer: first.Layer}
-			var texts []string
-			for _, ri := range lineRuns {
-				r := &a.page.Runs[ri]
-				ln.Box = ln.Box.union(r.Box)
-				ln.FontSize = max(ln.FontSize, r.FontSize)
-				texts = append(texts, r.Text)
-				for _, wi := range r.Words {
-					ln.Words = append(ln.Words, wi)
-					a.g[wi].line = li
-					a.g[wi].rank = rank
-					rank++
+			ln := Line{Runs: lineRuns, Box: first.Box, Angle: first.Angle, Block: bi, Layer: first.Layer,
+				FontSize: first.FontSize, Words: first.Words, Text: first.Text}
+			if len(lineRuns) > 1 {
+				start := len(lineWords)
+				texts := make([]string, 0, len(lineRuns))
+				for _, ri := range lineRuns {
+					r := &a.page.Runs[ri]
+					ln.Box = ln.Box.union(r.Box)
+					ln.FontSize = max(ln.FontSize, r.FontSize)
+					texts = append(texts, r.Text)
+					lineWords = append(lineWords, r.Words...)
 				}
+				ln.Words = lineWords[start:len(lineWords):len(lineWords)]
+				ln.Text = strings.Join(texts, " ")
 			}
-			ln.Text = strings.Join(texts, " ")
+			for _, wi := range ln.Words {
+				a.g[wi].line = li
+				a.g[wi].rank = rank
+				rank++
+			}
 			a.page.Lines = append(a.page.Lines, ln)
-			blk.Lines = append(blk.Lines, li)
+			blockLines = append(blockLines, li)
 		}
+		blk.Lines = blockLines[at:len(blockLines):len(blockLines)]
 		a.page.Blocks = append(a.page.Blocks, blk)
 	}
 }
@@ -181,6 +192,9 @@ func (a *analysis) connected(i, j int) bool {
 // within baselineTol of the line's first run, a few spaces apart along
 // the text and with no rule between; top to bottom, then along the text.
 func (a *analysis) linesOf(members []int) [][]int {
+	if len(members) == 1 {
+		return [][]int{members} // a slice of the caller's array, not copied
+	}
 	rb := a.rb
 	slices.SortFunc(members, func(x, y int) int {
 		if c := cmp.Compare(rb[x].s, rb[y].s); c != 0 {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -43,6 +44,14 @@ func checkPage(t *testing.T, src *pdftext.Page, p *Page) {
 				t.Fatalf("line word %d out of range or in two lines", w)
 			}
 			inLine[w] = true
+		}
+	}
+	if len(p.LineOf) != n {
+		t.Fatalf("LineOf has %d entries for %d words", len(p.LineOf), n)
+	}
+	for w, li := range p.LineOf {
+		if li >= len(p.Lines) || (li >= 0 && !slices.Contains(p.Lines[li].Words, w)) {
+			t.Fatalf("word %d: LineOf %d", w, li)
 		}
 	}
 	for bi, b := range p.Blocks {

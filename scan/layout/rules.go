@@ -23,6 +23,9 @@ const axisTol = 1.0
 func newRuleIndex(segs []Segment) *ruleIndex {
 	ri := &ruleIndex{}
 	for _, s := range segs {
+		if !finite(s.X0) || !finite(s.Y0) || !finite(s.X1) || !finite(s.Y1) {
+			continue
+		}
 		dx, dy := math.Abs(s.X1-s.X0), math.Abs(s.Y1-s.Y0)
 		switch {
 		case dy <= axisTol && dx >= minEdge:

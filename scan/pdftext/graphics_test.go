@@ -125,3 +125,17 @@ func TestWordAngle(t *testing.T) {
 		}
 	}
 }
+
+// TestToUnicodeIdentityName: a Type0 font whose /ToUnicode is the name
+// /Identity-H (not a CMap stream) reads its two-byte codes as Unicode, as
+// poppler does (seen on a real sheet exported from a German CAD tool).
+func TestToUnicodeIdentityName(t *testing.T) {
+	d := pdfgen.New()
+	fd := d.Add("<< /Type /FontDescriptor /FontName /AHBOPG+Verdana /Flags 4 /FontBBox [-100 -250 1100 950] /ItalicAngle 0 /Ascent 900 /Descent -250 /CapHeight 700 /StemV 80 >>")
+	cid := d.Add(fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /AHBOPG+Verdana /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor %d 0 R /DW 600 /CIDToGIDMap /Identity >>", fd))
+	f := d.Add(fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /AHBOPG+Verdana /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode /Identity-H >>", cid))
+	p := page1(t, onePage("BT /F1 10 Tf 100 700 Td <0053002D00300039> Tj ET", map[string]int{"F1": f}, d))
+	if got := strings.Join(texts(p), " "); got != "S-09" {
+		t.Fatalf("words = %q, want S-09", got)
+	}
+}

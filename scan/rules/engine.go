@@ -248,7 +248,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	}
 	for fi := range scopes {
 		if fi < len(c.models) {
-			scopes[fi] = e.Scope(c.models[fi], c.Job, usCodes[fi])
+			scopes[fi] = e.scopeOf(c.models[fi], c.Job, usCodes[fi])
 		} else {
 			scopes[fi] = FileScope{Class: ScopeInScope}
 		}

@@ -56,7 +56,7 @@ var (
 	foreignAuth = regexp.MustCompile(`(?i)\b(?:JKR|JABATAN\s+KERJA\s+RAYA|POLITECNICO|BUILDING\s+RULES\s+CONSENT|COMUNE|STADT|GEMEINDE|OBČINA)\b`)
 )
 
-// stateFamily maps a spelled-out state or model code name to its
+// spelledFamily maps a spelled-out state or model code name to its
 // abbreviation.
 var spelledFamily = map[string]string{
 	"INTERNATIONAL BUILDING": "IBC", "INTERNATIONAL RESIDENTIAL": "IRC",
@@ -67,7 +67,7 @@ var spelledFamily = map[string]string{
 // buildingFamilies are the codes that govern a building as a whole: a set
 // that states only such codes without a pack is not reviewed against the
 // packs the appliance holds.
-var buildingFamilies = map[string]bool{"IBC": true, "IRC": true, "FBC": true, "CBC": true, "CRC": true, "OBC": true, "UBC": true}
+var buildingFamilies = map[string]bool{"IBC": true, "IRC": true, "FBC": true, "FBCR": true, "CBC": true, "CRC": true, "NYCBC": true, "OBC": true, "UBC": true}
 
 // statedCode is one code statement of the set model, read.
 type statedCode struct {
@@ -159,7 +159,7 @@ var outOfScopeReasons = map[string]string{
 	sheets.DocNonConstruction: "The file reads as a drawing that is not a construction document (no title block, sheet numbers or construction notes, e.g. a real-estate floor plan); the building-code and sheet checks were not applied.",
 }
 
-// Scope decides what the review may say about one file, from its document
+// scopeOf decides what the review may say about one file, from its document
 // type and what it states about its codes and place, and from the job's
 // jurisdiction. The adopted codes are never assumed for a file that says it
 // is under other codes.
@@ -168,7 +168,7 @@ var outOfScopeReasons = map[string]string{
 // (family and edition) from the engine's own reading of code statements
 // (usCodes), which knows state codes by name and editions written before
 // or after them.
-func (e *Engine) Scope(m sheets.SetModel, job JobContext, usCodes []statedCode) FileScope {
+func (e *Engine) scopeOf(m sheets.SetModel, job JobContext, usCodes []statedCode) FileScope {
 	fs := FileScope{Class: ScopeInScope, DocType: m.DocType}
 	if reason, ok := outOfScopeReasons[m.DocType]; ok {
 		fs.Class, fs.Reason = ScopeOutOfScope, reason

@@ -152,6 +152,18 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.height()/(2*maxH), caption: true})
 			continue
 		}
+		// "A 101": a designator and its digits printed apart.
+		if len(toks) == 2 && isDesignator(texts[0]) && texts[1] != "" && isASCIIDigit(texts[1][0]) && idShaped(texts[1]) {
+			b := WordBox(p, toks[0]).union(WordBox(p, toks[1]))
+			add(numberCandidate{text: texts[0] + " " + texts[1], words: toks, box: b, weight: 3.8 + b.height()/maxH, caption: true})
+			continue
+		}
+		// "CS", "T": a cover or title sheet numbered by letters alone.
+		if len(toks) == 1 && isDesignator(texts[0]) && !notANumber[strings.ToUpper(texts[0])] {
+			b := WordBox(p, toks[0])
+			add(numberCandidate{text: texts[0], words: toks, box: b, weight: 2.5 + b.height()/maxH, caption: true})
+			continue
+		}
 		for k, w := range toks {
 			t := strings.Trim(texts[k], ",;:()[]")
 			if !idShaped(t) || projectValues[t] {
@@ -208,6 +220,25 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 	}
 	return out
 }
+
+// isDesignator: one to four capital letters, the letters-only part of a
+// sheet number ("A" of "A 101", a cover sheet's "CS").
+func isDesignator(s string) bool {
+	if len(s) == 0 || len(s) > 4 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// notANumber are short capital words a number caption may be followed by
+// that are not sheet numbers.
+var notANumber = map[string]bool{"OF": true, "NO": true, "TBD": true, "NTS": true, "REV": true, "SEE": true,
+	"DATE": true, "BY": true, "AND": true, "THE": true, "FOR": true, "PLAN": true, "NONE": true}
 
 func isInteger(s string) bool {
 	if s == "" {

@@ -354,3 +354,18 @@ func TestSidewaysSheet(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbersWithoutDigitsOrSplit: a cover numbered "CS" and a number
+// printed "A 101" in two words under the caption.
+func TestNumbersWithoutDigitsOrSplit(t *testing.T) {
+	var pages []*pdftext.Page
+	for i, n := range []string{"CS", "A 101", "A 102"} {
+		pages = append(pages, tbPage{captions: []string{"SHEET NO."}, values: []string{n}, title: fmt.Sprintf("PLAN %d", i)}.build(i+1))
+	}
+	m := ReadSet(pages)
+	for i, want := range []string{"CS", "A 101", "A 102"} {
+		if got := m.Pages[i].SheetNumber; got != want {
+			t.Errorf("page %d: number %q, want %q", i+1, got, want)
+		}
+	}
+}
