@@ -58,23 +58,26 @@ type valueReader func(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule) []v
 var valueReaders = map[string]struct {
 	keys []string
 	read valueReader
+	// oneSuffices: the code asks for one such element (one egress door
+	// per dwelling), so any value read that complies silences the others.
+	oneSuffices bool
 }{
-	"irc-r311.7.5.1-riser-height":      {riserKeys, readRiserNotes},
-	"ibc-1011.5.2-riser-max":           {riserKeys, readRiserNotes},
-	"ibc-1011.5.2-riser-min":           {riserKeys, readRiserNotes},
-	"irc-r311.7.5.2-tread-depth":       {treadKeys, readTreadNotes},
-	"ibc-1011.5.2-tread-depth":         {treadKeys, readTreadNotes},
-	"irc-r311.7.2-headroom":            {headroomKeys, readHeadroomNotes},
-	"ibc-1011.3-headroom":              {headroomKeys, readHeadroomNotes},
-	"irc-r312.1.2-guard-height":        {guardKeys, readGuardNotes},
-	"ibc-1015.3-guard-height":          {guardKeys, readGuardNotes},
-	"irc-r311.7.8.1-handrail-height":   {handrailKeys, readHandrailNotes},
-	"ibc-1014.2-handrail-height":       {handrailKeys, readHandrailNotes},
-	"irc-r305.1-ceiling-height":        {ceilingKeys, readCeilingHeights},
-	"ibc-1208.2-ceiling-height":        {ceilingKeys, readCeilingHeights},
-	"ibc-1003.2-egress-ceiling-height": {ceilingKeys, readEgressCeilingHeights},
-	"irc-r311.2-egress-door-width":     {doorKeys, readDoorSchedules},
-	"ibc-1010.1.1-door-clear-width":    {doorKeys, readDoorSchedules},
+	"irc-r311.7.5.1-riser-height":      {riserKeys, readRiserNotes, false},
+	"ibc-1011.5.2-riser-max":           {riserKeys, readRiserNotes, false},
+	"ibc-1011.5.2-riser-min":           {riserKeys, readRiserNotes, false},
+	"irc-r311.7.5.2-tread-depth":       {treadKeys, readTreadNotes, false},
+	"ibc-1011.5.2-tread-depth":         {treadKeys, readTreadNotes, false},
+	"irc-r311.7.2-headroom":            {headroomKeys, readHeadroomNotes, false},
+	"ibc-1011.3-headroom":              {headroomKeys, readHeadroomNotes, false},
+	"irc-r312.1.2-guard-height":        {guardKeys, readGuardNotes, false},
+	"ibc-1015.3-guard-height":          {guardKeys, readGuardNotes, false},
+	"irc-r311.7.8.1-handrail-height":   {handrailKeys, readHandrailNotes, false},
+	"ibc-1014.2-handrail-height":       {handrailKeys, readHandrailNotes, false},
+	"irc-r305.1-ceiling-height":        {ceilingKeys, readCeilingHeights, false},
+	"ibc-1208.2-ceiling-height":        {ceilingKeys, readCeilingHeights, false},
+	"ibc-1003.2-egress-ceiling-height": {ceilingKeys, readEgressCeilingHeights, false},
+	"irc-r311.2-egress-door-width":     {doorKeys, readDoorSchedules, true},
+	"ibc-1010.1.1-door-clear-width":    {doorKeys, readDoorSchedules, false},
 }
 
 var (
@@ -177,6 +180,7 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 			taken[o.page][w] = true
 		}
 	}
+	var readings []valueReading
 	for _, pv := range rv.pages {
 		if !pv.readable || !r.appliesToType(pv.sheet.Type) || existingRe.MatchString(pv.sheet.Title) {
 			continue
@@ -186,10 +190,26 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 			continue
 		}
 		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
-			if overlaps(taken[pv], vr.words) || r.Unless != nil && (r.Unless.Regexp.MatchString(vr.text) || r.Unless.Regexp.MatchString(vr.line)) {
+			if r.Unless != nil && (r.Unless.Regexp.MatchString(vr.text) || r.Unless.Regexp.MatchString(vr.line)) {
 				continue
 			}
 			if (r.PlausibleMin != nil && vr.value < *r.PlausibleMin) || (r.PlausibleMax != nil && vr.value > *r.PlausibleMax) {
+				continue
+			}
+			readings = append(readings, vr)
+		}
+	}
+	if reader.oneSuffices {
+		for _, vr := range readings {
+			if violated, _ := r.violates(vr.value); !violated {
+				return obs
+			}
+		}
+	}
+	for _, vr := range readings {
+		pv := vr.pv
+		{
+			if overlaps(taken[pv], vr.words) {
 				continue
 			}
 			violated, limit := r.violates(vr.value)
@@ -478,12 +498,18 @@ var (
 	ceilingExemptRe    = regexp.MustCompile(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER|\bLAUNDRY|\bLNDRY|\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY|\bMECH|\bELEC|\bJAN|\bUTIL|\bGARAGE|\bCARPORT|\bATTIC|\bCRAWL|\bBASEMENT|\bPORCH|\bDECK|\bPATIO|\bSHAFT|\bCHASE|\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
 	kitchenRe          = regexp.MustCompile(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)
 	ceilingHeaderRe    = regexp.MustCompile(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b`)
+	roomNameOnlyRe     = regexp.MustCompile(`(?i)\bNAME\b`)
 	roomNameHeaderRe   = regexp.MustCompile(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
 	imperialLengthOnly = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
 )
 
 func ceilingExempt(r *Rule, text string) bool {
 	if ceilingExemptRe.MatchString(text) {
+		return true
+	}
+	// Over a stair the limit is the stair's headroom (R311.7.2, 1011.3);
+	// the egress ceiling rule reads stairs itself.
+	if r.ID != "ibc-1003.2-egress-ceiling-height" && stairWordRe.MatchString(text) {
 		return true
 	}
 	return strings.HasPrefix(r.ID, "ibc-") && kitchenRe.MatchString(text)
@@ -511,7 +537,10 @@ func readCeilings(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule, only *r
 		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.context()) && (only == nil || only.MatchString(b.context()))
 	})
 	for _, tb := range lp.Tables {
-		cols := headerColumns(lp, tb, ceilingHeaderRe, roomNameHeaderRe)
+		cols := headerColumns(lp, tb, ceilingHeaderRe, roomNameOnlyRe)
+		if cols == nil {
+			cols = headerColumns(lp, tb, ceilingHeaderRe, roomNameHeaderRe)
+		}
 		if cols == nil {
 			continue
 		}
@@ -615,7 +644,7 @@ var (
 	egressDoorRe      = regexp.MustCompile(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
 	notEgressDoorRe   = regexp.MustCompile(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
 	doorSizePairRe    = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
-	doorShorthandRe   = regexp.MustCompile(`^\s*([1-4])(0[0-9]|1[01])([5-9])(0[0-9]|1[01])\b`)
+	doorShorthandRe   = regexp.MustCompile(`^\s*([1-4])([0-9])([6-9])([0-9])\s*$`)
 	clearWidthHeadRe  = regexp.MustCompile(`(?i)\bCLEAR\b`)
 	doorScheduleTitle = 3 // rows at the top of a table that may hold its title
 )

@@ -41,7 +41,7 @@ func TestCodeValuesResidentialPDF(t *testing.T) {
 		[]string{"MARK", "LOCATION", "SIZE", "TYPE", "REMARKS"},
 		[]string{"101", "FRONT ENTRY", `2'-6" X 6'-8"`, "A", "SOLID CORE"},
 		[]string{"102", "BEDROOM 2", `2'-6" X 6'-8"`, "B", ""},
-		[]string{"103", "REAR ENTRY", "3068", "A", ""},
+		[]string{"103", "REAR ENTRY", "2668", "A", ""},
 		[]string{"104", "ENTRY CLOSET", `2'-0" X 6'-8"`, "C", ""})
 	// A frame schedule and a window schedule are not door widths.
 	frameLabels, frameRules := table(900, 900, []float64{60, 220, 160},
@@ -88,6 +88,7 @@ func TestCodeValuesResidentialPDF(t *testing.T) {
 		`irc-r305.1-ceiling-height A-301: 6'-10" CLG.`,
 		`irc-r305.1-ceiling-height A-602: LIVING 6'-10"`,
 		`irc-r311.2-egress-door-width A-601: 2'-6" X 6'-8"`,
+		`irc-r311.2-egress-door-width A-601: 2668`,
 		`irc-r311.7.2-headroom A-301: 6'-4" MIN. HEADROOM`,
 		`irc-r311.7.5.1-riser-height A-301: 8 1/4" RISE`,
 		`irc-r311.7.5.2-tread-depth A-301: 9" RUN`,
@@ -216,5 +217,43 @@ func TestCodeValuesLabelledPDF(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("code-rule findings:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// The IRC asks for one egress door: a compliant entry door in the schedule
+// silences a narrower second entry.
+func TestCodeValuesOneEgressDoorPDF(t *testing.T) {
+	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160},
+		[]string{"MARK", "LOCATION", "SIZE"},
+		[]string{"101", "FRONT ENTRY", "3068"},
+		[]string{"102", "REAR ENTRY", `2'-6" X 6'-8"`})
+	fs := reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-601", Title: "DOOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: concatLabels(plangen.Notes(120, 860, "DOOR SCHEDULE"), doorLabels), Strokes: doorRules})
+	if got := codeRuleHits(fs); len(got) != 0 {
+		t.Errorf("one compliant egress door: %v", got)
+	}
+}
+
+func TestDoorWidth(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{`3'-0"`, 36, true},
+		{`2'-8" X 6'-8"`, 32, true},
+		{`6'-8" x 3'-0"`, 36, true}, // height first: the smaller is the width
+		{"3068", 36, true},
+		{"2868", 32, true},
+		{"3070", 36, true},
+		{"2X4", 0, false},
+		{"900 X 2100", 0, false}, // metric: never read
+		{"A", 0, false},
+	} {
+		got, _, ok := doorWidth(c.in)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("doorWidth(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
 	}
 }
