@@ -78,6 +78,7 @@ var valueReaders = map[string]struct {
 	"ibc-1003.2-egress-ceiling-height": {ceilingKeys, readEgressCeilingHeights, false},
 	"irc-r311.2-egress-door-width":     {doorKeys, readDoorSchedules, true},
 	"ibc-1010.1.1-door-clear-width":    {doorKeys, readDoorSchedules, false},
+	"irc-r310.2.1-eero-area":           {windowKeys, readEscapeOpeningAreas, false},
 }
 
 var (
@@ -87,6 +88,7 @@ var (
 	guardKeys    = []string{"GUARD", "RAILING"}
 	handrailKeys = []string{"HANDRAIL"}
 	ceilingKeys  = []string{"CLG", "CEIL"}
+	windowKeys   = []string{"WINDOW"}
 	// A door schedule is titled so, or its mark column is headed so.
 	doorKeys = []string{"DOOR SCHEDULE", "DOOR NO", "DOOR MARK", "DOOR #", "DOOR TYPE", "DOOR SIZE"}
 )
@@ -165,7 +167,7 @@ func mustAll(patterns ...string) []*regexp.Regexp {
 // found that the rule's own pattern did not already report (obs).
 func (rv *review) readValues(r *Rule, obs []observation) []observation {
 	reader, ok := valueReaders[r.ID]
-	if !ok || r.Quantity != QuantityLength {
+	if !ok || r.Quantity != QuantityLength && r.Quantity != QuantityArea {
 		return obs
 	}
 	taken := map[*pageView]map[int]bool{}
@@ -839,4 +841,114 @@ func stairNear(lp *layout.Page, b layout.Box) bool {
 		return false
 	}
 	return stairWordRe.MatchString(t) || riserWordRe.MatchString(t) && treadWordRe.MatchString(t)
+}
+
+// --- emergency escape openings ---------------------------------------------------
+
+var (
+	// The net clear opening column of a window schedule, in square feet
+	// (by its header or its cells); never a width-by-height pair, a rough
+	// opening or a unit size.
+	netClearHeaderRe  = regexp.MustCompile(`(?i)\bNET\s+CLEAR\s+(?:OPENING|AREA)|\bCLEAR\s+OPENING\s+AREA|\bEGRESS\s+(?:OPENING\s+)?AREA|\bN\.?C\.?O\.?(?:\s|$|\()`)
+	netClearNotRe     = regexp.MustCompile(`(?i)\bW\b|WIDTH|HEIGHT|\bH\b|\sX\s|ROUGH|\bR\.?O\.?\b|UNIT|M²|M2\b|SQ\.?\s?M\b`)
+	sqftHeaderRe      = regexp.MustCompile(`(?i)\bS\.?F\.?\b|SQ\.?\s?FT|FT²|FT2\b|SQUARE\s+FEET`)
+	plainAreaRe       = regexp.MustCompile(`^\s*(\d{1,2}(?:\.\d{1,2})?)\s*$`)
+	windowScheduleRe  = regexp.MustCompile(`(?i)\bWINDOW`)
+	egressColumnRe    = regexp.MustCompile(`(?i)^\s*(?:EGRESS|E\.?E\.?R\.?O\.?|ESCAPE)\s*\??\s*$`)
+	egressYesRe       = regexp.MustCompile(`(?i)^\s*(?:YES|Y|X|✓|✔|●)\s*$`)
+	egressRowRe       = regexp.MustCompile(`(?i)\bEGRESS\b|\bE\.?E\.?R\.?O\.?\b|\bESCAPE\b`)
+	notEgressWindowRe = regexp.MustCompile(`(?i)\bNON[-\s]?EGRESS|\bNOT\s+(?:AN\s+)?EGRESS`)
+)
+
+// readEscapeOpeningAreas reads, from window schedules with a net clear
+// opening column in square feet, the openings of the rows marked as
+// emergency escape openings (an EGRESS column checked, or the row naming
+// egress). Rows not marked are not judged: only sleeping rooms and
+// basements need one.
+func readEscapeOpeningAreas(pv *pageView, lp *layout.Page, _ *pageNotes, _ *Rule) []valueReading {
+	var out []valueReading
+	for _, tb := range lp.Tables {
+		if !isScheduleOf(lp, tb, windowScheduleRe) {
+			continue
+		}
+		for hi, hrow := range tb.Rows {
+			if hi > 3 {
+				break
+			}
+			var area, egress *layout.Cell
+			for ci := range hrow.Cells {
+				t := normText(lp, hrow.Cells[ci].Words).text
+				switch {
+				case area == nil && netClearHeaderRe.MatchString(t) && !netClearNotRe.MatchString(t):
+					area = &hrow.Cells[ci]
+				case egress == nil && egressColumnRe.MatchString(t):
+					egress = &hrow.Cells[ci]
+				}
+			}
+			if area == nil {
+				continue
+			}
+			sqftHeader := sqftHeaderRe.MatchString(normText(lp, area.Words).text)
+			for _, row := range tb.Rows[hi+1:] {
+				rowText := normRowText(lp, row)
+				marked := egressRowRe.MatchString(rowText) && !notEgressWindowRe.MatchString(rowText)
+				if egress != nil {
+					c, ok := cellUnder(row, egress.Box)
+					marked = ok && egressYesRe.MatchString(normText(lp, c.Words).text)
+				}
+				if !marked || existingRe.MatchString(rowText) {
+					continue
+				}
+				cell, ok := cellUnder(row, area.Box)
+				if !ok {
+					continue
+				}
+				ct := strings.TrimSpace(normText(lp, cell.Words).text)
+				var v float64
+				var err error
+				switch {
+				case areaOnlyRe.Regexp.MatchString(ct):
+					if netClearNotRe.MatchString(ct) {
+						continue // metric
+					}
+					v, err = ParseArea(ct)
+				case sqftHeader && plainAreaRe.MatchString(ct):
+					v, err = strconv.ParseFloat(strings.TrimSpace(ct), 64)
+				default:
+					continue
+				}
+				if err != nil {
+					continue
+				}
+				raw := ct
+				if !strings.ContainsAny(strings.ToUpper(ct), "SF") {
+					raw = ct + " SF"
+				}
+				out = append(out, valueReading{pv: pv, words: cell.Words, text: ct, line: rowText,
+					raw: raw + " (net clear opening in the window schedule)", value: v})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// isScheduleOf: the table's first rows, or the line just above it, match re.
+func isScheduleOf(lp *layout.Page, tb layout.Table, re *regexp.Regexp) bool {
+	for ri, row := range tb.Rows {
+		if ri >= doorScheduleTitle {
+			break
+		}
+		if re.MatchString(normRowText(lp, row)) {
+			return true
+		}
+	}
+	for _, l := range lp.Lines {
+		h := l.Box.Y1 - l.Box.Y0
+		if l.Box.Y1 <= tb.Box.Y0+1 && l.Box.Y1 >= tb.Box.Y0-3*h && l.Box.X0 < tb.Box.X1 && l.Box.X1 > tb.Box.X0 &&
+			re.MatchString(l.Text) {
+			return true
+		}
+	}
+	return false
 }

@@ -257,3 +257,44 @@ func TestDoorWidth(t *testing.T) {
 		}
 	}
 }
+
+// Window schedules: the net clear opening of the rows marked as emergency
+// escape openings; not a unit or rough-opening size, not an unmarked
+// window, not a metric schedule.
+func TestCodeValuesEscapeOpeningPDF(t *testing.T) {
+	winLabels, winRules := table(120, 900, []float64{60, 180, 160, 220, 100},
+		[]string{"MARK", "ROOM", "SIZE", "NET CLEAR OPENING (SF)", "EGRESS"},
+		[]string{"W1", "BEDROOM 1", "3050", "5.2", "YES"},
+		[]string{"W2", "BEDROOM 2", "3040", "4.5", "YES"},
+		[]string{"W3", "BATH", "2030", "2.0", "NO"},
+		[]string{"W4", "LIVING", "4050", "4.0", ""},
+		[]string{"W5", "BEDROOM 3", "3050", "5.9", "YES"})
+	roughLabels, roughRules := table(1000, 900, []float64{60, 180, 220},
+		[]string{"MARK", "ROOM", "ROUGH OPENING"},
+		[]string{"W6", "BEDROOM 4 EGRESS", `2'-0" X 3'-0"`})
+	metricLabels, metricRules := table(1600, 900, []float64{60, 180, 220},
+		[]string{"MARK", "ROOM", "NET CLEAR OPENING"},
+		[]string{"W7", "BEDROOM 5 EGRESS", "0.40 M2"})
+	fs := reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-602", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels:  concatLabels(plangen.Notes(120, 860, "WINDOW SCHEDULE"), winLabels, plangen.Notes(1000, 860, "WINDOW SCHEDULE"), roughLabels, plangen.Notes(1600, 860, "WINDOW SCHEDULE"), metricLabels),
+			Strokes: append(append(winRules, roughRules...), metricRules...)})
+	got := byRule(fs, "irc-r310.2.1-eero-area")
+	var texts []string
+	for _, f := range got {
+		texts = append(texts, f.Anchors[0].Text)
+	}
+	sort.Strings(texts)
+	if strings.Join(texts, ",") != "4.5,5.2" {
+		t.Fatalf("escape openings: %v", texts)
+	}
+	for _, f := range got {
+		want := 0.85
+		if f.Anchors[0].Text == "5.2" {
+			want = 0.6 // 5.0 sq ft is enough at grade floor: the doubtful band
+		}
+		if f.Confidence != want {
+			t.Errorf("%s: confidence %v, want %v", f.Anchors[0].Text, f.Confidence, want)
+		}
+	}
+}
