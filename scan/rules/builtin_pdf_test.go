@@ -62,7 +62,8 @@ func TestUnfinishedTextPDF(t *testing.T) {
 				"2. ALLOCATE 120V FOR WATER BOTTLE FILLER. LOCATION TO BE DETERMINED.",
 				"3. KITCHEN UNITS BY SPECIALIST TO LATER DETAIL",
 				"1 VA TO VERIFY NUMBER AND LOCATIONS",
-				"2 VERIFY BLOCKING REQ'D AND LOCATIONS WITH VA")},
+				"2 VERIFY BLOCKING REQ'D AND LOCATIONS WITH VA",
+				"4. PROVIDE ____ LF OF FIRE BLOCKING AT SOFFITS")},
 		// Look-alikes: sizes, a legend's abbreviations, a contractor's
 		// standing instructions, numbered marks, a disclaimer.
 		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
@@ -74,11 +75,13 @@ func TestUnfinishedTextPDF(t *testing.T) {
 				"BEDROOM #2",
 				"#5 BARS @ 12\" O.C. EACH WAY",
 				"DIMENSIONS ARE SUBJECT TO INDEPENDENT VERIFICATION",
-				"COLOR TO BE SELECTED BY OWNER"),
+				"COLOR TO BE SELECTED BY OWNER",
+				"SPECIAL INSPECTOR: ________ DATE: ______",
+				"APPROVED BY ________"),
 				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
 	)
 	got := byRule(fs, "completeness-unfinished-text")
-	want := map[string]bool{"F.F.L. XX.XX": false, "? GROUNDING": false, "DESIGNER: #": false, "TO BE DETERMINED": false, "VA TO VERIFY": false}
+	want := map[string]bool{"F.F.L. XX.XX": false, "? GROUNDING": false, "DESIGNER: #": false, "TO BE DETERMINED": false, "VA TO VERIFY": false, "PROVIDE ____ LF": false}
 	for _, f := range got {
 		if f.SheetNumber != "A-101" {
 			t.Errorf("look-alike flagged on %s: %s", f.SheetNumber, f.Rationale)
@@ -96,8 +99,8 @@ func TestUnfinishedTextPDF(t *testing.T) {
 		}
 	}
 	// One finding per kind of placeholder and sheet.
-	if len(got) != 5 {
-		t.Errorf("%d findings, want 5 (one per kind): %v", len(got), anchorTexts(got))
+	if len(got) != 6 {
+		t.Errorf("%d findings, want 6 (one per kind): %v", len(got), anchorTexts(got))
 	}
 }
 

@@ -435,3 +435,19 @@ func TestStateCodesStated(t *testing.T) {
 		t.Errorf("judged without a jurisdiction: %+v", got)
 	}
 }
+
+// TestSetLevelConfidence: a "not stated anywhere" finding is as sure as the
+// share of the set that was read.
+func TestSetLevelConfidence(t *testing.T) {
+	e := loadAll(t)
+	cover := textPage(1, "G-001", "GENERAL NOTES", "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS.")
+	scanned := pdftext.Page{Number: 3, Width: testW, Height: testH, Reason: "image_only"}
+	full := byRule(reviewPages(t, e, cover, textPage(2, "A-101", "PLAN")), "completeness-occupancy-stated")
+	part := byRule(reviewPages(t, e, cover, textPage(2, "A-101", "PLAN"), scanned), "completeness-occupancy-stated")
+	if len(full) != 1 || len(part) != 1 || full[0].Confidence != 0.75 || part[0].Confidence != 0.5 {
+		t.Errorf("confidence read in full %+v, with a third unread %+v", full, part)
+	}
+	if nr := byRule(reviewPages(t, e, scanned), "coverage-no-readable-pages"); len(nr) != 1 || nr[0].Confidence != 1 {
+		t.Errorf("no readable pages: %+v", nr)
+	}
+}

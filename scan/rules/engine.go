@@ -13,6 +13,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -540,6 +541,11 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	if o.confidence > 0 {
 		f.Confidence = o.confidence
 	}
+	// A statement about the whole set ("not stated anywhere") is only as
+	// sure as the share of the set that was read.
+	if o.page == nil && r.Severity != SeverityInfo && r.Topic != "coverage" {
+		f.Confidence = math.Round(f.Confidence*rv.readShare()*100) / 100
+	}
 	if pv != nil {
 		f.FileID, f.FileIndex, f.Page = pv.fileID, pv.fileIndex, pv.page.Number
 		f.SheetNumber, f.SheetTitle, f.SheetType = pv.sheet.Number, pv.sheet.Title, pv.sheet.Type
@@ -562,6 +568,21 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	}
 	f.Fingerprint = fingerprint(r.ID, f.SheetNumber, o.evidence)
 	return f
+}
+
+// readShare is the share of the review's pages that were read (readable,
+// and not only in part).
+func (rv *review) readShare() float64 {
+	if len(rv.pages) == 0 {
+		return 0
+	}
+	read := 0
+	for _, pv := range rv.pages {
+		if pv.readable && (pv.model == nil || pv.model.TextLayer != sheets.TextPartial) {
+			read++
+		}
+	}
+	return float64(read) / float64(len(rv.pages))
 }
 
 // firstPage is where set-level findings are attached: the first readable

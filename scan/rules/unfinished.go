@@ -25,6 +25,10 @@ var (
 	tbdRe = lineSet.MustCompile(`(?i)\b(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|CONFIRMED|DECIDED|ADVISED|SPECIFIED))\b|\bTO\s+LATER\s+DETAIL\b|\bDETAILS?\s+TO\s+FOLLOW\b`)
 	// "TBD = TO BE DETERMINED" is an abbreviation list's entry.
 	tbdDefinitionRe = regexp.MustCompile(`(?i)\bTBD\b\s*[-=:–]?\s*TO\s+BE\s+DETERMINED`)
+	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
+	// the end of a line or after a label ("INSPECTOR: ______", "APPROVED
+	// BY ______") is a fill-in line of a form meant for the field.
+	blankRe = lineSet.MustCompile(`(?i)\b[A-Z][A-Z0-9'.]*\s+(_{3,})\s+[A-Z0-9]`)
 	// "TBD" opening a short line of a legend page is its entry.
 	tbdEntryRe = regexp.MustCompile(`(?i)^\s*(?:TBD|T\.B\.D\.?)(?:\s+\S+){0,3}\s*$`)
 	// "VA TO VERIFY NUMBER AND LOCATIONS", "VERIFY BLOCKING REQ'D AND
@@ -82,6 +86,10 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 			}
 			if m := pv.find(questionRe, li); m != nil && len(strings.Fields(l.Text)) > 1 {
 				add(li, 0, len(l.Text), "?", "a question mark where a value belongs")
+				continue
+			}
+			if m := pv.find(blankRe, li); m != nil && !strings.HasSuffix(strings.TrimSpace(l.Text[:m[2]]), ":") {
+				add(li, 0, len(l.Text), "_", "a blank left in a note")
 				continue
 			}
 			if m := pv.find(hashRe, li); m != nil {
