@@ -445,7 +445,7 @@ func containsAny(s string, keys []string) bool {
 var riseOnlyRe = regexp.MustCompile(`(?i)\bRISE\b`)
 
 func readRiserNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
-	return append(readLabelled(pv, lp, riserLabelRe), readNotes(pv, pn, []string{"RISE"}, riserNoteRes, func(match, after string, b *noteBlock) bool {
+	return append(readLabelled(pv, lp, pn, riserLabelRe), readNotes(pv, pn, []string{"RISE"}, riserNoteRes, func(match, after string, b *noteBlock) bool {
 		if riserAfterRe.MatchString(after) {
 			return false
 		}
@@ -461,7 +461,7 @@ func readRiserNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []val
 var runOnlyRe = regexp.MustCompile(`(?i)\bRUN\b`)
 
 func readTreadNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
-	return append(readLabelled(pv, lp, treadLabelRe), readNotes(pv, pn, []string{"TREAD", "RUN"}, treadNoteRes, func(match, after string, b *noteBlock) bool {
+	return append(readLabelled(pv, lp, pn, treadLabelRe), readNotes(pv, pn, []string{"TREAD", "RUN"}, treadNoteRes, func(match, after string, b *noteBlock) bool {
 		if treadAfterRe.MatchString(after) {
 			return false
 		}
@@ -474,7 +474,7 @@ func readTreadNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []val
 
 func readHeadroomNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
 	// Headroom is also said of doors, attics and equipment: only a stair's.
-	return append(readLabelled(pv, lp, headroomLabelRe), readNotes(pv, pn, []string{"HEAD"}, headroomNoteRes, func(_, _ string, b *noteBlock) bool {
+	return append(readLabelled(pv, lp, pn, headroomLabelRe), readNotes(pv, pn, []string{"HEAD"}, headroomNoteRes, func(_, _ string, b *noteBlock) bool {
 		return stairContextRe.MatchString(b.context())
 	})...)
 }
@@ -488,7 +488,7 @@ func readGuardNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []val
 }
 
 func readHandrailNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
-	return append(readLabelled(pv, lp, handrailLabelRe), readNotes(pv, pn, []string{"HANDRAIL"}, handrailNoteRes, nil)...)
+	return append(readLabelled(pv, lp, pn, handrailLabelRe), readNotes(pv, pn, []string{"HANDRAIL"}, handrailNoteRes, nil)...)
 }
 
 // Rooms whose ceiling height the rule does not govern or governs with a
@@ -759,12 +759,13 @@ var (
 	labelledValueRe = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
 )
 
-// readLabelled reads the values the layout paired with a label matching
+// readLabelled reads the values stacked with a label (readStacked), the
+// values the layout paired with a label matching
 // labelRe (beside it, under it, in the next cell), and the cells under a
 // table column whose header matches it; rows and pairs about existing
 // conditions are left out.
-func readLabelled(pv *pageView, lp *layout.Page, labelRe *regexp.Regexp) []valueReading {
-	var out []valueReading
+func readLabelled(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *regexp.Regexp) []valueReading {
+	out := readStacked(pv, lp, pn, labelRe)
 	for _, pr := range lp.Pairs {
 		label := normText(lp, pr.LabelWords).text
 		if !labelRe.MatchString(label) {
@@ -776,7 +777,7 @@ func readLabelled(pv *pageView, lp *layout.Page, labelRe *regexp.Regexp) []value
 			continue
 		}
 		v, err := ParseLength(m[1])
-		if err != nil || !stairNear(lp, pr.Box) {
+		if err != nil || !stairNear(lp, pr.Box) || existingRe.MatchString(textAround(lp, pr.Box)) {
 			continue
 		}
 		words := append(append([]int{}, pr.LabelWords...), pr.ValueWords...)
@@ -826,17 +827,48 @@ var (
 	pipeRiserRe = regexp.MustCompile(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC|CONDUIT|DUCT|MECH)`)
 )
 
-// stairNear reports whether the text around a box (the box grown by a few
-// line heights) is about a stair and not about piping.
-func stairNear(lp *layout.Page, b layout.Box) bool {
-	const reach = 120.0 // points: a few lines of note text either way
+// stairLabelRe is any label of a stair's measures: a value line between
+// two of them ("RISER HEIGHT" / 7 1/2" / "TREAD DEPTH") belongs to either,
+// and is not read.
+var stairLabelRe = regexp.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+|MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:RISERS?|RISE|TREADS?|RUN|HEAD\s*ROOM|HANDRAIL|GUARD|WIDTH|NOSING)\b`)
+
+// nextToOtherLabel reports whether value line vi also touches a label line
+// other than li (above or below it, overlapping across).
+func nextToOtherLabel(pn *pageNotes, vi, li int) bool {
+	vb := pn.boxes[vi]
+	h := vb.Y1 - vb.Y0
+	for k, l := range pn.lines {
+		if k == li || k == vi || !stairLabelRe.MatchString(l.text) {
+			continue
+		}
+		b := pn.boxes[k]
+		if b.X0 >= vb.X1 || b.X1 <= vb.X0 {
+			continue
+		}
+		if gap := max(b.Y0-vb.Y1, vb.Y0-b.Y1); gap > -0.2*h && gap < 1.2*h {
+			return true
+		}
+	}
+	return false
+}
+
+// textAround is the text of the lines within reach of a box (a few lines
+// of note text either way).
+func textAround(lp *layout.Page, b layout.Box) string {
+	const reach = 120.0 // points
 	var texts []string
 	for _, l := range lp.Lines {
 		if l.Box.Y1 >= b.Y0-reach && l.Box.Y0 <= b.Y1+reach && l.Box.X0 < b.X1+reach && l.Box.X1 > b.X0-reach {
 			texts = append(texts, normText(lp, l.Words).text)
 		}
 	}
-	t := strings.Join(texts, "\n")
+	return strings.Join(texts, "\n")
+}
+
+// stairNear reports whether the text around a box (the box grown by a few
+// line heights) is about a stair and not about piping.
+func stairNear(lp *layout.Page, b layout.Box) bool {
+	t := textAround(lp, b)
 	if pipeRiserRe.MatchString(t) {
 		return false
 	}
@@ -951,4 +983,49 @@ func isScheduleOf(lp *layout.Page, tb layout.Table, re *regexp.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// readStacked reads a label standing alone on its line ("HEADROOM",
+// "MAX. RISER") with a value standing alone on the line just under or just
+// over it and overlapping it across (`6'-8"` on a section's dimension,
+// under or over its label): the layout pairs labels without a colon only
+// in cells.
+func readStacked(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *regexp.Regexp) []valueReading {
+	pn.build(lp)
+	var out []valueReading
+	for li, l := range pn.lines {
+		if !labelRe.MatchString(l.text) {
+			continue
+		}
+		lb := pn.boxes[li]
+		h := lb.Y1 - lb.Y0
+		best, bestGap := -1, 1.2*h
+		for vi, v := range pn.lines {
+			if vi == li {
+				continue
+			}
+			vb := pn.boxes[vi]
+			if vb.X0 >= lb.X1 || vb.X1 <= lb.X0 {
+				continue
+			}
+			gap := max(vb.Y0-lb.Y1, lb.Y0-vb.Y1)
+			if gap < -0.2*h || gap >= bestGap || !labelledValueRe.MatchString(v.text) {
+				continue
+			}
+			best, bestGap = vi, gap
+		}
+		if best < 0 || nextToOtherLabel(pn, best, li) {
+			continue
+		}
+		v := pn.lines[best]
+		m := labelledValueRe.FindStringSubmatch(v.text)
+		val, err := ParseLength(m[1])
+		if err != nil || existingRe.MatchString(textAround(lp, lb)) || !stairNear(lp, lb) {
+			continue
+		}
+		words := append(append([]int{}, l.words...), v.words...)
+		out = append(out, valueReading{pv: pv, words: words, text: l.text + " " + v.text, raw: strings.TrimSpace(m[1]), value: val,
+			line: l.text + " " + v.text})
+	}
+	return out
 }

@@ -298,3 +298,23 @@ func TestCodeValuesEscapeOpeningPDF(t *testing.T) {
 		}
 	}
 }
+
+// A label alone on its line with its value just under or over it, as on
+// stair sections; a label with no value near it, or near an existing
+// stair, reads nothing.
+func TestCodeValuesStackedPDF(t *testing.T) {
+	fs := reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14,
+			Labels: concatLabels(plangen.Notes(120, 140, "STAIR A", "HEADROOM", `6'-4"`),
+				plangen.Notes(900, 140, "STAIR B", `8"`, "MAX. RISER"),
+				plangen.Notes(1500, 140, "STAIR C", "RISER HEIGHT", `7 1/2"`, "TREAD DEPTH", "SEE DETAIL"),
+				plangen.Notes(120, 700, "EXISTING STAIR", "RISER", `8 1/2"`))})
+	got := codeRuleHits(fs)
+	want := []string{
+		`irc-r311.7.2-headroom A-301: HEADROOM 6'-4"`,
+		`irc-r311.7.5.1-riser-height A-301: MAX. RISER 8"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("code-rule findings:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
