@@ -163,6 +163,11 @@ func mustAll(patterns ...string) []*regexp.Regexp {
 	return out
 }
 
+var (
+	maxWordRe = regexp.MustCompile(`(?i)\bMAX(?:IMUM)?\b`)
+	minWordRe = regexp.MustCompile(`(?i)\bMIN(?:IMUM)?\b`)
+)
+
 // readValues returns the observations of the values the rule's readers
 // found that the rule's own pattern did not already report (obs).
 func (rv *review) readValues(r *Rule, obs []observation) []observation {
@@ -196,6 +201,12 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 				continue
 			}
 			if (r.PlausibleMin != nil && vr.value < *r.PlausibleMin) || (r.PlausibleMax != nil && vr.value > *r.PlausibleMax) {
+				continue
+			}
+			// A stated maximum says nothing of a minimum ("1 1/2" MAX.
+			// RISE" is no riser under 4 in), nor a stated minimum of a
+			// maximum.
+			if r.Max == nil && maxWordRe.MatchString(vr.text) || r.Min == nil && minWordRe.MatchString(vr.text) {
 				continue
 			}
 			readings = append(readings, vr)

@@ -137,7 +137,9 @@ func TestCodeValuesCommercialPDF(t *testing.T) {
 				// IRC; the IBC's 42 in guard is read the same way.
 				plangen.Notes(900, 140, "MEZZANINE EDGE", `36" HIGH GUARDRAIL`),
 				// A sprinkler riser's size is not a stair riser under 4 in.
-				plangen.Notes(1800, 700, "SPRINKLER RISER AT STAIR 2", "RISER:", `2"`))},
+				plangen.Notes(1800, 700, "SPRINKLER RISER AT STAIR 2", "RISER:", `2"`),
+				// A stated maximum is not a riser under the 4 in minimum.
+				plangen.Notes(1800, 1100, "STAIR 2 LANDING", `1 1/2" MAX. RISE`))},
 		plangen.SheetSpec{Number: "A-601", Title: "SCHEDULES", Date: "2026-03-02", Scale: "NTS",
 			Labels:  concatLabels(roomLabels, doorLabels),
 			Strokes: append(doorRules, roomRules...)},
