@@ -7,8 +7,9 @@ package rules
 // print the value first on stacked stair annotations ("15 RISERS" over
 // "7 1/4" RISE" over "10" RUN"), put heights before the element ("42" HIGH
 // GUARDRAIL", "6'-8" MIN. HEADROOM"), tag rooms with their ceiling height
-// ("BEDROOM" over "8'-0" CLG."), and give door sizes and ceiling heights in
-// schedules whose columns are named by their header cells. This file reads
+// ("BEDROOM" over "8'-0" CLG."), and give door sizes, ceiling heights and
+// net clear openings in schedules whose columns are named by their header
+// cells. This file reads
 // those as typed values from the page's layout (lines inside blocks, table
 // cells by header) and hands them to the rule they belong to, which judges
 // them against its own limits (min/max, so snapshot amendments still
@@ -24,8 +25,9 @@ package rules
 //     or door opening, not stair headroom;
 //   - a door's frame, rough or masonry opening, and pairs of doors (the
 //     leaf that must give the clear width is not known);
-//   - window schedules for emergency escape openings: they give unit or
-//     rough-opening sizes, not the net clear opening R310.2.1 measures.
+//   - window sizes for emergency escape openings: unit and rough-opening
+//     sizes are not the net clear opening R310.2.1 measures (only a net
+//     clear opening column is read, on rows marked as escape openings).
 //
 // A reader that finds no value says nothing: an unread value is not a
 // finding.
