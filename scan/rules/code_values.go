@@ -195,7 +195,7 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 			continue
 		}
 		pn := rv.notesOf(pv)
-		if !containsAny(pn.upper, reader.keys) {
+		if !pn.mayRead(reader.keys) {
 			continue
 		}
 		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
@@ -322,7 +322,7 @@ type noteBlock struct {
 // reader has anything to read) and, built on first use, its blocks with
 // every line read once; shared by the readers of all rules in one review.
 type pageNotes struct {
-	upper  string
+	upper  []string // the engine's text lines, upper case
 	built  bool
 	blocks []noteBlock
 	lines  []normLine   // every drawing-text line of the page
@@ -343,12 +343,34 @@ func (rv *review) notesOf(pv *pageView) *pageNotes {
 }
 
 func newPageNotes(pv *pageView) *pageNotes {
-	var b strings.Builder
-	for _, l := range pv.lines {
-		b.WriteString(strings.ToUpper(l.Text))
-		b.WriteByte('\n')
+	pn := &pageNotes{upper: make([]string, len(pv.lines))}
+	for i, l := range pv.lines {
+		pn.upper[i] = strings.ToUpper(l.Text)
 	}
-	return &pageNotes{upper: b.String()}
+	return pn
+}
+
+var (
+	// A line that can give a value: it holds a foot or inch mark, or it
+	// names a schedule column or measure (its values are in other lines).
+	lengthMarkRe  = regexp.MustCompile(`\d\s*(?:"|''|″|”|'|′|’|\s?IN\b|\s?FT\b)`)
+	headerWordsRe = regexp.MustCompile(`\b(?:HEIGHT|HT|HGT|WIDTH|SIZE|OPENING|NCO|N\.C\.O)\b`)
+)
+
+// mayRead is the cheap test, on the engine's text lines, that decides
+// whether the page's layout is worth analysing for a reader: a line holds
+// one of its keys and a length, or is short (a label or a title standing
+// alone), or names a schedule column.
+func (pn *pageNotes) mayRead(keys []string) bool {
+	for _, u := range pn.upper {
+		if !containsAny(u, keys) {
+			continue
+		}
+		if len(u) <= 30 || lengthMarkRe.MatchString(u) || headerWordsRe.MatchString(u) {
+			return true
+		}
+	}
+	return false
 }
 
 // build reads the page's blocks from its layout, once.

@@ -51,7 +51,7 @@ func corpusReadings(t *testing.T, name string) map[string][]valueReading {
 		}
 		for _, pv := range c.pages {
 			pn := newPageNotes(pv)
-			if !pv.readable || !containsAny(pn.upper, valueReaders[id].keys) {
+			if !pv.readable || !pn.mayRead(valueReaders[id].keys) {
 				continue
 			}
 			out[id] = append(out[id], valueReaders[id].read(pv, pv.layoutPage(), pn, r)...)
