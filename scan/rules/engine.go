@@ -162,6 +162,9 @@ type review struct {
 	// pageView.fileIndex), also for files not in this review's pages.
 	scopes []FileScope
 	models []sheets.SetModel
+	// valueNotes caches each page's note blocks for the value readers
+	// (code_values.go), read once for all rules.
+	valueNotes map[*pageView]*pageNotes
 }
 
 // Review applies the active rules to a plan set. Pages that are not
@@ -286,7 +289,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			if r.Check != "" {
 				obs = checks[r.Check].run(rv, r)
 			} else {
-				obs = rv.match(r)
+				obs = rv.readValues(r, rv.match(r))
 			}
 			for _, o := range obs {
 				f := rv.finding(r, o)
