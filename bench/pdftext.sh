@@ -7,6 +7,8 @@
 # Both tools run on the same files in one run, alternating, RUNS times each;
 # the script reports median wall time and median peak RSS (/usr/bin/time -v)
 # and our/poppler ratios. Targets: wall <= 1.0x, peak memory <= 2.0x.
+# "ours + layout" runs extraction plus layout.Analyze of every page (the
+# layout's targets: <= 1.0x poppler, <= 1.5x extraction alone).
 #
 # Usage: bench/pdftext.sh [RUNS]      (from the repository root; default 7)
 set -euo pipefail
@@ -43,25 +45,27 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
 echo "pdftotext: $(pdftotext -v 2>&1 | head -1); go: $(go version | cut -d' ' -f3); cpus: $(nproc); runs: $RUNS"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| set | pages | file | ours wall (median) | poppler wall (median) | wall ratio | ours peak RSS | poppler peak RSS | RSS ratio |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| set | pages | file | ours wall (median) | poppler wall (median) | wall ratio | ours peak RSS | poppler peak RSS | RSS ratio | ours + layout wall | + layout / poppler | + layout / ours |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for set in archd textheavy; do
 	pdf="$work/$set.pdf"
-	: >"$work/ours" ; : >"$work/poppler"
+	: >"$work/ours" ; : >"$work/poppler" ; : >"$work/layout"
 	# Warm the page cache and check both tools read the file.
 	"$work/pdftextbench" extract "$pdf" >/dev/null
 	pdftotext -bbox "$pdf" /dev/null
 	for _ in $(seq "$RUNS"); do
 		measure "$work/pdftextbench" extract "$pdf" >>"$work/ours"
 		measure pdftotext -bbox "$pdf" /dev/null >>"$work/poppler"
+		measure "$work/pdftextbench" layout "$pdf" >>"$work/layout"
 	done
 	ow=$(cut -d' ' -f1 "$work/ours" | median);    pw=$(cut -d' ' -f1 "$work/poppler" | median)
 	om=$(cut -d' ' -f2 "$work/ours" | median);    pm=$(cut -d' ' -f2 "$work/poppler" | median)
+	lw=$(cut -d' ' -f1 "$work/layout" | median)
 	pages=$(pdftotext -bbox "$pdf" - | grep -c '<page ')
 	size=$(du -k "$pdf" | cut -f1)
-	awk -v s="$set" -v p="$pages" -v z="$size" -v ow="$ow" -v pw="$pw" -v om="$om" -v pm="$pm" 'BEGIN {
-		printf "| %s | %d | %d KB | %.2f s | %.2f s | %.2fx | %.1f MB | %.1f MB | %.2fx |\n",
-			s, p, z, ow, pw, ow / pw, om / 1024, pm / 1024, om / pm }'
+	awk -v s="$set" -v p="$pages" -v z="$size" -v ow="$ow" -v pw="$pw" -v om="$om" -v pm="$pm" -v lw="$lw" 'BEGIN {
+		printf "| %s | %d | %d KB | %.2f s | %.2f s | %.2fx | %.1f MB | %.1f MB | %.2fx | %.2f s | %.2fx | %.2fx |\n",
+			s, p, z, ow, pw, ow / pw, om / 1024, pm / 1024, om / pm, lw, lw / pw, lw / ow }'
 done
 
 # Real sheets from the shared corpus, for information (not a target): the

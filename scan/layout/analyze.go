@@ -57,6 +57,16 @@ type geom struct {
 type frame struct{ ux, uy, dx, dy float64 }
 
 func frameOf(deg float64) frame {
+	switch deg {
+	case 0:
+		return frame{ux: 1, uy: 0, dx: 0, dy: 1}
+	case 90:
+		return frame{ux: 0, uy: -1, dx: 1, dy: 0}
+	case 180:
+		return frame{ux: -1, uy: 0, dx: 0, dy: -1}
+	case 270:
+		return frame{ux: 0, uy: 1, dx: -1, dy: 0}
+	}
 	r := deg * math.Pi / 180
 	c, s := math.Cos(r), math.Sin(r)
 	if deg == 0 || deg == 90 || deg == 180 || deg == 270 {
@@ -77,31 +87,34 @@ type analysis struct {
 	med   float64    // median font size of the page's words
 	rb    []runBuild // runs in their frames, parallel to page.Runs
 
-	wordGrid *pointGrid // drawing-text word centres, made on first use
-	lineGrid *boxGrid   // line boxes, made on first use
+	// cellOf numbers each word's ruled cell (from 1; 0: in none), cells
+	// counting them; nil until a ruled table is found.
+	cellOf []int32
+	cells  int32
+
+	wordGrid *boxGrid // drawing-text word centres, made on first use
+	lineGrid *boxGrid // line boxes, made on first use
 }
 
 // Analyze builds the layout of one extracted page: runs, blocks, lines,
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
-	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
-	if p == nil || p.Width <= 0 || p.Height <= 0 || !finite(p.Width) || !finite(p.Height) {
+	if p == nil {
+		return &Page{}
+	}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words))}
+	for i := range out.LineOf {
+		out.LineOf[i] = -1
+	}
+	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
 	a := &analysis{page: out, words: p.Words}
 	if len(a.words) > maxWords {
 		a.words = a.words[:maxWords]
 	}
-	segs := p.Segments
-	if len(segs) > maxSegments {
-		segs = segs[:maxSegments]
-	}
-	for _, s := range segs {
-		if finite(s.X0) && finite(s.Y0) && finite(s.X1) && finite(s.Y1) {
-			out.Segments = append(out.Segments, Segment{X0: s.X0, Y0: s.Y0, X1: s.X1, Y1: s.Y1, Width: s.Width})
-		}
-	}
+	out.Segments = p.Segments[:min(len(p.Segments), maxSegments):min(len(p.Segments), maxSegments)]
 	a.rules = newRuleIndex(out.Segments)
 	a.measure()
 	a.buildRuns()
@@ -110,10 +123,25 @@ func Analyze(p *pdftext.Page) *Page {
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()
+	for i := range a.g {
+		out.LineOf[i] = a.g[i].line
+	}
 	return out
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// sane clamps a box to the page and a margin of one page around it, NaN
+// to 0: a hostile file's coordinates cannot overflow the grids.
+func sane(b Box, w, h float64) Box {
+	c := func(v, lo, hi float64) float64 {
+		if !(v >= lo) {
+			return lo
+		}
+		return min(v, hi)
+	}
+	return Box{c(b.X0, -w, 2*w), c(b.Y0, -h, 2*h), c(b.X1, -w, 2*w), c(b.Y1, -h, 2*h)}
+}
 
 // WordBox is word i's box in displayed points.
 func (p *Page) WordBox(i int) Box {
@@ -143,7 +171,7 @@ func (a *analysis) measure() {
 	for i := range a.words {
 		w := &a.words[i]
 		g := &a.g[i]
-		g.box = wordBox(w.BBox, pw, ph)
+		g.box = sane(wordBox(w.BBox, pw, ph), pw, ph)
 		g.run, g.line = -1, -1
 		ang := w.Angle
 		if !finite(ang) {
@@ -162,8 +190,11 @@ func (a *analysis) measure() {
 			f = frameOf(ang)
 		}
 		g.fs = w.FontSize
+		if !(g.fs > 0) || g.fs > max(pw, ph) {
+			g.fs = 0 // unknown: taken from the box below
+		}
 		bl := w.Baseline
-		hasBase := finite(bl[0]) && finite(bl[1]) && finite(bl[2]) && finite(bl[3]) && (bl[0] != bl[2] || bl[1] != bl[3])
+		hasBase := (bl[0] != bl[2] || bl[1] != bl[3]) && sane(Box{bl[0], bl[1], bl[2], bl[3]}, pw, ph) == Box{bl[0], bl[1], bl[2], bl[3]}
 		if g.diagonal && hasBase {
 			g.p0, g.p1 = f.p(bl[0], bl[1]), f.p(bl[2], bl[3])
 			if g.p1 < g.p0 {
@@ -204,7 +235,9 @@ func (a *analysis) measure() {
 
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
-	words     []int
+	words     []int // filled once all runs are known (one shared array)
+	start     int   // of its words in the build order
+	last, n   int   // the last word joined and the word count
 	p0, p1    float64
 	t0, t1, s float64
 	fs        float64
@@ -226,47 +259,61 @@ func (a *analysis) buildRuns() {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	var runs []runBuild
+	// Per direction, words sorted by baseline fall into bands (baselines
+	// within baselineTol of the band's first word, never chained); a band
+	// sorted along the text splits into runs at wide gaps, size changes
+	// and drawn rules. A run's words are consecutive in that order.
+	runs := make([]runBuild, 0, len(a.g))
+	order := make([]int, 0, len(a.g))
+	type item struct {
+		s, p0 float64
+		wi    int
+	}
+	var items []item
 	for _, k := range keys {
 		idx := byKey[k]
-		slices.SortFunc(idx, func(x, y int) int { return cmp.Compare(a.g[x].p0, a.g[y].p0) })
-		var active []int // indexes into runs still open at the current p
+		items = items[:0]
 		for _, wi := range idx {
-			g := &a.g[wi]
-			best, bestCost := -1, math.Inf(1)
-			kept := active[:0]
-			for _, ri := range active {
-				r := &runs[ri]
-				if r.p1+runGap*r.fs*1.5 < g.p0 {
-					continue // the sweep has passed it
-				}
-				kept = append(kept, ri)
-				fs := max(r.fs, g.fs)
-				ds := math.Abs(g.s - r.s)
-				gap := g.p0 - r.p1
-				if ds > baselineTol*fs || gap > runGap*fs || gap < -0.5*fs || fs > sizeRatio*min(r.fs, g.fs) {
-					continue
-				}
-				if cost := ds + 0.1*max(gap, 0); cost < bestCost {
-					last := &a.g[r.words[len(r.words)-1]]
-					if !g.diagonal && a.rules.blocksAlong(k, last, g) {
+			items = append(items, item{a.g[wi].s, a.g[wi].p0, wi})
+		}
+		slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.s, y.s) })
+		for i := 0; i < len(items); {
+			tol := baselineTol * a.g[items[i].wi].fs
+			j := i + 1
+			for j < len(items) && items[j].s-items[i].s <= tol {
+				j++
+			}
+			band := items[i:j]
+			slices.SortFunc(band, func(x, y item) int { return cmp.Compare(x.p0, y.p0) })
+			cur := -1
+			for _, it := range band {
+				g := &a.g[it.wi]
+				if cur >= 0 {
+					r := &runs[cur]
+					fs := max(r.fs, g.fs)
+					gap := g.p0 - r.p1
+					if gap <= runGap*fs && gap >= -0.5*fs && fs <= sizeRatio*min(r.fs, g.fs) &&
+						(g.diagonal || !a.rules.blocksAlong(k, &a.g[r.last], g)) {
+						r.last, r.n = it.wi, r.n+1
+						r.p1 = max(r.p1, g.p1)
+						r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
+						r.fs = max(r.fs, g.fs)
+						g.run = cur
+						order = append(order, it.wi)
 						continue
 					}
-					best, bestCost = ri, cost
 				}
+				cur = len(runs)
+				g.run = cur
+				runs = append(runs, runBuild{start: len(order), last: it.wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
+				order = append(order, it.wi)
 			}
-			active = kept
-			if best < 0 {
-				runs = append(runs, runBuild{words: []int{wi}, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
-				active = append(active, len(runs)-1)
-				continue
-			}
-			r := &runs[best]
-			r.words = append(r.words, wi)
-			r.p1 = max(r.p1, g.p1)
-			r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
-			r.fs = max(r.fs, g.fs)
+			i = j
 		}
+	}
+	for ri := range runs {
+		r := &runs[ri]
+		r.words = order[r.start : r.start+r.n : r.start+r.n]
 	}
 	a.page.Runs = make([]Run, len(runs))
 	a.rb = runs
@@ -275,7 +322,6 @@ func (a *analysis) buildRuns() {
 		angle := 0.0
 		for _, wi := range r.words {
 			box = box.union(a.g[wi].box)
-			a.g[wi].run = ri
 			angle += normDeg(a.words[wi].Angle)
 		}
 		if r.diagonal {
@@ -289,6 +335,11 @@ func (a *analysis) buildRuns() {
 		}
 	}
 }
+
+// maxCandidates bounds the neighbours one run is compared with when
+// blocks are built: only a page of thousands of runs piled on one spot
+// reaches it.
+const maxCandidates = 256
 
 func normDeg(d float64) float64 {
 	if !finite(d) {
@@ -323,20 +374,17 @@ func (a *analysis) join(words []int) string {
 // stays drawing text.
 func (a *analysis) markOverlays() {
 	big := overlaySize * a.med
-	var grid *pointGrid
+	var grid *boxGrid
 	for ri := range a.page.Runs {
 		r := &a.page.Runs[ri]
 		if r.Layer == LayerOverlay || r.FontSize < big || r.FontSize < 12 {
 			continue
 		}
 		if grid == nil {
-			grid = newPointGrid(a.page.Width, a.page.Height, 64)
-			for wi := range a.g {
-				if a.g[wi].fs < big {
-					x, y := a.g[wi].box.center()
-					grid.add(x, y, wi)
-				}
-			}
+			grid = newPointGrid(a.page.Width, a.page.Height, 64, len(a.g), func(wi int) (float64, float64, bool) {
+				x, y := a.g[wi].box.center()
+				return x, y, a.g[wi].fs < big
+			})
 		}
 		covered := 0
 		grid.query(r.Box, func(wi int) bool {

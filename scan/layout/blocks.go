@@ -19,20 +19,23 @@ func (a *analysis) buildBlocksAndLines() {
 		return
 	}
 	uf := newUnionFind(n)
-	grid := newBoxGrid(a.page.Width, a.page.Height, 48)
+	grid := newBoxGrid(a.page.Width, a.page.Height, 48, n, func(i int) (Box, bool) { return a.page.Runs[i].Box, true })
 	reach := make([]Box, n)
 	for ri := range runs {
 		m := lineGap * runs[ri].fs
 		b := a.page.Runs[ri].Box
 		reach[ri] = Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
-		grid.add(a.page.Runs[ri].Box, ri)
 	}
 	seen := make([]int, n)
 	for i := range seen {
 		seen[i] = -1
 	}
 	for i := range runs {
+		tried := 0
 		grid.query(reach[i], func(j int) bool {
+			if tried++; tried > 4*maxCandidates {
+				return false
+			}
 			if j <= i || seen[j] == i {
 				return true
 			}
@@ -43,59 +46,99 @@ func (a *analysis) buildBlocksAndLines() {
 			return true
 		})
 	}
-	groups := map[int][]int{}
+	// Group runs by their root: the union-find's smallest member is the
+	// root, so roots come in run order; members are laid out root by root.
+	count := make([]int, n)
 	var roots []int
 	for i := range runs {
 		r := uf.find(i)
-		if _, ok := groups[r]; !ok {
+		if count[r] == 0 {
 			roots = append(roots, r)
 		}
-		groups[r] = append(groups[r], i)
+		count[r]++
 	}
+	start := make([]int, n)
+	members := make([]int, n)
+	at := 0
+	for _, r := range roots {
+		start[r] = at
+		at += count[r]
+	}
+	fill := slices.Clone(start)
+	for i := range runs {
+		r := uf.find(i)
+		members[fill[r]] = i
+		fill[r]++
+	}
+	groups := func(r int) []int { return members[start[r] : start[r]+count[r]] }
 	type blockBuild struct {
 		lines [][]int // runs per line
 		box   Box
 	}
 	blocks := make([]blockBuild, 0, len(roots))
 	for _, r := range roots {
-		members := groups[r]
-		b := blockBuild{box: a.page.Runs[members[0]].Box}
-		for _, ri := range members {
+		group := groups(r)
+		b := blockBuild{box: a.page.Runs[group[0]].Box}
+		for _, ri := range group {
 			b.box = b.box.union(a.page.Runs[ri].Box)
 		}
-		b.lines = a.linesOf(members)
+		b.lines = a.linesOf(group)
 		blocks = append(blocks, b)
 	}
-	slices.SortStableFunc(blocks, func(x, y blockBuild) int {
-		if c := cmp.Compare(math.Round(x.box.Y0), math.Round(y.box.Y0)); c != 0 {
+	// Reading order of blocks: top to bottom, then left to right (sorted
+	// through an index: the block values are large to move).
+	order := make([]int, len(blocks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int {
+		x, y := &blocks[i].box, &blocks[j].box
+		if c := cmp.Compare(math.Round(x.Y0), math.Round(y.Y0)); c != 0 {
 			return c
 		}
-		return cmp.Compare(x.box.X0, y.box.X0)
+		if c := cmp.Compare(x.X0, y.X0); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
 	})
 	rank := 0
-	for bi, b := range blocks {
+	a.page.Lines = make([]Line, 0, n)
+	a.page.Blocks = make([]Block, 0, len(blocks))
+	// Blocks' line lists and multi-run lines' words are slices of shared
+	// arrays: most blocks on a drawing are one label of one run.
+	blockLines := make([]int, 0, n)
+	lineWords := make([]int, 0, len(a.g))
+	for bi, oi := range order {
+		b := &blocks[oi]
 		blk := Block{Box: b.box}
+		at := len(blockLines)
 		for _, lineRuns := range b.lines {
 			li := len(a.page.Lines)
 			first := &a.page.Runs[lineRuns[0]]
-			ln := Line{Runs: lineRuns, Box: first.Box, Angle: first.Angle, Block: bi, Layer: first.Layer}
-			var texts []string
-			for _, ri := range lineRuns {
-				r := &a.page.Runs[ri]
-				ln.Box = ln.Box.union(r.Box)
-				ln.FontSize = max(ln.FontSize, r.FontSize)
-				texts = append(texts, r.Text)
-				for _, wi := range r.Words {
-					ln.Words = append(ln.Words, wi)
-					a.g[wi].line = li
-					a.g[wi].rank = rank
-					rank++
+			ln := Line{Runs: lineRuns, Box: first.Box, Angle: first.Angle, Block: bi, Layer: first.Layer,
+				FontSize: first.FontSize, Words: first.Words, Text: first.Text}
+			if len(lineRuns) > 1 {
+				start := len(lineWords)
+				texts := make([]string, 0, len(lineRuns))
+				for _, ri := range lineRuns {
+					r := &a.page.Runs[ri]
+					ln.Box = ln.Box.union(r.Box)
+					ln.FontSize = max(ln.FontSize, r.FontSize)
+					texts = append(texts, r.Text)
+					lineWords = append(lineWords, r.Words...)
 				}
+				ln.Words = lineWords[start:len(lineWords):len(lineWords)]
+				ln.Text = strings.Join(texts, " ")
 			}
-			ln.Text = strings.Join(texts, " ")
+			for _, wi := range ln.Words {
+				a.g[wi].line = li
+				a.g[wi].rank = rank
+				rank++
+			}
 			a.page.Lines = append(a.page.Lines, ln)
-			blk.Lines = append(blk.Lines, li)
+			blockLines = append(blockLines, li)
 		}
+		blk.Lines = blockLines[at:len(blockLines):len(blockLines)]
 		a.page.Blocks = append(a.page.Blocks, blk)
 	}
 }
@@ -149,6 +192,9 @@ func (a *analysis) connected(i, j int) bool {
 // within baselineTol of the line's first run, a few spaces apart along
 // the text and with no rule between; top to bottom, then along the text.
 func (a *analysis) linesOf(members []int) [][]int {
+	if len(members) == 1 {
+		return [][]int{members} // a slice of the caller's array, not copied
+	}
 	rb := a.rb
 	slices.SortFunc(members, func(x, y int) int {
 		if c := cmp.Compare(rb[x].s, rb[y].s); c != 0 {
@@ -217,93 +263,126 @@ func (u *unionFind) union(i, j int) {
 	}
 }
 
-// boxGrid finds boxes near a box: each box is listed in every grid cell
-// it covers (a box covering too many cells is listed in a side list).
+// boxGrid finds boxes near a box. It is built once from all its boxes in
+// two passes (count per cell, then fill one array), so a page costs a few
+// allocations however many boxes it has. A box covering more than 64
+// cells is kept in a side list every query visits.
 type boxGrid struct {
 	cell       float64
 	cols, rows int
-	cells      [][]int
-	big        []int
-	boxes      []Box
+	start      []int32 // cell c holds ids[start[c]:start[c+1]]
+	ids        []int32
+	big        []int32
+	pts        []Box // points of a point grid (query filters by them)
+	points     bool
 }
 
-func newBoxGrid(w, h, cell float64) *boxGrid {
+// newBoxGrid indexes n boxes; box(i) gives box i, or ok false to leave it
+// out.
+func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid {
 	cols, rows := int(w/cell)+1, int(h/cell)+1
 	cols, rows = min(max(cols, 1), 512), min(max(rows, 1), 512)
-	return &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows, cells: make([][]int, cols*rows)}
+	g := &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows}
+	g.start = make([]int32, cols*rows+1)
+	type placed struct {
+		id             int32
+		c0, r0, c1, r1 int
+	}
+	list := make([]placed, 0, n)
+	for i := 0; i < n; i++ {
+		b, ok := box(i)
+		if !ok {
+			continue
+		}
+		c0, r0, c1, r1 := g.span(b)
+		if (c1-c0+1)*(r1-r0+1) > 64 {
+			g.big = append(g.big, int32(i))
+			continue
+		}
+		list = append(list, placed{int32(i), c0, r0, c1, r1})
+		for r := r0; r <= r1; r++ {
+			for c := c0; c <= c1; c++ {
+				g.start[r*cols+c+1]++
+			}
+		}
+	}
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+	g.ids = make([]int32, g.start[len(g.start)-1])
+	fill := make([]int32, cols*rows)
+	copy(fill, g.start[:cols*rows])
+	for _, p := range list {
+		for r := p.r0; r <= p.r1; r++ {
+			for c := p.c0; c <= p.c1; c++ {
+				g.ids[fill[r*cols+c]] = p.id
+				fill[r*cols+c]++
+			}
+		}
+	}
+	return g
+}
+
+// newPointGrid indexes n points; pt(i) gives point i or ok false.
+func newPointGrid(w, h, cell float64, n int, pt func(i int) (x, y float64, ok bool)) *boxGrid {
+	pts := make([]Box, n)
+	g := newBoxGrid(w, h, cell, n, func(i int) (Box, bool) {
+		x, y, ok := pt(i)
+		pts[i] = Box{x, y, x, y}
+		return pts[i], ok
+	})
+	g.pts, g.points = pts, true
+	return g
 }
 
 func (g *boxGrid) span(b Box) (c0, r0, c1, r1 int) {
 	clampI := func(v float64, n int) int {
-		if !finite(v) || v < 0 {
+		c := v / g.cell
+		switch {
+		case !(c >= 0): // negative or NaN
 			return 0
+		case c >= float64(n-1):
+			return n - 1
 		}
-		return min(int(v/g.cell), n-1)
+		return int(c)
 	}
 	return clampI(b.X0, g.cols), clampI(b.Y0, g.rows), clampI(b.X1, g.cols), clampI(b.Y1, g.rows)
 }
 
-func (g *boxGrid) add(b Box, id int) {
-	for len(g.boxes) <= id {
-		g.boxes = append(g.boxes, Box{})
-	}
-	g.boxes[id] = b
-	c0, r0, c1, r1 := g.span(b)
-	if (c1-c0+1)*(r1-r0+1) > 64 {
-		g.big = append(g.big, id)
-		return
-	}
-	for r := r0; r <= r1; r++ {
-		for c := c0; c <= c1; c++ {
-			g.cells[r*g.cols+c] = append(g.cells[r*g.cols+c], id)
-		}
-	}
-}
+// maxVisit bounds the entries one query visits: only a pathological page
+// (thousands of boxes piled on one spot) reaches it.
+const maxVisit = 8192
 
 // query calls fn with the ids of boxes in the cells b covers (an id may
-// come more than once); fn returns false to stop.
+// come more than once; a point grid gives only points inside b), at most
+// maxVisit of them; fn returns false to stop.
 func (g *boxGrid) query(b Box, fn func(int) bool) {
+	visited := 0
+	visit := func(id int32) bool {
+		if visited++; visited > maxVisit {
+			return false
+		}
+		if g.points {
+			if p := g.pts[id]; !b.contains(p.X0, p.Y0) {
+				return true
+			}
+		}
+		return fn(int(id))
+	}
 	for _, id := range g.big {
-		if !fn(id) {
+		if !visit(id) {
 			return
 		}
 	}
 	c0, r0, c1, r1 := g.span(b)
 	for r := r0; r <= r1; r++ {
 		for c := c0; c <= c1; c++ {
-			for _, id := range g.cells[r*g.cols+c] {
-				if !fn(id) {
+			k := r*g.cols + c
+			for _, id := range g.ids[g.start[k]:g.start[k+1]] {
+				if !visit(id) {
 					return
 				}
 			}
 		}
 	}
-}
-
-// pointGrid finds points inside a box.
-type pointGrid struct {
-	*boxGrid
-	pts [][2]float64
-}
-
-func newPointGrid(w, h, cell float64) *pointGrid {
-	return &pointGrid{boxGrid: newBoxGrid(w, h, cell)}
-}
-
-func (g *pointGrid) add(x, y float64, id int) {
-	for len(g.pts) <= id {
-		g.pts = append(g.pts, [2]float64{})
-	}
-	g.pts[id] = [2]float64{x, y}
-	g.boxGrid.add(Box{x, y, x, y}, id)
-}
-
-func (g *pointGrid) query(b Box, fn func(int) bool) {
-	g.boxGrid.query(b, func(id int) bool {
-		p := g.pts[id]
-		if !b.contains(p[0], p[1]) {
-			return true
-		}
-		return fn(id)
-	})
 }

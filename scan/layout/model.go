@@ -31,7 +31,7 @@ type Run struct {
 	Words    []int   // indexes into Page.Words
 	Angle    float64 // degrees, counter-clockwise from the page's x axis, [0, 360)
 	Box      Box     // axis-aligned bounds of the run's words
-	Text     string  // words joined by single spaces
+	Text     string  // words joined by single spaces; none between words that touch ("A-" "101", a stamp's letters)
 	FontSize float64
 	Layer    Layer
 }
@@ -98,11 +98,9 @@ type Pair struct {
 }
 
 // Segment is a stroked straight line (or one edge of a stroked or filled
-// rectangle) in displayed page points.
-type Segment struct {
-	X0, Y0, X1, Y1 float64
-	Width          float64 // stroke width in points
-}
+// rectangle) in displayed page points: the extractor's own type, so a
+// page's segments are shared with it, not copied.
+type Segment = pdftext.Segment
 
 // Page is the layout of one page.
 type Page struct {
@@ -118,4 +116,7 @@ type Page struct {
 	Tables   []Table
 	Pairs    []Pair
 	Segments []Segment
+	// LineOf is the index in Lines of each word's line (-1 for a word
+	// beyond the words considered).
+	LineOf []int
 }

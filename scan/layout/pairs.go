@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,8 +18,9 @@ const (
 	maxCaptionWords = 3
 	maxCaptionRunes = 24
 	maxValueWords   = 8
-	belowGap        = 1.2 // × the label's font size of white space down to its value
-	maxRightGap     = 8   // × the label's font size from a label to a value set apart on its right
+	belowGap        = 1.2  // × the label's font size of white space down to its value
+	maxLabelQueries = 4000 // label lines per page that look for a value away from them
+	maxRightGap     = 8    // × the label's font size from a label to a value set apart on its right
 )
 
 // colonLabel reports whether s is a label ending in a colon ("DWG NO:",
@@ -34,7 +36,7 @@ func colonLabel(s string) (string, bool) {
 	default:
 		return "", false
 	}
-	if body == "" || utf8.RuneCountInString(body) > 40 || len(strings.Fields(body)) > maxLabelWords {
+	if body == "" || utf8.RuneCountInString(body) > 40 || wordCount(body) > maxLabelWords {
 		return "", false
 	}
 	if strings.ContainsAny(body, ":：") && !strings.HasSuffix(body, ".") {
@@ -53,7 +55,7 @@ func colonLabel(s string) (string, bool) {
 // words in capitals, no digits ("SCALE", "DWG NO", "DRAWN BY").
 func captionLike(s string) bool {
 	s = strings.TrimSpace(s)
-	if s == "" || utf8.RuneCountInString(s) > maxCaptionRunes || len(strings.Fields(s)) > maxCaptionWords {
+	if s == "" || utf8.RuneCountInString(s) > maxCaptionRunes || wordCount(s) > maxCaptionWords {
 		return false
 	}
 	letters := 0
@@ -72,6 +74,20 @@ func captionLike(s string) bool {
 		}
 	}
 	return letters >= 2
+}
+
+// wordCount counts space-separated words without allocating.
+func wordCount(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
 }
 
 // labelish is a word that may open a multi-word label: letters only, with
@@ -101,10 +117,11 @@ func hasAlnum(s string) bool {
 
 // pairer remembers which words already serve as labels or values.
 type pairer struct {
-	a      *analysis
-	label  map[int]bool
-	value  map[int]bool
-	frames []lineFrame
+	a       *analysis
+	queries int // label lines looked around, at most maxLabelQueries
+	label   map[int]bool
+	value   map[int]bool
+	frames  []lineFrame
 }
 
 func (a *analysis) pairs() {
@@ -165,9 +182,9 @@ func (pr *pairer) add(label string, lw, vw []int, place Placement) bool {
 // of its row ("DWG NO:" | "100-00", "SCALE" | "NOTED"), or, for a colon
 // label with nothing to its right, with the cell below it. Captions
 // without a colon pair only in rows that read label, value, label, value
-// …, and a value that itself looks like a caption only where the label is
-// set in smaller type or the row has another, plainer value: a schedule's
-// header row ("NO." | "POSITION") and a data row give no pairs.
+// …, with a value that has a digit or is set in larger type than its
+// caption: a schedule's header row ("NO." | "POSITION") and a data row
+// give no pairs.
 func (pr *pairer) cellPairs() {
 	a := pr.a
 	for ti := range a.page.Tables {
@@ -208,15 +225,12 @@ func (pr *pairer) cellPairs() {
 			if len(filled) < 2 || len(filled)%2 != 0 {
 				continue
 			}
-			alternating, plainValue := true, false
+			alternating := true
 			for k := 0; k < len(filled); k += 2 {
 				l, v := row.Cells[filled[k]], row.Cells[filled[k+1]]
 				if filled[k+1] != filled[k]+1 || !captionLike(l.Text) || isColonLabelText(v.Text) || len(v.Words) > maxValueWords {
 					alternating = false
 					break
-				}
-				if !captionLike(v.Text) {
-					plainValue = true
 				}
 			}
 			if !alternating {
@@ -224,7 +238,9 @@ func (pr *pairer) cellPairs() {
 			}
 			for k := 0; k < len(filled); k += 2 {
 				l, v := row.Cells[filled[k]], row.Cells[filled[k+1]]
-				if captionLike(v.Text) && !plainValue && a.maxSize(l.Words) >= 0.9*a.maxSize(v.Words) {
+				// A value has a digit or is set larger than its caption;
+				// else the row is more likely a header ("NAME" | "FINISH").
+				if !hasDigit(v.Text) && a.maxSize(l.Words) >= 0.9*a.maxSize(v.Words) {
 					continue
 				}
 				pr.add(strings.TrimSpace(l.Text), l.Words, v.Words, PlaceCell)
@@ -313,6 +329,15 @@ func (pr *pairer) rightPairs(li int) {
 	}
 }
 
+func hasDigit(s string) bool {
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasLetter(s string) bool {
 	for _, r := range s {
 		if unicode.IsLetter(r) {
@@ -343,22 +368,38 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 	if !f.ok {
 		return
 	}
+	// A caption without a colon takes a value on its baseline only inside
+	// its own ruled cell ("DATE      12/31/2024" in a title block row).
 	label, colon := colonLabel(ln.Text)
+	cell := int32(0)
 	if !colon {
-		return
+		if !sameBase || !captionLike(ln.Text) {
+			return
+		}
+		if cell = a.cellOfWord(ln.Words[0]); cell == 0 {
+			return
+		}
+		label = strings.TrimSpace(ln.Text)
 	}
 	for _, w := range ln.Words {
 		if pr.label[w] || pr.value[w] {
 			return
 		}
 	}
+	if pr.queries++; pr.queries > maxLabelQueries {
+		return
+	}
 	a.ensureLineGrid()
-	m := maxRightGap * f.fs
-	reach := Box{ln.Box.X0 - m, ln.Box.Y0 - m, ln.Box.X1 + m, ln.Box.Y1 + m}
+	// Inside a ruled cell the cell bounds the search, else maxRightGap.
+	gapLimit := maxRightGap * f.fs
+	if cell != 0 {
+		gapLimit = 4 * gapLimit
+	}
+	reach := Box{ln.Box.X0 - gapLimit, ln.Box.Y0 - gapLimit, ln.Box.X1 + gapLimit, ln.Box.Y1 + gapLimit}
 	best, bestP := -1, math.Inf(1)
 	a.lineGrid.query(reach, func(lj int) bool {
 		g := pr.frames[lj]
-		if lj == li || !g.ok || g.key != f.key || g.p0 < f.p1 || g.p0 >= bestP || g.p0-f.p1 > maxRightGap*f.fs {
+		if lj == li || !g.ok || g.key != f.key || g.p0 < f.p1 || g.p0 >= bestP || g.p0-f.p1 > gapLimit {
 			return true
 		}
 		// In the label's band: the value's middle within the label's
@@ -373,6 +414,9 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 		if a.rules.crossAlong(f.key, f.p1, g.p0, (max(f.t0, g.t0)+min(f.t1, g.t1))/2) {
 			return true
 		}
+		if cell != 0 && a.cellOfWord(a.page.Lines[lj].Words[0]) != cell {
+			return true
+		}
 		best, bestP = lj, g.p0
 		return true
 	})
@@ -383,15 +427,27 @@ func (pr *pairer) rightOfLine(li int, sameBase bool) {
 	if len(v.Words) > maxValueWords || isColonLabelText(v.Text) {
 		return
 	}
+	// A caption's value is not another caption of the same type: it has a
+	// digit, is not set in capitals, or is larger ("DESIGNED" | "DRAWN" is
+	// a row of captions).
+	if !colon && captionLike(v.Text) && !hasDigit(v.Text) && v.FontSize < 1.05*ln.FontSize {
+		return
+	}
 	pr.add(label, append([]int(nil), ln.Words...), append([]int(nil), v.Words...), PlaceRight)
+}
+
+func (a *analysis) cellOfWord(w int) int32 {
+	if a.cellOf == nil {
+		return 0
+	}
+	return a.cellOf[w]
 }
 
 func (a *analysis) ensureLineGrid() {
 	if a.lineGrid == nil {
-		a.lineGrid = newBoxGrid(a.page.Width, a.page.Height, 48)
-		for lj := range a.page.Lines {
-			a.lineGrid.add(a.page.Lines[lj].Box, lj)
-		}
+		a.lineGrid = newBoxGrid(a.page.Width, a.page.Height, 48, len(a.page.Lines), func(lj int) (Box, bool) {
+			return a.page.Lines[lj].Box, true
+		})
 	}
 }
 
@@ -480,8 +536,11 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 			return
 		}
 	}
+	if pr.queries++; pr.queries > maxLabelQueries {
+		return
+	}
 	a.ensureLineGrid()
-	m := (belowGap + 1.5) * f.fs
+	m := (belowGap + 1.5) * max(f.fs, 2*a.med)
 	reach := Box{ln.Box.X0 - m, ln.Box.Y0 - m, ln.Box.X1 + m, ln.Box.Y1 + m}
 	best, bestS := -1, math.Inf(1)
 	a.lineGrid.query(reach, func(lj int) bool {
@@ -490,7 +549,7 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 			return true
 		}
 		white := g.t0 - f.t1
-		if white > belowGap*f.fs || white < -0.3*f.fs {
+		if white > belowGap*max(f.fs, g.fs) || white < -0.3*f.fs {
 			return true
 		}
 		// Under the label: overlapping it along the text, starting no
@@ -519,6 +578,15 @@ func (pr *pairer) below(li int, label string, colon bool, lw []int, p0, p1, pLim
 	}
 	if !colon && v.FontSize < 1.1*ln.FontSize {
 		return // a caption's value is set in larger type than the caption
+	}
+	if ln.FontSize > 1.3*v.FontSize {
+		return // a heading over text ("GENERAL NOTES:" over note 1)
+	}
+	// The first line of a paragraph under a heading ("GENERAL NOTES:") is
+	// not a value: the value line ends its block or has one line after it.
+	blk := a.page.Blocks[v.Block].Lines
+	if k := slices.Index(blk, best); k >= 0 && len(blk)-k-1 >= 2 {
+		return
 	}
 	// A value line that itself holds a pair ("SCALE: 1:50") is not a value.
 	for _, w := range vw {

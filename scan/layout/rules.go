@@ -23,6 +23,9 @@ const axisTol = 1.0
 func newRuleIndex(segs []Segment) *ruleIndex {
 	ri := &ruleIndex{}
 	for _, s := range segs {
+		if !finite(s.X0) || !finite(s.Y0) || !finite(s.X1) || !finite(s.Y1) {
+			continue
+		}
 		dx, dy := math.Abs(s.X1-s.X0), math.Abs(s.Y1-s.Y0)
 		switch {
 		case dy <= axisTol && dx >= minEdge:
@@ -310,19 +313,30 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 	if filled == 0 || (cells > 30 && float64(filled) < 0.2*float64(cells)) {
 		return
 	}
+	if ruled {
+		if a.cellOf == nil {
+			a.cellOf = make([]int32, len(a.g))
+		}
+		for _, r := range t.Rows {
+			for _, c := range r.Cells {
+				a.cells++
+				for _, w := range c.Words {
+					a.cellOf[w] = int32(a.cells)
+				}
+			}
+		}
+	}
 	a.page.Tables = append(a.page.Tables, t)
 }
 
 // wordsIn lists the drawing-text words whose centres fall in b.
 func (a *analysis) wordsIn(b Box) []int {
 	if a.wordGrid == nil {
-		a.wordGrid = newPointGrid(a.page.Width, a.page.Height, 48)
-		for wi := range a.g {
-			if r := a.g[wi].run; r >= 0 && a.page.Runs[r].Layer == LayerText {
-				x, y := a.g[wi].box.center()
-				a.wordGrid.add(x, y, wi)
-			}
-		}
+		a.wordGrid = newPointGrid(a.page.Width, a.page.Height, 48, len(a.g), func(wi int) (float64, float64, bool) {
+			x, y := a.g[wi].box.center()
+			r := a.g[wi].run
+			return x, y, r >= 0 && a.page.Runs[r].Layer == LayerText
+		})
 	}
 	var out []int
 	a.wordGrid.query(b, func(wi int) bool {

@@ -26,12 +26,16 @@ func (a *analysis) unruledTables() {
 	if len(blocks) == 0 || len(blocks) > maxUnruledBlocks {
 		return
 	}
-	// Blocks of upright drawing text outside ruled tables.
+	// Blocks of upright drawing text outside ruled tables, with a line
+	// per row at least.
 	var cand []int
 	for bi, b := range blocks {
-		ln := &a.page.Lines[b.Lines[0]]
-		if ln.Angle != 0 || ln.Layer != LayerText || a.inRuledTable(b.Box) {
+		if len(b.Lines) < minTableRows {
 			continue
+		}
+		ln := &a.page.Lines[b.Lines[0]]
+		if ln.Angle != 0 || ln.Layer != LayerText || a.medianRunWords(bi) > maxCellWordsMed || a.inRuledTable(b.Box) {
+			continue // not upright drawing text, prose, or in a ruled table
 		}
 		cand = append(cand, bi)
 	}
@@ -46,10 +50,10 @@ func (a *analysis) unruledTables() {
 		for _, y := range cand[i+1:] {
 			by := blocks[y].Box
 			gap := by.X0 - bx.X1
-			if by.X0-bx.X0 > (maxColumnGapSize+200)*fs {
-				break
+			if gap > maxColumnGapSize*fs {
+				break // sorted by X0: the rest start further right still
 			}
-			if gap < 0 || gap > maxColumnGapSize*fs {
+			if gap < 0 {
 				continue
 			}
 			overlap := min(bx.Y1, by.Y1) - max(bx.Y0, by.Y0)
@@ -71,8 +75,22 @@ func (a *analysis) unruledTables() {
 		groups[r] = append(groups[r], bi)
 	}
 	for _, r := range roots {
-		a.unruledTable(groups[r])
+		if g := groups[r]; len(g) > 1 || a.hasMultiRunLines(g[0]) {
+			a.unruledTable(g)
+		}
 	}
+}
+
+// hasMultiRunLines reports whether minTableRows of a block's lines have
+// two runs or more (columns closer than a line's widest gap).
+func (a *analysis) hasMultiRunLines(bi int) bool {
+	n := 0
+	for _, li := range a.page.Blocks[bi].Lines {
+		if len(a.page.Lines[li].Runs) > 1 {
+			n++
+		}
+	}
+	return n >= minTableRows
 }
 
 func (a *analysis) inRuledTable(b Box) bool {
@@ -83,6 +101,17 @@ func (a *analysis) inRuledTable(b Box) bool {
 		}
 	}
 	return false
+}
+
+func (a *analysis) medianRunWords(bi int) int {
+	var n []int
+	for _, li := range a.page.Blocks[bi].Lines {
+		for _, ri := range a.page.Lines[li].Runs {
+			n = append(n, len(a.page.Runs[ri].Words))
+		}
+	}
+	slices.Sort(n)
+	return n[len(n)/2]
 }
 
 func (a *analysis) blockSize(bi int) float64 {

@@ -481,7 +481,7 @@ func (o objects) toUnicode(d types.Dict) *cmap {
 		return nil
 	}
 	if _, isName := o.resolve(obj).(types.Name); isName {
-		return nil // /Identity-H as ToUnicode is meaningless; ignore it
+		return nil // a name (/Identity-H): no CMap; loadType0 decides what it means
 	}
 	return o.cmapStream(obj)
 }
@@ -512,6 +512,15 @@ func (o objects) loadType0(f *font, d types.Dict) {
 		f.encoding = &cmap{identity: true}
 	}
 	f.toUnicode = o.toUnicode(d)
+	if f.toUnicode == nil && !f.unknownCIDs {
+		// "/ToUnicode /Identity-H" (a name, not a CMap): the producer says
+		// the codes are the text. Poppler reads Adobe-Identity codes as
+		// Unicode when no CMap stream is given; done here only where the
+		// file says so.
+		if n := o.name(d["ToUnicode"]); n == "Identity-H" || n == "Identity-V" {
+			f.ucs2Codes = true
+		}
+	}
 	if f.unknownCIDs && !f.ucs2Codes && f.toUnicode != nil && len(f.toUnicode.codespaces) > 0 {
 		// A ToUnicode CMap declares the same code lengths as the encoding
 		// it accompanies (one-byte ASCII, two-byte Shift-JIS ...).

@@ -69,6 +69,8 @@ func (pb *pathBuilder) lineTo(x, y float64) {
 	}
 	if len(pb.segs) < maxSegmentsPerPage {
 		pb.segs = append(pb.segs, pathSeg{x0: pb.cx, y0: pb.cy, x1: x, y1: y})
+	} else {
+		pb.dropped = true
 	}
 	pb.cx, pb.cy = x, y
 }
@@ -128,6 +130,8 @@ func (pb *pathBuilder) rect(m matrix, x, y, w, h float64) {
 		pb.segs = append(pb.segs,
 			pathSeg{ax, ay, bx, by, true}, pathSeg{bx, by, cx, cy, true},
 			pathSeg{cx, cy, dx, dy, true}, pathSeg{dx, dy, ax, ay, true})
+	} else {
+		pb.dropped = true
 	}
 	pb.sx, pb.sy, pb.cx, pb.cy, pb.open = ax, ay, ax, ay, true
 	pb.subStart = len(pb.segs)

@@ -4,6 +4,7 @@
 //
 //	pdftextbench gen archd|textheavy FILE
 //	pdftextbench extract FILE   (JSON words of every page to stdout)
+//	pdftextbench layout FILE    (the same, plus layout.Analyze of every page)
 package main
 
 import (
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"os"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/pdftext/internal/pdfgen"
 )
@@ -41,12 +43,17 @@ func run(args []string) error {
 		}
 		return os.WriteFile(args[2], pdfgen.PlanSet(o), 0o644)
 	case len(args) == 2 && args[0] == "extract":
-		return extract(args[1])
+		return extract(args[1], false)
+	case len(args) == 2 && args[0] == "layout":
+		return extract(args[1], true)
 	}
-	return fmt.Errorf("usage: pdftextbench gen archd|textheavy FILE | extract FILE")
+	return fmt.Errorf("usage: pdftextbench gen archd|textheavy FILE | extract FILE | layout FILE")
 }
 
-func extract(path string) error {
+// extract writes every page's words as JSON; withLayout also runs the
+// layout on each page (its result is counted, not written, so the two
+// modes differ by the layout's work only).
+func extract(path string, withLayout bool) error {
 	ctx := context.Background()
 	doc, err := pdftext.Open(ctx, path)
 	if err != nil {
@@ -56,6 +63,7 @@ func extract(path string) error {
 	w := bufio.NewWriterSize(os.Stdout, 1<<16)
 	defer w.Flush()
 	enc := json.NewEncoder(w)
+	lines := 0
 	for p := range doc.Pages(ctx) {
 		if p.Err != nil {
 			return p.Err
@@ -63,6 +71,13 @@ func extract(path string) error {
 		if err := enc.Encode(p); err != nil {
 			return err
 		}
+		if withLayout {
+			l := layout.Analyze(p)
+			lines += len(l.Lines)
+		}
+	}
+	if withLayout {
+		fmt.Fprintf(os.Stderr, "layout lines: %d\n", lines)
 	}
 	return nil
 }
