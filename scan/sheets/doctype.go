@@ -1,11 +1,11 @@
 package sheets
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"planreview/scan/pdftext"
+	"planreview/scan/textmatch"
 )
 
 // Document types, as `inspect --sheets` names them.
@@ -21,20 +21,20 @@ const (
 
 // Signals of a civil or transport set: stations, routes, mileposts, a
 // department of transportation.
-var civilRe = regexp.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d{1,4}\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bM\.?P\.?\s+\d+\.\d+|\b(?:SR|US|I|HWY|ROUTE)[\s-]\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bINTERCHANGE\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bEXPRESSWAY\b|\bFREEWAY\b|\bCARRIAGEWAY\b|\bCHAINAGE\b`)
+var civilRe = textmatch.MustCompile(`(?i)\bDEPARTMENT\s+OF\s+TRANSPORTATION\b|\bDOT\b|\bSTA\.?\s*\d+\+\d{2}|\b\d{1,4}\+\d{2}(?:\.\d+)?\b|\bMILEPOST\b|\bMP\s+\d+\.\d+|\bM\.P\.\s*\d+\.\d+|\b(?:SR|US|HWY|ROUTE)[\s-]\d{1,3}\b|\bI-\d{1,3}\b|\bROADWAY\b|\bRIGHT\s+OF\s+WAY\b|\bINTERCHANGE\b|\bSTATIONING\b|\bFED\.?\s*AID\b|\bTOLLING\b|\bEXPRESSWAY\b|\bFREEWAY\b|\bCARRIAGEWAY\b|\bCHAINAGE\b`)
 
 // Signals of a building drawing: the words title blocks and plans of
 // buildings print in any of the set's languages.
-var buildingRe = regexp.MustCompile(`(?i)\bFLOOR\s+PLAN\b|\bSITE\s+PLAN\b|\bELEVATIONS?\b|\bSECTIONS?\b|\bFOUNDATION\b|\bFOOTINGS?\b|\bROOF\b|\bSCHEDULE\b|\bDETAILS?\b|\bPIANTA\b|\bPROSPETTO\b|\bSEZIONE\b|\bGRUNDRISS\b|\bANSICHT\b|\bSCHNITT\b|\bTLORIS\b|\bPREREZ\b|\bLUKISAN\b|\bPELAN\b|\bBEDROOM\b|\bKITCHEN\b|\bBATH\b|\bSTAIR\b|\bWALL\b|\bDOOR\b|\bWINDOW\b`)
+var buildingRe = textmatch.MustCompile(`(?i)\bFLOOR\s+PLAN\b|\bSITE\s+PLAN\b|\bELEVATIONS?\b|\bSECTIONS?\b|\bFOUNDATION\b|\bFOOTINGS?\b|\bROOF\b|\bSCHEDULE\b|\bDETAILS?\b|\bPIANTA\b|\bPROSPETTO\b|\bSEZIONE\b|\bGRUNDRISS\b|\bANSICHT\b|\bSCHNITT\b|\bTLORIS\b|\bPREREZ\b|\bLUKISAN\b|\bPELAN\b|\bBEDROOM\b|\bKITCHEN\b|\bBATH\b|\bSTAIR\b|\bWALL\b|\bDOOR\b|\bWINDOW\b`)
 
 // Signals of a drawing rather than a real-estate plan: the marks of a
 // construction document.
-var constructionRe = regexp.MustCompile(`(?i)\bDRAWN\b|\bCHECKED\b|\bREVISIONS?\b|\bISSUED?\b|\bSCALE\b|\bSCALA\b|\bMASSSTAB\b|\bMERILO\b|\bARCHITECT\b|\bENGINEER\b|\bCONTRACTOR\b|\bPERMIT\b|\bGENERAL\s+NOTES\b|\bCODE\b|\bSPECIFICATIONS?\b|\bCONSTRUCTION\b|\bDWG\b|\bSHEET\b|\bRISBA\b|\bTAVOLA\b|\bPROJECT\b|\bPROGETTO\b|\bLEGEND\b`)
+var constructionRe = textmatch.MustCompile(`(?i)\bDRAWN\b|\bCHECKED\b|\bREVISIONS?\b|\bISSUED?\b|\bSCALE\b|\bSCALA\b|\bMASSSTAB\b|\bMERILO\b|\bARCHITECT\b|\bENGINEER\b|\bCONTRACTOR\b|\bPERMIT\b|\bGENERAL\s+NOTES\b|\bCODE\b|\bSPECIFICATIONS?\b|\bCONSTRUCTION\b|\bDWG\b|\bSHEET\b|\bRISBA\b|\bTAVOLA\b|\bPROJECT\b|\bPROGETTO\b|\bLEGEND\b`)
 
 // Signals of a letter and of a specification or form.
 var (
-	letterRe = regexp.MustCompile(`(?i)^\s*(?:DEAR|SINCERELY|YOURS\s+(?:SINCERELY|FAITHFULLY|TRULY)|KIND\s+REGARDS|RE:|SUBJECT:)`)
-	specRe   = regexp.MustCompile(`(?i)^\s*(?:SECTION\s+\d{2}\s?\d{2}\s?\d{2}|PART\s+[123]\s*[-–]?\s*(?:GENERAL|PRODUCTS|EXECUTION)|\d+\.\d+\s+[A-Z][A-Z ]+$)|\bAPPLICATION\s+FORM\b|\bSIGNATURE\s+OF\s+APPLICANT\b|\bCHECKLIST\b`)
+	letterRe = textmatch.MustCompile(`(?i)^\s*(?:DEAR|SINCERELY|YOURS\s+(?:SINCERELY|FAITHFULLY|TRULY)|KIND\s+REGARDS|RE:|SUBJECT:)`)
+	specRe   = textmatch.MustCompile(`(?i)^\s*(?:SECTION\s+\d{2}\s?\d{2}\s?\d{2}|PART\s+[123]\s*[-–]?\s*(?:GENERAL|PRODUCTS|EXECUTION)|\d+\.\d+\s+[A-Z][A-Z ]+$)|\bAPPLICATION\s+FORM\b|\bSIGNATURE\s+OF\s+APPLICANT\b|\bCHECKLIST\b`)
 )
 
 // classifyDoc decides the document type from what the pages read as.
@@ -46,7 +46,7 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 		}
 	}
 	if readable == 0 {
-		return DocUnreadable
+		return unreadableType(pages)
 	}
 	var civil, building, construction, letter, spec, sheetLike, words, pagesLetter int
 	for i, p := range pages {
@@ -90,17 +90,38 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 	return DocPermitSet
 }
 
+// unreadableType types a file none of whose pages reads as text. Scans
+// and outlined text have no text layer at all: unreadable. Text drawn in
+// fonts that do not map back to characters is a text layer the extractor
+// cannot read; on drawing-size paper (11×17 in and up) it is still a
+// drawing set, whose type the sheet count tells.
+func unreadableType(pages []*pdftext.Page) string {
+	drawings := 0
+	for _, p := range pages {
+		if p != nil && p.Reason == pdftext.ReasonUnmappedText && max(p.Width, p.Height) >= 1224 {
+			drawings++
+		}
+	}
+	switch {
+	case drawings == 0 || drawings < len(pages):
+		return DocUnreadable
+	case len(pages) == 1:
+		return DocSingleSheet
+	}
+	return DocPermitSet
+}
+
 // Code editions as printed: "2021 IBC", "IRC 2018", "2011 NEC", "5th Edition
 // (2014) FBC", "AS3600", "AS 1379", "SANS 10400", "Eurocode 2", "DIN 4102",
 // "NBC 2020", "Alberta Building Code 2019", "National Building Regulations
 // … Act No. 103 of 1977".
-var codeRe = regexp.MustCompile(`(?i)\b(?:(?:19|20)\d{2}\s+(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|NFPA\s*\d+|CBC|CRC|CEC|CPC|CMC|FBC|NBC|OBC|UBC)\b|(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|CBC|CRC|FBC|NBC|OBC|ABC)\s*(?:\(?(?:19|20)\d{2}\)?)|\d+(?:st|nd|rd|th)\s+Edition\s*\((?:19|20)\d{2}\)\s*[A-Z]{2,4}|NFPA\s*\d+(?:\s*[-,]?\s*(?:19|20)\d{2})?|AS\s?/?\s?(?:NZS\s?)?\d{4}(?:\.\d+)?(?:\s*[-:]\s*(?:19|20)\d{2})?|SANS\s*\d{4,5}(?:-\d+)?|EUROCODE\s*\d|EN\s*199\d(?:-\d+)*|DIN\s*(?:EN\s*)?\d{3,5}|NTC\s*(?:19|20)\d{2}|(?:ALBERTA|NATIONAL|ONTARIO|BRITISH\s+COLUMBIA|CALIFORNIA|FLORIDA|INTERNATIONAL)\s+BUILDING\s+CODE(?:\s*[-,]?\s*\(?(?:19|20)\d{2}\)?)?(?:\s*(?:EDITION|\d+\.\d+(?:\.\d+)*))?|NATIONAL\s+BUILDING\s+REGULATIONS(?:[^.]{0,60}?ACT\s+NO\.?\s*\d+\s+OF\s+\d{4})?|UNIFORM\s+BUILDING\s+BY-?LAWS(?:\s+\d{4})?)`)
+var codeRe = textmatch.MustCompile(`(?i)\b(?:(?:19|20)\d{2}\s+(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|NFPA\s*\d+|CBC|CRC|CEC|CPC|CMC|FBC|NBC|OBC|UBC)\b|(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|CBC|CRC|FBC|NBC|OBC|ABC)\s*(?:\(?(?:19|20)\d{2}\)?)|\d+(?:st|nd|rd|th)\s+Edition\s*\((?:19|20)\d{2}\)\s*[A-Z]{2,4}|NFPA\s*\d+(?:\s*[-,]?\s*(?:19|20)\d{2})?|AS\s?/?\s?(?:NZS\s?)?\d{4}(?:\.\d+)?(?:\s*[-:]\s*(?:19|20)\d{2})?|SANS\s*\d{4,5}(?:-\d+)?|EUROCODE\s*\d|EN\s*199\d(?:-\d+)*|DIN\s*(?:EN\s*)?\d{3,5}|NTC\s*(?:19|20)\d{2}|(?:ALBERTA|NATIONAL|ONTARIO|BRITISH\s+COLUMBIA|CALIFORNIA|FLORIDA|INTERNATIONAL)\s+BUILDING\s+CODE(?:\s*[-,]?\s*\(?(?:19|20)\d{2}\)?)?(?:\s*(?:EDITION|\d+\.\d+(?:\.\d+)*))?|NATIONAL\s+BUILDING\s+REGULATIONS(?:[^.]{0,60}?ACT\s+NO\.?\s*\d+\s+OF\s+\d{4})?|UNIFORM\s+BUILDING\s+BY-?LAWS(?:\s+\d{4})?)`)
 
 var (
-	addressRe   = regexp.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)?)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
-	authorityRe = regexp.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OBČINA|OBČINA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
-	metricRe    = regexp.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
-	imperialRe  = regexp.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
+	addressRe   = textmatch.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY|CIR|CIRCLE|TRL|TRAIL|SQ|SQUARE|LOOP|PIKE|CL|CLOSE)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)??)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
+	authorityRe = textmatch.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OB(?:Č|C)INA|OB(?:Č|C)INA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
+	metricRe    = textmatch.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
+	imperialRe  = textmatch.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
 )
 
 // languageWords are frequent words of drawings in each language.

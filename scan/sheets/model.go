@@ -63,18 +63,32 @@ type pageRead struct {
 func ReadSet(pages []*pdftext.Page) SetModel {
 	reads := make([]pageRead, len(pages))
 	cands := make([][]numberCandidate, len(pages))
+	// Pages set sideways are read upright; what they yield is mapped back.
+	readAs := make([]*pdftext.Page, len(pages))
+	turned := make([]*turnedPage, len(pages))
 	for i, p := range pages {
+		readAs[i] = p
+		if p != nil && len(p.Words) > 0 {
+			if tp := sideways(p); tp != nil {
+				turned[i], readAs[i] = tp, &tp.page
+			}
+		}
+	}
+	for i, p := range readAs {
 		if p == nil || len(p.Words) == 0 {
 			continue
 		}
 		r := pageRead{phrases: buildPhrases(p)}
 		r.fields = readFields(p, r.phrases, findCaptions(p, r.phrases))
 		r.cands = pageCandidates(p, i, r.phrases, r.fields)
+		turnedFields, turnedCands := readTurned(p, i)
+		r.fields = append(r.fields, turnedFields...)
+		r.cands = append(r.cands, turnedCands...)
 		reads[i] = r
 		cands[i] = r.cands
 	}
 	numbers := chooseNumbers(cands)
-	repeated := repeatedPhrases(pages, reads)
+	repeated := repeatedPhrases(readAs, reads)
 	m := SetModel{Pages: make([]PageModel, len(pages))}
 	shapes := map[string]int{}
 	for i, p := range pages {
@@ -87,6 +101,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 			m.Pages[i] = pm
 			continue
 		}
+		p = readAs[i]
 		r := reads[i]
 		pm.Fields = r.fields
 		pm.TitleBlock = titleBlockBox(p, r.fields)
@@ -98,6 +113,9 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], i, repeated)
 		pm.Scale, pm.ScaleWords, pm.ViewScales = readScale(p, r)
 		pm.IssueStatus, pm.StatusWords = readStatus(p, r)
+		if turned[i] != nil {
+			turned[i].toRealModel(&pm)
+		}
 		m.Pages[i] = pm
 	}
 	best := 0
@@ -106,7 +124,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 			m.Scheme, best = s, n
 		}
 	}
-	m.DocType = classifyDoc(pages, m.Pages, reads)
+	m.DocType = classifyDoc(readAs, m.Pages, reads)
 	m.JurisdictionHints, m.CodesStated = jurisdictionHints(pages, reads)
 	return m
 }
@@ -144,6 +162,9 @@ func titleBlockBox(p *pdftext.Page, fields []Field) Box {
 		case FieldNumber, FieldTitle, FieldScale, FieldDate, FieldRevision, FieldProject:
 		default:
 			continue
+		}
+		if !isTitleBlockZone(p, f.CaptionBox) {
+			continue // a caption in the drawing: a view's scale, a note
 		}
 		u := f.CaptionBox.union(f.ValueBox)
 		if f.ValueBox == (Box{}) {
@@ -221,10 +242,14 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 	var best *Field
 	for i := range r.fields {
 		f := &r.fields[i]
-		if f.Kind != FieldTitle || !hasTitleWord(f.Value) || nonTitleRe.MatchString(f.Value) {
+		if f.Kind != FieldTitle || !hasTitleWord(f.Value) || nonTitleRe.MatchString(f.Value) || !isTitleBlockZone(p, f.CaptionBox) {
 			continue
 		}
 		if num != nil && strings.Contains(f.Value, num.text) && len(f.Value) < len(num.text)+3 {
+			continue
+		}
+		// "TITLE 24 COMPLIANCE" names California's energy code, not a sheet.
+		if !strings.HasSuffix(f.Caption, ":") && f.Value != "" && isASCIIDigit(f.Value[0]) {
 			continue
 		}
 		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) {
@@ -239,7 +264,7 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 
 // viewWordRe matches the words sheet titles name views with, in the
 // languages of captionTable.
-var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|DIAGRAMS?|ELEVATIONS?|SECTIONS?|DETAILS?|SCHEDULES?|NOTES|LAYOUT|SITE|FLOOR|ROOF|FOUNDATION|FRAMING|COVER|LEGEND|RCP|CEILING|PIANTA|PROSPETTO|SEZIONE|GRUNDRISS|ANSICHT|SCHNITT|TLORIS|PREREZ|POGLED|PELAN|KERATAN|COUPE|FAÇADE|PLANTA|ALZADO)\b`)
+var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|DIAGRAMS?|ELEVATIONS?|SECTIONS?|DETAILS?|SCHEDULES?|NOTES|LAYOUT|SITE|FLOOR|ROOF|FOUNDATION|FRAMING|COVER|LEGEND|RCP|CEILING|PIANTA|PROSPETTO|SEZIONE|GRUNDRISS|ANSICHT|SCHNITT|TLORIS|PREREZ|POGLED|PELAN|KERATAN|COUPE|FA(?:Ç|C)ADE|PLANTA|ALZADO)\b`)
 
 // titleStack is consecutive lines of one type size, one above the other:
 // a title printed on several lines.
@@ -270,7 +295,7 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 			return false
 		}
 		// File paths, e-mail addresses and bare identifiers are not titles.
-		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
+		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || mayHoldDate(q.Text) && 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
 			return false
 		}
 		// With a number, the title sits in its title block.
@@ -378,7 +403,7 @@ func cleanTitle(s string) string {
 // scaleValueRe accepts what a scale caption's value says: ratios (1:50,
 // 1 : 100, M 1:50), architectural scales (1/4" = 1'-0"), and the words for
 // none or several (AS NOTED, AS INDICATED, NTS, VARIES).
-var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=?\s*\d+\s*'|\d+\s*'\s*=\s*\d+(?:/\d+)?\s*"|\bAS\s+(?:NOTED|INDICATED|SHOWN)\b|\b(?:NTS|N\.T\.S)\b|\bNOT\s+TO\s+SCALE\b|\bVARIES\b|\bNONE\b|\bFULL\s+SIZE\b`)
+var scaleValueRe = textmatch.MustCompile(`(?i)\d+\s*:\s*\d+|\d+(?:/\d+)?\s*"\s*=?\s*\d+\s*'|\d+\s*'\s*=\s*\d+(?:/\d+)?\s*"|\b(?:AS\s+)?(?:NOTED|INDICATED|SHOWN)\b|\b(?:NTS|N\.T\.S)\b|\bNOT\s+TO\s+SCALE\b|\bVARIES\b|\bNONE\b|\bFULL\s+SIZE\b`)
 
 // ratioOnlyRe is a textRun that is nothing but a scale: a view's scale
 // printed under its title ("1 : 120", `1/4" = 1'-0"`).
@@ -439,44 +464,77 @@ func isTitleBlockZone(p *pdftext.Page, b Box) bool {
 }
 
 // statusRe matches the issue stamps title blocks carry.
-var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR\s+CONSTRUCTION\b|\bCONSTRUCTION\s+(?:DOCUMENTS|SET|ISSUE)\b|\bCONCEPTUAL\s+DESIGN\b|\bPRELIMINARY\b|\bFOR\s+(?:PERMIT|TENDER|APPROVAL|REVIEW|BID|INFORMATION|COMMENT)\b|\bPERMIT\s+SET\b|\bBID\s+SET\b|\bTENDER\s+(?:SET|ISSUE)\b|\bAS[\s-]+BUILT\b|\bRECORD\s+DRAWINGS?\b|\bPRE-?BID\b|\bADDENDUM\b|\bDRAFT\b|\bSUBJECT\s+TO\s+COUNCIL\s+APPROVAL\b|\bAUSFÜHRUNGSPLANUNG\b|\bENTWURFSPLANUNG\b|\bGENEHMIGUNGSPLANUNG\b|\bPROGETTO\s+(?:ESECUTIVO|DEFINITIVO|PRELIMINARE)\b`)
+var statusRe = textmatch.MustCompile(`(?i)\bISSUED\s+FOR\s+\S.*|\b(?:NOT\s+)?FOR\s+CONSTRUCTION\b|\bCONSTRUCTION\s+(?:DOCUMENTS|SET|ISSUE)\b|\bCONCEPTUAL\s+DESIGN\b|\bPRELIMINARY\b|\bFOR\s+(?:PERMIT|TENDER|APPROVAL|REVIEW|BID|INFORMATION|COMMENT)\b|\bPERMIT\s+SET\b|\bBID\s+SET\b|\bTENDER\s+(?:SET|ISSUE)\b|\bAS[\s-]+BUILT\b|\bRECORD\s+DRAWINGS?\b|\bPRE-?BID\b|\bADDENDUM\b|\bDRAFT\b|\bSUBJECT\s+TO\s+COUNCIL\s+APPROVAL\b|\bAUSF(?:Ü|UE)HRUNGSPLANUNG\b|\bENTWURFSPLANUNG\b|\bGENEHMIGUNGSPLANUNG\b|\bPROGETTO\s+(?:ESECUTIVO|DEFINITIVO|PRELIMINARE)\b`)
 
 // readStatus returns the sheet's issue status: the value of a status
 // caption, else the largest issue stamp in the title-block zone.
 func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
+	var bestText string
+	var bestWords []int
+	bestH := 0.0
 	for _, f := range r.fields {
 		if f.Kind == FieldStatus && hasTitleWord(f.Value) && !startsWithCaptionText(f.Value) {
-			// "ISSUED FOR PERMIT" is a stamp, "Issued For: PERMIT" a field.
-			if !strings.HasSuffix(f.Caption, ":") {
-				return f.Caption + " " + f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...)
+			// "Issued For: PERMIT" is a field; "ISSUED FOR PERMIT" a stamp
+			// (or a row of the revision table).
+			if strings.HasSuffix(f.Caption, ":") {
+				return f.Value, f.ValueWords
 			}
-			return f.Value, f.ValueWords
+			if h := f.CaptionBox.height(); bestText == "" || h > bestH {
+				bestText, bestWords, bestH = f.Caption+" "+f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...), h
+			}
 		}
 	}
-	best := -1
+	// A stamp on one line, or on two ("NOT FOR" over "CONSTRUCTION",
+	// "CONSTRUCTION" over "DOCUMENTS"): the largest wins.
 	for qi, q := range r.phrases {
-		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || !statusRe.MatchString(q.Text) {
+		if !isTitleBlockZone(p, q.Box) || len(q.Words) > 10 || q.H <= bestH {
 			continue
 		}
-		if best < 0 || q.H > r.phrases[best].H {
-			best = qi
+		text, words := q.Raw, q.Words
+		if !statusRe.MatchString(q.Text) && !stampOpeners[q.Norms[len(q.Norms)-1]] {
+			continue
 		}
-	}
-	if best < 0 {
-		return "", nil
-	}
-	q := r.phrases[best]
-	text := q.Raw
-	// A stamp on two lines ("NOT FOR" over "CONSTRUCTION").
-	for _, o := range r.phrases {
-		if abs(o.H-q.H) < 0.15*q.H && o.Box.Y0 > q.Box.Y1-0.2*q.H && o.Box.Y0-q.Box.Y1 < 0.9*q.H && o.Box.X0 < q.Box.X1 && o.Box.X1 > q.Box.X0 {
-			if strings.HasSuffix(strings.ToUpper(q.Text), " FOR") || strings.HasSuffix(strings.ToUpper(q.Text), "ISSUED") {
-				text += " " + o.Raw
+		if next := lineBelow(r.phrases, qi); next >= 0 {
+			joined := q.Text + " " + r.phrases[next].Text
+			if m := statusRe.FindString(joined); m != "" && len(m) > len(statusRe.FindString(q.Text)) {
+				text = q.Raw + " " + r.phrases[next].Raw
+				words = append(append([]int(nil), q.Words...), r.phrases[next].Words...)
 			}
-			break
+		}
+		if !statusRe.MatchString(text) {
+			continue
+		}
+		bestText, bestWords, bestH = text, words, q.H
+	}
+	// A stamp in the type of the revision rows is one of those rows; the
+	// newest row then says more than the first stamp-like one.
+	if rev, revWords := latestRevision(p, r.phrases); rev != "" && (bestText == "" || bestH <= 1.2*WordBox(p, revWords[0]).height()) {
+		return rev, revWords
+	}
+	return bestText, bestWords
+}
+
+// stampOpeners end the first line of a stamp printed on two lines.
+var stampOpeners = map[string]bool{"FOR": true, "ISSUED": true, "CONSTRUCTION": true, "NOT": true, "BID": true,
+	"PERMIT": true, "TENDER": true, "RECORD": true, "AS": true, "SUBJECT": true, "CONCEPTUAL": true, "PRELIMINARY": true}
+
+// lineBelow returns the phrase printed right under phrase qi in the same
+// type size, overlapping it horizontally, or -1.
+func lineBelow(phrases []textRun, qi int) int {
+	q := phrases[qi]
+	next := -1
+	for qj, o := range phrases {
+		if qj == qi || abs(o.H-q.H) > 0.15*q.H || o.Box.Y0 < q.Box.Y1-0.2*q.H || o.Box.Y0-q.Box.Y1 > 0.9*q.H {
+			continue
+		}
+		if o.Box.X0 >= q.Box.X1 || o.Box.X1 <= q.Box.X0 {
+			continue
+		}
+		if next < 0 || o.Box.Y0 < phrases[next].Box.Y0 {
+			next = qj
 		}
 	}
-	return text, q.Words
+	return next
 }
 
 func startsWithCaptionText(s string) bool {

@@ -7,9 +7,9 @@ import (
 	"planreview/scan/pdftext"
 )
 
-// textRun is a run of words on one baseline, in one text size, with no gap
-// wider than about a word height between neighbours: a caption, a value, a
-// line of a note. Title blocks put captions and values in separate cells, so
+// textRun (a "phrase") is a run of words on one baseline, in one text
+// size, with no gap wider than about a word height between neighbours: a
+// caption, a value, a line of a note. Title blocks put captions and values in separate cells, so
 // phrases (unlike reading lines) never join two cells of one row.
 type textRun struct {
 	Words []int    // indexes into Page.Words, left to right

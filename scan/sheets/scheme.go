@@ -124,6 +124,12 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			continue
 		}
 		toks := f.ValueWords
+		// A number is a short value ("A-101", "3 OF 12", "TX17886.00 -
+		// S2.01"); "SHEET A-501 FOR DETAILS" is a note. A caption in the
+		// drawing area counts only with its value in large type.
+		if len(toks) > 4 || !isTitleBlockZone(p, f.CaptionBox) && f.ValueBox.height() < 1.5*medH {
+			continue
+		}
 		// "1 OF 23", "1 DI 3", "1/23": the first is this sheet's place.
 		texts := rawWords(p, toks)
 		ofTotal := false
@@ -146,6 +152,18 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.height()/(2*maxH), caption: true})
 			continue
 		}
+		// "A 101": a designator and its digits printed apart.
+		if len(toks) == 2 && isDesignator(texts[0]) && texts[1] != "" && isASCIIDigit(texts[1][0]) && idShaped(texts[1]) {
+			b := WordBox(p, toks[0]).union(WordBox(p, toks[1]))
+			add(numberCandidate{text: texts[0] + " " + texts[1], words: toks, box: b, weight: 3.8 + b.height()/maxH, caption: true})
+			continue
+		}
+		// "CS", "T": a cover or title sheet numbered by letters alone.
+		if len(toks) == 1 && isDesignator(texts[0]) && !notANumber[strings.ToUpper(texts[0])] {
+			b := WordBox(p, toks[0])
+			add(numberCandidate{text: texts[0], words: toks, box: b, weight: 2.5 + b.height()/maxH, caption: true})
+			continue
+		}
 		for k, w := range toks {
 			t := strings.Trim(texts[k], ",;:()[]")
 			if !idShaped(t) || projectValues[t] {
@@ -155,7 +173,16 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 				continue
 			}
 			b := WordBox(p, w)
-			add(numberCandidate{text: t, words: []int{w}, box: b, weight: 3 + b.height()/maxH, caption: true})
+			weight := 3 + b.height()/maxH
+			// "A-101 REV 2": a mark with letters beats a bare count;
+			// "TX17886.00 - S2.01": after a dash the sheet's own part.
+			if !isInteger(t) {
+				weight += 0.3
+			}
+			if k >= 2 && (texts[k-1] == "-" || texts[k-1] == "\u2010" || texts[k-1] == "/") {
+				weight += 0.2
+			}
+			add(numberCandidate{text: t, words: []int{w}, box: b, weight: weight, caption: true})
 		}
 	}
 	// Large identifiers alone in their textRun, in the title-block strip.
@@ -170,7 +197,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		t := strings.Trim(q.Raw, ",;:()[]")
 		if len(q.Words) == 2 {
 			t = strings.Trim(p.Words[q.Words[0]].Text, ",;:()[]") + strings.Trim(p.Words[q.Words[1]].Text, ",;:()[]")
-			if first := p.Words[q.Words[0]].Text; !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
+			if first := p.Words[q.Words[0]].Text; first == "" || !strings.ContainsAny(first[len(first)-1:], "-.") && !strings.HasSuffix(first, "\u2010") {
 				continue // two words: only "A-" "101" style splits
 			}
 		}
@@ -193,6 +220,25 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 	}
 	return out
 }
+
+// isDesignator: one to four capital letters, the letters-only part of a
+// sheet number ("A" of "A 101", a cover sheet's "CS").
+func isDesignator(s string) bool {
+	if len(s) == 0 || len(s) > 4 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// notANumber are short capital words a number caption may be followed by
+// that are not sheet numbers.
+var notANumber = map[string]bool{"OF": true, "NO": true, "TBD": true, "NTS": true, "REV": true, "SEE": true,
+	"DATE": true, "BY": true, "AND": true, "THE": true, "FOR": true, "PLAN": true, "NONE": true}
 
 func isInteger(s string) bool {
 	if s == "" {
@@ -220,6 +266,7 @@ type slot struct {
 	byPage map[int]numberCandidate
 	shape  string
 	score  float64
+	cx, cy float64 // mean centre of its candidates, as fractions of the page
 }
 
 // learnScheme picks the set's sheet-number slot: the spot where values of
@@ -260,6 +307,10 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 			s.score *= 0.5
 		}
 		if !found || s.score > best.score {
+			for _, c := range s.byPage {
+				s.cx += c.cx / float64(n)
+				s.cy += c.cy / float64(n)
+			}
 			best, found = s, true
 		}
 	}
@@ -291,6 +342,13 @@ func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
 		for i := range sorted {
 			c := sorted[i]
 			if pick == nil && ok && c.shape == s.shape && (c.caption || c.weight >= 2.2) {
+				pick = &c
+			}
+		}
+		// At the slot's place in another shape ("A-101A" among "A-101"s).
+		for i := range sorted {
+			c := sorted[i]
+			if pick == nil && ok && len(s.byPage) > 1 && abs(c.cx-s.cx) < 0.04 && abs(c.cy-s.cy) < 0.04 && c.weight >= 2 {
 				pick = &c
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"planreview/scan/pdftext"
+	"planreview/scan/plangen"
 )
 
 // tbPage is an A3 landscape sheet with a title block in the bottom-right
@@ -184,5 +185,187 @@ func TestTitleScaleStatus(t *testing.T) {
 	pm := readPages(p).Pages[0]
 	if pm.SheetTitle != "GROUND FLOOR PLAN" || pm.Scale != "1:100" || pm.IssueStatus != "ISSUED FOR PERMIT" {
 		t.Errorf("title %q scale %q status %q", pm.SheetTitle, pm.Scale, pm.IssueStatus)
+	}
+}
+
+// TestReadSetGeneratedSets: the set model reads the generated plan sets'
+// numbers and titles as their ground truth states them.
+func TestReadSetGeneratedSets(t *testing.T) {
+	for _, variant := range []string{plangen.VariantResidential, plangen.VariantCommercial} {
+		set, err := plangen.Generate(plangen.Options{Variant: variant, FillerPerPage: 80, SkipPDF: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range set.Files {
+			var pages []*pdftext.Page
+			for _, p := range f.Pages {
+				tp := p.TextPage()
+				pages = append(pages, &tp)
+			}
+			m := ReadSet(pages)
+			if m.DocType != DocPermitSet && len(pages) > 1 {
+				t.Errorf("%s: docType %s", variant, m.DocType)
+			}
+			for i, p := range f.Pages {
+				got := m.Pages[i]
+				if got.SheetNumber != p.SheetNumber || got.SheetTitle != p.SheetTitle {
+					t.Errorf("%s %s: got %q %q, want %q %q", variant, p.SheetNumber, got.SheetNumber, got.SheetTitle, p.SheetNumber, p.SheetTitle)
+				}
+			}
+		}
+	}
+}
+
+// TestTurnedTitleBlock: a title block set bottom-to-top along the right
+// edge (90°) is read like a horizontal one.
+func TestTurnedTitleBlock(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	var pages []*pdftext.Page
+	for n, num := range []string{"A-101", "A-102", "A-201"} {
+		p := &pdftext.Page{Number: n + 1, Width: pw, Height: ph, Readable: true}
+		p.Words = append(p.Words, phrase("GENERAL NOTES FOR ALL WORK SHOWN", 60, 60, 9, pw, ph)...)
+		// The strip, composed on the virtual page where it reads left to
+		// right (842 wide, 1191 high), then turned onto the sheet.
+		tp := turnedPage{angle: 90, w: pw, h: ph}
+		var virtual []pdftext.Word
+		for _, ws := range [][]pdftext.Word{
+			phrase("PROJECT NO:", 500, 1120, 6, ph, pw), phrase("SHEET NO:", 600, 1120, 6, ph, pw),
+			phrase("2211", 500, 1130, 16, ph, pw), phrase(num, 600, 1130, 16, ph, pw),
+			phrase("SHEET TITLE:", 500, 1160, 6, ph, pw), phrase(fmt.Sprintf("FLOOR PLAN %d", n+1), 560, 1159, 9, ph, pw),
+			phrase("ISSUED FOR PERMIT", 500, 1175, 9, ph, pw),
+		} {
+			virtual = append(virtual, ws...)
+		}
+		for _, w := range virtual {
+			v := Box{w.BBox.Left * ph, w.BBox.Top * pw, (w.BBox.Left + w.BBox.Width) * ph, (w.BBox.Top + w.BBox.Height) * pw}
+			r := tp.toReal(v)
+			w.Angle = 90
+			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}
+			p.Words = append(p.Words, w)
+		}
+		pages = append(pages, p)
+	}
+	m := ReadSet(pages)
+	for i, want := range []string{"A-101", "A-102", "A-201"} {
+		got := m.Pages[i]
+		if got.SheetNumber != want || got.SheetTitle != fmt.Sprintf("FLOOR PLAN %d", i+1) {
+			t.Errorf("page %d: %q %q", i+1, got.SheetNumber, got.SheetTitle)
+		}
+	}
+	// The turned boxes land on the page's right edge.
+	if b := m.Pages[0].TitleBlock; b.X0 < 0.8*pw || b.X1 > pw+1 {
+		t.Errorf("title block %+v is not on the right edge", b)
+	}
+}
+
+// TestNumberWithinOneValue: one caption's value holding more than the
+// number.
+func TestNumberWithinOneValue(t *testing.T) {
+	for value, want := range map[string]string{
+		"TX17886.00 - S2.01": "S2.01",
+		"A-101 REV 2":        "A-101",
+		"3 OF 12":            "3",
+	} {
+		p := tbPage{captions: []string{"DRAWING No."}, values: []string{value}, title: "FOOTING PLAN"}.build(1)
+		if got := ReadSet([]*pdftext.Page{p}).Pages[0].SheetNumber; got != want {
+			t.Errorf("%q: number %q, want %q", value, got, want)
+		}
+	}
+}
+
+// TestStatusFromLatestRevision: without a stamp, the newest row of the
+// revision table says what the sheet was issued for.
+func TestStatusFromLatestRevision(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	p := tbPage{captions: []string{"SHEET NO."}, values: []string{"A-101"}, title: "FLOOR PLAN"}.build(1)
+	for _, ws := range [][]pdftext.Word{
+		phrase("REV", 900, 600, 6, pw, ph), phrase("DATE", 930, 600, 6, pw, ph), phrase("DESCRIPTION", 980, 600, 6, pw, ph),
+		phrase("A", 900, 610, 6, pw, ph), phrase("03/02/2025", 930, 610, 6, pw, ph), phrase("ISSUED FOR PERMIT REVIEW", 980, 610, 6, pw, ph),
+		phrase("B", 900, 620, 6, pw, ph), phrase("14/05/2025", 930, 620, 6, pw, ph), phrase("REVISED PER CITY COMMENTS", 980, 620, 6, pw, ph),
+	} {
+		p.Words = append(p.Words, ws...)
+	}
+	if got := ReadSet([]*pdftext.Page{p}).Pages[0].IssueStatus; got != "REVISED PER CITY COMMENTS" {
+		t.Errorf("status %q, want the latest revision", got)
+	}
+}
+
+// TestNoNumberFromNotes: sheet references in notes, even after a SHEET
+// caption word, never become the sheet's number.
+func TestNoNumberFromNotes(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	p := &pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+	for i, l := range []string{"SHEET A-501 FOR STAIR DETAILS", "SHEET: A-502", "DWG NO. S-201 SHOWS FRAMING", "REFER TO SHEET A-101"} {
+		p.Words = append(p.Words, phrase(l, 100, 100+float64(i)*14, 8, pw, ph)...)
+	}
+	p.Words = append(p.Words, phrase("GENERAL NOTES", 100, 60, 12, pw, ph)...)
+	if got := ReadSet([]*pdftext.Page{p}).Pages[0].SheetNumber; got != "" {
+		t.Errorf("number %q from a note", got)
+	}
+}
+
+// TestSchemeSuffixedNumber: a sheet whose number adds a suffix ("A-101A")
+// at the place the set prints its numbers is still read.
+func TestSchemeSuffixedNumber(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	nums := []string{"A-101", "A-101A", "A-102", "A-201"}
+	var pages []*pdftext.Page
+	for i, n := range nums {
+		p := tbPage{title: fmt.Sprintf("PLAN %d", i)}.build(i + 1)
+		p.Words = append(p.Words, phrase(n, 1080, 790, 24, pw, ph)...)
+		pages = append(pages, p)
+	}
+	m := ReadSet(pages)
+	for i, n := range nums {
+		if got := m.Pages[i].SheetNumber; got != n {
+			t.Errorf("page %d: number %q, want %q", i+1, got, n)
+		}
+	}
+}
+
+// TestSidewaysSheet: a drawing placed sideways (every word at 270°) is read
+// upright: number, caption-less title and scale, with evidence on the page.
+func TestSidewaysSheet(t *testing.T) {
+	const pw, ph = 842.0, 1191.0 // portrait page, landscape drawing turned onto it
+	var pages []*pdftext.Page
+	for n, num := range []string{"S-201", "S-202", "S-301"} {
+		upright := tbPage{title: ""}.build(n + 1) // 1191 × 842, read as printed upright
+		upright.Words = append(upright.Words, phrase(num, 1080, 790, 24, 1191, 842)...)
+		upright.Words = append(upright.Words, phrase(fmt.Sprintf("FOUNDATION PLAN %d", n+1), 1000, 700, 14, 1191, 842)...)
+		p := &pdftext.Page{Number: n + 1, Width: pw, Height: ph, Readable: true}
+		tp := turnedPage{angle: 270, w: pw, h: ph}
+		for _, w := range upright.Words {
+			v := Box{w.BBox.Left * 1191, w.BBox.Top * 842, (w.BBox.Left + w.BBox.Width) * 1191, (w.BBox.Top + w.BBox.Height) * 842}
+			r := tp.toReal(v)
+			w.Angle = 270
+			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}
+			p.Words = append(p.Words, w)
+		}
+		pages = append(pages, p)
+	}
+	m := ReadSet(pages)
+	for i, want := range []string{"S-201", "S-202", "S-301"} {
+		got := m.Pages[i]
+		if got.SheetNumber != want || got.SheetTitle != fmt.Sprintf("FOUNDATION PLAN %d", i+1) || got.Scale != "1:100" {
+			t.Errorf("page %d: %q %q %q", i+1, got.SheetNumber, got.SheetTitle, got.Scale)
+		}
+		if len(got.NumberWords) != 1 || pages[i].Words[got.NumberWords[0]].Text != want {
+			t.Errorf("page %d: number evidence %v", i+1, got.NumberWords)
+		}
+	}
+}
+
+// TestNumbersWithoutDigitsOrSplit: a cover numbered "CS" and a number
+// printed "A 101" in two words under the caption.
+func TestNumbersWithoutDigitsOrSplit(t *testing.T) {
+	var pages []*pdftext.Page
+	for i, n := range []string{"CS", "A 101", "A 102"} {
+		pages = append(pages, tbPage{captions: []string{"SHEET NO."}, values: []string{n}, title: fmt.Sprintf("PLAN %d", i)}.build(i+1))
+	}
+	m := ReadSet(pages)
+	for i, want := range []string{"CS", "A 101", "A 102"} {
+		if got := m.Pages[i].SheetNumber; got != want {
+			t.Errorf("page %d: number %q, want %q", i+1, got, want)
+		}
 	}
 }

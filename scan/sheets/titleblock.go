@@ -122,17 +122,17 @@ type Field struct {
 	ValueBox     Box
 	CaptionWords []int
 	ValueWords   []int
-	// ValuePhrases are the value's lines (a title on two lines is two).
+	// valueLines are the value's lines (a title on two lines is two).
 	valueLines []textRun
 }
 
-// captionSpan is a caption found inside a textRun: words [a, b).
+// captionSpan is a caption found inside a phrase: its words [a, b).
 type captionSpan struct {
-	textRun int
-	a, b    int
-	kind    string
-	colon   bool
-	box     Box
+	phrase int // index of the phrase holding it
+	a, b   int
+	kind   string
+	colon  bool
+	box    Box
 }
 
 // findCaptions returns every caption of the page, textRun by textRun, left to
@@ -171,7 +171,7 @@ func findCaptions(p *pdftext.Page, phrases []textRun) []captionSpan {
 			for _, w := range ph.Words[i:b] {
 				box = box.union(WordBox(p, w))
 			}
-			spans = append(spans, captionSpan{textRun: pi, a: i, b: b, kind: c.kind, colon: colon, box: box})
+			spans = append(spans, captionSpan{phrase: pi, a: i, b: b, kind: c.kind, colon: colon, box: box})
 			i = b
 		}
 		out = append(out, spans...)
@@ -199,7 +199,7 @@ func matchCaption(norms []string) (caption, int) {
 }
 
 // readFields reads the value of every caption: the words after it in its
-// textRun up to the next caption; else the textRun right of it on its row;
+// phrase up to the next caption; else the phrase right of it on its row;
 // else the lines below it within its column (bounded by the next caption on
 // its row).
 func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field {
@@ -207,20 +207,20 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 	isCaptionWord := map[int]bool{}
 	captionPhrase := map[int]bool{}
 	for _, c := range caps {
-		for _, w := range phrases[c.textRun].Words[c.a:c.b] {
+		for _, w := range phrases[c.phrase].Words[c.a:c.b] {
 			isCaptionWord[w] = true
 		}
-		captionPhrase[c.textRun] = true
+		captionPhrase[c.phrase] = true
 	}
 	// phraseOnlyCaptions: textRun made of nothing but captions.
 	var out []Field
 	for ci, c := range caps {
-		ph := phrases[c.textRun]
+		ph := phrases[c.phrase]
 		f := Field{Kind: c.kind, CaptionBox: c.box, CaptionWords: ph.Words[c.a:c.b]}
 		f.Caption = strings.Join(rawWords(p, ph.Words[c.a:c.b]), " ")
 		// 1. Rest of the textRun up to the next caption.
 		end := len(ph.Words)
-		if ci+1 < len(caps) && caps[ci+1].textRun == c.textRun {
+		if ci+1 < len(caps) && caps[ci+1].phrase == c.phrase {
 			end = caps[ci+1].a
 		}
 		if end > c.b {
@@ -242,7 +242,7 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 		if !nextOnRow || ph.Words[len(ph.Words)-1] != ph.Words[c.b-1] {
 			best := -1
 			for qi, q := range phrases {
-				if qi == c.textRun || captionPhrase[qi] {
+				if qi == c.phrase || captionPhrase[qi] {
 					continue
 				}
 				if q.Box.X0 < c.box.X1-1 || q.Box.X0-c.box.X1 > 8*h || q.Box.X0 >= colEnd {
@@ -306,7 +306,7 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 		if q.Box.centerY() < c.box.Y1-0.1*h || q.Box.Y0 < c.box.centerY() || q.Box.Y0-c.box.Y1 > 2.5*max(h, 0.5*q.H) {
 			continue
 		}
-		if qi == c.textRun || !inColumn(q.Box) && !overlapsColumn(p, q) {
+		if qi == c.phrase || !inColumn(q.Box) && !overlapsColumn(p, q) {
 			continue
 		}
 		if first < 0 || q.Box.Y0 < phrases[first].Box.Y0-0.3*h {

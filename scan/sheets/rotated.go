@@ -1,0 +1,144 @@
+package sheets
+
+import (
+	"math"
+
+	"planreview/scan/pdftext"
+)
+
+// Title blocks are sometimes set on a quarter turn: a strip along the right
+// edge whose captions and values read bottom to top (90°) or top to bottom
+// (270°). Such words are read on a virtual page turned so that they run left
+// to right, with the same caption and numbering logic; what they yield is
+// mapped back to the page.
+
+// minTurnedWords is how many words on one quarter turn make it worth
+// reading as a text layer of its own (below it they are dimensions and
+// labels along walls).
+const minTurnedWords = 12
+
+// turnedPage is the words of one quarter turn on a virtual page where they
+// read horizontally, and the index of each in the real page.
+type turnedPage struct {
+	angle  float64 // 90 or 270
+	page   pdftext.Page
+	origin []int // virtual word index → real word index
+	w, h   float64
+}
+
+// turnedPages returns the virtual pages of the page's words at 90° and
+// 270°, for the turns with enough words.
+func turnedPages(p *pdftext.Page) []turnedPage {
+	var out []turnedPage
+	for _, angle := range []float64{90, 270} {
+		if tp := turnPage(p, angle); len(tp.page.Words) >= minTurnedWords {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
+
+// turnPage puts the page's words at the given quarter turn on a virtual
+// page where they read left to right.
+func turnPage(p *pdftext.Page, angle float64) turnedPage {
+	pw, ph := pageScale(p)
+	tp := turnedPage{angle: angle, w: pw, h: ph}
+	tp.page = pdftext.Page{Number: p.Number, Width: ph, Height: pw, Readable: true, Reason: p.Reason}
+	for i, w := range p.Words {
+		if math.Abs(w.Angle-angle) > 10 {
+			continue
+		}
+		v := tp.toVirtual(WordBox(p, i))
+		nw := w
+		nw.Angle = 0
+		nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
+		tp.page.Words = append(tp.page.Words, nw)
+		tp.origin = append(tp.origin, i)
+	}
+	return tp
+}
+
+// sideways returns the page turned upright when most of its words run on
+// one quarter turn (a drawing placed sideways on the sheet), else nil.
+func sideways(p *pdftext.Page) *turnedPage {
+	for _, angle := range []float64{90, 270} {
+		n := 0
+		for _, w := range p.Words {
+			if math.Abs(w.Angle-angle) <= 10 {
+				n++
+			}
+		}
+		if n >= minTurnedWords && 5*n > 3*len(p.Words) {
+			tp := turnPage(p, angle)
+			return &tp
+		}
+	}
+	return nil
+}
+
+// toRealModel maps what was read on the upright virtual page back to the
+// real page: boxes and word indexes.
+func (t turnedPage) toRealModel(pm *PageModel) {
+	pm.TitleBlock = t.toReal(pm.TitleBlock)
+	for i := range pm.Fields {
+		f := &pm.Fields[i]
+		f.CaptionBox, f.ValueBox = t.toReal(f.CaptionBox), t.toReal(f.ValueBox)
+		f.CaptionWords, f.ValueWords = t.words(f.CaptionWords), t.words(f.ValueWords)
+		f.valueLines = nil
+	}
+	pm.NumberWords, pm.TitleWords = t.words(pm.NumberWords), t.words(pm.TitleWords)
+	pm.ScaleWords, pm.StatusWords = t.words(pm.ScaleWords), t.words(pm.StatusWords)
+}
+
+// toVirtual maps a real page box to the virtual page: (x, y) → (H − y, x)
+// for 90° text, (y, W − x) for 270° text.
+func (t turnedPage) toVirtual(b Box) Box {
+	if t.angle == 90 {
+		return Box{t.h - b.Y1, b.X0, t.h - b.Y0, b.X1}
+	}
+	return Box{b.Y0, t.w - b.X1, b.Y1, t.w - b.X0}
+}
+
+// toReal maps a virtual page box back to the real page.
+func (t turnedPage) toReal(v Box) Box {
+	if v == (Box{}) {
+		return v
+	}
+	if t.angle == 90 {
+		return Box{v.Y0, t.h - v.X1, v.Y1, t.h - v.X0}
+	}
+	return Box{t.w - v.Y1, v.X0, t.w - v.Y0, v.X1}
+}
+
+func (t turnedPage) words(ws []int) []int {
+	out := make([]int, len(ws))
+	for i, w := range ws {
+		out[i] = t.origin[w]
+	}
+	return out
+}
+
+// readTurned reads the fields and number candidates of the page's turned
+// text layers, in real page terms.
+func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate) {
+	var fields []Field
+	var cands []numberCandidate
+	pw, ph := pageScale(p)
+	for _, t := range turnedPages(p) {
+		phrases := buildPhrases(&t.page)
+		fs := readFields(&t.page, phrases, findCaptions(&t.page, phrases))
+		for _, c := range pageCandidates(&t.page, pi, phrases, fs) {
+			c.words = t.words(c.words)
+			c.box = t.toReal(c.box)
+			c.cx, c.cy = c.box.centerX()/pw, c.box.centerY()/ph
+			cands = append(cands, c)
+		}
+		for _, f := range fs {
+			f.CaptionBox, f.ValueBox = t.toReal(f.CaptionBox), t.toReal(f.ValueBox)
+			f.CaptionWords, f.ValueWords = t.words(f.CaptionWords), t.words(f.ValueWords)
+			f.valueLines = nil
+			fields = append(fields, f)
+		}
+	}
+	return fields, cands
+}
