@@ -40,6 +40,9 @@ type Admin struct {
 	// Changed is called after a key or partner changed, so a running
 	// server drops what it cached of them.
 	Changed func()
+	// LawsChanged is called after a snapshot was imported or certified,
+	// so a running server compiles it before scans need it.
+	LawsChanged func()
 }
 
 func (a *Admin) changed() {

@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"planreview/api/signing"
+	"planreview/scan/codebasis"
 	"planreview/store"
 	"planreview/store/blob"
 )
@@ -197,6 +198,8 @@ func checkAcceptedText(t *testing.T, field, v string, required bool, maxLen int,
 }
 
 var createJobSeeds = []string{
+	`{"name": "Marin ADU", "jurisdictionId": "ocd-division/country:us/state:ca/county:marin"}`,
+	`{"name": "bad", "jurisdictionId": "ocd-division/country:us/state:CA"}`,
 	`{"name": "Main St ADU"}`,
 	`{"name": "Main St ADU", "description": "Two-storey ADU\nrear lot", "externalId": "PERMIT-2026-0042", "applicationDate": "2026-03-01"}`,
 	`{"name": ""}`,
@@ -254,6 +257,9 @@ func FuzzCreateJobBody(f *testing.F) {
 		checkAcceptedText(t, "externalId", j.ExternalID, false, 200, false)
 		if _, err := time.Parse(time.DateOnly, j.ApplicationDate); err != nil {
 			t.Fatalf("accepted applicationDate %q", j.ApplicationDate)
+		}
+		if j.JurisdictionID != "" && !codebasis.ValidJurisdictionID(j.JurisdictionID) {
+			t.Fatalf("accepted jurisdictionId %q", j.JurisdictionID)
 		}
 		var out struct {
 			JobID string `json:"jobId"`

@@ -79,6 +79,12 @@ func lawInfo(s store.LawSnapshot) LawInfo {
 	return info
 }
 
+func (a *Admin) lawsChanged() {
+	if a.LawsChanged != nil {
+		a.LawsChanged()
+	}
+}
+
 func (a *Admin) laws() (LawsStore, error) {
 	if a.Laws == nil {
 		return nil, errors.New("laws: no snapshot store configured")
@@ -111,6 +117,7 @@ func (a *Admin) ImportLaw(_ context.Context, fileName string, data []byte) (Impo
 	if err != nil {
 		return ImportedLaw{}, err
 	}
+	a.lawsChanged()
 	return ImportedLaw{SnapshotID: stored.ID, JurisdictionID: stored.JurisdictionID, EffectiveFrom: stored.EffectiveFrom,
 		EffectiveUntil: optional(stored.EffectiveUntil), Status: "imported", Created: created}, nil
 }
@@ -193,6 +200,7 @@ func (a *Admin) CertifyLaw(_ context.Context, id, certificateID string, scope []
 	if err != nil {
 		return LawInfo{}, err
 	}
+	a.lawsChanged()
 	return lawInfo(s), nil
 }
 

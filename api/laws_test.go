@@ -104,6 +104,12 @@ func residentialPDF(t *testing.T) []byte {
 // pipeline (snapshots from the harness's database, its clock) and returns
 // the job and findings answers, raw.
 func (h *harness) scanJob(p partner, body map[string]any, pdf []byte) (job, findings map[string]json.RawMessage, csvRows [][]string) {
+	job, findings, csvRows, _ = h.scanJobMarked(p, body, pdf)
+	return job, findings, csvRows
+}
+
+// scanJobMarked is scanJob that also returns the marked-up PDF.
+func (h *harness) scanJobMarked(p partner, body map[string]any, pdf []byte) (job, findings map[string]json.RawMessage, csvRows [][]string, markedUp []byte) {
 	t := h.t
 	t.Helper()
 	r := h.post(p.Key, "/api/v1/jobs", body)
@@ -141,13 +147,17 @@ func (h *harness) scanJob(p partner, body map[string]any, pdf []byte) (job, find
 	}
 	job = decode[map[string]json.RawMessage](t, h.get(p.Key, "/api/v1/jobs/"+jobID))
 	findings = decode[map[string]json.RawMessage](t, h.get(p.Key, "/api/v1/jobs/"+jobID+"/findings"))
+	files := h.files(p, jobID)
+	link := decode[struct{ URL string }](t, h.get(p.Key, "/api/v1/jobs/"+jobID+"/files/"+files[0].FileID+"/annotated"))
+	marked := h.send(req{Method: http.MethodGet, Path: link.URL})
+	wantStatus(t, marked, http.StatusOK)
 	c := h.get(p.Key, "/api/v1/jobs/"+jobID+"/export/csv")
 	wantStatus(t, c, http.StatusOK)
 	rows, err := csv.NewReader(bytes.NewReader(c.Body)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return job, findings, rows[1:]
+	return job, findings, rows[1:], marked.Body
 }
 
 type coverageJSON struct {
@@ -244,7 +254,7 @@ func TestCoverageCertifiedThenStale(t *testing.T) {
 	pdf := residentialPDF(t)
 	body := map[string]any{"name": "fresh", "jurisdictionId": countyID, "applicationDate": "2024-03-01"}
 
-	job, findings, rows := h.scanJob(p, body, pdf)
+	job, findings, rows, marked := h.scanJobMarked(p, body, pdf)
 	if got := string(job["jurisdictionId"]); got != `"`+countyID+`"` {
 		t.Errorf("jurisdictionId %s", got)
 	}
@@ -264,6 +274,9 @@ func TestCoverageCertifiedThenStale(t *testing.T) {
 		if !strings.Contains(lines, want) {
 			t.Errorf("codeBasis lines lack %q:\n%s", want, lines)
 		}
+	}
+	if !bytes.Contains(marked, []byte("R311.7.5.1")) {
+		t.Errorf("certified: the marked-up PDF lacks the riser finding")
 	}
 	for _, f := range list {
 		if f.RuleID == "irc-r311.7.5.1-riser-height" && f.GoverningRefs != "CRC 2022 R311.7.5.1 (IRC 2021 R311.7.5.1)" {
@@ -310,7 +323,7 @@ func TestCoverageScopeMissingTopic(t *testing.T) {
 	p := h.newPartner("p")
 	snap := h.importLaw("county.yaml", crc2022(""))
 	h.certify(snap.SnapshotID, "completeness", "egress", "interior") // not life-safety
-	job, findings, _ := h.scanJob(p, map[string]any{"name": "scope", "jurisdictionId": countyID, "applicationDate": "2024-03-01"}, residentialPDF(t))
+	job, findings, _, marked := h.scanJobMarked(p, map[string]any{"name": "scope", "jurisdictionId": countyID, "applicationDate": "2024-03-01"}, residentialPDF(t))
 	cov, basis, list := coverageOf(t, job, findings)
 	if cov.Status != "HELD" || !basis.RequiresAck || !slices.Contains(cov.HeldTopics, "life-safety.stairs") {
 		t.Fatalf("scope without life-safety: %s", findings["localLawCoverage"])
@@ -322,6 +335,9 @@ func TestCoverageScopeMissingTopic(t *testing.T) {
 		if strings.HasPrefix(f.Topic, "life-safety") {
 			t.Errorf("held topic delivered: %s (%s)", f.RuleID, f.Topic)
 		}
+	}
+	if n := bytes.Count(marked, []byte("/Square")); n == 0 || bytes.Contains(marked, []byte("R311.7.5.1")) {
+		t.Errorf("marked-up PDF: %d marks, R311.7.5.1 present %v; want marks, none of a held topic", n, bytes.Contains(marked, []byte("R311.7.5.1")))
 	}
 	if !strings.Contains(strings.Join(cov.Limitations, " "), "life-safety.stairs is outside the certified scope") {
 		t.Errorf("limitations %v", cov.Limitations)
@@ -556,5 +572,93 @@ func jsonType(v any) string {
 		return "array"
 	default:
 		return "object"
+	}
+}
+
+func TestCoverageHeldWithoutSnapshot(t *testing.T) {
+	h := lawHarness(t)
+	p := h.newPartner("p")
+	uncertified := h.importLaw("county.yaml", crc2022("")) // imported, never certified
+	job, findings, rows := h.scanJob(p, map[string]any{"name": "no snapshot", "jurisdictionId": countyID, "applicationDate": "2024-03-01"}, residentialPDF(t))
+	cov, basis, list := coverageOf(t, job, findings)
+	if cov.Status != "HELD" || cov.SelectedSnapshotID != nil || cov.CertificateID != nil || cov.CertifiedScope != nil || !basis.RequiresAck {
+		t.Fatalf("no certified snapshot: %s", findings["localLawCoverage"])
+	}
+	if strings.Join(cov.MissingLayers, ",") != "state,local" || !strings.Contains(strings.Join(cov.Limitations, " "), uncertified.SnapshotID+" (Example County, California) is in force on 2024-03-01 but not certified") {
+		t.Errorf("missingLayers %v, limitations %v", cov.MissingLayers, cov.Limitations)
+	}
+	for _, f := range list {
+		if !codebasis.IsDocumentTopic(f.Topic) {
+			t.Errorf("law-based finding delivered without certified law: %s", f.RuleID)
+		}
+	}
+	if len(rows) != len(list) || len(list) == 0 {
+		t.Errorf("%d CSV rows for %d findings", len(rows), len(list))
+	}
+	if !strings.Contains(strings.Join(basis.Lines, "\n"), "Local law of "+countyID+": not evaluated") {
+		t.Errorf("lines %v", basis.Lines)
+	}
+}
+
+// TestLocalLawCoverageSchemaMatchesContract: the OpenAPI schema and the Go
+// type carry exactly the contract's twelve fields (partner-api-v1.md,
+// LocalLawCoverage), all required, with the contract's types.
+func TestLocalLawCoverageSchemaMatchesContract(t *testing.T) {
+	contract := map[string]string{ // field -> JSON types allowed
+		"schemaVersion": "string", "status": "string", "jurisdictionId": "string|null", "vestingBasis": "array",
+		"selectedSnapshotId": "string|null", "certificateId": "string|null", "certifiedScope": "object|null",
+		"freshnessCheckedAt": "string", "deliveredTopics": "array", "heldTopics": "array", "missingLayers": "array",
+		"limitations": "array",
+	}
+	schema := openAPIDoc(t)["components"].(map[string]any)["schemas"].(map[string]any)["LocalLawCoverage"].(map[string]any)
+	props := schema["properties"].(map[string]any)
+	required := map[string]bool{}
+	for _, r := range asList(schema["required"]) {
+		required[r.(string)] = true
+	}
+	if len(props) != len(contract) || len(required) != len(contract) {
+		t.Errorf("openapi LocalLawCoverage: %d properties, %d required; the contract has %d fields", len(props), len(required), len(contract))
+	}
+	for field, types := range contract {
+		p, ok := props[field].(map[string]any)
+		if !ok || !required[field] {
+			t.Errorf("%s: missing or not required in openapi.json", field)
+			continue
+		}
+		var got []string
+		switch tt := p["type"].(type) {
+		case string:
+			got = []string{tt}
+		case []any:
+			for _, x := range tt {
+				got = append(got, x.(string))
+			}
+		case nil:
+			got = []string{"string"} // const
+		}
+		if strings.Join(got, "|") != types {
+			t.Errorf("%s: openapi type %v, contract %s", field, got, types)
+		}
+	}
+	if c := props["schemaVersion"].(map[string]any)["const"]; c != codebasis.SchemaCoverage {
+		t.Errorf("schemaVersion const %v", c)
+	}
+	if f := props["freshnessCheckedAt"].(map[string]any)["format"]; f != "date-time" {
+		t.Errorf("freshnessCheckedAt format %v", f)
+	}
+	// The Go type marshals exactly these keys, nothing more.
+	raw, err := json.Marshal(codebasis.Coverage{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]any
+	_ = json.Unmarshal(raw, &keys)
+	if len(keys) != len(contract) {
+		t.Errorf("codebasis.Coverage has keys %v", keys)
+	}
+	for k := range keys {
+		if _, ok := contract[k]; !ok {
+			t.Errorf("codebasis.Coverage has key %s, not in the contract", k)
+		}
 	}
 }

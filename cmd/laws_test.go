@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"planreview/scan/plangen"
 )
 
 // The laws commands through the real binary: directly on the database
@@ -186,5 +188,59 @@ func TestLawsWhileServing(t *testing.T) {
 	}
 	if res := runCLI(t, dir, "partners", "set", "Springfield Permits", "--jurisdiction", "Marin"); res.code != 1 {
 		t.Errorf("partners set with a malformed jurisdiction: exit %d", res.code)
+	}
+}
+
+func TestReviewWithJurisdiction(t *testing.T) {
+	dir := newDataDir(t)
+	set, err := plangen.Generate(plangen.Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(dir, "set.pdf")
+	if err := os.WriteFile(pdf, set.Files[0].PDF, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	snap := importJSON(t, dir, writeFile(t, dir, "county.yaml", lawsTestSnapshot))
+	mustCLI(t, dir, "laws", "certify", snap.SnapshotID, "--certificate", "CERT-7")
+
+	res := mustCLI(t, dir, "review", pdf, "--jurisdiction", "ocd-division/country:us/state:ca/county:tamper_test",
+		"--application-date", "2024-05-01", "--format", "json", "--fail-on", "none")
+	var out struct {
+		Findings []struct {
+			RuleID, Topic, Rationale, GoverningRefs string
+		}
+		LocalLawCoverage struct {
+			Status             string
+			SelectedSnapshotID string
+			HeldTopics         []string
+		}
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &out); err != nil {
+		t.Fatalf("review --format json: %v\n%s", err, res.stdout)
+	}
+	// The snapshot covers completeness and life-safety only: egress and
+	// interior topics are held, stairs delivered with the amended limit.
+	c := out.LocalLawCoverage
+	if c.Status != "HELD" || c.SelectedSnapshotID != snap.SnapshotID || !strings.Contains(strings.Join(c.HeldTopics, ","), "egress.doors") {
+		t.Fatalf("coverage %+v", c)
+	}
+	riser := false
+	for _, f := range out.Findings {
+		if strings.HasPrefix(f.Topic, "egress") || strings.HasPrefix(f.Topic, "interior") {
+			t.Errorf("held topic delivered: %s", f.RuleID)
+		}
+		if f.RuleID == "irc-r311.7.5.1-riser-height" {
+			riser = strings.Contains(f.Rationale, "may not exceed 7 1/2 in") && f.GoverningRefs == "CRC 2022 R311.7.5.1 (IRC 2021 R311.7.5.1)"
+		}
+	}
+	if !riser {
+		t.Error("riser finding with the amended limit and the CRC citation missing")
+	}
+	if res := runCLI(t, dir, "review", pdf, "--jurisdiction", "ocd-division/country:us/state:ca/county:tamper_test", "--application-date", "May 1"); res.code != 2 {
+		t.Errorf("bad --application-date: exit %d", res.code)
+	}
+	if res := runCLI(t, dir, "review", pdf, "--jurisdiction", "Marin"); res.code != 2 {
+		t.Errorf("bad --jurisdiction: exit %d", res.code)
 	}
 }

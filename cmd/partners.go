@@ -66,6 +66,9 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 				fmt.Fprintf(cmd.OutOrStdout(), "Partner %q (%s): scan quota %s/24h, rate limit %s/s, burst %s, frame origins [%s]\n",
 					p.Name, p.PartnerID, orDefault(p.ScanQuota, p.ScanQuota == 0), orDefault(p.RateLimit, p.RateLimit == 0),
 					orDefault(p.RateBurst, p.RateBurst == 0), strings.Join(p.FrameOrigins, ", "))
+				if p.Jurisdiction != nil {
+					fmt.Fprintf(cmd.OutOrStdout(), "Default jurisdiction of its jobs: %s\n", *p.Jurisdiction)
+				}
 				return nil
 			})
 		},

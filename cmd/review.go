@@ -121,6 +121,7 @@ func printFindings(w io.Writer, format string, res scan.Result) error {
 	case "json":
 		body := api.NewFindingsBody("", store.Version{}, res.Findings)
 		body.CodeBasis = mustJSON(res.CodeBasis)
+		body.LocalLawCoverage = mustJSON(res.CodeBasis.LocalLawCoverage)
 		return printJSON(w, body)
 	case "csv":
 		return api.WriteFindingsCSV(csv.NewWriter(w), "", res.Findings)
@@ -148,6 +149,12 @@ func printFindings(w io.Writer, format string, res scan.Result) error {
 	fmt.Fprintf(w, "\n%d findings on %d pages: %d critical, %d high, %d medium, %d low, %d info\n",
 		len(res.Findings), pages, counts["critical"], counts["high"], counts["medium"], counts["low"], counts["info"])
 	fmt.Fprintf(w, "Code basis: %s\n", strings.Join(res.CodeBasis.Lines, "; "))
+	if c := res.CodeBasis.LocalLawCoverage; c != nil {
+		fmt.Fprintf(w, "Local law: %s; %d findings held (topics: %s)\n", c.Status, res.Held, strings.Join(c.HeldTopics, ", "))
+		for _, l := range c.Limitations {
+			fmt.Fprintf(w, "  - %s\n", l)
+		}
+	}
 	return nil
 }
 

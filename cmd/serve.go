@@ -78,6 +78,7 @@ type appliance struct {
 	socket    string
 	workers   sync.WaitGroup
 	stopWork  context.CancelFunc
+	pipeline  *scan.Pipeline
 	failed    chan error
 	closeOnce sync.Once
 }
@@ -136,6 +137,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		return nil, err
 	}
 	pipeline.Model, pipeline.ModelConcurrency, pipeline.Log = model, cfg.Model.MaxConcurrency, log
+	ap.pipeline = pipeline
 	runner := &scan.Runner{Store: db, Blobs: blobs, Pipeline: pipeline, Workers: cfg.ScanWorkers(),
 		Timeout: cfg.Scan.Timeout, Log: log, Busy: reserveProcsForRequests()}
 	ap.api = api.New(api.Options{
@@ -162,7 +164,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
-		Handler:           api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged}, log),
+		Handler:           api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged, LawsChanged: ap.warmLaws}, log),
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}
@@ -173,7 +175,18 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	ap.stopWork = stopWork
 	ap.goWork("maintenance", func() { ap.api.RunMaintenance(workCtx) })
 	ap.goWork("scan runner", func() { runner.Run(workCtx) })
+	ap.warmLaws()
 	return ap, nil
+}
+
+// warmLaws compiles the certified local-law snapshots in the background
+// (at start and after laws import/certify), so no scan waits for it.
+func (ap *appliance) warmLaws() {
+	ap.goWork("warm local-law snapshots", func() {
+		if err := ap.pipeline.WarmLaws(); err != nil {
+			ap.log.Warn("compile local-law snapshots", "error", err)
+		}
+	})
 }
 
 func (ap *appliance) serveOn(srv *http.Server, ln net.Listener) {

@@ -10,10 +10,10 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"planreview/chat"
-
 	"planreview/scan/annotate"
 	"planreview/scan/codebasis"
 	"planreview/scan/pdftext"
@@ -102,6 +102,9 @@ type Pipeline struct {
 	Model            *chat.Model
 	ModelConcurrency int
 	Log              *slog.Logger
+
+	plannerOnce sync.Once
+	planner     *codebasis.Planner // from the fields above, on first use
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
@@ -116,6 +119,20 @@ func NewPipeline(adopted []string, jurisdiction string, maxPages int) (*Pipeline
 		return nil, fmt.Errorf("rule packs: %w", err)
 	}
 	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction}, nil
+}
+
+func (p *Pipeline) lawPlanner() *codebasis.Planner {
+	p.plannerOnce.Do(func() {
+		p.planner = &codebasis.Planner{Library: p.Library, Fallback: p.Engine, Snapshots: p.Laws, Settings: p.Settings}
+	})
+	return p.planner
+}
+
+// WarmLaws compiles every certified local-law snapshot ahead of the scans
+// that will use it (at start-up and after an import or certification), so
+// a scan does not pay for decoding a large snapshot.
+func (p *Pipeline) WarmLaws() error {
+	return p.lawPlanner().Warm()
 }
 
 func (p *Pipeline) now() time.Time {
@@ -193,7 +210,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	}
 
 	progress.Stage(store.StageReviewing)
-	plan, err := codebasis.NewPlan(law, p.Laws, p.Library, p.Engine, p.Settings, p.now())
+	plan, err := p.lawPlanner().Plan(law, p.now())
 	if err != nil {
 		return Result{}, err
 	}
@@ -216,6 +233,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	for i, f := range report.Findings {
 		topics[i] = f.Topic
 	}
+	plan.NoteOccupancy(report.Occupancy)
 	verdict := plan.Judge(report.Topics, topics, plan.Engine.CodeBasis(), p.Jurisdiction)
 	delivered := report.Findings[:0:0]
 	for i, f := range report.Findings {

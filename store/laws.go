@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"sort"
 	"time"
@@ -21,7 +20,8 @@ const PrefixLawSnapshot = "lsn_"
 // than by a schema migration: a database without them simply has no
 // snapshots, and older binaries ignore buckets they do not know.
 var (
-	bucketLawSnapshots     = []byte("law_snapshots")     // snapshot id -> LawSnapshot
+	bucketLawSnapshots     = []byte("law_snapshots")     // snapshot id -> LawSnapshot without Content
+	bucketLawContents      = []byte("law_contents")      // snapshot id -> canonical content
 	bucketLawJurisdictions = []byte("law_jurisdictions") // jurisdiction id 0x00 snapshot id -> nil
 )
 
@@ -39,11 +39,11 @@ type LawSnapshot struct {
 	EffectiveFrom  string `json:"effectiveFrom"`  // YYYY-MM-DD, inclusive
 	EffectiveUntil string `json:"effectiveUntil"` // YYYY-MM-DD, inclusive; "" = open-ended
 	SHA256         string `json:"sha256"`         // of Content
-	// Content is the canonical JSON of the snapshot file (compact, as
-	// encoding/json writes it, so storing it embedded keeps every byte);
-	// hashing it gives SHA256 and the id.
-	Content    json.RawMessage `json:"content"`
-	ImportedAt time.Time       `json:"importedAt"`
+	// Content is the canonical JSON of the snapshot file; hashing it gives
+	// SHA256 and the id. It is stored apart from the record (law_contents),
+	// so listings and selection never decode it.
+	Content    []byte    `json:"-"`
+	ImportedAt time.Time `json:"importedAt"`
 	// Certification: set by CertifyLawSnapshot; FreshnessCheckedAt is also
 	// moved by a successful VerifyLawSnapshot.
 	CertificateID      string     `json:"certificateId,omitempty"`
@@ -89,10 +89,21 @@ func (db *DB) PutLawSnapshot(s LawSnapshot) (stored LawSnapshot, created bool, e
 		if err != nil {
 			return err
 		}
+		contents, err := tx.CreateBucketIfNotExists(bucketLawContents)
+		if err != nil {
+			return err
+		}
 		if snaps.Get([]byte(s.ID)) != nil {
-			return getJSON(snaps, s.ID, &stored)
+			if err := getJSON(snaps, s.ID, &stored); err != nil {
+				return err
+			}
+			stored.Content = append([]byte(nil), contents.Get([]byte(s.ID))...)
+			return nil
 		}
 		if err := putJSON(snaps, s.ID, s); err != nil {
+			return err
+		}
+		if err := contents.Put([]byte(s.ID), s.Content); err != nil {
 			return err
 		}
 		stored, created = s, true
@@ -101,17 +112,29 @@ func (db *DB) PutLawSnapshot(s LawSnapshot) (stored LawSnapshot, created bool, e
 	return stored, created, err
 }
 
-// LawSnapshot returns one stored snapshot.
+// LawSnapshot returns one stored snapshot with its content.
 func (db *DB) LawSnapshot(id string) (LawSnapshot, error) {
 	var s LawSnapshot
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLawSnapshots)
-		if b == nil {
-			return ErrNotFound
-		}
-		return getJSON(b, id, &s)
+		var err error
+		s, err = lawSnapshot(tx, id)
+		return err
 	})
 	return s, err
+}
+
+func lawSnapshot(tx *bolt.Tx, id string) (LawSnapshot, error) {
+	var s LawSnapshot
+	b, contents := tx.Bucket(bucketLawSnapshots), tx.Bucket(bucketLawContents)
+	if b == nil || contents == nil {
+		return s, ErrNotFound
+	}
+	if err := getJSON(b, id, &s); err != nil {
+		return s, err
+	}
+	// Copied: bbolt's memory is only valid inside the transaction.
+	s.Content = append([]byte(nil), contents.Get([]byte(id))...)
+	return s, nil
 }
 
 // LawSnapshots lists stored snapshots, of one jurisdiction or ("") of all,
@@ -131,8 +154,10 @@ func (db *DB) LawSnapshots(jurisdictionID string, withContent bool) ([]LawSnapsh
 			if err := unmarshal(snaps.Get(id), &s); err != nil {
 				return err
 			}
-			if !withContent {
-				s.Content = nil
+			if withContent {
+				if c := tx.Bucket(bucketLawContents); c != nil {
+					s.Content = append([]byte(nil), c.Get(id)...)
+				}
 			}
 			out = append(out, s)
 			return nil
@@ -183,18 +208,15 @@ func (db *DB) VerifyLawSnapshot(id string) (LawSnapshot, error) {
 func (db *DB) changeLawSnapshot(id string, change func(*LawSnapshot, time.Time)) (LawSnapshot, error) {
 	var s LawSnapshot
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLawSnapshots)
-		if b == nil {
-			return ErrNotFound
-		}
-		if err := getJSON(b, id, &s); err != nil {
+		var err error
+		if s, err = lawSnapshot(tx, id); err != nil {
 			return err
 		}
 		if lawHash(s.Content) != s.SHA256 || LawSnapshotID(s.Content) != s.ID {
 			return ErrSnapshotTampered
 		}
 		change(&s, db.now().UTC())
-		return putJSON(b, s.ID, s)
+		return putJSON(tx.Bucket(bucketLawSnapshots), s.ID, s)
 	})
 	return s, err
 }

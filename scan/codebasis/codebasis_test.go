@@ -241,3 +241,45 @@ func TestJudgeStaleness(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSnapshot: no input makes Parse panic, and whatever it accepts has a
+// canonical form that parses to the same canonical form.
+func FuzzParseSnapshot(f *testing.F) {
+	f.Add([]byte(minimal))
+	f.Add([]byte(`{"schemaVersion":"local-law-snapshot-v1"}`))
+	f.Add([]byte("layers: [{kind: model}]\n"))
+	lib := library(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data, lib)
+		if err != nil {
+			return
+		}
+		again, err := Parse("canonical.json", s.Canonical(), lib)
+		if err != nil {
+			t.Fatalf("canonical form does not parse: %v\n%s", err, s.Canonical())
+		}
+		if string(again.Canonical()) != string(s.Canonical()) {
+			t.Fatalf("canonical form not stable:\n%s\n%s", s.Canonical(), again.Canonical())
+		}
+	})
+}
+
+func TestNoteOccupancy(t *testing.T) {
+	lib := library(t)
+	fallback, _ := lib.Engine([]string{"ibc-2021", "irc-2021"})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	src := memory{record(t, minimal, now)} // IRC only
+	c := Case{JurisdictionID: "ocd-division/country:us/state:ca/county:marin", ApplicationDate: "2024-01-01"}
+	for occ, want := range map[string]bool{rules.OccupancyCommercial: true, rules.OccupancyResidential: false, "": false} {
+		plan, err := NewPlan(c, src, lib, fallback, Settings{}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan.NoteOccupancy(occ)
+		res := plan.Judge(nil, nil, nil, "")
+		got := strings.Contains(strings.Join(res.Coverage.Limitations, " "), "adopts no IBC")
+		if got != want || res.CodeBasis.RequiresAck != want {
+			t.Errorf("occupancy %q: limitation %v, requiresAck %v; want %v", occ, got, res.CodeBasis.RequiresAck, want)
+		}
+	}
+}

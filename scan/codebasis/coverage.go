@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"planreview/scan/rules"
@@ -125,27 +126,67 @@ func inForce(s store.LawSnapshot, date string) bool {
 	return s.EffectiveFrom <= date && (s.EffectiveUntil == "" || date <= s.EffectiveUntil)
 }
 
-// NewPlan prepares the law for one review. lib and fallback come from the
-// pipeline: without a snapshot (or without a jurisdiction) the fallback
-// engine (the configured adopted codes) reviews the set.
+// Planner prepares the law of each review. It caches what it compiled of
+// each snapshot (decoded content, amended engine) by id: ids derive from
+// the content, so a cached compilation can never be of other content.
+type Planner struct {
+	Library   *rules.Library
+	Fallback  *rules.Engine // the configured adopted codes: reviews without a snapshot
+	Snapshots Snapshots     // nil: none imported
+	Settings  Settings
+
+	cache sync.Map // snapshot id -> *compiled
+}
+
+// compiled is what a snapshot makes of the rules, the same for every scan.
+type compiled struct {
+	snap        *Snapshot
+	engine      *rules.Engine
+	models      []CodeRef
+	unreviewed  []CodeRef
+	limitations []string // from amendments the rules cannot apply, packs missing
+}
+
+// NewPlan is a Planner's Plan without its cache (tests, one-off reviews).
 func NewPlan(c Case, src Snapshots, lib *rules.Library, fallback *rules.Engine, settings Settings, now time.Time) (*Plan, error) {
+	return (&Planner{Library: lib, Fallback: fallback, Snapshots: src, Settings: settings}).Plan(c, now)
+}
+
+// Plan prepares the law for one review: without a jurisdiction, or without
+// a certified snapshot in force on the application date, the fallback
+// engine reviews the set.
+func (pl *Planner) Plan(c Case, now time.Time) (*Plan, error) {
+	settings := pl.Settings
 	if settings.MaxStaleness <= 0 {
 		settings.MaxStaleness = DefaultMaxStaleness
 	}
-	p := &Plan{Case: c, Engine: fallback, now: now.UTC(), settings: settings}
+	p := &Plan{Case: c, Engine: pl.Fallback, now: now.UTC(), settings: settings}
 	if c.JurisdictionID == "" {
 		return p, nil
 	}
 	p.vesting = append(p.vesting, fmt.Sprintf("Application date %s: the law in force on that date applies (vesting), not the law on the scan date (%s).",
 		c.ApplicationDate, p.now.Format(time.DateOnly)))
 	var all []store.LawSnapshot
-	if src != nil {
+	if pl.Snapshots != nil {
 		var err error
-		if all, err = src.LawSnapshots(c.JurisdictionID, false); err != nil {
+		if all, err = pl.Snapshots.LawSnapshots(c.JurisdictionID, false); err != nil {
 			return nil, fmt.Errorf("local-law snapshots: %w", err)
 		}
 	}
 	selected, uncertified := Select(all, c)
+	if selected != nil {
+		comp, err := pl.compile(*selected)
+		if err != nil {
+			return nil, err
+		}
+		if comp == nil {
+			p.limitations = append(p.limitations, fmt.Sprintf("Snapshot %s was not used: its stored content no longer matches its SHA-256 (run planreview laws verify %s).",
+				selected.ID, selected.ID))
+			selected = nil
+		} else {
+			p.apply(selected, comp)
+		}
+	}
 	if selected == nil {
 		p.vesting = append(p.vesting, fmt.Sprintf("No certified local-law snapshot of %s is in force on %s.", c.JurisdictionID, c.ApplicationDate))
 		p.limitations = append(p.limitations, fmt.Sprintf("No certified local-law snapshot of %s is in force on the application date %s: state and local law were not evaluated and law-based findings are held.",
@@ -155,58 +196,98 @@ func NewPlan(c Case, src Snapshots, lib *rules.Library, fallback *rules.Engine, 
 				u.ID, u.Name, c.ApplicationDate, u.ID))
 		}
 		p.missing = expectedLayers(c.JurisdictionID)
-		return p, nil
 	}
-	full, err := src.LawSnapshot(selected.ID)
+	return p, nil
+}
+
+// Warm compiles every certified snapshot not compiled yet.
+func (pl *Planner) Warm() error {
+	if pl.Snapshots == nil {
+		return nil
+	}
+	all, err := pl.Snapshots.LawSnapshots("", false)
 	if err != nil {
-		return nil, fmt.Errorf("local-law snapshot %s: %w", selected.ID, err)
+		return err
+	}
+	for _, s := range all {
+		if s.Certified() {
+			if _, err := pl.compile(s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// compile decodes and compiles a snapshot once; nil when its stored
+// content does not hash to its id (tampered at rest).
+func (pl *Planner) compile(meta store.LawSnapshot) (*compiled, error) {
+	if v, ok := pl.cache.Load(meta.ID); ok {
+		return v.(*compiled), nil
+	}
+	full, err := pl.Snapshots.LawSnapshot(meta.ID)
+	if err != nil {
+		return nil, fmt.Errorf("local-law snapshot %s: %w", meta.ID, err)
+	}
+	if store.LawSnapshotID(full.Content) != meta.ID {
+		return nil, nil
 	}
 	snap, err := Decode(full.Content)
 	if err != nil {
 		return nil, err
 	}
-	p.Snapshot, p.Stored = snap, &full
+	comp := &compiled{snap: snap}
+	for _, l := range snap.Layers {
+		if l.Kind == LayerModel {
+			comp.models = append(comp.models, CodeRef{Code: l.Code, Edition: l.Edition})
+		}
+	}
+	if err := comp.build(pl.Library); err != nil {
+		return nil, err
+	}
+	pl.cache.Store(meta.ID, comp)
+	return comp, nil
+}
+
+// apply makes the plan use a selected snapshot: freshness, layers.
+func (p *Plan) apply(meta *store.LawSnapshot, comp *compiled) {
+	p.Snapshot, p.Stored, p.Engine = comp.snap, meta, comp.engine
+	p.models, p.unreviewed = comp.models, comp.unreviewed
 	p.vesting = append(p.vesting, fmt.Sprintf("Snapshot %s (%s) is in force from %s to %s, which holds the application date.",
-		full.ID, snap.Name, full.EffectiveFrom, orOpen(full.EffectiveUntil)))
-	p.Fresh = full.FreshnessCheckedAt != nil && p.now.Sub(*full.FreshnessCheckedAt) <= settings.MaxStaleness
+		meta.ID, comp.snap.Name, meta.EffectiveFrom, orOpen(meta.EffectiveUntil)))
+	p.Fresh = meta.FreshnessCheckedAt != nil && p.now.Sub(*meta.FreshnessCheckedAt) <= p.settings.MaxStaleness
 	if !p.Fresh {
 		checked := "never"
-		if full.FreshnessCheckedAt != nil {
-			checked = full.FreshnessCheckedAt.UTC().Format(time.RFC3339)
+		if meta.FreshnessCheckedAt != nil {
+			checked = meta.FreshnessCheckedAt.UTC().Format(time.RFC3339)
 		}
 		p.limitations = append(p.limitations, fmt.Sprintf("Snapshot %s is stale: its freshness was last checked %s, more than laws.max_staleness (%s) before the scan; law-based findings are held until an operator confirms it is current (planreview laws verify %s).",
-			full.ID, checked, formatDays(settings.MaxStaleness), full.ID))
+			meta.ID, checked, formatDays(p.settings.MaxStaleness), meta.ID))
 	}
 	present := map[string]bool{}
-	for _, l := range snap.Layers {
+	for _, l := range comp.snap.Layers {
 		present[l.Kind] = true
-		if l.Kind == LayerModel {
-			p.models = append(p.models, CodeRef{Code: l.Code, Edition: l.Edition})
-		}
 	}
-	for _, want := range expectedLayers(c.JurisdictionID) {
+	for _, want := range expectedLayers(p.Case.JurisdictionID) {
 		if !present[want] {
 			p.missing = append(p.missing, want)
 			p.limitations = append(p.limitations, fmt.Sprintf("Snapshot %s has no %s layer, which a jurisdiction at the level of %s has; its %s amendments were not evaluated.",
-				full.ID, want, c.JurisdictionID, want))
+				meta.ID, want, p.Case.JurisdictionID, want))
 		}
 	}
-	if err := p.buildEngine(lib); err != nil {
-		return nil, err
-	}
-	return p, nil
+	p.limitations = append(p.limitations, comp.limitations...)
 }
 
-// buildEngine chooses the rule packs of the snapshot's model codes and
-// applies its amendments and citations.
-func (p *Plan) buildEngine(lib *rules.Library) error {
+// build chooses the rule packs of the snapshot's model codes and applies
+// its amendments and citations.
+func (comp *compiled) build(lib *rules.Library) error {
 	var packs []string
-	for _, m := range p.models {
+	for _, m := range comp.models {
 		if id, ok := lib.PackFor(m.Code, m.Edition); ok {
 			packs = append(packs, id)
 		} else {
-			p.unreviewed = append(p.unreviewed, m)
-			p.limitations = append(p.limitations, fmt.Sprintf("The appliance has no rule pack for %s %s; that code's requirements were not reviewed.", m.Code, m.Edition))
+			comp.unreviewed = append(comp.unreviewed, m)
+			comp.limitations = append(comp.limitations, fmt.Sprintf("The appliance has no rule pack for %s %s; that code's requirements were not reviewed.", m.Code, m.Edition))
 		}
 	}
 	base, err := lib.Engine(packs)
@@ -217,15 +298,19 @@ func (p *Plan) buildEngine(lib *rules.Library) error {
 	if err != nil {
 		return err
 	}
-	j := rules.Jurisdiction{Overrides: map[string]rules.Override{}, Base: table.Base, Cite: p.citation(table)}
+	j := rules.Jurisdiction{Overrides: map[string]rules.Override{}, Base: table.Base, Cite: citation(comp.snap, table)}
 	all := base.Rules()
-	ruleByID := map[string]*rules.Rule{}
-	ptrs := make([]*rules.Rule, len(all))
+	bySection := map[string][]*rules.Rule{} // the sections the rules cite, upper case
 	for i := range all {
-		ptrs[i] = &all[i]
-		ruleByID[all[i].ID] = &all[i]
+		r := &all[i]
+		for _, ref := range r.Refs {
+			key := strings.ToUpper(ref.Section)
+			if !slices.Contains(bySection[key], r) {
+				bySection[key] = append(bySection[key], r)
+			}
+		}
 	}
-	for _, l := range p.Snapshot.Layers {
+	for _, l := range comp.snap.Layers {
 		if l.Kind == LayerModel {
 			continue
 		}
@@ -233,26 +318,30 @@ func (p *Plan) buildEngine(lib *rules.Library) error {
 			j.Adopted = append(j.Adopted, rules.AdoptedCode{Code: l.Code, Edition: l.Edition})
 		}
 		for _, a := range l.Amendments {
-			p.applyAmendment(&j, ptrs, l, a)
+			if citing := bySection[strings.ToUpper(a.Section)]; len(citing) > 0 {
+				comp.applyAmendment(&j, citing, l, a)
+			}
 		}
 	}
-	p.Engine, err = base.ForJurisdiction(j)
+	comp.engine, err = base.ForJurisdiction(j)
 	return err
 }
 
-func (p *Plan) applyAmendment(j *rules.Jurisdiction, all []*rules.Rule, l Layer, a Amendment) {
+// applyAmendment records what one amendment changes in the rules citing
+// its section.
+func (comp *compiled) applyAmendment(j *rules.Jurisdiction, all []*rules.Rule, l Layer, a Amendment) {
 	setBy := fmt.Sprintf("%s (%s amendment to %s)", layerTitle(l), l.Kind, a.Section)
 	switch {
 	case len(a.Values) > 0:
 		for _, key := range sortedKeys(a.Values) {
-			targets, err := ResolveValue(all, p.models, a.Section, key)
+			targets, err := ResolveValue(all, comp.models, a.Section, key)
 			if err != nil {
-				p.limitations = append(p.limitations, fmt.Sprintf("%s: values %s not applied: %v", setBy, key, err))
+				comp.limitations = append(comp.limitations, fmt.Sprintf("%s: values %s not applied: %v", setBy, key, err))
 				continue
 			}
 			for _, t := range targets {
 				if err := t.Rule.ValidateOverride(t.Param, a.Values[key]); err != nil {
-					p.limitations = append(p.limitations, fmt.Sprintf("%s: values %s not applied: %v", setBy, key, err))
+					comp.limitations = append(comp.limitations, fmt.Sprintf("%s: values %s not applied: %v", setBy, key, err))
 					continue
 				}
 				o := j.Overrides[t.Rule.ID]
@@ -268,7 +357,7 @@ func (p *Plan) applyAmendment(j *rules.Jurisdiction, all []*rules.Rule, l Layer,
 	case a.Action == ActionDelete || a.Action == ActionReplace:
 		var ids []string
 		for _, r := range all {
-			for _, m := range p.models {
+			for _, m := range comp.models {
 				if r.Cites(m.Code, m.Edition, a.Section) {
 					ids = append(ids, r.ID)
 					j.Overrides[r.ID] = rules.Override{Disabled: true, SetBy: setBy}
@@ -277,7 +366,7 @@ func (p *Plan) applyAmendment(j *rules.Jurisdiction, all []*rules.Rule, l Layer,
 			}
 		}
 		if a.Action == ActionReplace && len(ids) > 0 {
-			p.limitations = append(p.limitations, fmt.Sprintf("%s replaces the section with text the rules cannot check; not applied: %s.",
+			comp.limitations = append(comp.limitations, fmt.Sprintf("%s replaces the section with text the rules cannot check; not applied: %s.",
 				setBy, strings.Join(ids, ", ")))
 		}
 	}
@@ -285,10 +374,10 @@ func (p *Plan) applyAmendment(j *rules.Jurisdiction, all []*rules.Rule, l Layer,
 
 // citation cites the adopted code over a model reference: the highest
 // layer whose code is based on the reference's code and edition.
-func (p *Plan) citation(table *AdoptionTable) rules.Citation {
+func citation(snap *Snapshot, table *AdoptionTable) rules.Citation {
 	return func(ref rules.Ref) string {
-		for i := len(p.Snapshot.Layers) - 1; i >= 0; i-- {
-			l := p.Snapshot.Layers[i]
+		for i := len(snap.Layers) - 1; i >= 0; i-- {
+			l := snap.Layers[i]
 			if l.Kind == LayerModel || l.Code == "" {
 				continue
 			}
@@ -332,6 +421,27 @@ func expectedLayers(jurisdictionID string) []string {
 		return []string{LayerState}
 	}
 	return []string{}
+}
+
+// NoteOccupancy records how the set reads (rules.Report.Occupancy): a
+// commercial set under a snapshot that adopts no IBC, or a residential one
+// without the IRC, had none of its occupancy's code rules applied, which
+// must not read as a clean review.
+func (p *Plan) NoteOccupancy(occupancy string) {
+	if p.Snapshot == nil {
+		return
+	}
+	want := map[string]string{rules.OccupancyResidential: "IRC", rules.OccupancyCommercial: "IBC"}[occupancy]
+	if want == "" {
+		return
+	}
+	for _, m := range p.models {
+		if strings.EqualFold(m.Code, want) && !slices.Contains(p.unreviewed, m) {
+			return
+		}
+	}
+	p.limitations = append(p.limitations, fmt.Sprintf("The plans read as %s (%s), but snapshot %s adopts no %s the appliance has rules for: none of its requirements were reviewed.",
+		occupancy, want, p.Stored.ID, want))
 }
 
 // Result is the law's verdict on one review.

@@ -278,6 +278,9 @@ func (rv *review) adoptedText() string {
 	for _, a := range rv.eng.adopted {
 		parts = append(parts, a.Code+" "+a.Edition)
 	}
+	for _, a := range rv.eng.stateCodes {
+		parts = append(parts, a.Code+" "+a.Edition)
+	}
 	if len(parts) == 0 {
 		return "none"
 	}

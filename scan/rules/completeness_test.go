@@ -375,3 +375,39 @@ rules:
 		t.Errorf("compliant set: %s", f.RuleID)
 	}
 }
+
+// TestStateCodesStated: state and city codes written out count as code
+// statements, and with an adoption table's bases (ForJurisdiction) they
+// are judged through the model code they are based on.
+func TestStateCodesStated(t *testing.T) {
+	e := loadAll(t)
+	for _, stated := range []string{"2022 CALIFORNIA BUILDING CODE", "FLORIDA BUILDING CODE 8TH EDITION (2023)", "2022 NYC BUILDING CODE", "2019 CRC"} {
+		fs := reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: "+stated), textPage(2, "A-101", "PLAN"))
+		if got := byRule(fs, "completeness-code-edition-stated"); len(got) != 0 {
+			t.Errorf("%q: code edition reported as not stated", stated)
+		}
+	}
+	base := func(code, edition string) (string, string, bool) {
+		switch code + " " + edition {
+		case "CBC 2022":
+			return "IBC", "2021", true
+		case "CRC 2019":
+			return "IRC", "2018", true
+		}
+		return "", "", false
+	}
+	j, err := e.ForJurisdiction(Jurisdiction{Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := reviewPages(t, j, textPage(1, "G-001", "APPLICABLE CODES: 2022 CALIFORNIA BUILDING CODE, 2019 CALIFORNIA RESIDENTIAL CODE"), textPage(2, "A-101", "PLAN"))
+	got := byRule(fs, "completeness-code-edition-current")
+	if len(got) != 1 || !strings.Contains(got[0].Rationale, "CRC 2019 (based on IRC 2018)") || !strings.Contains(got[0].Rationale, "IRC 2021") {
+		t.Errorf("code-edition-current through the bases: %+v", got)
+	}
+	// Without the bases (no jurisdiction) a state code is a statement only.
+	fs = reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: 2019 CALIFORNIA RESIDENTIAL CODE"), textPage(2, "A-101", "PLAN"))
+	if got := byRule(fs, "completeness-code-edition-current"); len(got) != 0 {
+		t.Errorf("judged without a jurisdiction: %+v", got)
+	}
+}

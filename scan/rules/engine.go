@@ -191,13 +191,13 @@ func (c *Classified) Sheets() [][]sheets.Sheet {
 
 // ReviewClassified is Review of a set already classified.
 func (e *Engine) ReviewClassified(ctx context.Context, c *Classified) ([]Finding, error) {
-	findings, _, err := e.review(ctx, c)
+	findings, _, _, err := e.review(ctx, c)
 	return findings, err
 }
 
 // review applies the rules and also returns the sorted topics of the rules
-// that applied to the set.
-func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, error) {
+// that applied to the set, and the set's occupancy.
+func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string, string, error) {
 	rv := &review{eng: e, pages: c.pages}
 	rv.facts = gatherFacts(rv.pages)
 
@@ -206,7 +206,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	topics := map[string]bool{}
 	for _, r := range e.rules {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		if !rv.occupancyApplies(r) {
 			continue
@@ -235,7 +235,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		reviewed = append(reviewed, t)
 	}
 	sort.Strings(reviewed)
-	return findings, reviewed, nil
+	return findings, reviewed, rv.facts.occupancy, nil
 }
 
 // classify builds the engine's view of every page: lines, sheet

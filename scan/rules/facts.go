@@ -41,6 +41,10 @@ var (
 	// Code statements: "2021 IBC", "IBC 2021", "2021 INTERNATIONAL BUILDING
 	// CODE", "2011 NEC", "5th Edition (2014) FBC", "NFPA 13 (2019)".
 	codeStatementRes = []*textmatch.Regexp{
+		// State and city codes by name: "2022 CALIFORNIA BUILDING CODE",
+		// "FLORIDA BUILDING CODE 8TH EDITION (2023)", "2022 NYC BUILDING CODE".
+		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<st>` + stateCodeNames + `)\s+(?P<sname>BUILDING|RESIDENTIAL)\s+CODE`),
+		lineSet.MustCompile(`(?i)\b(?P<st>` + stateCodeNames + `)\s+(?P<sname>BUILDING|RESIDENTIAL)\s+CODE\b[\s,\-]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
 		lineSet.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
@@ -61,6 +65,17 @@ var (
 // families of adopted packs are judged for edition; the others still count
 // as "a code edition is stated".
 const codeFamilies = `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|FBC|CBC|CRC|NFPA\s?\d{1,4}[A-Z]?`
+
+// stateCodeNames are the state and city codes read by name; their
+// abbreviations are the adoption table's (scan/codebasis/adoptions.yaml),
+// which says what model code each is based on.
+const stateCodeNames = `CALIFORNIA|FLORIDA|NEW\s+YORK\s+CITY|NYC`
+
+var stateCodeFamily = map[string]string{
+	"CALIFORNIA BUILDING": "CBC", "CALIFORNIA RESIDENTIAL": "CRC",
+	"FLORIDA BUILDING": "FBC", "FLORIDA RESIDENTIAL": "FBCR",
+	"NEW YORK CITY BUILDING": "NYCBC", "NYC BUILDING": "NYCBC",
+}
 
 var codeFamilyByName = map[string]string{
 	"BUILDING": "IBC", "RESIDENTIAL": "IRC", "FIRE": "IFC", "MECHANICAL": "IMC",
@@ -124,6 +139,12 @@ func gatherFacts(pages []*pageView) setFacts {
 					family := sub("fam")
 					if name := sub("name"); name != "" {
 						family = codeFamilyByName[name]
+					}
+					if st := sub("st"); st != "" {
+						family = stateCodeFamily[st+" "+sub("sname")]
+						if family == "" { // "NYC RESIDENTIAL CODE": no such code
+							continue
+						}
 					}
 					taken = append(taken, [2]int{m[0], m[1]})
 					f.codes = append(f.codes, hit{pv: pv, line: li, text: l.Text[m[0]:m[1]],

@@ -225,10 +225,14 @@ func (e *Engine) citedRefs(r *Rule) string {
 type Report struct {
 	Findings []Finding
 	Topics   []string
+	// Occupancy is how the set reads: OccupancyResidential (IRC),
+	// OccupancyCommercial (IBC), or "" when it does not say.
+	Occupancy string
 }
 
-// ReviewReport is ReviewClassified that also returns the topics reviewed.
+// ReviewReport is ReviewClassified that also returns the topics reviewed
+// and the set's occupancy.
 func (e *Engine) ReviewReport(ctx context.Context, c *Classified) (Report, error) {
-	findings, topics, err := e.review(ctx, c)
-	return Report{Findings: findings, Topics: topics}, err
+	findings, topics, occupancy, err := e.review(ctx, c)
+	return Report{Findings: findings, Topics: topics, Occupancy: occupancy}, err
 }
