@@ -251,7 +251,7 @@ func FuzzCreateJobBody(f *testing.F) {
 			t.Fatalf("201 without exactly one job created")
 		}
 		j := fs.store.jobs[len(fs.store.jobs)-1]
-		checkAcceptedBody(t, body, "name", "description", "externalId", "applicationDate")
+		checkAcceptedBody(t, body, "name", "description", "externalId", "applicationDate", "jurisdictionId")
 		checkAcceptedText(t, "name", j.Name, true, 200, true)
 		checkAcceptedText(t, "description", j.Description, false, 4000, false)
 		checkAcceptedText(t, "externalId", j.ExternalID, false, 200, false)
