@@ -38,6 +38,13 @@ const (
 // ones, heldTopics those withheld.
 func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *Index {
 	ix := &Index{HeldTopics: heldTopics}
+	words := 0
+	for _, sp := range pages {
+		if sp.Text != nil {
+			words += len(sp.Text.Words)
+		}
+	}
+	ix.Units = make([]Unit, 0, words/2+16) // about one unit per line; no regrowth
 	for _, sp := range pages {
 		ix.addPage(sp)
 	}

@@ -114,12 +114,26 @@ func (ix *Index) finish(withPostings bool) {
 		for i, p := range ix.Pages {
 			titles[i] = Tokens(p.SheetTitle)
 		}
+		// Plan sets repeat short texts (title-block captions, room names,
+		// tags) on every sheet: tokenise each distinct one once.
+		memo := map[string][]string{}
+		tokens := func(s string) []string {
+			if len(s) > 64 {
+				return Tokens(s)
+			}
+			t, ok := memo[s]
+			if !ok {
+				t = Tokens(s)
+				memo[s] = t
+			}
+			return t
+		}
 		for u, un := range ix.Units {
 			clear(counts)
 			// A unit is searched by its excerpt, its sheet's title and its
 			// block's heading: "the stair section" finds a note on sheet
 			// A3.1 SECTIONS under STAIR NOTES.
-			for _, part := range [][]string{Tokens(un.Excerpt), titles[un.Page], Tokens(un.context)} {
+			for _, part := range [][]string{tokens(un.Excerpt), titles[un.Page], tokens(un.context)} {
 				for _, t := range part {
 					counts[t]++
 					ix.unitLen[u]++
