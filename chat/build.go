@@ -195,14 +195,19 @@ func (ix *Index) addPage(sp SourcePage) {
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string
-			size := 0
+			size, values := 0, 0
 			for _, c := range r.Cells {
 				if ct := pw.text(c.Words); ct != "" {
 					cells = append(cells, ct)
 					size += len(ct) + len(CellSep)
+					if !strings.HasSuffix(ct, ":") {
+						values++
+					}
 				}
 			}
-			if len(cells) < 2 || size > maxRowChars {
+			// A row of captions only ("Project Number: | Sheet:") states
+			// nothing; its text is still searchable as passages.
+			if len(cells) < 2 || values == 0 || size > maxRowChars {
 				continue
 			}
 			ex := strings.Join(cells, CellSep)
