@@ -38,6 +38,13 @@ const (
 // ones, heldTopics those withheld.
 func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *Index {
 	ix := &Index{HeldTopics: heldTopics}
+	words := 0
+	for _, sp := range pages {
+		if sp.Text != nil {
+			words += len(sp.Text.Words)
+		}
+	}
+	ix.Units = make([]Unit, 0, words/2+16) // about one unit per line; no regrowth
 	for _, sp := range pages {
 		ix.addPage(sp)
 	}
@@ -188,14 +195,19 @@ func (ix *Index) addPage(sp SourcePage) {
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string
-			size := 0
+			size, values := 0, 0
 			for _, c := range r.Cells {
 				if ct := pw.text(c.Words); ct != "" {
 					cells = append(cells, ct)
 					size += len(ct) + len(CellSep)
+					if !strings.HasSuffix(ct, ":") {
+						values++
+					}
 				}
 			}
-			if len(cells) < 2 || size > maxRowChars {
+			// A row of captions only ("Project Number: | Sheet:") states
+			// nothing; its text is still searchable as passages.
+			if len(cells) < 2 || values == 0 || size > maxRowChars {
 				continue
 			}
 			ex := strings.Join(cells, CellSep)

@@ -12,6 +12,7 @@
 package chat
 
 import (
+	"container/heap"
 	"math"
 	"sort"
 	"strings"
@@ -113,12 +114,26 @@ func (ix *Index) finish(withPostings bool) {
 		for i, p := range ix.Pages {
 			titles[i] = Tokens(p.SheetTitle)
 		}
+		// Plan sets repeat short texts (title-block captions, room names,
+		// tags) on every sheet: tokenise each distinct one once.
+		memo := map[string][]string{}
+		tokens := func(s string) []string {
+			if len(s) > 64 {
+				return Tokens(s)
+			}
+			t, ok := memo[s]
+			if !ok {
+				t = Tokens(s)
+				memo[s] = t
+			}
+			return t
+		}
 		for u, un := range ix.Units {
 			clear(counts)
 			// A unit is searched by its excerpt, its sheet's title and its
 			// block's heading: "the stair section" finds a note on sheet
 			// A3.1 SECTIONS under STAIR NOTES.
-			for _, part := range [][]string{Tokens(un.Excerpt), titles[un.Page], Tokens(un.context)} {
+			for _, part := range [][]string{tokens(un.Excerpt), titles[un.Page], tokens(un.context)} {
 				for _, t := range part {
 					counts[t]++
 					ix.unitLen[u]++
@@ -203,15 +218,18 @@ func (ix *Index) search(terms []string, limit int) []hit {
 		weights[i] = ix.idf(t)
 		total += weights[i]
 	}
-	scores := map[int]*hit{}
+	at := make(map[int32]int, 256) // unit → index into hits
+	hits := make([]hit, 0, 256)
 	for i, t := range terms {
 		for _, p := range ix.postings[t] {
-			u := int(p.unit)
-			h := scores[u]
-			if h == nil {
-				h = &hit{unit: u}
-				scores[u] = h
+			k, ok := at[p.unit]
+			if !ok {
+				k = len(hits)
+				at[p.unit] = k
+				hits = append(hits, hit{unit: int(p.unit)})
 			}
+			h := &hits[k]
+			u := int(p.unit)
 			tf := float64(p.tf)
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(ix.unitLen[u])/ix.avgLen)
 			h.score += weights[i] * tf * (bm25K1 + 1) / (tf + norm)
@@ -221,25 +239,55 @@ func (ix *Index) search(terms []string, limit int) []hit {
 			}
 		}
 	}
-	out := make([]hit, 0, len(scores))
-	for _, h := range scores {
+	for k := range hits {
 		// Short factual units (pairs, rows, fields) state what a question
 		// asks more directly than a passage that mentions it.
-		if ix.Units[h.unit].Kind != KindPassage {
-			h.score *= 1.25
+		if ix.Units[hits[k].unit].Kind != KindPassage {
+			hits[k].score *= 1.25
 		}
-		out = append(out, *h)
 	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].score != out[b].score {
-			return out[a].score > out[b].score
+	return topHits(hits, limit)
+}
+
+// better orders hits best first; ties by unit, so answers are stable.
+func better(a, b hit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.unit < b.unit
+}
+
+// topHits returns the limit best hits, best first, in O(n log limit): a
+// common word can match tens of thousands of units on a large set.
+func topHits(hits []hit, limit int) []hit {
+	if len(hits) > limit {
+		h := hitHeap(hits[:0:0])
+		for _, x := range hits {
+			if len(h) < limit {
+				heap.Push(&h, x)
+			} else if better(x, h[0]) {
+				h[0] = x
+				heap.Fix(&h, 0)
+			}
 		}
-		return out[a].unit < out[b].unit
-	})
-	if len(out) > limit {
-		out = out[:limit]
+		hits = h
 	}
-	return out
+	sort.Slice(hits, func(a, b int) bool { return better(hits[a], hits[b]) })
+	return hits
+}
+
+// hitHeap is a min-heap: the worst of the best at the top.
+type hitHeap []hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 func uniq(ss []string) []string {

@@ -91,3 +91,28 @@ func TestHeldTopicsAreSaid(t *testing.T) {
 		t.Errorf("answer %q, want %q", a.Answer, want)
 	}
 }
+
+// FuzzDecode feeds Decode damaged stored indexes: it must return an error
+// or an index that answers, never panic or allocate without bound.
+func FuzzDecode(f *testing.F) {
+	raw, err := testIndex(true).Encode()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	f.Add([]byte("PRCI\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ix, err := chat.Decode(data)
+		if err != nil {
+			return
+		}
+		for _, q := range []string{"riser height", "what are the high findings on A0.1?", "which sheets show notes?"} {
+			a := ix.Answer(q, nil)
+			for _, c := range a.Citations {
+				if pi := ix.PageIndex(c.FileID, c.Page); !ix.Verify(pi, c.Excerpt) {
+					t.Fatalf("citation %+v not on its page", c)
+				}
+			}
+		}
+	})
+}

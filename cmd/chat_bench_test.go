@@ -128,41 +128,62 @@ func BenchmarkChat100Pages(b *testing.B) {
 			chatURL := base + "/jobs/" + job.JobID + "/chat"
 			call("POST", chatURL, map[string]any{"message": chatQuestions[0]}, nil) // decode the index once
 			const callers = 16
-			var mu sync.Mutex
-			var latencies []time.Duration
-			b.ResetTimer()
-			var wg sync.WaitGroup
-			per := (b.N + callers - 1) / callers
-			for c := range callers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					mine := make([]time.Duration, 0, per)
-					for i := range per {
-						start := time.Now()
-						var a struct{ Answer string }
-						if code := call("POST", chatURL, map[string]any{"message": chatQuestions[(c+i)%len(chatQuestions)]}, &a); code != http.StatusOK || a.Answer == "" {
-							b.Errorf("chat: %d", code)
-							return
+			// load runs n requests from 16 callers and returns the sorted
+			// latencies.
+			load := func(n int, one func(c, i int) bool) []time.Duration {
+				var mu sync.Mutex
+				var all []time.Duration
+				var wg sync.WaitGroup
+				per := (n + callers - 1) / callers
+				for c := range callers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						mine := make([]time.Duration, 0, per)
+						for i := range per {
+							start := time.Now()
+							if !one(c, i) {
+								return
+							}
+							mine = append(mine, time.Since(start))
 						}
-						mine = append(mine, time.Since(start))
-					}
-					mu.Lock()
-					latencies = append(latencies, mine...)
-					mu.Unlock()
-				}()
+						mu.Lock()
+						all = append(all, mine...)
+						mu.Unlock()
+					}()
+				}
+				wg.Wait()
+				slices.Sort(all)
+				return all
 			}
-			wg.Wait()
-			b.StopTimer()
-			slices.Sort(latencies)
-			pct := func(p float64) float64 {
-				if len(latencies) == 0 {
+			pct := func(l []time.Duration, p float64) float64 {
+				if len(l) == 0 {
 					return 0
 				}
-				return float64(latencies[min(len(latencies)-1, int(p*float64(len(latencies))))].Microseconds()) / 1000
+				return float64(l[min(len(l)-1, int(p*float64(len(l))))].Microseconds()) / 1000
 			}
-			b.ReportMetric(pct(0.50), "p50-ms")
-			b.ReportMetric(pct(0.99), "p99-ms")
+			b.ResetTimer()
+			latencies := load(b.N, func(c, i int) bool {
+				var a struct{ Answer string }
+				if code := call("POST", chatURL, map[string]any{"message": chatQuestions[(c+i)%len(chatQuestions)]}, &a); code != http.StatusOK || a.Answer == "" {
+					b.Errorf("chat: %d", code)
+					return false
+				}
+				return true
+			})
+			b.StopTimer()
+			// The reference in the same run: GET /jobs/{id} under the same load.
+			ref := load(b.N, func(c, i int) bool {
+				if code := call("GET", base+"/jobs/"+job.JobID, nil, nil); code != http.StatusOK {
+					b.Errorf("get job: %d", code)
+					return false
+				}
+				return true
+			})
+			b.ReportMetric(pct(latencies, 0.50), "p50-ms")
+			b.ReportMetric(pct(latencies, 0.99), "p99-ms")
+			b.ReportMetric(pct(ref, 0.50), "getjob-p50-ms")
+			b.ReportMetric(pct(ref, 0.99), "getjob-p99-ms")
 			b.ReportMetric(float64(len(latencies)), "requests")
 		})
 	}

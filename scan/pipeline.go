@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"planreview/chat"
-
 	"planreview/scan/annotate"
 	"planreview/scan/codebasis"
 	"planreview/scan/pdftext"
