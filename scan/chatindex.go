@@ -20,6 +20,9 @@ func indexForChat(ctx context.Context, res Result) ([]byte, error) {
 				return nil, err
 			}
 			sp := chat.SourcePage{FileID: f.FileID, Text: &f.Pages[i], Fields: sheets.ReadFields(&f.Pages[i])}
+			if i < len(f.Layouts) {
+				sp.Layout = f.Layouts[i]
+			}
 			if i < len(f.Sheets) {
 				s := f.Sheets[i]
 				sp.SheetNumber, sp.SheetType, sp.SheetTitle = s.Number, s.Type, s.Title

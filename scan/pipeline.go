@@ -18,6 +18,7 @@ import (
 	"planreview/chat"
 	"planreview/scan/annotate"
 	"planreview/scan/codebasis"
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/rules"
 	"planreview/scan/sheets"
@@ -60,6 +61,10 @@ type Reviewed struct {
 	Input
 	Pages  []pdftext.Page
 	Sheets []sheets.Sheet // per page
+	// Layouts is each page's layout, analysed once right after its
+	// extraction and read by the checks and the chat index; the pipeline
+	// drops it once the index is built (nil in a returned Result).
+	Layouts []*layout.Page
 }
 
 // Result is a reviewed plan set.
@@ -183,7 +188,8 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	}
 
 	// Extract file by file, so memory holds one parsed file at a time: the
-	// first stays open from preparing, the others are opened in turn.
+	// first stays open from preparing, the others are opened in turn. Each
+	// page's layout is analysed here, once, for every reader after.
 	progress.Stage(store.StageExtracting)
 	total := 0
 	for _, n := range counts {
@@ -199,7 +205,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 				return Result{}, openError(in, err)
 			}
 		}
-		res.Files[i] = Reviewed{Input: in, Pages: make([]pdftext.Page, 0, counts[i])}
+		res.Files[i] = Reviewed{Input: in, Pages: make([]pdftext.Page, 0, counts[i]), Layouts: make([]*layout.Page, 0, counts[i])}
 		for page := range doc.Pages(ctx) {
 			if errors.Is(page.Err, pdftext.ErrTooComplex) {
 				doc.Close()
@@ -209,6 +215,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 				page.Reason = "extraction_failed"
 			}
 			res.Files[i].Pages = append(res.Files[i].Pages, *page)
+			res.Files[i].Layouts = append(res.Files[i].Layouts, layout.Analyze(&res.Files[i].Pages[len(res.Files[i].Pages)-1]))
 			done++
 			progress.Pages(done, total)
 			if err := p.checkHeap(in); err != nil {
@@ -226,7 +233,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	progress.Stage(store.StageClassifying)
 	set := rules.PlanSet{Files: make([]rules.File, len(res.Files))}
 	for i, f := range res.Files {
-		set.Files[i] = rules.File{ID: f.FileID, Pages: f.Pages}
+		set.Files[i] = rules.File{ID: f.FileID, Pages: f.Pages, Layouts: f.Layouts}
 	}
 	classified, err := rules.Classify(ctx, set)
 	if err != nil {
@@ -286,6 +293,11 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	progress.Stage(store.StageIndexing)
 	if res.ChatIndex, err = indexForChat(ctx, res); err != nil {
 		return Result{}, err
+	}
+	// The layouts served the checks and the index; what comes after
+	// (storing, annotating) reads the words only.
+	for i := range res.Files {
+		res.Files[i].Layouts = nil
 	}
 	return res, nil
 }

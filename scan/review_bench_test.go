@@ -45,8 +45,9 @@ func BenchmarkReviewStagesVsExtraction(b *testing.B) {
 				}
 				doc.Close()
 				t1 := time.Now()
+				layouts := make([]*layout.Page, len(pages))
 				for i := range pages {
-					layout.Analyze(&pages[i])
+					layouts[i] = layout.Analyze(&pages[i])
 				}
 				t2 := time.Now()
 				ptrs := make([]*pdftext.Page, len(pages))
@@ -55,7 +56,7 @@ func BenchmarkReviewStagesVsExtraction(b *testing.B) {
 				}
 				sheets.ReadSet(ptrs)
 				t3 := time.Now()
-				c, err := rules.Classify(ctx, rules.PlanSet{Files: []rules.File{{ID: "file_bench", Pages: pages}}})
+				c, err := rules.Classify(ctx, rules.PlanSet{Files: []rules.File{{ID: "file_bench", Pages: pages, Layouts: layouts}}})
 				if err != nil {
 					b.Fatal(err)
 				}

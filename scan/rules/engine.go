@@ -51,6 +51,11 @@ type PlanSet struct {
 type File struct {
 	ID    string
 	Pages []pdftext.Page
+	// Layouts, when set, is each page's layout as the scan analysed it
+	// right after extraction (same order as Pages; a nil entry, or no
+	// slice, is analysed on first use), so a page is analysed once per
+	// scan however many readers it has.
+	Layouts []*layout.Page
 }
 
 // Rules returns the active rules (completeness plus adopted code packs),
@@ -103,7 +108,8 @@ type pageView struct {
 	// numbering scheme, issue status.
 	model *sheets.PageModel
 	set   *fileModel
-	// layout is the page's layout, analysed on first use (layoutPage).
+	// layout is the page's layout: the scan's (File.Layouts), else
+	// analysed on first use (layoutPage).
 	layout *layout.Page
 }
 
@@ -350,6 +356,9 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 			p := &f.Pages[pi]
 			pv := &pageView{fileIndex: fi, fileID: f.ID, page: p,
 				readable: p.Readable && p.Err == nil && len(p.Words) > 0}
+			if pi < len(f.Layouts) {
+				pv.layout = f.Layouts[pi]
+			}
 			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
 			if pv.readable {
 				pv.lines = sheets.Lines(p)
