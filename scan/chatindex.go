@@ -11,15 +11,22 @@ import (
 // page's layout (blocks, pairs, table rows), its title-block fields, its
 // sheet as the findings name it (so chat and findings agree), and the
 // delivered findings. Held topics
-// are recorded so chat can say what it may not answer from.
-func indexForChat(ctx context.Context, res Result) ([]byte, error) {
+// are recorded so chat can say what it may not answer from. models is each
+// file's set model (nil entries or pages: the fields are read again), whose
+// title-block fields the index takes rather than reading each page twice.
+func indexForChat(ctx context.Context, res Result, models []sheets.SetModel) ([]byte, error) {
 	var pages []chat.SourcePage
-	for _, f := range res.Files {
+	for fi, f := range res.Files {
 		for i := range f.Pages {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			sp := chat.SourcePage{FileID: f.FileID, Text: &f.Pages[i], Fields: sheets.ReadFields(&f.Pages[i])}
+			sp := chat.SourcePage{FileID: f.FileID, Text: &f.Pages[i]}
+			if fi < len(models) && i < len(models[fi].Pages) && models[fi].Pages[i].PageFieldsRead {
+				sp.Fields = models[fi].Pages[i].PageFields
+			} else {
+				sp.Fields = sheets.ReadFields(&f.Pages[i])
+			}
 			if i < len(f.Layouts) {
 				sp.Layout = f.Layouts[i]
 			}

@@ -31,6 +31,13 @@ type PageModel struct {
 	// TitleBlock bounds the title-block fields found; zero when none.
 	TitleBlock Box
 	Fields     []Field
+	// PageFields are the fields ReadFields reads on the page as printed
+	// (Fields without those of turned text), kept so a later reader (the
+	// chat index) does not read the page again. PageFieldsRead is false
+	// when they were not read that way (a sideways sheet is read turned):
+	// call ReadFields.
+	PageFields     []Field
+	PageFieldsRead bool
 	// Evidence, as word indexes of the page.
 	NumberWords []int
 	TitleWords  []int
@@ -55,6 +62,9 @@ type pageRead struct {
 	phrases []textRun
 	fields  []Field
 	cands   []numberCandidate
+	// pageFields: what ReadFields returns for the page (set when the page
+	// is read as printed, not turned).
+	pageFields []Field
 }
 
 // ReadSet reads every page of a file and decides, across the set, which
@@ -81,6 +91,9 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		r := pageRead{phrases: buildPhrases(p)}
 		r.fields = readFields(p, r.phrases, findCaptions(p, r.phrases))
 		r.cands = pageCandidates(p, i, r.phrases, r.fields)
+		if turned[i] == nil {
+			r.pageFields = r.fields[:len(r.fields):len(r.fields)]
+		}
 		turnedFields, turnedCands := readTurned(p, i)
 		r.fields = append(r.fields, turnedFields...)
 		r.cands = append(r.cands, turnedCands...)
@@ -104,6 +117,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		p = readAs[i]
 		r := reads[i]
 		pm.Fields = r.fields
+		pm.PageFields, pm.PageFieldsRead = r.pageFields, turned[i] == nil
 		pm.TitleBlock = titleBlockBox(p, r.fields)
 		if c := numbers[i]; c != nil {
 			pm.SheetNumber = strings.TrimSpace(c.text)
