@@ -52,4 +52,3 @@ func TestPageFieldsAreReadFields(t *testing.T) {
 	}
 	t.Logf("%d pages checked", checked)
 }
-
