@@ -3,6 +3,7 @@ package sheets
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
@@ -34,7 +35,12 @@ var constructionRe = textmatch.MustCompile(`(?i)\bDRAWN\b|\bCHECKED\b|\bREVISION
 // Signals of a letter and of a specification or form.
 var (
 	letterRe = textmatch.MustCompile(`(?i)^\s*(?:DEAR|SINCERELY|YOURS\s+(?:SINCERELY|FAITHFULLY|TRULY)|KIND\s+REGARDS|RE:|SUBJECT:)`)
-	specRe   = textmatch.MustCompile(`(?i)^\s*(?:SECTION\s+\d{2}\s?\d{2}\s?\d{2}|PART\s+[123]\s*[-–]?\s*(?:GENERAL|PRODUCTS|EXECUTION)|\d+\.\d+\s+[A-Z][A-Z ]+$)|\bAPPLICATION\s+FORM\b|\bSIGNATURE\s+OF\s+APPLICANT\b|\bCHECKLIST\b`)
+	// A spec or form line: a heading at its start (specHeadRe) or a form's
+	// words anywhere (specWordsRe). Two expressions, not one alternation:
+	// anchored alone, the heading is tried at the start of a line only,
+	// where in one alternation it was tried at every position.
+	specHeadRe  = textmatch.MustCompile(`(?i)^\s*(?:SECTION\s+\d{2}\s?\d{2}\s?\d{2}|PART\s+[123]\s*[-–]?\s*(?:GENERAL|PRODUCTS|EXECUTION)|\d+\.\d+\s+[A-Z][A-Z ]+$)`)
+	specWordsRe = textmatch.MustCompile(`(?i)\bAPPLICATION\s+FORM\b|\bSIGNATURE\s+OF\s+APPLICANT\b|\bCHECKLIST\b`)
 )
 
 // classifyDoc decides the document type from what the pages read as.
@@ -69,7 +75,7 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 			if letterRe.MatchString(t) {
 				letter++
 			}
-			if specRe.MatchString(t) {
+			if specHeadRe.MatchString(t) || specWordsRe.MatchString(t) {
 				spec++
 			}
 		}
@@ -134,6 +140,18 @@ var languageWords = map[string][]string{
 	"es": {"ESCALA", "PLANTA", "LÁMINA", "FACHADA", "CORTE"},
 }
 
+// languageOf lists, for each word of languageWords, the languages it is a
+// frequent word of: one lookup per word of a phrase.
+var languageOf = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for l, ws := range languageWords {
+		for _, w := range ws {
+			m[w] = append(m[w], l)
+		}
+	}
+	return m
+})
+
 // jurisdictionHints collects what a file says about where it is: addresses,
 // authorities, codes stated with their editions (as printed), units and
 // languages.
@@ -150,29 +168,33 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	}
 	var metric, imperial int
 	lang := map[string]int{}
+	languageOf := languageOf()
 	for _, r := range reads {
 		for _, q := range r.phrases {
 			t := q.Text
 			for _, c := range codeRe.FindAllString(t, -1) {
 				add(&codes, c)
 			}
-			for _, a := range addressRe.FindAllString(t, 3) {
-				if len(a) > 8 {
-					add(&hints, "address: "+a)
+			// Every address and measurement has an ASCII digit (\d):
+			// phrases without one cannot match and skip the expressions.
+			digits := strings.ContainsAny(t, "0123456789")
+			if digits {
+				for _, a := range addressRe.FindAllString(t, 3) {
+					if len(a) > 8 {
+						add(&hints, "address: "+a)
+					}
 				}
 			}
 			for _, a := range authorityRe.FindAllString(t, 3) {
 				add(&hints, "authority: "+trimStopWords(a))
 			}
-			metric += len(metricRe.FindAllStringIndex(t, -1))
-			imperial += len(imperialRe.FindAllStringIndex(t, -1))
+			if digits {
+				metric += len(metricRe.FindAllStringIndex(t, -1))
+				imperial += len(imperialRe.FindAllStringIndex(t, -1))
+			}
 			for _, n := range q.Norms {
-				for l, ws := range languageWords {
-					for _, w := range ws {
-						if n == w {
-							lang[l]++
-						}
-					}
+				for _, l := range languageOf[n] {
+					lang[l]++
 				}
 			}
 		}
