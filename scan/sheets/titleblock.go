@@ -103,6 +103,18 @@ var captions = func() []caption {
 	return out
 }()
 
+// captionsByFirst lists the captions (their indexes in captions, in order)
+// by first word: a word that starts no caption costs one map lookup.
+var captionsByFirst = func() map[string][]int {
+	m := map[string][]int{}
+	for i, c := range captions {
+		if len(c.tokens) > 0 {
+			m[c.tokens[0]] = append(m[c.tokens[0]], i)
+		}
+	}
+	return m
+}()
+
 // ambiguousCaptions are caption words that are also ordinary words of notes
 // ("DRAWING TO BE READ WITH…", "SHEET METAL"): they count as
 // captions only with a colon or alone in their textRun with their value.
@@ -180,7 +192,13 @@ func findCaptions(p *pdftext.Page, phrases []textRun) []captionSpan {
 }
 
 func matchCaption(norms []string) (caption, int) {
-	for _, c := range captions {
+	if len(norms) == 0 {
+		return caption{}, 0
+	}
+	// Only the captions that start with this word can match here; tried
+	// in the order of captions, so the longest still wins.
+	for _, ci := range captionsByFirst[norms[0]] {
+		c := captions[ci]
 		if len(c.tokens) > len(norms) {
 			continue
 		}
