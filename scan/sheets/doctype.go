@@ -67,20 +67,42 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 		if m.SheetNumber != "" || len(m.Fields) >= 3 {
 			sheetLike++
 		}
+	}
+	allLetter := pagesLetter == readable
+	// Each count is taken only where the decision below reads it: letter
+	// and spec lines on letter-size files, construction words on files
+	// with no sheet-like page, building words against at least 8 civil
+	// signals. The type is the same as with every count taken.
+	for i, p := range pages {
+		if p == nil || len(p.Words) == 0 {
+			continue
+		}
 		for _, q := range reads[i].phrases {
 			t := q.Text
 			civil += len(civilRe.FindAllStringIndex(t, -1))
-			building += len(buildingRe.FindAllStringIndex(t, -1))
-			construction += len(constructionRe.FindAllStringIndex(t, -1))
-			if letterRe.MatchString(t) {
-				letter++
+			if sheetLike == 0 {
+				construction += len(constructionRe.FindAllStringIndex(t, -1))
 			}
-			if specHeadRe.MatchString(t) || specWordsRe.MatchString(t) {
-				spec++
+			if allLetter {
+				if letterRe.MatchString(t) {
+					letter++
+				}
+				if specHeadRe.MatchString(t) || specWordsRe.MatchString(t) {
+					spec++
+				}
 			}
 		}
 	}
-	allLetter := pagesLetter == readable
+	if civil >= 8 {
+		for i, p := range pages {
+			if p == nil || len(p.Words) == 0 {
+				continue
+			}
+			for _, q := range reads[i].phrases {
+				building += len(buildingRe.FindAllStringIndex(q.Text, -1))
+			}
+		}
+	}
 	switch {
 	case allLetter && letter >= 2 && sheetLike == 0:
 		return DocLetter
