@@ -217,10 +217,16 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 		pw, ph := pageScale(p)
 		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
 	}
+	// Each phrase's key is made once (upper-casing allocates) and kept for
+	// the second pass; one seen map serves every page.
+	keys := make([][]key, len(reads))
+	seen := map[key]bool{}
 	for i, r := range reads {
-		seen := map[key]bool{}
-		for _, q := range r.phrases {
+		clear(seen)
+		keys[i] = make([]key, len(r.phrases))
+		for qi, q := range r.phrases {
 			k := keyOf(pages[i], q)
+			keys[i][qi] = k
 			if !seen[k] {
 				seen[k] = true
 				count[k]++
@@ -228,8 +234,8 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 		}
 	}
 	for i, r := range reads {
-		for qi, q := range r.phrases {
-			if count[keyOf(pages[i], q)]*5 >= n*3 {
+		for qi := range r.phrases {
+			if count[keys[i][qi]]*5 >= n*3 {
 				out[[2]int{i, qi}] = true
 			}
 		}
@@ -449,10 +455,14 @@ func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
 	}
 	var nts []int
 	for qi, q := range r.phrases {
-		if ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
+		// A ratio has a digit (both forms of ratioOnlyRe need one), so a
+		// phrase without one is not upper-cased and tried; "NOT TO SCALE"
+		// counts in the title-block zone only, a cheaper test than the
+		// expression, so it goes first.
+		if strings.ContainsAny(q.Text, "0123456789") && ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
 			views = append(views, q.Raw)
 			viewWords = append(viewWords, q.Words)
-		} else if ntsRe.MatchString(q.Text) && isTitleBlockZone(p, q.Box) {
+		} else if isTitleBlockZone(p, q.Box) && ntsRe.MatchString(q.Text) {
 			nts = append(nts, qi)
 		}
 	}
