@@ -19,7 +19,7 @@ import (
 // under discipline headings; one number may head several rows (a sheet with
 // two subjects).
 var (
-	setIndexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+	setIndexHeadingRe = lineSet.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 	numberRangeRe     = regexp.MustCompile(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
 	hasLetterRe       = regexp.MustCompile(`\pL{2,}`)
 	titleWordRe       = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
@@ -41,8 +41,9 @@ type indexCandidate struct {
 // the page holds no column of the set's numbers with titles.
 func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 	heading := false
-	for _, l := range pv.lines {
-		if setIndexHeadingRe.MatchString(l.Text) {
+	for li := range pv.lines {
+		// The line's literal scan first (no heading word, no heading).
+		if pv.find(setIndexHeadingRe, li) != nil {
 			heading = true
 			break
 		}
