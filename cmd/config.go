@@ -126,6 +126,9 @@ type CodesConfig struct {
 // EmbedConfig are the hosted-screen settings (endpoint 12).
 type EmbedConfig struct {
 	LinkTTL time.Duration `mapstructure:"link_ttl"`
+	// PDFiumCacheDir keeps the compiled sheet-image renderer; "" means
+	// data.dir/sheet-images/wasm.
+	PDFiumCacheDir string `mapstructure:"pdfium_cache_dir"`
 }
 
 // LawsConfig are the local-law snapshot settings (laws.go).
@@ -188,6 +191,7 @@ var defaults = map[string]any{
 	"scan.budgets.objects":                   200_000,
 	"scan.budgets.object_span_mb":            8,
 	"embed.link_ttl":                         30 * time.Minute,
+	"embed.pdfium_cache_dir":                 "",
 	"model.base_url":                         "",
 	"model.name":                             "",
 	"model.api_key_file":                     "",

@@ -54,6 +54,7 @@ func newRootCmd() *cobra.Command {
 		newInspectCmd(),
 		newModelCmd(a),
 		newVersionCmd(),
+		newCompilePDFiumCmd(),
 	)
 	enforceUsageExit(root)
 	return root

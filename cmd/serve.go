@@ -190,7 +190,13 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		Timeout: cfg.Scan.Timeout, MaxAttempts: cfg.Scan.MaxAttempts, Log: log, Busy: reserveProcsForRequests(), Observer: meters}
 	// Sheet images for the hosted screens: PDFium (WebAssembly) compiles
 	// in the background so start-up does not wait for it.
-	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"), ModuleCacheDir: sheetImageModuleCache}
+	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"),
+		ModuleCacheDir: cfg.Embed.PDFiumCacheDir, Compile: compilePDFiumOutOfProcess}
+	if sheetImageModuleCache != "" {
+		// In-process test servers: the test binary is not planreview, so
+		// it compiles here, once, into a folder the tests share.
+		ap.pages.ModuleCacheDir, ap.pages.Compile = sheetImageModuleCache, nil
+	}
 	ap.pages.Start()
 	runner.Completed = func(ctx context.Context, files []store.File) {
 		for _, f := range files {

@@ -34,6 +34,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// Servers started in this process compile the sheet-image renderer
+	// here (the test binary cannot run planreview's compile-pdfium) into
+	// one folder every test shares.
+	sheetImageModuleCache = filepath.Join(os.TempDir(), "planreview-test-wasm-cache")
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
@@ -96,6 +100,9 @@ func childEnv(extra ...string) []string {
 			env = append(env, kv)
 		}
 	}
+	// Every binary the tests start shares one compiled sheet-image
+	// renderer, as an installed appliance keeps its own from start to start.
+	env = append(env, "PLANREVIEW_EMBED_PDFIUM_CACHE_DIR="+filepath.Join(os.TempDir(), "planreview-test-wasm-cache"))
 	return append(env, extra...)
 }
 

@@ -61,6 +61,12 @@ type Renderer struct {
 	Workers     int           // concurrent renders; default 1
 	// ModuleCacheDir holds wazero's compiled PDFium; default CacheDir/wasm.
 	ModuleCacheDir string
+	// Compile, when set, fills ModuleCacheDir in another process before
+	// PDFium starts in this one: compiling the 5.8 MB module takes about
+	// 300 MB of heap for 15 s, which a serving appliance must not hold
+	// (its scans have a memory ceiling); loading the compiled code takes
+	// a fraction. On failure the module is compiled here as before.
+	Compile func(ctx context.Context, moduleCacheDir string) error
 
 	once    sync.Once
 	ready   chan struct{}
@@ -111,9 +117,9 @@ func (r *Renderer) initPool() (pool pdfium.Pool, err error) {
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
 		WithMemoryLimitPages(uint32(limit / 65536)).
 		WithCloseOnContextDone(true) // Kill interrupts a page that runs too long
-	dir := r.ModuleCacheDir
-	if dir == "" && r.CacheDir != "" {
-		dir = filepath.Join(r.CacheDir, "wasm")
+	dir := r.moduleCacheDir()
+	if dir != "" && r.Compile != nil {
+		_ = r.Compile(context.Background(), dir) // a failure compiles here instead
 	}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err == nil {
@@ -123,6 +129,27 @@ func (r *Renderer) initPool() (pool pdfium.Pool, err error) {
 		}
 	}
 	return webassembly.Init(webassembly.Config{MinIdle: 0, MaxIdle: r.Workers, MaxTotal: r.Workers, RuntimeConfig: cfg})
+}
+
+func (r *Renderer) moduleCacheDir() string {
+	if r.ModuleCacheDir == "" && r.CacheDir != "" {
+		return filepath.Join(r.CacheDir, "wasm")
+	}
+	return r.ModuleCacheDir
+}
+
+// CompileInto compiles PDFium into wazero's compilation cache in dir and
+// stops: what Renderer.Compile runs in a child process.
+func CompileInto(dir string) error {
+	if dir == "" {
+		return errors.New("sheet images: no module cache folder")
+	}
+	r := &Renderer{ModuleCacheDir: dir, Workers: 1}
+	pool, err := r.initPool()
+	if err != nil {
+		return err
+	}
+	return pool.Close()
 }
 
 // Close stops PDFium; renders after it fail.
