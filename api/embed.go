@@ -211,20 +211,7 @@ func (s *Server) listEmbedJobs(w http.ResponseWriter, r *http.Request) error {
 	if len(q.Search) > 200 {
 		return invalidParam("q", "q must be at most 200 characters.")
 	}
-	items, next, err := s.store.Jobs(principalFrom(r.Context()).partner.ID, q)
-	if err != nil {
-		return err
-	}
-	out := jobList{Jobs: make([]jobView, len(items))}
-	for i, it := range items {
-		out.Jobs[i] = viewJob(it.Job, it.Current, nil)
-	}
-	if next != "" {
-		c := encodeCursor(next)
-		out.NextCursor = &c
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return s.writeJobList(w, r, q)
 }
 
 // pageImage serves one page of one of the job's files as PNG, rendered

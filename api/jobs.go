@@ -107,6 +107,12 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return s.writeJobList(w, r, q)
+}
+
+// writeJobList answers one page of the partner's jobs (the API's list and
+// the login screen's).
+func (s *Server) writeJobList(w http.ResponseWriter, r *http.Request, q store.JobQuery) error {
 	items, next, err := s.store.Jobs(principalFrom(r.Context()).partner.ID, q)
 	if err != nil {
 		return err
