@@ -21,6 +21,10 @@ type checkSpec struct {
 	// quantities names the params that are numeric limits, which a
 	// jurisdiction's amendment may override.
 	quantities map[string]string
+	// wholeSet: the check's findings are true only if the whole set was
+	// read (a sheet or document "not in the set", a mark "on no plan"), so
+	// their confidence is scaled by the share read (review.finding).
+	wholeSet bool
 }
 
 var checks = map[string]checkSpec{
@@ -28,19 +32,23 @@ var checks = map[string]checkSpec{
 	"scope_not_reviewed":         {vars: []string{"reason", "docType"}, run: checkScopeNotReviewed},
 	"unfinished_text":            {vars: []string{"text", "what", "more"}, run: checkUnfinishedText},
 	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
-	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans},
+	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans, wholeSet: true},
 	"schedule_mark_repeated":     {vars: []string{"tag", "count"}, run: checkScheduleMarkRepeated},
 	"code_analysis_unread":       {vars: []string{"where"}, run: checkCodeAnalysisUnread},
-	"missing_documents":          {vars: []string{"document", "text"}, run: checkMissingDocuments},
+	"missing_documents":          {vars: []string{"document", "text"}, run: checkMissingDocuments, wholeSet: true},
 	"index_title_mismatch":       {vars: []string{"listed", "indexTitle", "sheetTitle", "indexSheet"}, run: checkIndexTitleMismatch},
 	"empty_schedule":             {vars: []string{"rows", "empty", "cells", "header"}, run: checkEmptySchedule},
 	"issue_status":               {vars: []string{"status", "stage"}, run: checkIssueStatus},
 	"scale_conflict":             {vars: []string{"first", "second", "paper"}, run: checkScaleConflict},
 	"codes_not_applied":          {vars: []string{"codes", "reason", "applied"}, run: checkCodesNotApplied},
 	"no_readable_pages":          {vars: []string{"pages"}, run: checkNoReadablePages},
-	"sheet_index_missing":        {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing},
+	"sheet_index_missing":        {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing, wholeSet: true},
 	"sheet_index_unlisted":       {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
-	"sheet_references":           {vars: []string{"target", "reference"}, run: checkSheetReferences},
+	"sheet_references":           {vars: []string{"target", "reference"}, run: checkSheetReferences, wholeSet: true},
+	"sheet_index_absent":         {vars: []string{"where", "count"}, run: checkIndexAbsent, wholeSet: true},
+	"index_placeholder_title":    {vars: []string{"listed", "indexTitle", "indexSheet"}, run: checkIndexPlaceholder},
+	"index_duplicate_entry":      {vars: []string{"listed", "first", "second", "indexSheet"}, run: checkIndexDuplicate},
+	"checks_not_covered":         {vars: []string{"what"}, run: checkNotCovered},
 	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
 		validate: oneOf("field", "number", "title", "date", "scale")},
@@ -154,7 +162,8 @@ func checkIndexMissing(rv *review, r *Rule) []observation {
 	reported := map[string]bool{}
 	for _, ip := range rv.indexPages() {
 		for _, e := range ip.index {
-			if _, ok := present[e.Key]; ok || reported[e.Key] {
+			// A number the index marks reserved is kept free on purpose.
+			if _, ok := present[e.Key]; ok || reported[e.Key] || reservedTitleRe.MatchString(e.Title) {
 				continue
 			}
 			reported[e.Key] = true

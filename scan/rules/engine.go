@@ -550,9 +550,10 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	if o.confidence > 0 {
 		f.Confidence = o.confidence
 	}
-	// A statement about the whole set ("not stated anywhere") is only as
-	// sure as the share of the set that was read.
-	if o.page == nil && r.Severity != SeverityInfo && r.Topic != "coverage" {
+	// A statement about the whole set ("not stated anywhere", a sheet or
+	// document "not in the set") is only as sure as the share of the set
+	// that was read.
+	if (o.page == nil || checks[r.Check].wholeSet) && r.Severity != SeverityInfo && r.Topic != "coverage" {
 		f.Confidence = math.Round(f.Confidence*rv.readShare()*100) / 100
 	}
 	if pv != nil {

@@ -148,6 +148,9 @@ var dedicatedTests = []string{
 	"completeness-title-block-scale", "completeness-code-edition-stated",
 	"completeness-occupancy-stated", "completeness-construction-type-stated",
 	"completeness-sprinklers-stated",
+	// outcomes_test.go
+	"completeness-sheet-index-absent", "completeness-index-duplicate-entry",
+	"completeness-index-placeholder-title", "coverage-checks-not-covered",
 }
 
 // TestImplausibleValuesAreNotEvidence: dimensions that cannot be what the

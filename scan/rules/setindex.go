@@ -89,7 +89,7 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 			texts = append(texts, sheets.WordText(p.Words[j]))
 		}
 		t := strings.Join(texts, " ")
-		return t, rest, hasLetterRe.MatchString(t)
+		return t, rest, hasLetterRe.MatchString(t) || isPlaceholderTitle(t)
 	}
 	var cands []indexCandidate
 	for i, w := range p.Words {
@@ -237,7 +237,7 @@ func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box) (string, []int) 
 			texts = append(texts, sheets.WordText(p.Words[j]))
 		}
 		t := strings.Join(texts, " ")
-		if !hasLetterRe.MatchString(t) {
+		if !hasLetterRe.MatchString(t) && !isPlaceholderTitle(t) {
 			return "", nil
 		}
 		return t, got
@@ -265,6 +265,7 @@ func readSetIndexes(pages []*pageView) {
 			}
 		}
 		if has {
+			preferSetIndex(fp, keys)
 			continue
 		}
 		for _, pv := range fp {
@@ -326,7 +327,8 @@ func checkIndexTitleMismatch(rv *review, r *Rule) []observation {
 	for _, ip := range rv.indexPages() {
 		for _, e := range ip.index {
 			pv, ok := present[e.Key]
-			if !ok || e.Title == "" {
+			// A placeholder title is index_placeholder_title's finding.
+			if !ok || e.Title == "" || isPlaceholderTitle(e.Title) {
 				continue
 			}
 			tb := pv.captionTitle()
@@ -354,4 +356,30 @@ func checkIndexTitleMismatch(rv *review, r *Rule) []observation {
 		}
 	}
 	return out
+}
+
+// preferSetIndex reads each parsed index page again against the set's own
+// numbers and keeps that reading when it lists more of the set: the
+// heading-and-column parser drops a column holding one short number (E1)
+// beside full NCS numbers, and its rows would then read as unlisted.
+func preferSetIndex(fp []*pageView, keys map[string]bool) {
+	for _, pv := range fp {
+		if len(pv.index) == 0 || !pv.readable {
+			continue
+		}
+		entries := readSetIndex(pv, keys)
+		if inSetKeys(entries, keys) > inSetKeys(pv.index, keys) {
+			pv.index = entries
+		}
+	}
+}
+
+func inSetKeys(entries []sheets.IndexEntry, keys map[string]bool) int {
+	n := map[string]bool{}
+	for _, e := range entries {
+		if keys[e.Key] {
+			n[e.Key] = true
+		}
+	}
+	return len(n)
 }

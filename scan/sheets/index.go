@@ -137,12 +137,18 @@ func indexColumn(p *pdftext.Page, col []int, anchored func(first Box) bool, colS
 		return nil
 	}
 	seen := map[string]bool{}
-	titled := 0
+	titled, repeated := 0, 0
 	var rows []IndexEntry
 	for _, i := range col {
 		n, _ := ParseNumber(WordText(p.Words[i]))
-		if !n.Strong || seen[n.Key] {
+		if !n.Strong {
 			return nil
+		}
+		// A number listed twice is the index's own error (reported by the
+		// review), not a reason to drop the column; a column that is
+		// mostly repeats is callouts, not a list of sheets.
+		if seen[n.Key] {
+			repeated++
 		}
 		seen[n.Key] = true
 		e := indexRow(p, i, colStarts)
@@ -151,7 +157,7 @@ func indexColumn(p *pdftext.Page, col []int, anchored func(first Box) bool, colS
 		}
 		rows = append(rows, e)
 	}
-	if 2*titled < len(rows) {
+	if 2*titled < len(rows) || 4*repeated > len(rows) {
 		return nil
 	}
 	return rows

@@ -1,0 +1,517 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"planreview/scan/sheets"
+)
+
+// Every check has three outcomes (issue 10, item 9): a finding; "missing",
+// saying where the thing should have been; and "could not read", when the
+// sheets that would show it were not read in full. The first two are
+// findings of their rules; the third is folded, per file, into one
+// coverage info finding (coverage-checks-not-covered) that says which
+// checks did not cover which sheets and why, in a few sentences.
+
+// readInFull reports whether the page's text was read in full: readable,
+// and not a few words over a raster or outlined drawing.
+func (pv *pageView) readInFull() bool {
+	return pv.readable && (pv.model == nil || pv.model.TextLayer == sheets.TextFull)
+}
+
+// filePages groups the review's pages by file, in registration order.
+func (rv *review) filePages() [][]*pageView {
+	var order []int
+	by := map[int][]*pageView{}
+	for _, pv := range rv.pages {
+		if _, ok := by[pv.fileIndex]; !ok {
+			order = append(order, pv.fileIndex)
+		}
+		by[pv.fileIndex] = append(by[pv.fileIndex], pv)
+	}
+	out := make([][]*pageView, 0, len(order))
+	for _, fi := range order {
+		out = append(out, by[fi])
+	}
+	return out
+}
+
+// pageName names a page for a coverage sentence: "page 3 (sheet A-101)".
+func (pv *pageView) pageName() string {
+	if pv.sheet.Number != "" {
+		return fmt.Sprintf("page %d (sheet %s)", pv.page.Number, pv.sheet.Number)
+	}
+	return fmt.Sprintf("page %d", pv.page.Number)
+}
+
+// --- sheet index: missing, could not read, duplicate rows, placeholders ----
+
+// coverTitleRe names a cover or title sheet, where a set's index belongs.
+var coverTitleRe = regexp.MustCompile(`(?i)\b(?:COVER(?:\s+SHEET)?|TITLE\s+SHEET)\b`)
+
+// isCover reports whether the page is the set's cover or a general sheet:
+// where a sheet index is printed.
+func (pv *pageView) isCover() bool {
+	return pv.sheet.Type == sheets.TypeGeneral || coverTitleRe.MatchString(pv.sheet.Title)
+}
+
+// indexHeadingLine returns the page's first line that is a sheet-index
+// heading standing alone (at most five words: "DRAWING INDEX", "LIST OF
+// DRAWINGS"), or -1. A heading word inside a note ("CONTENTS OF THE
+// PACKAGE") is not one.
+func (pv *pageView) indexHeadingLine() int {
+	if !pv.readable {
+		return -1
+	}
+	for li, l := range pv.lines {
+		if len(l.Words) <= 5 && pv.find(setIndexHeadingRe, li) != nil {
+			return li
+		}
+	}
+	return -1
+}
+
+// indexState is what the review knows about one file's sheet index.
+type indexState struct {
+	pages   []*pageView
+	keys    map[string]bool // the file's sheet numbers read from title blocks
+	index   *pageView       // the page whose index rows were read
+	heading *pageView       // a page with an index heading (rows read or not)
+	cover   *pageView       // a cover or general sheet read in full
+	unread  *pageView       // a cover or general sheet not read in full
+}
+
+func fileIndexState(pages []*pageView) indexState {
+	st := indexState{pages: pages, keys: map[string]bool{}}
+	for _, pv := range pages {
+		if pv.sheet.Key != "" {
+			st.keys[pv.sheet.Key] = true
+		}
+		if st.index == nil && len(pv.index) > 0 {
+			st.index = pv
+		}
+		if st.heading == nil && pv.indexHeadingLine() >= 0 {
+			st.heading = pv
+		}
+		if !pv.isCover() {
+			continue
+		}
+		if pv.readInFull() && pv.drawingAreaWords() >= 10 {
+			if st.cover == nil {
+				st.cover = pv
+			}
+		} else if st.unread == nil {
+			st.unread = pv
+		}
+	}
+	return st
+}
+
+// permitSet reports whether the file is a permit set of at least three
+// numbered sheets: a set that lists its sheets.
+func (st indexState) permitSet() bool {
+	pv := st.pages[0]
+	return pv.set != nil && pv.set.DocType == sheets.DocPermitSet && len(st.keys) >= 3
+}
+
+// checkIndexAbsent is the sheet index's "missing" outcome: a permit set of
+// three or more numbered sheets whose cover or general sheet was read in
+// full, with no index heading or index rows on any page. Where a page of
+// the set could not be read in full the index may be on it: that is the
+// "could not read" outcome (indexCoverage), not a finding.
+func checkIndexAbsent(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, pages := range rv.filePages() {
+		st := fileIndexState(pages)
+		if !st.permitSet() || st.index != nil || st.heading != nil || st.cover == nil {
+			continue
+		}
+		all := true
+		for _, pv := range pages {
+			all = all && pv.readInFull()
+		}
+		if !all {
+			continue
+		}
+		out = append(out, observation{page: st.cover, words: st.cover.sheet.TitleWords,
+			vars:     map[string]string{"where": st.cover.sheetNumberOr(), "count": fmt.Sprint(len(pages))},
+			evidence: "no sheet index"})
+	}
+	return out
+}
+
+// indexCoverage is the sheet index's "could not read" outcome for one
+// file: an index heading whose rows could not be matched to sheet numbers,
+// or a permit set without an index whose cover or other pages were not
+// read in full.
+func indexCoverage(pages []*pageView) string {
+	st := fileIndexState(pages)
+	if st.index != nil || len(pages) < 3 {
+		return ""
+	}
+	if st.heading != nil {
+		li := st.heading.indexHeadingLine()
+		return fmt.Sprintf("The sheet index under %q on %s could not be read as rows of sheet numbers with titles, so the set was not checked against it.",
+			strings.TrimSpace(st.heading.lines[li].Text), st.heading.pageName())
+	}
+	if !st.permitSet() || st.cover != nil && allReadInFull(pages) {
+		return ""
+	}
+	if st.unread != nil {
+		return fmt.Sprintf("No sheet index was found, but the cover %s was not read in full, so whether the set lists its sheets was not checked.", st.unread.pageName())
+	}
+	return ""
+}
+
+func allReadInFull(pages []*pageView) bool {
+	for _, pv := range pages {
+		if !pv.readInFull() {
+			return false
+		}
+	}
+	return true
+}
+
+// placeholderTitleRe is an index title left as its template's placeholder:
+// the template's caption ("SHEET TITLE", "DRAWING NAME"), TBD, x's, dashes,
+// question marks. "RESERVED", "NOT USED" and "INTENTIONALLY LEFT BLANK"
+// are deliberate (a number kept free in the numbering), and a bare "TITLE"
+// is the title sheet's own name ("G-001 Title"), so neither is one.
+var placeholderTitleRe = regexp.MustCompile(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)|TBD|T\.B\.D\.?|TO\s+BE\s+DETERMINED|X{2,}|[-–—_.]{2,}|\?{1,3}|UNTITLED|PLACEHOLDER)\s*$`)
+
+// reservedTitleRe is an index row that keeps its number free on purpose:
+// the sheet is not expected in the set.
+var reservedTitleRe = regexp.MustCompile(`(?i)^\W*(?:RESERVED|NOT\s+USED|(?:INTENTIONALLY\s+)?(?:LEFT\s+)?BLANK|VOID|DELETED|OMITTED)\W*$`)
+
+// isPlaceholderTitle reports whether an index row's title is a placeholder.
+func isPlaceholderTitle(t string) bool {
+	return placeholderTitleRe.MatchString(t)
+}
+
+// checkIndexPlaceholder reports an index row whose title is a template's
+// placeholder ("SHEET TITLE", "TBD", "XXX", "---"), on the row. The rest of
+// the index is checked as usual.
+func checkIndexPlaceholder(rv *review, r *Rule) []observation {
+	var out []observation
+	for _, ip := range rv.indexPages() {
+		own := map[int]bool{}
+		for _, w := range ip.sheet.NumberWords {
+			own[w] = true
+		}
+		for _, e := range ip.index {
+			if !isPlaceholderTitle(e.Title) || len(e.Words) == 0 || own[e.Words[0]] {
+				continue
+			}
+			out = append(out, observation{page: ip, words: e.Words,
+				vars:     map[string]string{"listed": e.Number, "indexTitle": strings.TrimSpace(e.Title), "indexSheet": ip.sheetNumberOr()},
+				evidence: "placeholder title " + e.Key})
+		}
+	}
+	return out
+}
+
+// checkIndexDuplicate reports a sheet number an index lists twice, on the
+// second row. Two rows of one number are one sheet with two subjects when
+// the sheet's title holds both rows' titles ("GENERAL NOTES" and
+// "CONSTRUCTION ASSEMBLIES" for "GENERAL NOTES & CONSTRUCTION
+// ASSEMBLIES"): not a finding. Rows with different titles for a sheet
+// that is not in the set, or whose title was not read, are not judged
+// either. An index repeated whole on its page (most numbers twice) is a
+// second copy of the list, not an error of its rows.
+func checkIndexDuplicate(rv *review, r *Rule) []observation {
+	present := rv.presentSheets()
+	var out []observation
+	for _, ip := range rv.indexPages() {
+		rows := map[string][]sheets.IndexEntry{}
+		var keys []string
+		for _, e := range ip.index {
+			if _, ok := rows[e.Key]; !ok {
+				keys = append(keys, e.Key)
+			}
+			rows[e.Key] = append(rows[e.Key], e)
+		}
+		var repeated []string
+		for _, k := range keys {
+			if len(rows[k]) > 1 && !sameRow(rows[k]) {
+				repeated = append(repeated, k)
+			}
+		}
+		if len(repeated) == 0 || 3*len(repeated) > len(keys) {
+			continue
+		}
+		for _, k := range repeated {
+			es := rows[k]
+			if !sameTitles(es) {
+				pv, ok := present[k]
+				if !ok || pv.sheet.Title == "" || allTitlesIn(es, pv.sheet.Title) {
+					continue
+				}
+			}
+			out = append(out, observation{page: ip, words: es[1].Words,
+				vars: map[string]string{"listed": es[1].Number, "first": strings.TrimSpace(es[0].Title),
+					"second": strings.TrimSpace(es[1].Title), "indexSheet": ip.sheetNumberOr()},
+				evidence: "index twice " + k})
+		}
+	}
+	return out
+}
+
+// sameRow reports whether the entries are the members of one printed range
+// row ("21-23" lists each number once, from one word).
+func sameRow(es []sheets.IndexEntry) bool {
+	for _, e := range es[1:] {
+		if len(e.Words) == 0 || len(es[0].Words) == 0 || e.Words[0] != es[0].Words[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameTitles(es []sheets.IndexEntry) bool {
+	first := titleTokens(es[0].Title)
+	for _, e := range es[1:] {
+		t := titleTokens(e.Title)
+		if !subsetOf(t, first) || !subsetOf(first, t) {
+			return false
+		}
+	}
+	return true
+}
+
+func allTitlesIn(es []sheets.IndexEntry, title string) bool {
+	tb := titleTokens(title)
+	for _, e := range es {
+		if !subsetOf(titleTokens(e.Title), tb) {
+			return false
+		}
+	}
+	return true
+}
+
+// --- door and window tags: could not read ---------------------------------
+
+// doorWindowTagRe is a tag of the door and window families that sets
+// commonly use when no schedule says which families there are: D1, W12,
+// DR3, WD2A.
+var doorWindowTagRe = regexp.MustCompile(`^(?:D|W|DR|WD|WIN)\d{1,3}[A-Z]?$`)
+
+// openingCoverage is the door and window check's "could not read" outcome,
+// per file: a schedule found whose marks could not be read, a schedule read
+// whose marks no plan tag matched, or plans tagged with door and window
+// marks and no schedule found in the set.
+func (rv *review) openingCoverage() map[int][]string {
+	out := map[int][]string{}
+	present := rv.presentSheets()
+	var schedules []*pageView
+	marks := map[string]bool{}
+	for _, pv := range rv.pages {
+		if !pv.readable || !pv.isOpeningSchedule() {
+			continue
+		}
+		schedules = append(schedules, pv)
+		for _, h := range pv.standaloneMarks(present) {
+			marks[h.mark] = true
+		}
+	}
+	plans := func() []*pageView {
+		var ps []*pageView
+		for _, pv := range rv.pages {
+			if pv.readable && !pv.isOpeningSchedule() && planTitleRe.MatchString(pv.sheet.Title) && !notFloorPlansRe.MatchString(pv.sheet.Title) {
+				ps = append(ps, pv)
+			}
+		}
+		return ps
+	}
+	switch {
+	case len(schedules) > 0 && len(marks) < 3:
+		s := schedules[0]
+		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
+			"The door or window schedule on %s was found, but its marks could not be read as marks of letters and digits standing alone (W1, D3A; numbered marks are not compared, since room numbers and keynotes share their shape), so its openings were not compared with the tags on the plans.", s.pageName()))
+	case len(schedules) > 0:
+		_, _, ok := rv.openingTags()
+		if ok {
+			break
+		}
+		s := schedules[0]
+		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
+			"The schedule on %s lists %d marks, but no floor plan of the set shows two or more of them as tags standing alone, so the schedule and the plans were not compared.", s.pageName(), len(marks)))
+	default:
+		for _, pv := range plans() {
+			tags := map[string]bool{}
+			for _, h := range pv.standaloneMarks(present) {
+				if doorWindowTagRe.MatchString(h.mark) {
+					tags[h.mark] = true
+				}
+			}
+			if len(tags) < 3 {
+				continue
+			}
+			names := make([]string, 0, len(tags))
+			for t := range tags {
+				names = append(names, t)
+			}
+			sort.Strings(names)
+			if len(names) > 4 {
+				names = append(names[:4], "…")
+			}
+			out[pv.fileIndex] = append(out[pv.fileIndex], fmt.Sprintf(
+				"The plan on %s tags doors or windows (%s), but no door or window schedule was found in the set, so the tags were not checked against one.", pv.pageName(), strings.Join(names, ", ")))
+		}
+	}
+	return out
+}
+
+// --- the coverage finding ---------------------------------------------------
+
+// partialCoverage names the pages of a file read only in part, and the
+// checks that therefore did not cover them.
+func partialCoverage(pages []*pageView) string {
+	var names []string
+	for _, pv := range pages {
+		if pv.readable && !pv.readInFull() {
+			names = append(names, pv.pageName())
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	subject, verb := names[0], "holds"
+	if len(names) > 1 {
+		subject, verb = strings.Join(names[:len(names)-1], ", ")+" and "+names[len(names)-1], "hold"
+	}
+	return fmt.Sprintf("%s %s only scattered readable words (the rest of its text is drawn as images or outlines, or in a font that does not read back as text): the sheet references, referenced documents, issue status, unfinished text and title block there were not checked.",
+		upperFirst(subject), verb)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// checkNotCovered is the folded "could not read" outcome: one info finding
+// per file, on its first page, saying which checks did not cover which of
+// its sheets and why. Pages with no text at all have their own
+// coverage-unreadable-page finding and are not repeated here; files out of
+// scope are not reviewed at all (their scope finding says so).
+func checkNotCovered(rv *review, r *Rule) []observation {
+	openings := rv.openingCoverage()
+	var out []observation
+	for _, pages := range rv.filePages() {
+		fi := pages[0].fileIndex
+		if fi < len(rv.scopes) && rv.scopes[fi].Class == ScopeOutOfScope {
+			continue
+		}
+		var parts []string
+		for _, s := range []string{partialCoverage(pages), indexCoverage(pages)} {
+			if s != "" {
+				parts = append(parts, s)
+			}
+		}
+		parts = append(parts, openings[fi]...)
+		parts = append(parts, rv.stairCoverage(pages)...)
+		if len(parts) == 0 {
+			continue
+		}
+		first := pages[0]
+		for _, pv := range pages {
+			if pv.readable {
+				first = pv
+				break
+			}
+		}
+		out = append(out, observation{page: first,
+			vars:     map[string]string{"what": strings.Join(parts, " ")},
+			evidence: fmt.Sprintf("not covered file%d", fi)})
+	}
+	return out
+}
+
+// --- stairs: could not read -------------------------------------------------
+
+var (
+	stairTitleRe = regexp.MustCompile(`(?i)\bSTAIRS?\b`)
+	// An arrow label of a stair on a plan: "UP", "DN", "DOWN" standing alone.
+	stairArrowRe = regexp.MustCompile(`(?i)^\s*(?:UP|DN|DOWN)\s*$`)
+)
+
+// drawsStairs reports whether a sheet draws a stair: its title names one,
+// or it labels a stair arrow (UP/DN standing alone) and names a stair.
+func (pv *pageView) drawsStairs() bool {
+	if !pv.readable {
+		return false
+	}
+	if stairTitleRe.MatchString(pv.sheet.Title) {
+		return true
+	}
+	arrow, word := false, false
+	for _, l := range pv.lines {
+		arrow = arrow || stairArrowRe.MatchString(l.Text)
+		word = word || stairTitleRe.MatchString(l.Text)
+		if arrow && word {
+			return true
+		}
+	}
+	return false
+}
+
+// stairRulesActive reports whether a stair rule of the adopted packs
+// applies to this review (in scope, occupancy known): only then is an
+// unread stair a check that did not run for want of values.
+func (rv *review) stairRulesActive() bool {
+	for _, r := range rv.eng.rules {
+		if r.Topic == "life-safety.stairs" && rv.eng.packKind(r.Pack) != "completeness" && rv.occupancyApplies(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// stairValuesRead reports whether a riser height or tread depth can be
+// read on the page: a stair annotation, note or label the value readers
+// (or the packs' own "RISER 7 3/4"" phrasing) take.
+func (rv *review) stairValuesRead(pv *pageView) bool {
+	for li := range pv.lines {
+		if pv.find(riserCountRe, li) != nil || pv.find(totalRiseRe, li) != nil {
+			return true
+		}
+	}
+	pn := rv.notesOf(pv)
+	if pn.mayRead(riserKeys) && len(readRiserNotes(pv, pv.layoutPage(), pn, nil)) > 0 {
+		return true
+	}
+	return pn.mayRead(treadKeys) && len(readTreadNotes(pv, pv.layoutPage(), pn, nil)) > 0
+}
+
+// stairCoverage is the code values' "could not read" outcome for a file in
+// scope: sheets that draw a stair while no sheet of the set gives a riser
+// height or tread depth the stair rules could read.
+func (rv *review) stairCoverage(pages []*pageView) []string {
+	fi := pages[0].fileIndex
+	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope || !rv.stairRulesActive() {
+		return nil
+	}
+	var stairs []string
+	for _, pv := range pages {
+		if pv.drawsStairs() && !existingRe.MatchString(pv.sheet.Title) {
+			stairs = append(stairs, pv.pageName())
+		}
+	}
+	if len(stairs) == 0 {
+		return nil
+	}
+	for _, pv := range rv.pages {
+		if pv.readable && rv.stairValuesRead(pv) {
+			return nil
+		}
+	}
+	if len(stairs) > 3 {
+		stairs = append(stairs[:3], "others")
+	}
+	return []string{fmt.Sprintf("%s draw%s a stair, but no riser height or tread depth could be read on any sheet, so the stair rules were not checked.",
+		upperFirst(strings.Join(stairs, ", ")), map[bool]string{true: "s", false: ""}[len(stairs) == 1])}
+}

@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"planreview/scan/plangen"
+)
+
+// The three outcomes of each check (outcomes.go), on built-in PDFs: a
+// finding, "missing" (saying where it belongs), and "could not read"
+// folded into one coverage info per file.
+
+// coverNotes is a cover read in full: text in its drawing area.
+var coverNotes = plangen.Notes(200, 300,
+	"PROJECT: NEW RESIDENCE AT 12 MAIN STREET",
+	"SCOPE OF WORK: NEW SINGLE FAMILY DWELLING WITH ATTACHED GARAGE",
+	"OWNER: J. SMITH")
+
+func drawing(number, title string, labels ...plangen.LabelSpec) plangen.SheetSpec {
+	return plangen.SheetSpec{Number: number, Title: title, Date: "2026-03-02", Scale: scale14, Labels: labels}
+}
+
+func notCovered(t *testing.T, fs []Finding) string {
+	t.Helper()
+	got := byRule(fs, "coverage-checks-not-covered")
+	if len(got) > 1 {
+		t.Errorf("%d coverage findings for one file; want one", len(got))
+	}
+	if len(got) == 0 {
+		return ""
+	}
+	if got[0].Severity != SeverityInfo {
+		t.Errorf("coverage finding severity %s", got[0].Severity)
+	}
+	return got[0].Rationale
+}
+
+func TestSheetIndexAbsentOutcomesPDF(t *testing.T) {
+	sheets := []plangen.SheetSpec{
+		drawing("A-101", "FLOOR PLAN", plangen.Notes(120, 140, "1. PROVIDE BLOCKING AT ALL GRAB BARS.")...),
+		drawing("A-201", "ELEVATIONS"),
+		drawing("A-301", "SECTIONS"),
+	}
+	// Missing: a permit set read in full, its cover read, no index.
+	fs := reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: coverNotes}}, sheets...)...)
+	got := byRule(fs, "completeness-sheet-index-absent")
+	if len(got) != 1 || got[0].SheetNumber != "G-001" || !strings.Contains(got[0].Rationale, "cover sheet G-001") || got[0].Severity != SeverityLow {
+		t.Fatalf("index absent: %+v", got)
+	}
+	if got[0].Confidence != 0.6 {
+		t.Errorf("confidence %v on a set read in full; want the rule's 0.6", got[0].Confidence)
+	}
+	if s := notCovered(t, fs); s != "" {
+		t.Errorf("coverage on a set read in full: %s", s)
+	}
+
+	// Could not read: an index heading whose rows are not sheet numbers.
+	heading := append(append([]plangen.LabelSpec{}, coverNotes...), plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 500, Size: 16})
+	heading = append(heading, plangen.Notes(200, 540, "ARCHITECTURAL DRAWINGS BOUND SEPARATELY", "STRUCTURAL DRAWINGS BOUND SEPARATELY")...)
+	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: heading}}, sheets...)...)
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
+		t.Errorf("index absent reported under an index heading: %v", anchorTexts(got))
+	}
+	if s := notCovered(t, fs); !strings.Contains(s, `"SHEET INDEX" on page 1 (sheet G-001) could not be read`) {
+		t.Errorf("unread index: %q", s)
+	}
+
+	// Could not read: the cover carries only its title block (a scan under
+	// a vector title block), so the index may be on it.
+	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET"}}, sheets...)...)
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
+		t.Errorf("index absent with the cover unread: %v", anchorTexts(got))
+	}
+	if s := notCovered(t, fs); !strings.Contains(s, "No sheet index was found, but the cover page 1 (sheet G-001) was not read in full") {
+		t.Errorf("unread cover: %q", s)
+	}
+
+	// Not asked: two sheets, or no cover (a subset of a set).
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: coverNotes}, sheets[0])
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
+		t.Errorf("index absent on a two-sheet set: %v", anchorTexts(got))
+	}
+	fs = reviewPDF(t, sheets...)
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
+		t.Errorf("index absent on a set without a cover: %v", anchorTexts(got))
+	}
+}
+
+func TestIndexDuplicateAndPlaceholderPDF(t *testing.T) {
+	// An NCS index with a number listed twice, a placeholder title, a
+	// reserved number and a sheet of two subjects listed on two rows: each
+	// is judged on its own and the rest of the index is still checked.
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
+	for i, r := range [][2]string{{"G-001", "COVER SHEET"}, {"A-101", "FLOOR PLAN"}, {"A-101", "FLOOR PLAN"},
+		{"A-102", "SHEET TITLE"}, {"A-103", "(RESERVED)"}, {"A-201", "ELEVATIONS"}, {"A-301", "SECTIONS"},
+		{"A-301", "DETAILS"}, {"A-501", "SCHEDULES"}, {"A-601", "DOOR DETAILS"}} {
+		index = append(index, plangen.LabelSpec{Text: r[0] + " " + r[1], Left: 200, Top: 340 + float64(i)*24})
+	}
+	caption := func(title string) plangen.LabelSpec {
+		return plangen.LabelSpec{Text: "SHEET TITLE: " + title, Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}
+	}
+	specs := []plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: index}}
+	for _, n := range [][2]string{{"A-101", "FLOOR PLAN"}, {"A-102", "ROOF PLAN"}, {"A-201", "ELEVATIONS"},
+		{"A-301", "SECTIONS AND DETAILS"}, {"A-601", "DOOR DETAILS"}, {"A-401", "ENLARGED PLANS"}} {
+		specs = append(specs, drawing(n[0], n[1], caption(n[1])))
+	}
+	fs := reviewPDF(t, specs...)
+	dup := byRule(fs, "completeness-index-duplicate-entry")
+	if len(dup) != 1 || !strings.Contains(dup[0].Rationale, "lists A-101 twice") || dup[0].SheetNumber != "G-001" {
+		t.Errorf("duplicates: %v %v", anchorTexts(dup), dup)
+	}
+	ph := byRule(fs, "completeness-index-placeholder-title")
+	if len(ph) != 1 || !strings.Contains(ph[0].Rationale, `A-102 with the placeholder title "SHEET TITLE"`) {
+		t.Errorf("placeholders: %v", anchorTexts(ph))
+	}
+	if got := byRule(fs, "completeness-index-title-mismatch"); len(got) != 0 {
+		t.Errorf("a placeholder or a two-subject sheet read as a title mismatch: %v", anchorTexts(got))
+	}
+	missing := byRule(fs, "completeness-sheet-index-missing-sheet")
+	if len(missing) != 1 || !strings.Contains(missing[0].Rationale, "lists A-501") {
+		t.Errorf("missing (A-501 only; A-103 is reserved): %v", anchorTexts(missing))
+	}
+	unlisted := byRule(fs, "completeness-sheet-not-in-index")
+	if len(unlisted) != 1 || unlisted[0].SheetNumber != "A-401" {
+		t.Errorf("unlisted: %v", anchorTexts(unlisted))
+	}
+}
+
+func TestPlaceholderTitles(t *testing.T) {
+	for _, tc := range []struct {
+		title string
+		want  bool
+	}{
+		{"SHEET TITLE", true}, {"Drawing Name", true}, {"TBD", true}, {"XXX", true}, {"---", true}, {"???", true},
+		{"(RESERVED)", false}, {"NOT USED", false}, {"Title", false}, {"TITLE SHEET", false},
+		{"FLOOR PLAN", false}, {"XX PLAN", false}, {"SHEET TITLE PLAN", false},
+	} {
+		if got := isPlaceholderTitle(tc.title); got != tc.want {
+			t.Errorf("isPlaceholderTitle(%q) = %v, want %v", tc.title, got, tc.want)
+		}
+	}
+}
+
+// scattered is a page whose text reads as scattered letters (a font that
+// maps back to text only in part): the set model reads it as partial.
+var scattered = func() []plangen.LabelSpec {
+	var lines []string
+	for i := 0; i < 16; i++ {
+		lines = append(lines, "R L U N G A P")
+	}
+	return plangen.Notes(120, 140, lines...)
+}()
+
+func TestNotCoveredPartialPagePDF(t *testing.T) {
+	fs := reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", plangen.Notes(120, 140, "1. SEE 3/A-501 FOR WALL TYPES.")...),
+		drawing("A-102", "ROOF PLAN", scattered...),
+		drawing("A-201", "ELEVATIONS"),
+		drawing("A-301", "SECTIONS"),
+	)
+	s := notCovered(t, fs)
+	if !strings.Contains(s, "Page 2 (sheet A-102) holds only scattered readable words") || !strings.Contains(s, "unfinished text") {
+		t.Errorf("partial page: %q", s)
+	}
+	// A reference to a sheet "not in the set" is as sure as the share of
+	// the set read: three of four pages.
+	ref := byRule(fs, "completeness-reference-to-missing-sheet")
+	if len(ref) != 1 || ref[0].Confidence != 0.56 {
+		t.Errorf("reference confidence: %+v", ref)
+	}
+	// The same set read in full: no coverage finding, the rule's own
+	// confidence.
+	fs = reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", plangen.Notes(120, 140, "1. SEE 3/A-501 FOR WALL TYPES.")...),
+		drawing("A-201", "ELEVATIONS"),
+	)
+	if s := notCovered(t, fs); s != "" {
+		t.Errorf("coverage on a set read in full: %q", s)
+	}
+	if ref := byRule(fs, "completeness-reference-to-missing-sheet"); len(ref) != 1 || ref[0].Confidence != 0.75 {
+		t.Errorf("reference confidence: %+v", ref)
+	}
+}
+
+func TestNotCoveredOpeningsPDF(t *testing.T) {
+	tags := func(marks ...string) []plangen.LabelSpec {
+		var out []plangen.LabelSpec
+		for i, m := range marks {
+			out = append(out, plangen.LabelSpec{Text: m, Left: 300 + float64(i)*160, Top: 500})
+		}
+		return out
+	}
+	// Could not read: the plans tag doors and windows, the set has no
+	// schedule.
+	fs := reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", tags("D1", "D2", "W1", "W2")...),
+		drawing("A-201", "ELEVATIONS"),
+	)
+	if s := notCovered(t, fs); !strings.Contains(s, "page 1 (sheet A-101) tags doors or windows (D1, D2, W1, W2), but no door or window schedule was found") {
+		t.Errorf("tags without a schedule: %q", s)
+	}
+	// Look-alike: grid or room labels of other shapes are not door tags.
+	fs = reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", tags("A1", "B2", "C3", "E4")...),
+		drawing("A-201", "ELEVATIONS"),
+	)
+	if s := notCovered(t, fs); s != "" {
+		t.Errorf("grid labels read as door tags: %q", s)
+	}
+	// Could not read: a window schedule numbered 1, 2, 3 (numbered marks
+	// are not compared).
+	sched := append([]plangen.LabelSpec{{Text: "WINDOW SCHEDULE", Left: 200, Top: 260, Size: 16}},
+		plangen.Notes(200, 300, "1", "2", "3", "4")...)
+	fs = reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", tags("1", "2", "3")...),
+		drawing("A-601", "WINDOW SCHEDULE", sched...),
+	)
+	if s := notCovered(t, fs); !strings.Contains(s, "door or window schedule on page 2 (sheet A-601) was found, but its marks could not be read") {
+		t.Errorf("numbered schedule: %q", s)
+	}
+	// Finding, not could-not-read: a schedule and plans that share marks.
+	sched = append([]plangen.LabelSpec{{Text: "WINDOW SCHEDULE", Left: 200, Top: 260, Size: 16}},
+		plangen.Notes(200, 300, "W1", "W2", "W3", "W4")...)
+	fs = reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", tags("W1", "W2", "W3", "W4", "W5")...),
+		drawing("A-601", "WINDOW SCHEDULE", sched...),
+	)
+	if got := byRule(fs, "consistency-tag-not-in-schedule"); len(got) != 1 {
+		t.Errorf("tag not in schedule: %v", anchorTexts(got))
+	}
+	if s := notCovered(t, fs); s != "" {
+		t.Errorf("coverage where the check ran: %q", s)
+	}
+}
+
+func TestNotCoveredStairsPDF(t *testing.T) {
+	cover := plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "CODE ANALYSIS", "APPLICABLE CODES: 2021 IRC", "OCCUPANCY GROUP: R-3",
+			"CONSTRUCTION TYPE: V-B", "SPRINKLERED: NO", "SHEET INDEX")}
+	// Could not read: a stair section without a riser or tread value.
+	fs := reviewPDF(t, cover, drawing("A-301", "STAIR SECTION", plangen.Notes(120, 140, "STAIR NOTES", "1. HANDRAIL BOTH SIDES.")...))
+	if s := notCovered(t, fs); !strings.Contains(s, "Page 2 (sheet A-301) draws a stair, but no riser height or tread depth could be read") {
+		t.Errorf("stair without values: %q", s)
+	}
+	// Read: the riser stated; the rule judges it, no coverage sentence.
+	fs = reviewPDF(t, cover, drawing("A-301", "STAIR SECTION", plangen.Notes(120, 140, "STAIR NOTES", "14 RISERS @ 7 1/2\"")...))
+	if s := notCovered(t, fs); strings.Contains(s, "stair") {
+		t.Errorf("stair with values: %q", s)
+	}
+}
