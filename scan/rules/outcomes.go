@@ -414,6 +414,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 		}
 		parts = append(parts, openings[fi]...)
 		parts = append(parts, rv.stairCoverage(pages)...)
+		parts = append(parts, rv.doorCoverage(pages)...)
 		if len(parts) == 0 {
 			continue
 		}
@@ -514,4 +515,67 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 	}
 	return []string{fmt.Sprintf("%s draw%s a stair, but no riser height or tread depth could be read on any sheet, so the stair rules were not checked.",
 		upperFirst(strings.Join(stairs, ", ")), map[bool]string{true: "s", false: ""}[len(stairs) == 1])}
+}
+
+// --- doors: could not read --------------------------------------------------
+
+// doorScheduleTitleRe is a door schedule's title standing as a heading.
+var doorScheduleTitleRe = regexp.MustCompile(`(?i)^\s*(?:[A-Z0-9]+\s+)?DOOR\s+(?:AND\s+(?:FRAME|HARDWARE)\s+)?SCHEDULE\s*$`)
+
+// doorRulesActive reports whether a door-width rule of the adopted packs
+// applies to this review.
+func (rv *review) doorRulesActive() bool {
+	for _, r := range rv.eng.rules {
+		if r.Topic == "egress.doors" && rv.occupancyApplies(r) {
+			if _, ok := valueReaders[r.ID]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// doorCoverage is the door rules' "could not read" outcome for a file in
+// scope: a sheet titled with a door schedule whose table, or whose width
+// or size column, the layout did not read (a schedule drawn without rules,
+// or one whose sizes are in a column the engine does not name).
+func (rv *review) doorCoverage(pages []*pageView) []string {
+	fi := pages[0].fileIndex
+	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope || !rv.doorRulesActive() {
+		return nil
+	}
+	var out []string
+	for _, pv := range pages {
+		if !pv.readInFull() {
+			continue
+		}
+		titled := false
+		for _, l := range pv.lines {
+			if len(l.Words) <= 6 && doorScheduleTitleRe.MatchString(l.Text) {
+				titled = true
+				break
+			}
+		}
+		if !titled {
+			continue
+		}
+		lp := pv.layoutPage()
+		table, sized := false, false
+		for _, tb := range lp.Tables {
+			if !isDoorSchedule(lp, tb) {
+				continue
+			}
+			table = true
+			if headerColumns(lp, tb, doorSizeHeaderRe, doorMarkHeaderRe) != nil {
+				sized = true
+			}
+		}
+		switch {
+		case !table:
+			out = append(out, fmt.Sprintf("The door schedule on %s could not be read as a table, so door widths were not checked.", pv.pageName()))
+		case !sized:
+			out = append(out, fmt.Sprintf("The door schedule on %s has no width or size column the engine could read, so door widths were not checked.", pv.pageName()))
+		}
+	}
+	return out
 }

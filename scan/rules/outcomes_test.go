@@ -250,3 +250,35 @@ func TestNotCoveredStairsPDF(t *testing.T) {
 		t.Errorf("stair with values: %q", s)
 	}
 }
+
+func TestNotCoveredDoorsPDF(t *testing.T) {
+	// Read: a ruled door schedule with a size column; no coverage sentence.
+	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160},
+		[]string{"MARK", "LOCATION", "SIZE"},
+		[]string{"101", "FRONT ENTRY", "3068"},
+		[]string{"102", "BEDROOM", `2'-8" X 6'-8"`})
+	fs := reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-601", Title: "DOOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: concatLabels(plangen.Notes(120, 860, "DOOR SCHEDULE"), doorLabels), Strokes: doorRules})
+	if s := notCovered(t, fs); strings.Contains(s, "door schedule") {
+		t.Errorf("door schedule read: %q", s)
+	}
+	// Could not read: the same schedule printed without rules (no table).
+	fs = reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-601", Title: "DOOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: concatLabels(plangen.Notes(120, 860, "DOOR SCHEDULE"), doorLabels)})
+	if s := notCovered(t, fs); !strings.Contains(s, "The door schedule on page 2 (sheet A-601) could not be read as a table") {
+		t.Errorf("door schedule without rules: %q", s)
+	}
+	// Could not read: a table whose sizes are in no column named so.
+	oddLabels, oddRules := table(120, 900, []float64{60, 220, 160},
+		[]string{"MARK", "LOCATION", "LEAF"},
+		[]string{"101", "FRONT ENTRY", "3068"},
+		[]string{"102", "BEDROOM", `2'-8" X 6'-8"`})
+	fs = reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-601", Title: "DOOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: concatLabels(plangen.Notes(120, 860, "DOOR SCHEDULE"), oddLabels), Strokes: oddRules})
+	if s := notCovered(t, fs); !strings.Contains(s, "has no width or size column") {
+		t.Errorf("door schedule without a size column: %q", s)
+	}
+}
