@@ -82,6 +82,10 @@ type indexState struct {
 	heading *pageView       // a page with an index heading (rows read or not)
 	cover   *pageView       // a cover or general sheet read in full
 	unread  *pageView       // a cover or general sheet not read in full
+	// names is a cover that names three or more of the set's other sheet
+	// numbers without an index heading or rows read: a list the engine
+	// could not read as an index, not a set without one.
+	names *pageView
 }
 
 func fileIndexState(pages []*pageView) indexState {
@@ -107,7 +111,25 @@ func fileIndexState(pages []*pageView) indexState {
 			st.unread = pv
 		}
 	}
+	for _, pv := range pages {
+		if st.names == nil && pv.isCover() && pv.readable && pv.namesSheets(st.keys) >= 3 {
+			st.names = pv
+		}
+	}
 	return st
+}
+
+// namesSheets counts the set's sheet numbers, other than its own, that the
+// page prints as words.
+func (pv *pageView) namesSheets(keys map[string]bool) int {
+	seen := map[string]bool{}
+	for _, w := range pv.page.Words {
+		k := sheets.NumberKey(strings.Trim(sheets.WordText(w), ".,;:()"))
+		if k != "" && k != pv.sheet.Key && keys[k] {
+			seen[k] = true
+		}
+	}
+	return len(seen)
 }
 
 // permitSet reports whether the file is a permit set of at least three
@@ -126,7 +148,7 @@ func checkIndexAbsent(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pages := range rv.filePages() {
 		st := fileIndexState(pages)
-		if !st.permitSet() || st.index != nil || st.heading != nil || st.cover == nil {
+		if !st.permitSet() || st.index != nil || st.heading != nil || st.names != nil || st.cover == nil {
 			continue
 		}
 		all := true
@@ -157,7 +179,14 @@ func indexCoverage(pages []*pageView) string {
 		return fmt.Sprintf("The sheet index under %q on %s could not be read as rows of sheet numbers with titles, so the set was not checked against it.",
 			strings.TrimSpace(st.heading.lines[li].Text), st.heading.pageName())
 	}
-	if !st.permitSet() || st.cover != nil && allReadInFull(pages) {
+	if !st.permitSet() {
+		return ""
+	}
+	if st.names != nil {
+		return fmt.Sprintf("The cover %s names %d of the set's sheet numbers, but not as rows of an index the engine could read (no index heading above them), so the set was not checked against that list.",
+			st.names.pageName(), st.names.namesSheets(st.keys))
+	}
+	if st.cover != nil && allReadInFull(pages) {
 		return ""
 	}
 	if st.unread != nil {
@@ -339,29 +368,81 @@ func (rv *review) openingCoverage() map[int][]string {
 		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
 			"The schedule on %s lists %d marks, but no floor plan of the set shows two or more of them as tags standing alone, so the schedule and the plans were not compared.", s.pageName(), len(marks)))
 	default:
+		// One sentence per file, however many plans it tags.
+		tagged := map[int][]*pageView{}
+		tags := map[int]map[string]bool{}
 		for _, pv := range plans() {
-			tags := map[string]bool{}
+			own := map[string]bool{}
 			for _, h := range pv.standaloneMarks(present) {
 				if doorWindowTagRe.MatchString(h.mark) {
-					tags[h.mark] = true
+					own[h.mark] = true
 				}
 			}
-			if len(tags) < 3 {
+			if len(own) < 3 {
 				continue
 			}
-			names := make([]string, 0, len(tags))
-			for t := range tags {
+			tagged[pv.fileIndex] = append(tagged[pv.fileIndex], pv)
+			if tags[pv.fileIndex] == nil {
+				tags[pv.fileIndex] = map[string]bool{}
+			}
+			for t := range own {
+				tags[pv.fileIndex][t] = true
+			}
+		}
+		for fi, pvs := range tagged {
+			names := make([]string, 0, len(tags[fi]))
+			for t := range tags[fi] {
 				names = append(names, t)
 			}
 			sort.Strings(names)
 			if len(names) > 4 {
 				names = append(names[:4], "…")
 			}
-			out[pv.fileIndex] = append(out[pv.fileIndex], fmt.Sprintf(
-				"The plan on %s tags doors or windows (%s), but no door or window schedule was found in the set, so the tags were not checked against one.", pv.pageName(), strings.Join(names, ", ")))
+			subject, verb := "The plan on "+pageList(pvs), "tags"
+			if len(pvs) > 1 {
+				subject, verb = "The plans on "+pageList(pvs), "tag"
+			}
+			out[fi] = append(out[fi], fmt.Sprintf(
+				"%s %s doors or windows (%s), but no door or window schedule was found in the set, so the tags were not checked against one.", subject, verb, strings.Join(names, ", ")))
 		}
 	}
 	return out
+}
+
+// pageList names pages for a coverage sentence: each with its sheet
+// number while there are few ("page 2 (sheet A-101) and page 3 (sheet
+// A-102)"), else as page numbers with runs joined ("pages 1–5, 8 and 9").
+func pageList(pvs []*pageView) string {
+	if len(pvs) <= 4 {
+		names := make([]string, len(pvs))
+		for i, pv := range pvs {
+			names[i] = pv.pageName()
+		}
+		return joinAnd(names)
+	}
+	var parts []string
+	for i := 0; i < len(pvs); {
+		j := i
+		for j+1 < len(pvs) && pvs[j+1].page.Number == pvs[j].page.Number+1 && pvs[j+1].fileIndex == pvs[i].fileIndex {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("%d–%d", pvs[i].page.Number, pvs[j].page.Number))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, fmt.Sprint(pvs[k].page.Number))
+			}
+		}
+		i = j + 1
+	}
+	return "pages " + joinAnd(parts)
+}
+
+func joinAnd(parts []string) string {
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // --- the coverage finding ---------------------------------------------------
@@ -369,21 +450,21 @@ func (rv *review) openingCoverage() map[int][]string {
 // partialCoverage names the pages of a file read only in part, and the
 // checks that therefore did not cover them.
 func partialCoverage(pages []*pageView) string {
-	var names []string
+	var partial []*pageView
 	for _, pv := range pages {
 		if pv.readable && !pv.readInFull() {
-			names = append(names, pv.pageName())
+			partial = append(partial, pv)
 		}
 	}
-	if len(names) == 0 {
+	if len(partial) == 0 {
 		return ""
 	}
-	subject, verb := names[0], "holds"
-	if len(names) > 1 {
-		subject, verb = strings.Join(names[:len(names)-1], ", ")+" and "+names[len(names)-1], "hold"
+	verb := "holds"
+	if len(partial) > 1 {
+		verb = "hold"
 	}
-	return fmt.Sprintf("%s %s only scattered readable words (the rest of its text is drawn as images or outlines, or in a font that does not read back as text): the sheet references, referenced documents, issue status, unfinished text and title block there were not checked.",
-		upperFirst(subject), verb)
+	return fmt.Sprintf("%s %s only scattered readable words (the rest of the text is drawn as images or outlines, or in a font that does not read back as text), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there.",
+		upperFirst(pageList(partial)), verb)
 }
 
 func upperFirst(s string) string {
@@ -480,6 +561,11 @@ func (rv *review) stairValuesRead(pv *pageView) bool {
 		if pv.find(riserCountRe, li) != nil || pv.find(totalRiseRe, li) != nil {
 			return true
 		}
+		for _, r := range rv.eng.rules {
+			if r.Topic == "life-safety.stairs" && r.Pattern != nil && pv.find(r.Pattern, li) != nil {
+				return true
+			}
+		}
 	}
 	pn := rv.notesOf(pv)
 	if pn.mayRead(riserKeys) && len(readRiserNotes(pv, pv.layoutPage(), pn, nil)) > 0 {
@@ -496,10 +582,10 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope || !rv.stairRulesActive() {
 		return nil
 	}
-	var stairs []string
+	var stairs []*pageView
 	for _, pv := range pages {
 		if pv.drawsStairs() && !existingRe.MatchString(pv.sheet.Title) {
-			stairs = append(stairs, pv.pageName())
+			stairs = append(stairs, pv)
 		}
 	}
 	if len(stairs) == 0 {
@@ -510,11 +596,12 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 			return nil
 		}
 	}
-	if len(stairs) > 3 {
-		stairs = append(stairs[:3], "others")
+	verb := "draws"
+	if len(stairs) > 1 {
+		verb = "draw"
 	}
-	return []string{fmt.Sprintf("%s draw%s a stair, but no riser height or tread depth could be read on any sheet, so the stair rules were not checked.",
-		upperFirst(strings.Join(stairs, ", ")), map[bool]string{true: "s", false: ""}[len(stairs) == 1])}
+	return []string{fmt.Sprintf("%s %s a stair, but no riser height or tread depth could be read on any sheet, so the stair rules were not checked.",
+		upperFirst(pageList(stairs)), verb)}
 }
 
 // --- doors: could not read --------------------------------------------------

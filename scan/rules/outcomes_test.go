@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/pdftext"
 	"planreview/scan/plangen"
 )
 
@@ -64,6 +65,18 @@ func TestSheetIndexAbsentOutcomesPDF(t *testing.T) {
 	}
 	if s := notCovered(t, fs); !strings.Contains(s, `"SHEET INDEX" on page 1 (sheet G-001) could not be read`) {
 		t.Errorf("unread index: %q", s)
+	}
+
+	// Could not read: the cover lists the sheets without a heading the
+	// engine knows; a list it cannot read is not a set without an index.
+	list := append(append([]plangen.LabelSpec{}, coverNotes...), plangen.LabelSpec{Text: "DRAWINGS ENCLOSED", Left: 200, Top: 500, Size: 16})
+	list = append(list, plangen.Notes(200, 540, "A-101  FLOOR PLAN", "A-201  ELEVATIONS", "A-301  SECTIONS")...)
+	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: list}}, sheets...)...)
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
+		t.Errorf("index absent on a cover listing the sheets: %v", anchorTexts(got))
+	}
+	if s := notCovered(t, fs); !strings.Contains(s, "The cover page 1 (sheet G-001) names 3 of the set's sheet numbers") {
+		t.Errorf("unread list: %q", s)
 	}
 
 	// Could not read: the cover carries only its title block (a scan under
@@ -280,5 +293,28 @@ func TestNotCoveredDoorsPDF(t *testing.T) {
 			Labels: concatLabels(plangen.Notes(120, 860, "DOOR SCHEDULE"), oddLabels), Strokes: oddRules})
 	if s := notCovered(t, fs); !strings.Contains(s, "has no width or size column") {
 		t.Errorf("door schedule without a size column: %q", s)
+	}
+}
+
+func TestPageList(t *testing.T) {
+	pages := func(numbers ...int) []*pageView {
+		var out []*pageView
+		for _, n := range numbers {
+			out = append(out, &pageView{page: &pdftext.Page{Number: n}})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		in   []*pageView
+		want string
+	}{
+		{pages(2), "page 2"},
+		{pages(2, 3), "page 2 and page 3"},
+		{pages(1, 2, 3, 4, 5, 8, 9), "pages 1–5, 8 and 9"},
+		{pages(1, 3, 5, 7, 9), "pages 1, 3, 5, 7 and 9"},
+	} {
+		if got := pageList(tc.in); got != tc.want {
+			t.Errorf("pageList = %q, want %q", got, tc.want)
+		}
 	}
 }

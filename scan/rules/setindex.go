@@ -19,7 +19,7 @@ import (
 // under discipline headings; one number may head several rows (a sheet with
 // two subjects).
 var (
-	setIndexHeadingRe = lineSet.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+	setIndexHeadingRe = lineSet.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 	numberRangeRe     = regexp.MustCompile(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
 	hasLetterRe       = regexp.MustCompile(`\pL{2,}`)
 	titleWordRe       = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
