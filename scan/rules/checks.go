@@ -47,7 +47,7 @@ var checks = map[string]checkSpec{
 	"sheet_references":           {vars: []string{"target", "reference"}, run: checkSheetReferences, wholeSet: true},
 	"sheet_index_absent":         {vars: []string{"where", "count"}, run: checkIndexAbsent, wholeSet: true},
 	"index_placeholder_title":    {vars: []string{"listed", "indexTitle", "indexSheet"}, run: checkIndexPlaceholder},
-	"index_duplicate_entry":      {vars: []string{"listed", "first", "second", "indexSheet"}, run: checkIndexDuplicate},
+	"index_duplicate_entry":      {vars: []string{"listed", "first", "second", "indexSheet", "meant"}, run: checkIndexDuplicate},
 	"checks_not_covered":         {vars: []string{"what"}, run: checkNotCovered},
 	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,

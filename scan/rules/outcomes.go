@@ -242,16 +242,16 @@ func checkIndexPlaceholder(rv *review, r *Rule) []observation {
 	return out
 }
 
-// checkIndexDuplicate reports a sheet number an index lists twice, on the
-// second row. Two rows of one number are one sheet with two subjects when
-// the sheet's title holds both rows' titles ("GENERAL NOTES" and
-// "CONSTRUCTION ASSEMBLIES" for "GENERAL NOTES & CONSTRUCTION
-// ASSEMBLIES"): not a finding. Rows with different titles for a sheet
-// that is not in the set, or whose title was not read, are not judged
-// either. An index repeated whole on its page (most numbers twice) is a
-// second copy of the list, not an error of its rows.
+// checkIndexDuplicate reports a sheet number an index lists twice. Rows
+// with the same title are a plain repeat, reported on the second row. Rows
+// with different titles may be one sheet with two subjects ("GENERAL
+// NOTES" and "CONSTRUCTION ASSEMBLIES" for "GENERAL NOTES & CONSTRUCTION
+// ASSEMBLIES"), so they are reported only when one row's title is the
+// title of another sheet of the set that the index does not list: the row
+// was meant for that sheet, reported on that row. An index repeated whole
+// on its page (most numbers twice) is a second copy of the list, not an
+// error of its rows.
 func checkIndexDuplicate(rv *review, r *Rule) []observation {
-	present := rv.presentSheets()
 	var out []observation
 	for _, ip := range rv.indexPages() {
 		rows := map[string][]sheets.IndexEntry{}
@@ -268,24 +268,50 @@ func checkIndexDuplicate(rv *review, r *Rule) []observation {
 				repeated = append(repeated, k)
 			}
 		}
-		if len(repeated) == 0 || 3*len(repeated) > len(keys) {
+		if len(repeated) == 0 || 2*len(repeated) > len(keys) {
 			continue
 		}
 		for _, k := range repeated {
 			es := rows[k]
-			if !sameTitles(es) {
-				pv, ok := present[k]
-				if !ok || pv.sheet.Title == "" || allTitlesIn(es, pv.sheet.Title) {
-					continue
-				}
+			vars := map[string]string{"listed": es[1].Number, "first": strings.TrimSpace(es[0].Title),
+				"second": strings.TrimSpace(es[1].Title), "indexSheet": ip.sheetNumberOr(), "meant": ""}
+			if sameTitles(es) {
+				out = append(out, observation{page: ip, words: es[1].Words, vars: vars, evidence: "index twice " + k})
+				continue
 			}
-			out = append(out, observation{page: ip, words: es[1].Words,
-				vars: map[string]string{"listed": es[1].Number, "first": strings.TrimSpace(es[0].Title),
-					"second": strings.TrimSpace(es[1].Title), "indexSheet": ip.sheetNumberOr()},
-				evidence: "index twice " + k})
+			e, other := rv.rowMeantFor(es, rows)
+			if other == nil {
+				continue
+			}
+			vars["meant"] = fmt.Sprintf(" \"%s\" is the title of sheet %s, which the index does not list.", strings.TrimSpace(e.Title), other.sheet.Number)
+			out = append(out, observation{page: ip, words: e.Words, vars: vars, evidence: "index twice " + k})
 		}
 	}
 	return out
+}
+
+// rowMeantFor returns the row among es whose title is the title-block
+// title of a sheet of the set the index does not list, and that sheet.
+func (rv *review) rowMeantFor(es []sheets.IndexEntry, listed map[string][]sheets.IndexEntry) (sheets.IndexEntry, *pageView) {
+	for _, e := range es {
+		want := titleTokens(e.Title)
+		if len(want) == 0 {
+			continue
+		}
+		for _, pv := range rv.pages {
+			if pv.sheet.Key == "" || pv.sheet.Key == e.Key || pv.sheet.Title == "" {
+				continue
+			}
+			if _, ok := listed[pv.sheet.Key]; ok {
+				continue
+			}
+			got := titleTokens(pv.sheet.Title)
+			if subsetOf(want, got) && subsetOf(got, want) {
+				return e, pv
+			}
+		}
+	}
+	return sheets.IndexEntry{}, nil
 }
 
 // sameRow reports whether the entries are the members of one printed range
@@ -304,16 +330,6 @@ func sameTitles(es []sheets.IndexEntry) bool {
 	for _, e := range es[1:] {
 		t := titleTokens(e.Title)
 		if !subsetOf(t, first) || !subsetOf(first, t) {
-			return false
-		}
-	}
-	return true
-}
-
-func allTitlesIn(es []sheets.IndexEntry, title string) bool {
-	tb := titleTokens(title)
-	for _, e := range es {
-		if !subsetOf(titleTokens(e.Title), tb) {
 			return false
 		}
 	}

@@ -108,7 +108,9 @@ func TestIndexDuplicateAndPlaceholderPDF(t *testing.T) {
 	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
 	for i, r := range [][2]string{{"G-001", "COVER SHEET"}, {"A-101", "FLOOR PLAN"}, {"A-101", "FLOOR PLAN"},
 		{"A-102", "SHEET TITLE"}, {"A-103", "(RESERVED)"}, {"A-201", "ELEVATIONS"}, {"A-301", "SECTIONS"},
-		{"A-301", "DETAILS"}, {"A-501", "SCHEDULES"}, {"A-601", "DOOR DETAILS"}} {
+		{"A-301", "DETAILS"}, {"A-501", "SCHEDULES"}, {"A-601", "DOOR DETAILS"},
+		// A typo: A-401's row printed with A-601's number.
+		{"A-601", "ENLARGED PLANS"}} {
 		index = append(index, plangen.LabelSpec{Text: r[0] + " " + r[1], Left: 200, Top: 340 + float64(i)*24})
 	}
 	caption := func(title string) plangen.LabelSpec {
@@ -121,8 +123,13 @@ func TestIndexDuplicateAndPlaceholderPDF(t *testing.T) {
 	}
 	fs := reviewPDF(t, specs...)
 	dup := byRule(fs, "completeness-index-duplicate-entry")
-	if len(dup) != 1 || !strings.Contains(dup[0].Rationale, "lists A-101 twice") || dup[0].SheetNumber != "G-001" {
-		t.Errorf("duplicates: %v %v", anchorTexts(dup), dup)
+	if len(dup) != 2 || !strings.Contains(dup[0].Rationale, "lists A-101 twice") || dup[0].SheetNumber != "G-001" ||
+		!strings.Contains(dup[1].Rationale, `"ENLARGED PLANS" is the title of sheet A-401, which the index does not list`) ||
+		!strings.Contains(dup[1].Anchors[0].Text, "ENLARGED") {
+		t.Errorf("duplicates: %v", anchorTexts(dup))
+		for _, f := range dup {
+			t.Log(f.Rationale)
+		}
 	}
 	ph := byRule(fs, "completeness-index-placeholder-title")
 	if len(ph) != 1 || !strings.Contains(ph[0].Rationale, `A-102 with the placeholder title "SHEET TITLE"`) {

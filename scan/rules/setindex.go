@@ -332,7 +332,7 @@ func checkIndexTitleMismatch(rv *review, r *Rule) []observation {
 				continue
 			}
 			tb := pv.captionTitle()
-			if tb == "" {
+			if tb == "" || listsTitle(ip.index, e.Key, tb) {
 				continue
 			}
 			a, b := titleTokens(e.Title), titleTokens(tb)
@@ -382,4 +382,21 @@ func inSetKeys(entries []sheets.IndexEntry, keys map[string]bool) int {
 		}
 	}
 	return len(n)
+}
+
+// listsTitle reports whether a row of the index lists the key with the
+// title (or part of it): a second row of the same number with another
+// title is then index_duplicate_entry's finding, not a contradiction.
+func listsTitle(index []sheets.IndexEntry, key, title string) bool {
+	tb := titleTokens(title)
+	for _, e := range index {
+		if e.Key != key {
+			continue
+		}
+		t := titleTokens(e.Title)
+		if len(t) > 0 && (subsetOf(t, tb) || subsetOf(tb, t)) {
+			return true
+		}
+	}
+	return false
 }
