@@ -167,6 +167,11 @@ func checkIndexMissing(rv *review, r *Rule) []observation {
 				continue
 			}
 			reported[e.Key] = true
+			// A page whose number was not read may be the sheet: the
+			// coverage finding says so instead (indexUndecided).
+			if len(rv.unnumberedCandidates(ip, e)) > 0 {
+				continue
+			}
 			out = append(out, observation{page: ip, words: e.Words,
 				vars:     map[string]string{"listed": e.Number, "listedTitle": e.Title, "indexSheet": ip.sheetNumberOr()},
 				evidence: "missing " + e.Key})

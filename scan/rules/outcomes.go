@@ -204,6 +204,73 @@ func allReadInFull(pages []*pageView) bool {
 	return true
 }
 
+// unnumberedCandidates returns the pages, other than the index page, that
+// may be the sheet an index row lists although no sheet carries its number:
+// pages whose number was not read and that were not read in full, carry no
+// title read, or carry the row's title.
+func (rv *review) unnumberedCandidates(ip *pageView, e sheets.IndexEntry) []*pageView {
+	var out []*pageView
+	want := titleTokens(e.Title)
+	for _, pv := range rv.pages {
+		if pv == ip || pv.sheet.Key != "" {
+			continue
+		}
+		got := titleTokens(pv.sheet.Title)
+		if !pv.readInFull() || len(got) == 0 || len(want) > 0 && (subsetOf(want, got) || subsetOf(got, want)) {
+			out = append(out, pv)
+		}
+	}
+	return out
+}
+
+// indexUndecided is the "could not read" outcome of an index row whose
+// sheet is not among the numbers read while some page's number could not
+// be read: one sentence for the index page's file.
+func (rv *review) indexUndecided() map[int][]string {
+	out := map[int][]string{}
+	present := rv.presentSheets()
+	reported := map[string]bool{}
+	for _, ip := range rv.indexPages() {
+		var listed []string
+		candidates := map[*pageView]bool{}
+		var pages []*pageView
+		for _, e := range ip.index {
+			if _, ok := present[e.Key]; ok || reported[e.Key] || reservedTitleRe.MatchString(e.Title) {
+				continue
+			}
+			reported[e.Key] = true
+			cs := rv.unnumberedCandidates(ip, e)
+			if len(cs) == 0 {
+				continue
+			}
+			listed = append(listed, e.Number)
+			for _, pv := range cs {
+				if !candidates[pv] {
+					candidates[pv] = true
+					pages = append(pages, pv)
+				}
+			}
+		}
+		if len(listed) == 0 {
+			continue
+		}
+		sort.Slice(pages, func(i, j int) bool {
+			if pages[i].fileIndex != pages[j].fileIndex {
+				return pages[i].fileIndex < pages[j].fileIndex
+			}
+			return pages[i].page.Number < pages[j].page.Number
+		})
+		if len(listed) > 6 {
+			listed = append(listed[:6], "…")
+		}
+		out[ip.fileIndex] = append(out[ip.fileIndex], fmt.Sprintf(
+			"The sheet index on %s lists %s, not among the sheet numbers read; %s %s no sheet number that could be read, so whether %s missing was not decided.",
+			ip.sheetNumberOr(), joinAnd(listed), pageList(pages), map[bool]string{true: "has", false: "have"}[len(pages) == 1],
+			map[bool]string{true: "that sheet is", false: "those sheets are"}[len(listed) == 1]))
+	}
+	return out
+}
+
 // placeholderTitleRe is an index title left as its template's placeholder:
 // the template's caption ("SHEET TITLE", "DRAWING NAME"), TBD, x's, dashes,
 // question marks. "RESERVED", "NOT USED" and "INTENTIONALLY LEFT BLANK"
@@ -383,6 +450,12 @@ func (rv *review) openingCoverage() map[int][]string {
 		s := schedules[0]
 		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
 			"The schedule on %s lists %d marks, but no floor plan of the set shows two or more of them as tags standing alone, so the schedule and the plans were not compared.", s.pageName(), len(marks)))
+	case len(plans()) > 0 && rv.namedOpeningSchedule() != nil:
+		// A schedule heading on a sheet not titled as a schedule: the
+		// schedule exists but was not read as one.
+		s := rv.namedOpeningSchedule()
+		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
+			"A door or window schedule is headed on %s, but that sheet is not titled as a schedule, so the schedule was not read and the tags on the plans were not compared with it.", s.pageName()))
 	default:
 		// One sentence per file, however many plans it tags.
 		tagged := map[int][]*pageView{}
@@ -423,6 +496,27 @@ func (rv *review) openingCoverage() map[int][]string {
 		}
 	}
 	return out
+}
+
+// openingScheduleHeadingRe is a door or window schedule's heading standing
+// alone on its line ("WINDOW SCHEDULE", "DOOR AND FRAME SCHEDULE"), not a
+// note pointing at one ("SEE WINDOW SCHEDULE").
+var openingScheduleHeadingRe = regexp.MustCompile(`(?i)^\s*(?:EXTERIOR\s+|INTERIOR\s+)?(?:DOORS?|WINDOWS?|OPENINGS?|GLAZING|ALUMINIUM|ALUMINUM)(?:\s+(?:AND|&)\s+(?:DOORS?|WINDOWS?|FRAMES?|HARDWARE))?\s+SCHEDULES?\s*:?\s*$`)
+
+// namedOpeningSchedule returns the first readable page that heads a door
+// or window schedule although the page is not read as a schedule sheet.
+func (rv *review) namedOpeningSchedule() *pageView {
+	for _, pv := range rv.pages {
+		if !pv.readable || pv.isOpeningSchedule() {
+			continue
+		}
+		for _, l := range pv.lines {
+			if openingScheduleHeadingRe.MatchString(l.Text) {
+				return pv
+			}
+		}
+	}
+	return nil
 }
 
 // pageList names pages for a coverage sentence: each with its sheet
@@ -497,6 +591,7 @@ func upperFirst(s string) string {
 // scope are not reviewed at all (their scope finding says so).
 func checkNotCovered(rv *review, r *Rule) []observation {
 	openings := rv.openingCoverage()
+	undecided := rv.indexUndecided()
 	var out []observation
 	for _, pages := range rv.filePages() {
 		fi := pages[0].fileIndex
@@ -509,6 +604,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 				parts = append(parts, s)
 			}
 		}
+		parts = append(parts, undecided[fi]...)
 		parts = append(parts, openings[fi]...)
 		parts = append(parts, rv.stairCoverage(pages)...)
 		parts = append(parts, rv.doorCoverage(pages)...)

@@ -221,6 +221,15 @@ func TestNotCoveredOpeningsPDF(t *testing.T) {
 	if s := notCovered(t, fs); !strings.Contains(s, "page 1 (sheet A-101) tags doors or windows (D1, D2, W1, W2), but no door or window schedule was found") {
 		t.Errorf("tags without a schedule: %q", s)
 	}
+	// Could not read: the schedule is headed on a sheet not titled as one.
+	headed := append(tags("D1", "D2", "W1", "W2"), plangen.Notes(1200, 300, "DOOR SCHEDULE", "D1", "D2", "W1")...)
+	fs = reviewPDF(t,
+		drawing("A-101", "FLOOR PLAN", tags("D1", "D2", "W1", "W2")...),
+		drawing("A-501", "DETAILS", headed...),
+	)
+	if s := notCovered(t, fs); !strings.Contains(s, "A door or window schedule is headed on page 2 (sheet A-501), but that sheet is not titled as a schedule") {
+		t.Errorf("schedule on an untitled sheet: %q", s)
+	}
 	// Look-alike: grid or room labels of other shapes are not door tags.
 	fs = reviewPDF(t,
 		drawing("A-101", "FLOOR PLAN", tags("A1", "B2", "C3", "E4")...),
@@ -323,5 +332,35 @@ func TestPageList(t *testing.T) {
 		if got := pageList(tc.in); got != tc.want {
 			t.Errorf("pageList = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+func TestIndexMissingUndecidedPDF(t *testing.T) {
+	// The index lists A-102, no sheet carries that number, and one page's
+	// number could not be read (its text reads as scattered letters): the
+	// page may be A-102, so no "missing" finding, one coverage sentence.
+	index := []plangen.LabelSpec{{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16}}
+	index = append(index, plangen.Notes(200, 340, "G-001 COVER SHEET", "A-101 FLOOR PLAN", "A-102 ROOF PLAN", "A-201 ELEVATIONS", "A-301 SECTIONS")...)
+	cover := plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: index}
+	fs := reviewPDF(t, cover, drawing("A-101", "FLOOR PLAN"), plangen.SheetSpec{Labels: scattered},
+		drawing("A-201", "ELEVATIONS"), drawing("A-301", "SECTIONS"))
+	if got := byRule(fs, "completeness-sheet-index-missing-sheet"); len(got) != 0 {
+		t.Errorf("missing reported while a page's number was not read: %v", anchorTexts(got))
+	}
+	if s := notCovered(t, fs); !strings.Contains(s, "The sheet index on G-001 lists A-102, not among the sheet numbers read; page 3 has no sheet number that could be read, so whether that sheet is missing was not decided.") {
+		t.Errorf("undecided: %q", s)
+	}
+	// A page without a number but titled otherwise is not the sheet: the
+	// finding stands.
+	fs = reviewPDF(t, cover, drawing("A-101", "FLOOR PLAN"),
+		plangen.SheetSpec{Title: "SITE PHOTOGRAPHS", Date: "2026-03-02", Labels: plangen.Notes(120, 140, "PHOTO 1: NORTH FACADE OF THE EXISTING HOUSE", "PHOTO 2: SOUTH FACADE OF THE EXISTING HOUSE")},
+		drawing("A-201", "ELEVATIONS"), drawing("A-301", "SECTIONS"))
+	if got := byRule(fs, "completeness-sheet-index-missing-sheet"); len(got) != 1 || !strings.Contains(got[0].Rationale, "lists A-102") {
+		t.Errorf("missing beside an unnumbered page of another title: %v", anchorTexts(got))
+	}
+	// Every page numbered: the finding.
+	fs = reviewPDF(t, cover, drawing("A-101", "FLOOR PLAN"), drawing("A-201", "ELEVATIONS"), drawing("A-301", "SECTIONS"))
+	if got := byRule(fs, "completeness-sheet-index-missing-sheet"); len(got) != 1 || !strings.Contains(got[0].Rationale, "lists A-102") {
+		t.Errorf("missing: %v", anchorTexts(got))
 	}
 }
