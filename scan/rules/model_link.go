@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"sync"
 
 	"planreview/scan/sheets"
 )
@@ -55,6 +56,11 @@ type fileModel struct {
 	*sheets.SetModel
 	readablePages int // read in full
 	numberedPages int // of those, with a sheet number
+
+	// indexOnce guards index, what the review knows of the file's sheet
+	// index (outcomes.go), read once for the rules that ask.
+	indexOnce sync.Once
+	index     indexState
 }
 
 // settleDocTypes corrects a file the set model read as a non-construction

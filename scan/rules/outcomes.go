@@ -88,7 +88,18 @@ type indexState struct {
 	names *pageView
 }
 
+// fileIndexState is the file's index state, read once per file (all pages
+// of a file are reviewed together: scope is decided per file).
 func fileIndexState(pages []*pageView) indexState {
+	fm := pages[0].set
+	if fm == nil {
+		return readIndexState(pages)
+	}
+	fm.indexOnce.Do(func() { fm.index = readIndexState(pages) })
+	return fm.index
+}
+
+func readIndexState(pages []*pageView) indexState {
 	st := indexState{pages: pages, keys: map[string]bool{}}
 	for _, pv := range pages {
 		if pv.sheet.Key != "" {
@@ -428,14 +439,11 @@ func (rv *review) openingCoverage() map[int][]string {
 			marks[h.mark] = true
 		}
 	}
-	plans := func() []*pageView {
-		var ps []*pageView
-		for _, pv := range rv.pages {
-			if pv.readable && !pv.isOpeningSchedule() && planTitleRe.MatchString(pv.sheet.Title) && !notFloorPlansRe.MatchString(pv.sheet.Title) {
-				ps = append(ps, pv)
-			}
+	var plans []*pageView
+	for _, pv := range rv.pages {
+		if pv.readable && planTitleRe.MatchString(pv.sheet.Title) && !notFloorPlansRe.MatchString(pv.sheet.Title) && !pv.isOpeningSchedule() {
+			plans = append(plans, pv)
 		}
-		return ps
 	}
 	switch {
 	case len(schedules) > 0 && len(marks) < 3:
@@ -450,7 +458,7 @@ func (rv *review) openingCoverage() map[int][]string {
 		s := schedules[0]
 		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
 			"The schedule on %s lists %d marks, but no floor plan of the set shows two or more of them as tags standing alone, so the schedule and the plans were not compared.", s.pageName(), len(marks)))
-	case len(plans()) > 0 && rv.namedOpeningSchedule() != nil:
+	case len(plans) > 0 && rv.namedOpeningSchedule() != nil:
 		// A schedule heading on a sheet not titled as a schedule: the
 		// schedule exists but was not read as one.
 		s := rv.namedOpeningSchedule()
@@ -460,11 +468,20 @@ func (rv *review) openingCoverage() map[int][]string {
 		// One sentence per file, however many plans it tags.
 		tagged := map[int][]*pageView{}
 		tags := map[int]map[string]bool{}
-		for _, pv := range plans() {
+		for _, pv := range plans {
 			own := map[string]bool{}
-			for _, h := range pv.standaloneMarks(present) {
-				if doorWindowTagRe.MatchString(h.mark) {
-					own[h.mark] = true
+			for _, l := range pv.lines {
+				// A tag is one short word: most lines are ruled out
+				// before the expression runs.
+				if len(l.Words) != 1 || len(l.Text) > 8 {
+					continue
+				}
+				t := strings.TrimSpace(l.Text)
+				if t == "" || t[0] != 'D' && t[0] != 'W' {
+					continue
+				}
+				if _, isSheet := present[t]; !isSheet && doorWindowTagRe.MatchString(t) {
+					own[t] = true
 				}
 			}
 			if len(own) < 3 {
@@ -501,7 +518,7 @@ func (rv *review) openingCoverage() map[int][]string {
 // openingScheduleHeadingRe is a door or window schedule's heading standing
 // alone on its line ("WINDOW SCHEDULE", "DOOR AND FRAME SCHEDULE"), not a
 // note pointing at one ("SEE WINDOW SCHEDULE").
-var openingScheduleHeadingRe = regexp.MustCompile(`(?i)^\s*(?:EXTERIOR\s+|INTERIOR\s+)?(?:DOORS?|WINDOWS?|OPENINGS?|GLAZING|ALUMINIUM|ALUMINUM)(?:\s+(?:AND|&)\s+(?:DOORS?|WINDOWS?|FRAMES?|HARDWARE))?\s+SCHEDULES?\s*:?\s*$`)
+var openingScheduleHeadingRe = lineSet.MustCompile(`(?i)^\s*(?:EXTERIOR\s+|INTERIOR\s+)?(?:DOORS?|WINDOWS?|OPENINGS?|GLAZING|ALUMINIUM|ALUMINUM)(?:\s+(?:AND|&)\s+(?:DOORS?|WINDOWS?|FRAMES?|HARDWARE))?\s+SCHEDULES?\s*:?\s*$`)
 
 // namedOpeningSchedule returns the first readable page that heads a door
 // or window schedule although the page is not read as a schedule sheet.
@@ -510,8 +527,8 @@ func (rv *review) namedOpeningSchedule() *pageView {
 		if !pv.readable || pv.isOpeningSchedule() {
 			continue
 		}
-		for _, l := range pv.lines {
-			if openingScheduleHeadingRe.MatchString(l.Text) {
+		for li := range pv.lines {
+			if pv.matches(openingScheduleHeadingRe, li) {
 				return pv
 			}
 		}
@@ -630,7 +647,8 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 var (
 	stairTitleRe = regexp.MustCompile(`(?i)\bSTAIRS?\b`)
 	// An arrow label of a stair on a plan: "UP", "DN", "DOWN" standing alone.
-	stairArrowRe = regexp.MustCompile(`(?i)^\s*(?:UP|DN|DOWN)\s*$`)
+	stairArrowRe = lineSet.MustCompile(`(?i)^\s*(?:UP|DN|DOWN)\s*$`)
+	stairLineRe  = lineSet.MustCompile(`(?i)\bSTAIRS?\b`)
 )
 
 // drawsStairs reports whether a sheet draws a stair: its title names one,
@@ -643,9 +661,9 @@ func (pv *pageView) drawsStairs() bool {
 		return true
 	}
 	arrow, word := false, false
-	for _, l := range pv.lines {
-		arrow = arrow || stairArrowRe.MatchString(l.Text)
-		word = word || stairTitleRe.MatchString(l.Text)
+	for li := range pv.lines {
+		arrow = arrow || pv.matches(stairArrowRe, li)
+		word = word || pv.matches(stairLineRe, li)
 		if arrow && word {
 			return true
 		}
