@@ -445,4 +445,8 @@ func TestSetIndexNCSWithDuplicatePDF(t *testing.T) {
 	if got := byRule(fs, "completeness-index-title-mismatch"); len(got) != 0 {
 		t.Errorf("titles paired across columns: %v", anchorTexts(got))
 	}
+	// The number listed twice is a finding of its own, on its second row.
+	if dup := byRule(fs, "completeness-index-duplicate-entry"); len(dup) != 1 || !strings.Contains(dup[0].Rationale, "lists A-101 twice") {
+		t.Errorf("duplicate: %v", anchorTexts(dup))
+	}
 }
