@@ -93,8 +93,10 @@ func findingCategory(ruleID string) string {
 		return "title_block_incomplete"
 	case ruleID == "completeness-preliminary-stamp", ruleID == "completeness-issue-status":
 		return "issue_status"
-	case ruleID == "completeness-unfinished-text":
+	case ruleID == "completeness-unfinished-text", ruleID == "completeness-index-placeholder-title":
 		return "unfinished_placeholder"
+	case ruleID == "completeness-sheet-index-absent":
+		return "missing_information"
 	case ruleID == "completeness-empty-schedule-cell":
 		return "empty_schedule_cell"
 	case strings.HasPrefix(ruleID, "consistency-"):
