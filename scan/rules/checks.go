@@ -28,7 +28,7 @@ type checkSpec struct {
 }
 
 var checks = map[string]checkSpec{
-	"unreadable_page":            {vars: []string{"page", "reason", "file"}, run: checkUnreadablePage},
+	"unreadable_page":            {vars: []string{"page", "what", "reason", "file"}, run: checkUnreadablePage},
 	"scope_not_reviewed":         {vars: []string{"reason", "docType"}, run: checkScopeNotReviewed},
 	"unfinished_text":            {vars: []string{"text", "what", "more"}, run: checkUnfinishedText},
 	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
@@ -100,7 +100,13 @@ func lengthParam(_, v string) error {
 // --- coverage ---------------------------------------------------------------
 
 func checkUnreadablePage(rv *review, r *Rule) []observation {
-	var out []observation
+	type group struct {
+		file   int
+		reason string
+	}
+	var order []group
+	pages := map[group][]*pageView{}
+	reasons := map[group]string{}
 	for _, pv := range rv.pages {
 		if pv.readable {
 			continue
@@ -112,10 +118,33 @@ func checkUnreadablePage(rv *review, r *Rule) []observation {
 		case reason == "":
 			reason = "no machine-readable text"
 		}
-		out = append(out, observation{page: pv,
-			vars: map[string]string{"page": strconv.Itoa(pv.page.Number), "reason": reason, "file": pv.fileID},
-			// File position, not file id: ids change with every version.
-			evidence: fmt.Sprintf("file%d/page%d/%s", pv.fileIndex, pv.page.Number, pv.page.Reason)})
+		g := group{pv.fileIndex, reason}
+		if _, ok := pages[g]; !ok {
+			order = append(order, g)
+		}
+		pages[g] = append(pages[g], pv)
+		reasons[g] = reason
+	}
+	var out []observation
+	for _, g := range order {
+		pvs := pages[g]
+		// A few pages are named one by one, on their pages; a file of many
+		// (a scanned set) is one sentence, not dozens.
+		if len(pvs) <= 3 {
+			for _, pv := range pvs {
+				out = append(out, observation{page: pv,
+					vars: map[string]string{"page": strconv.Itoa(pv.page.Number), "what": fmt.Sprintf("Page %d was", pv.page.Number),
+						"reason": g.reason, "file": pv.fileID},
+					// File position, not file id: ids change with every version.
+					evidence: fmt.Sprintf("file%d/page%d/%s", pv.fileIndex, pv.page.Number, pv.page.Reason)})
+			}
+			continue
+		}
+		first := pvs[0]
+		out = append(out, observation{page: first,
+			vars: map[string]string{"page": strconv.Itoa(first.page.Number), "what": upperFirst(pageNumbers(pvs)) + " were",
+				"reason": g.reason, "file": first.fileID},
+			evidence: fmt.Sprintf("file%d/pages%d+%d/%s", first.fileIndex, first.page.Number, len(pvs), first.page.Reason)})
 	}
 	return out
 }

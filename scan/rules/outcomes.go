@@ -547,6 +547,11 @@ func pageList(pvs []*pageView) string {
 		}
 		return joinAnd(names)
 	}
+	return pageNumbers(pvs)
+}
+
+// pageNumbers is pageList with page numbers only, runs joined.
+func pageNumbers(pvs []*pageView) string {
 	var parts []string
 	for i := 0; i < len(pvs); {
 		j := i
@@ -561,6 +566,9 @@ func pageList(pvs []*pageView) string {
 			}
 		}
 		i = j + 1
+	}
+	if len(pvs) == 1 {
+		return "page " + joinAnd(parts)
 	}
 	return "pages " + joinAnd(parts)
 }

@@ -364,3 +364,25 @@ func TestIndexMissingUndecidedPDF(t *testing.T) {
 		t.Errorf("missing: %v", anchorTexts(got))
 	}
 }
+
+func TestUnreadablePagesGrouped(t *testing.T) {
+	e := loadAll(t)
+	pages := []pdftext.Page{codePage(OccupancyResidential)}
+	for n := 2; n <= 9; n++ {
+		pages = append(pages, pdftext.Page{Number: n, Width: testW, Height: testH, Readable: false, Reason: pdftext.ReasonImageOnly})
+	}
+	pages[5].Reason = pdftext.ReasonNoTextObjects // page 6: another reason
+	fs := reviewPages(t, e, pages...)
+	got := byRule(fs, "coverage-unreadable-page")
+	if len(got) != 2 {
+		t.Fatalf("%d unreadable findings for 8 pages of two reasons; want one per reason group of more than three, one per page otherwise: %v", len(got), got)
+	}
+	var texts []string
+	for _, f := range got {
+		texts = append(texts, f.Rationale)
+	}
+	joined := strings.Join(texts, "\n")
+	if !strings.Contains(joined, "Pages 2–5 and 7–9 were not reviewed: image_only") || !strings.Contains(joined, "Page 6 was not reviewed: no_text_objects") {
+		t.Errorf("rationales:\n%s", joined)
+	}
+}
