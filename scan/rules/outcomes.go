@@ -131,13 +131,27 @@ func readIndexState(pages []*pageView) indexState {
 }
 
 // namesSheets counts the set's sheet numbers, other than its own, that the
-// page prints as words.
+// page prints as rows of a list: a short line (at most eight words) that
+// starts or ends with the number and has a word of letters beside it
+// ("A-101 FLOOR PLAN", "SITE PLAN 2"). A numbered note ("1. ALL WORK …") is
+// not a row.
 func (pv *pageView) namesSheets(keys map[string]bool) int {
 	seen := map[string]bool{}
-	for _, w := range pv.page.Words {
-		k := sheets.NumberKey(strings.Trim(sheets.WordText(w), ".,;:()"))
-		if k != "" && k != pv.sheet.Key && keys[k] {
-			seen[k] = true
+	for _, l := range pv.lines {
+		n := len(l.Words)
+		if n < 2 || n > 8 || !hasLetterRe.MatchString(l.Text) {
+			continue
+		}
+		first := sheets.WordText(pv.page.Words[l.Words[0]])
+		last := sheets.WordText(pv.page.Words[l.Words[n-1]])
+		for _, w := range []string{first, last} {
+			if w == first && strings.HasSuffix(w, ".") || strings.HasSuffix(w, ")") {
+				continue
+			}
+			k := sheets.NumberKey(strings.Trim(w, ".,;:"))
+			if k != "" && k != pv.sheet.Key && keys[k] {
+				seen[k] = true
+			}
 		}
 	}
 	return len(seen)
@@ -194,7 +208,7 @@ func indexCoverage(pages []*pageView) string {
 		return ""
 	}
 	if st.names != nil {
-		return fmt.Sprintf("The cover %s names %d of the set's sheet numbers, but not as rows of an index the engine could read (no index heading above them), so the set was not checked against that list.",
+		return fmt.Sprintf("The cover %s prints %d of the set's sheet numbers beside titles, but under no index heading the engine knows, so they were not read as the set's index and the set was not checked against them.",
 			st.names.pageName(), st.names.namesSheets(st.keys))
 	}
 	if st.cover != nil && allReadInFull(pages) {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,8 +76,26 @@ func TestSheetIndexAbsentOutcomesPDF(t *testing.T) {
 	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
 		t.Errorf("index absent on a cover listing the sheets: %v", anchorTexts(got))
 	}
-	if s := notCovered(t, fs); !strings.Contains(s, "The cover page 1 (sheet G-001) names 3 of the set's sheet numbers") {
+	if s := notCovered(t, fs); !strings.Contains(s, "The cover page 1 (sheet G-001) prints 3 of the set's sheet numbers beside titles") {
 		t.Errorf("unread list: %q", s)
+	}
+
+	// Look-alike: numbered notes on the cover of a set numbered 1, 2, 3
+	// are notes, not a list of its sheets.
+	numbered := []plangen.SheetSpec{{Number: "", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: append(append([]plangen.LabelSpec{}, coverNotes...), plangen.Notes(200, 500,
+			"1. ALL WORK SHALL COMPLY WITH THE 2021 IRC AS AMENDED.", "2. VERIFY ALL DIMENSIONS BEFORE STARTING WORK.",
+			"3. DO NOT SCALE THESE DRAWINGS.")...)}}
+	for i, title := range []string{"SITE PLAN", "FLOOR PLAN", "ELEVATIONS"} {
+		numbered = append(numbered, drawing(strconv.Itoa(i+1), title,
+			plangen.LabelSpec{Text: "Drawing Name: " + title, Left: plangen.PageWidth - 700, Top: plangen.PageHeight - 420}))
+	}
+	fs = reviewPDF(t, numbered...)
+	if s := notCovered(t, fs); strings.Contains(s, "prints") {
+		t.Errorf("numbered notes read as a list of sheets: %q", s)
+	}
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 1 {
+		t.Errorf("index absent on a numbered set with notes on its cover: %v", anchorTexts(got))
 	}
 
 	// Could not read: the cover carries only its title block (a scan under
