@@ -646,6 +646,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 		parts = append(parts, undecided[fi]...)
 		parts = append(parts, openings[fi]...)
 		parts = append(parts, rv.stairCoverage(pages)...)
+		parts = append(parts, rv.guardCoverage(pages)...)
 		parts = append(parts, rv.doorCoverage(pages)...)
 		if len(parts) == 0 {
 			continue
@@ -817,4 +818,73 @@ func (rv *review) doorCoverage(pages []*pageView) []string {
 		}
 	}
 	return out
+}
+
+// --- guards: could not read -------------------------------------------------
+
+// guardLineRe names a guard on a sheet ("GUARDRAIL", "42" GUARD").
+var guardLineRe = lineSet.MustCompile(`(?i)\bGUARD\s*RAILS?\b|\bGUARDS?\b`)
+
+// guardHeightRules returns the adopted guard-height rules that apply to
+// this review (in scope, occupancy known).
+func (rv *review) guardHeightRules() []*Rule {
+	var out []*Rule
+	for _, r := range rv.eng.rules {
+		if r.Topic == "life-safety.guards" && strings.Contains(r.ID, "guard-height") && rv.occupancyApplies(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// guardCoverage is the guard rules' "could not read" outcome for a file in
+// scope: sheets that name a guard while no sheet of the set gives a guard
+// height the rules judge (a height beside a stair is not judged there: 34
+// in is allowed on a stair's open side).
+func (rv *review) guardCoverage(pages []*pageView) []string {
+	fi := pages[0].fileIndex
+	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope {
+		return nil
+	}
+	rules := rv.guardHeightRules()
+	if len(rules) == 0 {
+		return nil
+	}
+	var named []*pageView
+	for _, pv := range pages {
+		if !pv.readable || existingRe.MatchString(pv.sheet.Title) {
+			continue
+		}
+		for li, l := range pv.lines {
+			if pv.matches(guardLineRe, li) && !guardLookRe.MatchString(l.Text) {
+				named = append(named, pv)
+				break
+			}
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		for li := range pv.lines {
+			for _, r := range rules {
+				if r.Pattern != nil && pv.find(r.Pattern, li) != nil {
+					return nil
+				}
+			}
+		}
+		pn := rv.notesOf(pv)
+		if pn.mayRead(guardKeys) && len(readGuardNotes(pv, pv.layoutPage(), pn, nil)) > 0 {
+			return nil
+		}
+	}
+	verb := "names"
+	if len(named) > 1 {
+		verb = "name"
+	}
+	return []string{fmt.Sprintf("%s %s a guard, but no guard height could be read on any sheet (a height beside a stair is not judged), so the guard-height rules were not checked.",
+		upperFirst(pageList(named)), verb)}
 }

@@ -405,3 +405,24 @@ func TestUnreadablePagesGrouped(t *testing.T) {
 		t.Errorf("rationales:\n%s", joined)
 	}
 }
+
+func TestNotCoveredGuardsPDF(t *testing.T) {
+	cover := plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(200, 300, "CODE ANALYSIS", "APPLICABLE CODES: 2021 IRC", "OCCUPANCY GROUP: R-3",
+			"CONSTRUCTION TYPE: V-B", "SPRINKLERED: NO", "SHEET INDEX")}
+	// Could not read: a deck with a guardrail and no height anywhere.
+	fs := reviewPDF(t, cover, drawing("A-102", "DECK PLAN", plangen.Notes(120, 140, "DECK NOTES", "1. PROVIDE GUARDRAIL AT DECK EDGE PER DETAIL 4.")...))
+	if s := notCovered(t, fs); !strings.Contains(s, "Page 2 (sheet A-102) names a guard, but no guard height could be read") {
+		t.Errorf("guard without a height: %q", s)
+	}
+	// Read: the height stated; the rule judges it, no coverage sentence.
+	fs = reviewPDF(t, cover, drawing("A-102", "DECK PLAN", plangen.Notes(120, 140, "DECK NOTES", "1. PROVIDE 36\" HIGH GUARDRAIL AT DECK EDGE.")...))
+	if s := notCovered(t, fs); strings.Contains(s, "guard") {
+		t.Errorf("guard with a height: %q", s)
+	}
+	// Look-alike: a corner guard is not a guard at a drop.
+	fs = reviewPDF(t, cover, drawing("A-102", "FLOOR PLAN", plangen.Notes(120, 140, "1. STAINLESS STEEL CORNER GUARDS AT ALL OUTSIDE CORNERS.")...))
+	if s := notCovered(t, fs); strings.Contains(s, "guard") {
+		t.Errorf("corner guard read as a guard: %q", s)
+	}
+}
