@@ -278,6 +278,9 @@ func TestIndexNeedsHeadingAndFullNumbers(t *testing.T) {
 		{"no heading", build("", "G-001 COVER", "A-101 PLAN", "A-201 SECTIONS"), 0},
 		{"finish tags", build("FINISH SCHEDULE", "P-1 PAINT", "P-2 PAINT", "RB-1 BASE"), 0},
 		{"repeated tags under a heading", build("DRAWING LIST", "A-101 PLAN", "A-101 PLAN"), 0},
+		// One number listed twice in a real list: the list stands, both
+		// rows kept (the review reports the repeat).
+		{"index with a number listed twice", build("SHEET INDEX", "G-001 COVER", "A-101 PLAN", "A-101 PLAN", "A-201 SECTIONS", "A-301 DETAILS"), 5},
 		{"untitled numbers", build("SHEET INDEX", "A-101", "A-102", "A-103"), 0},
 	} {
 		p := tc.page
