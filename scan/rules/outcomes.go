@@ -596,6 +596,26 @@ func joinAnd(parts []string) string {
 
 // --- the coverage finding ---------------------------------------------------
 
+// numberCoverage is the "could not read" outcome of the checks that work
+// on sheet numbers (index against the set, duplicate numbers, references
+// to other sheets) for a file of several readable pages none of whose
+// sheet numbers could be read.
+func numberCoverage(pages []*pageView) string {
+	readable := 0
+	for _, pv := range pages {
+		if pv.sheet.Key != "" {
+			return ""
+		}
+		if pv.readable {
+			readable++
+		}
+	}
+	if readable < 2 {
+		return ""
+	}
+	return "No sheet number could be read on any page, so the sheet index, repeated sheet numbers and references to other sheets were not checked against the set."
+}
+
 // partialCoverage names the pages of a file read only in part, and the
 // checks that therefore did not cover them.
 func partialCoverage(pages []*pageView) string {
@@ -638,7 +658,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 			continue
 		}
 		var parts []string
-		for _, s := range []string{partialCoverage(pages), indexCoverage(pages)} {
+		for _, s := range []string{partialCoverage(pages), numberCoverage(pages), indexCoverage(pages)} {
 			if s != "" {
 				parts = append(parts, s)
 			}

@@ -209,6 +209,15 @@ func TestNotCoveredPartialPagePDF(t *testing.T) {
 	if len(ref) != 1 || ref[0].Confidence != 0.56 {
 		t.Errorf("reference confidence: %+v", ref)
 	}
+	// Could not read: no page's number was read; references and the index
+	// were not checked against the set.
+	fs = reviewPDF(t,
+		plangen.SheetSpec{Title: "FLOOR PLAN", Labels: plangen.Notes(120, 140, "1. SEE 3/A-501 FOR WALL TYPES.")},
+		plangen.SheetSpec{Title: "ELEVATIONS", Labels: plangen.Notes(120, 140, "1. ALL EXTERIOR FINISHES PER OWNER.")},
+	)
+	if s := notCovered(t, fs); !strings.Contains(s, "No sheet number could be read on any page") {
+		t.Errorf("no numbers: %q", s)
+	}
 	// The same set read in full: no coverage finding, the rule's own
 	// confidence.
 	fs = reviewPDF(t,
