@@ -214,8 +214,15 @@ func indexCoverage(pages []*pageView) string {
 	if st.cover != nil && allReadInFull(pages) {
 		return ""
 	}
-	if st.unread != nil {
-		return fmt.Sprintf("No sheet index was found, but the cover %s was not read in full, so whether the set lists its sheets was not checked.", st.unread.pageName())
+	// Only a cover whose text layer says it was not read: a cover read in
+	// full with little text outside its title-block zone may simply print
+	// its text there (no claim either way, and no finding).
+	if st.unread != nil && !st.unread.readInFull() {
+		what := "could not be read"
+		if st.unread.readable {
+			what = "holds only scattered readable words"
+		}
+		return fmt.Sprintf("No sheet index was found, and the cover %s %s, so whether the set lists its sheets was not checked.", st.unread.pageName(), what)
 	}
 	return ""
 }

@@ -98,14 +98,23 @@ func TestSheetIndexAbsentOutcomesPDF(t *testing.T) {
 		t.Errorf("index absent on a numbered set with notes on its cover: %v", anchorTexts(got))
 	}
 
-	// Could not read: the cover carries only its title block (a scan under
-	// a vector title block), so the index may be on it.
-	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET"}}, sheets...)...)
+	// Could not read: the cover's text reads as scattered letters, so the
+	// index may be on it.
+	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Labels: scattered}}, sheets...)...)
 	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
 		t.Errorf("index absent with the cover unread: %v", anchorTexts(got))
 	}
-	if s := notCovered(t, fs); !strings.Contains(s, "No sheet index was found, but the cover page 1 (sheet G-001) was not read in full") {
+	if s := notCovered(t, fs); !strings.Contains(s, "No sheet index was found, and the cover page 1 (sheet G-001) holds only scattered readable words") {
 		t.Errorf("unread cover: %q", s)
+	}
+	// Neither: a cover with text only in its title-block zone (a scan under
+	// a vector title block, or a cover that prints little) is not asked.
+	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET"}}, sheets...)...)
+	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
+		t.Errorf("index absent on a cover with text only in its title block: %v", anchorTexts(got))
+	}
+	if s := notCovered(t, fs); strings.Contains(s, "sheet index") {
+		t.Errorf("index sentence on a cover with text only in its title block: %q", s)
 	}
 
 	// Not asked: two sheets, or no cover (a subset of a set).
