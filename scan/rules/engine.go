@@ -572,12 +572,23 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	for k, v := range o.vars {
 		vars[k] = v
 	}
-	f.Rationale = renderTemplate(r.Rationale, vars)
+	f.Rationale = pageForSheet(renderTemplate(r.Rationale, vars))
 	if r.amendedBy != "" {
 		f.Rationale += " " + r.amendedBy
 	}
 	f.Fingerprint = fingerprint(r.ID, f.SheetNumber, o.evidence)
 	return f
+}
+
+// pageForSheet rewrites "Sheet page 3" to "Page 3": a template names the
+// sheet by number, and a page whose number was not read is named by its
+// page instead.
+func pageForSheet(s string) string {
+	if !strings.Contains(s, "heet page ") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "Sheet page ", "Page ")
+	return strings.ReplaceAll(s, "sheet page ", "page ")
 }
 
 // readShare is the share of the review's pages that were read (readable,
