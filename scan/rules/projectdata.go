@@ -1,0 +1,468 @@
+package rules
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"planreview/scan/layout"
+)
+
+// Project data as typed fields: the number of stories, the building
+// height and the areas (per floor, total, footprint, lot, coverage) a set
+// states, each with its value, unit, label as printed and the words it
+// came from. They are read from the layout: a label and its value on one
+// line ("BUILDING HEIGHT: 24'-6\"", "NEW 1ST FLOOR AREA 109sqm"), a label
+// line with its value to its right or under it (a data block whose values
+// sit in a column of their own, a label wrapped over two lines), the
+// layout's label/value pairs, and table rows (a level's name, then its
+// area). A label is only project data when its words say so (a level's
+// name, TOTAL, GROSS, LOT …) and its value has the unit the kind needs;
+// a note ("2-STORY WOOD FRAME") or a room tag is not.
+
+// Kinds of project fact.
+const (
+	FactStories           = "stories"
+	FactStoriesBelowGrade = "stories_below_grade"
+	FactBuildingHeight    = "building_height"
+	FactArea              = "area"
+)
+
+// Area kinds.
+const (
+	AreaFloor     = "floor"     // one level's area
+	AreaTotal     = "total"     // total, gross or conditioned area
+	AreaFootprint = "footprint" // building area, footprint
+	AreaLot       = "lot"       // lot, parcel or site area
+	AreaCoverage  = "coverage"  // lot coverage
+	AreaOther     = "other"     // garage, deck, tented area …
+)
+
+// projectFact is one statement of project data on a page.
+type projectFact struct {
+	kind, areaKind string
+	level          string // a floor's level, normalised: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
+	qualifier      string // "", "existing", "new", "proposed", "allowable", "removed"
+	aboveGrade     bool   // the total counts the floors above grade only
+	label, value   string // as printed
+	text           string // label and value as printed
+	m              measured
+	pv             *pageView
+	labelWords     []int
+	valueWords     []int
+	box            layout.Box
+}
+
+func (f *projectFact) words() []int {
+	return append(append([]int{}, f.labelWords...), f.valueWords...)
+}
+
+var (
+	factLineRe      = regexp.MustCompile(`(?i)AREA|STOR|HEIGHT|FLOOR|LEVEL|BASEMENT|CELLAR|COVERAGE|TOTAL|GROSS|GFA|FOOTPRINT|LOT|PARCEL|SITE|PLOT`)
+	allowableWordRe = regexp.MustCompile(`\b(?:ALLOWABLE|ALLOWED|PERMITTED|PERMISSIBLE|MAX(?:IMUM)?|MIN(?:IMUM)?|REQUIRED|LIMIT|ZONING)\b\.?`)
+	existingWordRe  = regexp.MustCompile(`\b(?:EXISTING|EXIST\.?|EX\.)(?:\s|$)`)
+	newWordRe       = regexp.MustCompile(`\b(?:NEW|ADDITION|ADDED|ADDITIONAL)\b`)
+	proposedWordRe  = regexp.MustCompile(`\bPROPOSED\b`)
+	removedWordRe   = regexp.MustCompile(`\b(?:DEMOLISHED|DEMO|REMOVED|TO\s+BE\s+REMOVED)\b`)
+	unitHintRe      = regexp.MustCompile(`\s*[\(\[](?:SF|S\.F\.|SQ\.?\s*FT\.?|FT2|FT²|M2|M²|SQM|SQ\.?\s*M|FT|FEET|M|IN)[\)\]]`)
+
+	storiesLabelRe = regexp.MustCompile(`^(?:(?:TOTAL\s+)?(?:NUMBER|NO\.?|#)\s*OF\s+(?:STORIES|STOREYS|STORYS|FLOORS|LEVELS)|(?:BUILDING\s+)?(?:STORIES|STOREYS)|(?:BUILDING\s+)?HEIGHT\s*(?:\(\s*STORIES\s*\)|IN\s+STORIES|-\s*STORIES))(?:\s+(ABOVE|BELOW)\s+(?:GRADE(?:\s+PLANE)?|GROUND))?$`)
+	heightLabelRe  = regexp.MustCompile(`^(?:(?:BUILDING|BLDG\.?|OVERALL(?:\s+BUILDING)?|TOTAL\s+BUILDING)\s+HEIGHT(?:\s*\((?:FEET|FT|M|METRES|METERS)\))?|HEIGHT\s+OF\s+(?:THE\s+)?BUILDING|(?:BUILDING\s+)?HEIGHT\s+ABOVE\s+(?:GRADE(?:\s+PLANE)?|GROUND))$`)
+	coverageWordRe = regexp.MustCompile(`\bCOVERAGE\b`)
+	lotLabelRe     = regexp.MustCompile(`^(?:TOTAL\s+|GROSS\s+|NET\s+)?(?:LOT|PARCEL|SITE|PROPERTY|PLOT|STAND|ERF)\s+(?:AREA|SIZE)$`)
+	footprintRe    = regexp.MustCompile(`\bFOOTPRINT\b|^(?:TOTAL\s+)?(?:BUILDING|BLDG\.?)\s+(?:AREA|COVERAGE\s+AREA)$`)
+	levelRe        = regexp.MustCompile(`\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b|\b(BASEMENT|CELLAR)\b`)
+	partOfFloorRe  = regexp.MustCompile(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|DRIVEWAY|LOFT)\b`)
+	totalWordRe    = regexp.MustCompile(`\b(?:TOTAL|GROSS|GFA|CONDITIONED|HEATED|LIVING|HABITABLE)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$`)
+	aboveGradeRe   = regexp.MustCompile(`\bABOVE\s+(?:GRADE|GROUND)\b`)
+	areaWordRe     = regexp.MustCompile(`\bAREAS?\b|\bSQUARE\s+FOOTAGE\b|\bGFA\b`)
+	// A label holds no value of its own: digits only in a level's name.
+	labelDigitsRe = regexp.MustCompile(`\b(?:1ST|2ND|3RD|\d{1,2}TH|LEVEL\s+\d{1,2}|L\d{1,2})\b`)
+	levelWords    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "CELLAR": "BASEMENT"}
+)
+
+// normaliseLabel upper-cases a printed label, drops a trailing colon or
+// dash and a unit hint ("AREA (SF)"), and collapses its spaces.
+func normaliseLabel(s string) string {
+	t := strings.ToUpper(strings.Join(strings.Fields(s), " "))
+	t = unitHintRe.ReplaceAllString(t, "")
+	return strings.TrimSpace(strings.TrimRight(t, ":=-–. "))
+}
+
+// readFact reads one label and value as project data, or says it is not.
+func readFact(label, value string) (projectFact, bool) {
+	l := normaliseLabel(label)
+	if l == "" || len(strings.Fields(l)) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return projectFact{}, false
+	}
+	if strings.ContainsAny(labelDigitsRe.ReplaceAllString(l, ""), "0123456789") {
+		return projectFact{}, false
+	}
+	f := projectFact{label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":")), value: strings.TrimSpace(value)}
+	switch {
+	case allowableWordRe.MatchString(l):
+		f.qualifier = "allowable"
+	case removedWordRe.MatchString(l):
+		f.qualifier = "removed"
+	case existingWordRe.MatchString(l):
+		f.qualifier = "existing"
+	case newWordRe.MatchString(l):
+		f.qualifier = "new"
+	case proposedWordRe.MatchString(l):
+		f.qualifier = "proposed"
+	}
+	// The kind is read from the label without its qualifiers.
+	core := strings.Join(strings.Fields(proposedWordRe.ReplaceAllString(newWordRe.ReplaceAllString(
+		existingWordRe.ReplaceAllString(allowableWordRe.ReplaceAllString(l, " "), " "), " "), " ")), " ")
+	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
+		v, ok := parseStoriesValue(value)
+		if !ok {
+			return projectFact{}, false
+		}
+		f.kind, f.m = FactStories, v
+		if m[1] == "BELOW" {
+			f.kind = FactStoriesBelowGrade
+		}
+		return f, true
+	}
+	if heightLabelRe.MatchString(core) {
+		v, ok := parseHeightValue(value)
+		if !ok {
+			return projectFact{}, false
+		}
+		f.kind, f.m = FactBuildingHeight, v
+		return f, true
+	}
+	if coverageWordRe.MatchString(core) {
+		v, ok := parsePercentValue(value)
+		if !ok {
+			if v, ok = parseAreaValue(value); !ok {
+				return projectFact{}, false
+			}
+		}
+		f.kind, f.areaKind, f.m = FactArea, AreaCoverage, v
+		return f, true
+	}
+	v, ok := parseAreaValue(value)
+	if !ok {
+		return projectFact{}, false
+	}
+	f.kind, f.m = FactArea, v
+	switch {
+	case lotLabelRe.MatchString(core):
+		f.areaKind = AreaLot
+	case footprintRe.MatchString(core):
+		f.areaKind = AreaFootprint
+	case partOfFloorRe.MatchString(core):
+		if !areaWordRe.MatchString(core) {
+			return projectFact{}, false
+		}
+		f.areaKind = AreaOther
+	case levelRe.MatchString(core):
+		m := levelRe.FindStringSubmatch(core)
+		switch {
+		case m[1] != "":
+			f.level = m[1]
+		case m[2] != "":
+			f.level = "LEVEL " + strings.TrimLeft(m[2], "0")
+		default:
+			f.level = m[3]
+		}
+		if w, ok := levelWords[f.level]; ok {
+			f.level = w
+		}
+		f.areaKind = AreaFloor
+	case totalWordRe.MatchString(core):
+		f.areaKind = AreaTotal
+		f.aboveGrade = aboveGradeRe.MatchString(core)
+	case areaWordRe.MatchString(core):
+		f.areaKind = AreaOther
+	default:
+		return projectFact{}, false
+	}
+	return f, true
+}
+
+// projectData is what the checks read: every fact of the review's pages.
+type projectData struct {
+	facts []projectFact
+	// unread says, per check, what could not be compared and why (two
+	// buildings' areas side by side, two numbers of stories).
+	unread []string
+}
+
+// readProjectData reads the project facts of every readable page.
+func readProjectData(pages []*pageView) *projectData {
+	pd := &projectData{}
+	for _, pv := range pages {
+		if !pv.readable {
+			continue
+		}
+		pd.facts = append(pd.facts, pageProjectFacts(pv)...)
+	}
+	return pd
+}
+
+// upright reports whether a layout line is horizontal drawing text.
+func upright(l layout.Line) bool {
+	return l.Layer == layout.LayerText && (l.Angle < 1.5 || l.Angle > 358.5)
+}
+
+// lineWordStarts maps each word of a layout line to its byte offset in
+// the line's text.
+func lineWordStarts(lp *layout.Page, l layout.Line) []int {
+	starts := make([]int, len(l.Words))
+	at := 0
+	for i, wi := range l.Words {
+		w := lp.Words[wi].Text
+		if k := strings.Index(l.Text[at:], w); k >= 0 {
+			at += k
+		}
+		starts[i] = at
+		at += len(w)
+		if at > len(l.Text) {
+			at = len(l.Text)
+		}
+	}
+	return starts
+}
+
+// pageProjectFacts reads one page's project facts, each value once.
+func pageProjectFacts(pv *pageView) []projectFact {
+	lp := pv.layoutPage()
+	var out []projectFact
+	used := map[int]bool{} // value words already read
+	add := func(f projectFact, labelWords, valueWords []int) {
+		if len(valueWords) == 0 || used[valueWords[0]] {
+			return
+		}
+		for _, w := range valueWords {
+			used[w] = true
+		}
+		f.pv, f.labelWords, f.valueWords = pv, labelWords, valueWords
+		f.box = wordsBox(lp, f.words())
+		f.text = strings.TrimSpace(f.label + " " + f.value)
+		out = append(out, f)
+	}
+	isValue := func(li int) bool {
+		t := lp.Lines[li].Text
+		_, a := parseAreaValue(t)
+		_, h := parseHeightValue(t)
+		_, p := parsePercentValue(t)
+		_, s := parseStoriesValue(t)
+		return a || h || p || s
+	}
+	for li, l := range lp.Lines {
+		if !upright(l) || !factLineRe.MatchString(l.Text) {
+			continue
+		}
+		starts := lineWordStarts(lp, l)
+		// A label and its value on one line: at a colon, else the
+		// shortest tail of words that reads as the label's value.
+		if c := strings.IndexByte(l.Text, ':'); c > 0 && c < len(l.Text)-1 {
+			k := 0
+			for k < len(starts) && starts[k] <= c {
+				k++
+			}
+			if k < len(l.Words) {
+				if f, ok := readFact(l.Text[:c], l.Text[c+1:]); ok {
+					add(f, l.Words[:k], l.Words[k:])
+					continue
+				}
+			}
+		}
+		found := false
+		for k := len(l.Words) - 1; k >= 1 && len(l.Words)-k <= 5; k-- {
+			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
+				add(f, l.Words[:k], l.Words[k:])
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		// A label alone on its line: its value to its right on its
+		// baseline, else under it.
+		vi := valueBeside(lp, li, isValue)
+		if vi < 0 {
+			continue
+		}
+		v := lp.Lines[vi]
+		label, labelWords := l.Text, l.Words
+		// A label wrapped over two lines ("GROSS SECOND FLOOR" over
+		// "AREA:", "MAXIMUM PARCEL" over "COVERAGE:") is read whole when
+		// its last line is a single word.
+		if ai := wrappedLabelAbove(lp, li); ai >= 0 && len(strings.Fields(normaliseLabel(label))) == 1 {
+			label = lp.Lines[ai].Text + " " + label
+			labelWords = append(append([]int{}, lp.Lines[ai].Words...), labelWords...)
+		}
+		if f, ok := readFact(label, v.Text); ok {
+			add(f, labelWords, v.Words)
+		}
+	}
+	for _, pr := range lp.Pairs {
+		if f, ok := readFact(pr.Label, pr.Value); ok {
+			add(f, pr.LabelWords, pr.ValueWords)
+		}
+	}
+	// Table rows: a label cell and the one cell of the row that reads
+	// as its value. A row with two values (existing and new columns) is
+	// not read: which column the fact is cannot be told from the row.
+	for _, t := range lp.Tables {
+		for _, row := range t.Rows {
+			for ci := 0; ci+1 < len(row.Cells); ci++ {
+				f, ok := readFact(row.Cells[ci].Text, row.Cells[ci+1].Text)
+				if !ok {
+					continue
+				}
+				values := 0
+				for cj := ci + 1; cj < len(row.Cells); cj++ {
+					if _, ok := readFact(row.Cells[ci].Text, row.Cells[cj].Text); ok {
+						values++
+					}
+				}
+				if values == 1 {
+					add(f, row.Cells[ci].Words, row.Cells[ci+1].Words)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// valueBeside finds the value of a label alone on line li: the first line
+// to its right on its baseline (within 30 × its size, only one such value:
+// a row with more is a table of several columns), else the nearest line
+// under it that overlaps it along the text. -1 when there is none.
+func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
+	l := lp.Lines[li]
+	size := max(l.FontSize, 1)
+	cy := (l.Box.Y0 + l.Box.Y1) / 2
+	right, rightDist, rightValues := -1, math.Inf(1), 0
+	below, belowDist := -1, math.Inf(1)
+	for vi, v := range lp.Lines {
+		if vi == li || !upright(v) {
+			continue
+		}
+		vcy := (v.Box.Y0 + v.Box.Y1) / 2
+		if math.Abs(vcy-cy) < 0.5*size && v.Box.X0 >= l.Box.X1-0.5 && v.Box.X0-l.Box.X1 < 30*size {
+			d := v.Box.X0 - l.Box.X1
+			if !isValue(vi) {
+				// A label or note between the label and a value
+				// further right ends the row's reading.
+				if d < rightDist {
+					right, rightDist = -1, d
+				}
+				continue
+			}
+			rightValues++
+			if d < rightDist {
+				right, rightDist = vi, d
+			}
+			continue
+		}
+		gap := v.Box.Y0 - l.Box.Y1
+		if gap > -0.3*size && gap < 1.5*size && v.Box.X0 < l.Box.X1+2*size && v.Box.X1 > l.Box.X0 && gap < belowDist {
+			below, belowDist = vi, gap
+		}
+	}
+	if right >= 0 && rightValues == 1 {
+		return right
+	}
+	if right < 0 && rightValues == 0 && below >= 0 && isValue(below) {
+		return below
+	}
+	return -1
+}
+
+// wrappedLabelAbove returns the line just above li in its block that
+// starts where it starts and reads as the first part of a label (no
+// digits, no colon), or -1.
+func wrappedLabelAbove(lp *layout.Page, li int) int {
+	l := lp.Lines[li]
+	size := max(l.FontSize, 1)
+	best, bestGap := -1, math.Inf(1)
+	for ai, a := range lp.Lines {
+		if ai == li || a.Block != l.Block || !upright(a) {
+			continue
+		}
+		gap := l.Box.Y0 - a.Box.Y1
+		if gap < -0.3*size || gap > 0.9*size || math.Abs(a.Box.X0-l.Box.X0) > size {
+			continue
+		}
+		if strings.ContainsAny(a.Text, "0123456789:") {
+			continue
+		}
+		if gap < bestGap {
+			best, bestGap = ai, gap
+		}
+	}
+	return best
+}
+
+func wordsBox(lp *layout.Page, words []int) layout.Box {
+	b := layout.Box{X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}
+	for _, wi := range words {
+		w := lp.Words[wi].BBox
+		x0, y0 := w.Left*lp.Width, w.Top*lp.Height
+		b.X0, b.Y0 = min(b.X0, x0), min(b.Y0, y0)
+		b.X1, b.Y1 = max(b.X1, x0+w.Width*lp.Width), max(b.Y1, y0+w.Height*lp.Height)
+	}
+	return b
+}
+
+// Fact is one code-analysis or project-data statement of a set, as
+// `planreview inspect --facts` prints it: what it is, its value as
+// printed and as a number, its label, and where it is.
+type Fact struct {
+	Kind      string  `json:"kind"`                // occupancy, construction_type, sprinklers, code, stories, stories_below_grade, building_height, area
+	AreaKind  string  `json:"areaKind,omitempty"`  // floor, total, footprint, lot, coverage, other
+	Level     string  `json:"level,omitempty"`     // a floor area's level: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
+	Qualifier string  `json:"qualifier,omitempty"` // existing, new, proposed, allowable, removed
+	Label     string  `json:"label,omitempty"`     // as printed
+	Value     string  `json:"value"`               // as printed
+	Number    float64 `json:"number,omitempty"`    // in Unit
+	Unit      string  `json:"unit,omitempty"`      // sq ft, m², ft-in, ft, in, m, mm, %, stories
+	Canonical float64 `json:"canonical,omitempty"` // square feet for areas, inches for heights
+	FileIndex int     `json:"fileIndex"`
+	Page      int     `json:"page"`
+	Sheet     string  `json:"sheet"`
+	Text      string  `json:"text"` // the words it came from
+}
+
+// Facts returns the set's code-analysis facts (occupancy groups,
+// construction types, sprinkler statements, codes with editions) and its
+// project data (stories, building height, areas), in file and page order.
+func (c *Classified) Facts() []Fact {
+	var out []Fact
+	sf := gatherFacts(c.pages)
+	addHits := func(kind string, hs []hit, value func(h hit) string) {
+		for _, h := range hs {
+			out = append(out, Fact{Kind: kind, Value: value(h), FileIndex: h.pv.fileIndex, Page: h.pv.page.Number,
+				Sheet: h.pv.sheet.Number, Text: strings.TrimSpace(h.text)})
+		}
+	}
+	addHits("occupancy", sf.groups, func(h hit) string { return h.group })
+	addHits("construction_type", sf.construction, func(h hit) string { return strings.TrimSpace(h.text) })
+	addHits("sprinklers", sf.sprinklerStmts, func(h hit) string { return h.group })
+	addHits("code", sf.codes, func(h hit) string { return strings.TrimSpace(h.group + " " + h.extra) })
+	for _, f := range readProjectData(c.pages).facts {
+		fact := Fact{Kind: f.kind, AreaKind: f.areaKind, Level: f.level, Qualifier: f.qualifier, Label: f.label,
+			Value: f.value, Number: f.m.value, Unit: f.m.unit, FileIndex: f.pv.fileIndex, Page: f.pv.page.Number,
+			Sheet: f.pv.sheet.Number, Text: f.text}
+		if f.kind == FactArea && f.m.unit != "%" || f.kind == FactBuildingHeight {
+			fact.Canonical = math.Round(f.m.canonical*100) / 100
+		}
+		out = append(out, fact)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].FileIndex != out[j].FileIndex {
+			return out[i].FileIndex < out[j].FileIndex
+		}
+		return out[i].Page < out[j].Page
+	})
+	return out
+}
