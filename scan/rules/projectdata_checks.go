@@ -56,21 +56,22 @@ func formatArea(f projectFact) string {
 }
 
 // checkAreaTotal reports a stated total area that is not the sum of the
-// floor areas stated with it (same page, same block of project data): the
+// floor areas stated with it (same block of project data): the
 // total of all floors, of the floors above grade, or of the floors other
 // than a basement must match it, whichever the label allows.
 func checkAreaTotal(rv *review, r *Rule) []observation {
 	pd := rv.projectData()
 	var out []observation
-	for _, total := range pd.facts {
+	groups := factGroups(pd.facts)
+	for ti, total := range pd.facts {
 		if total.kind != FactArea || total.areaKind != AreaTotal || total.qualifier == "allowable" {
 			continue
 		}
 		var floors []projectFact
 		levels := map[string]bool{}
 		mixed, repeated := false, false
-		for _, f := range pd.facts {
-			if f.pv != total.pv || f.kind != FactArea || f.areaKind != AreaFloor || !near(total, f) {
+		for fi, f := range pd.facts {
+			if groups[fi] != groups[ti] || f.kind != FactArea || f.areaKind != AreaFloor {
 				continue
 			}
 			if f.qualifier != total.qualifier {
@@ -141,11 +142,41 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 	return out
 }
 
-// near: two statements of one block of project data (within a quarter of
-// the page across and 40% down of each other).
-func near(a, b projectFact) bool {
-	lp := a.pv.layoutPage()
-	return math.Abs(a.box.X0-b.box.X0) < 0.25*lp.Width && math.Abs(a.box.Y0-b.box.Y0) < 0.4*lp.Height
+// factGroups gives each fact of a page the number of its block of
+// project data: facts whose boxes are stacked or side by side with less
+// than three text heights of white between them, chained.
+func factGroups(facts []projectFact) map[int]int {
+	group := make(map[int]int, len(facts))
+	uf := make([]int, len(facts))
+	for i := range uf {
+		uf[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for uf[i] != i {
+			uf[i] = uf[uf[i]]
+			i = uf[i]
+		}
+		return i
+	}
+	for i := range facts {
+		for j := i + 1; j < len(facts); j++ {
+			if facts[i].pv == facts[j].pv && adjacent(facts[i], facts[j]) {
+				uf[find(i)] = find(j)
+			}
+		}
+	}
+	for i := range facts {
+		group[i] = find(i)
+	}
+	return group
+}
+
+func adjacent(a, b projectFact) bool {
+	size := max(a.box.Y1-a.box.Y0, b.box.Y1-b.box.Y0, 1)
+	vgap := max(a.box.Y0, b.box.Y0) - min(a.box.Y1, b.box.Y1)
+	hgap := max(a.box.X0, b.box.X0) - min(a.box.X1, b.box.X1)
+	return vgap < 3*size && hgap < 3*size
 }
 
 // Floor plans and the levels they draw.
