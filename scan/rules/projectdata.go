@@ -230,7 +230,22 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 
 // pageProjectFacts reads one page's project facts, each value once.
 func pageProjectFacts(pv *pageView) []projectFact {
+	return readPageFacts(pv, factLineRe, readFact, func(t string) bool {
+		_, a := parseAreaValue(t)
+		_, h := parseHeightValue(t)
+		_, p := parsePercentValue(t)
+		_, s := parseStoriesValue(t)
+		return a || h || p || s
+	})
+}
+
+// readPageFacts reads the label/value statements of a page that read
+// accepts, each value once: on one line, a label line with its value
+// beside or under it, the layout's pairs, table rows. keep preselects the
+// lines worth trying; isValue says whether a line's text is a value.
+func readPageFacts(pv *pageView, keep *regexp.Regexp, read func(label, value string) (projectFact, bool), isValueText func(string) bool) []projectFact {
 	lp := pv.layoutPage()
+	readFact := read
 	var out []projectFact
 	used := map[int]bool{} // value words already read
 	add := func(f projectFact, labelWords, valueWords []int) {
@@ -245,16 +260,9 @@ func pageProjectFacts(pv *pageView) []projectFact {
 		f.text = strings.TrimSpace(f.label + " " + f.value)
 		out = append(out, f)
 	}
-	isValue := func(li int) bool {
-		t := lp.Lines[li].Text
-		_, a := parseAreaValue(t)
-		_, h := parseHeightValue(t)
-		_, p := parsePercentValue(t)
-		_, s := parseStoriesValue(t)
-		return a || h || p || s
-	}
+	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
 	for li, l := range lp.Lines {
-		if !upright(l) || !factLineRe.MatchString(l.Text) {
+		if !upright(l) || !keep.MatchString(l.Text) {
 			continue
 		}
 		starts := lineWordStarts(lp, l)

@@ -305,3 +305,68 @@ func TestStoriesVsPlansPDF(t *testing.T) {
 		}
 	}
 }
+
+func TestParseSignedLevel(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		ok     bool
+		inches float64
+	}{
+		{`+24'-6"`, true, 294}, {`-0'-8"`, true, -8}, {`0'-0"`, true, 0}, {`EL. 124'-6"`, true, 1494},
+		{`58.60m`, true, 58.60 / 0.0254}, {`±0'-0"`, true, 0}, {`±2'-0"`, false, 0}, {`24`, false, 0},
+	} {
+		m, ok := parseSignedLevel(tc.in)
+		if ok != tc.ok || ok && math.Abs(m.canonical-tc.inches) > 1e-6 {
+			t.Errorf("%q: %v %v, want %v %v", tc.in, m.canonical, ok, tc.inches, tc.ok)
+		}
+	}
+}
+
+func TestHeightVsElevationsPDF(t *testing.T) {
+	cover := func(lines ...string) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: plangen.Notes(120, 140, lines...)}
+	}
+	elevation := func(labels ...plangen.LabelSpec) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "A-201", Title: "EXTERIOR ELEVATIONS", Date: "2026-03-02", Scale: scale14, Labels: labels}
+	}
+	// Marks as elevations print them: the name over its level.
+	mark := func(left, top float64, name, level string) []plangen.LabelSpec {
+		return []plangen.LabelSpec{{Text: name, Left: left, Top: top, Size: 9}, {Text: level, Left: left, Top: top + 12, Size: 9}}
+	}
+	var marks []plangen.LabelSpec
+	marks = append(marks, mark(900, 200, "T.O. RIDGE", `+24'-6"`)...)
+	marks = append(marks, mark(900, 320, "T.O. PLATE", `+9'-1"`)...)
+	marks = append(marks, mark(900, 420, "FINISH FLOOR", `0'-0"`)...)
+	marks = append(marks, mark(900, 470, "FINISH GRADE", `-1'-6"`)...)
+	marks = append(marks, plangen.Notes(120, 600, "WINDOW HEIGHT: 6'-8\"", "PLATE HEIGHT 9'-1\"")...)
+
+	fs := reviewPDF(t, cover("PROJECT DATA", "BUILDING HEIGHT: 30'-0\""), elevation(marks...))
+	got := byRule(fs, "consistency-height-elevations")
+	if len(got) != 1 || got[0].SheetNumber != "A-201" {
+		t.Fatalf("height vs elevations: %v", anchorTexts(got))
+	}
+	if p := anchorPages(got[0]); len(p) != 3 || p[0] != 2 || p[2] != 1 {
+		t.Errorf("anchors on the ridge, the grade and the statement: pages %v", p)
+	}
+	for _, want := range []string{"30'-0\"", "T.O. RIDGE +24'-6\"", "FINISH GRADE -1'-6\"", "26 ft"} {
+		if !strings.Contains(got[0].Rationale, want) {
+			t.Errorf("rationale lacks %q: %s", want, got[0].Rationale)
+		}
+	}
+	for name, set := range map[string][]plangen.SheetSpec{
+		// Below the ridge: a mean roof height, as codes measure it.
+		"mean roof": {cover("BUILDING HEIGHT: 21'-0\""), elevation(marks...)},
+		// Within the bound: 24'-6" + 1'-6" = 26'-0".
+		"at the bound": {cover("BUILDING HEIGHT: 26'-0\""), elevation(marks...)},
+		// The allowable height is not the building's.
+		"allowable": {cover("MAX. BUILDING HEIGHT: 35'-0\""), elevation(marks...)},
+		// No grade mark: the floor datum bounds nothing.
+		"no grade": {cover("BUILDING HEIGHT: 30'-0\""), elevation(append(mark(900, 200, "T.O. RIDGE", `+24'-6"`), mark(900, 420, "FINISH FLOOR", `0'-0"`)...)...)},
+		// Window and plate heights are not building heights.
+		"window height": {cover("WINDOW HEIGHT: 30'-0\"", "PLATE HEIGHT 30'-0\""), elevation(marks...)},
+	} {
+		if got := byRule(reviewPDF(t, set...), "consistency-height-elevations"); len(got) != 0 {
+			t.Errorf("%s: %v", name, anchorTexts(got))
+		}
+	}
+}

@@ -148,7 +148,7 @@ var dedicatedTests = []string{
 	"completeness-title-block-scale", "completeness-code-edition-stated",
 	"completeness-occupancy-stated", "completeness-construction-type-stated",
 	"completeness-sprinklers-stated",
-	"consistency-area-total", "consistency-floor-area-plan", "consistency-stories-plans", // projectdata_test.go
+	"consistency-area-total", "consistency-floor-area-plan", "consistency-stories-plans", "consistency-height-elevations", // projectdata_test.go
 }
 
 // TestImplausibleValuesAreNotEvidence: dimensions that cannot be what the
