@@ -61,7 +61,11 @@ func writeInspectFacts(ctx context.Context, w io.Writer, file string, doc *pdfte
 		}
 		value := f.Value
 		if f.Unit != "" {
-			value = fmt.Sprintf("%s (%g %s", f.Value, f.Number, f.Unit)
+			unit := f.Unit
+			if unit == "ft-in" {
+				unit = "ft"
+			}
+			value = fmt.Sprintf("%s (%g %s", f.Value, f.Number, unit)
 			if f.Canonical != 0 && f.Canonical != f.Number {
 				unit := "sq ft"
 				if f.Kind == rules.FactBuildingHeight {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -257,7 +258,11 @@ func readPageFacts(pv *pageView, keep *regexp.Regexp, read func(label, value str
 		}
 		f.pv, f.labelWords, f.valueWords = pv, labelWords, valueWords
 		f.box = wordsBox(lp, f.words())
-		f.text = strings.TrimSpace(f.label + " " + f.value)
+		texts := make([]string, 0, len(labelWords)+len(valueWords))
+		for _, wi := range f.words() {
+			texts = append(texts, lp.Words[wi].Text)
+		}
+		f.text = strings.Join(texts, " ")
 		out = append(out, f)
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
@@ -373,7 +378,7 @@ func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
 			continue
 		}
 		gap := v.Box.Y0 - l.Box.Y1
-		if gap > -0.3*size && gap < 1.5*size && v.Box.X0 < l.Box.X1+2*size && v.Box.X1 > l.Box.X0 && gap < belowDist {
+		if gap > -0.3*size && gap < 1.5*size && v.Box.X0 < l.Box.X1+4*size && v.Box.X1 > l.Box.X0 && gap < belowDist {
 			below, belowDist = vi, gap
 		}
 	}
@@ -432,7 +437,7 @@ type Fact struct {
 	Qualifier string  `json:"qualifier,omitempty"` // existing, new, proposed, allowable, removed
 	Label     string  `json:"label,omitempty"`     // as printed
 	Value     string  `json:"value"`               // as printed
-	Number    float64 `json:"number,omitempty"`    // in Unit
+	Number    float64 `json:"number,omitempty"`    // in Unit (feet for ft-in)
 	Unit      string  `json:"unit,omitempty"`      // sq ft, m², ft-in, ft, in, m, mm, %, stories
 	Canonical float64 `json:"canonical,omitempty"` // square feet for areas, inches for heights
 	FileIndex int     `json:"fileIndex"`
@@ -447,8 +452,15 @@ type Fact struct {
 func (c *Classified) Facts() []Fact {
 	var out []Fact
 	sf := gatherFacts(c.pages)
+	// The line patterns and the pairs may read one statement twice.
+	seen := map[string]bool{}
 	addHits := func(kind string, hs []hit, value func(h hit) string) {
 		for _, h := range hs {
+			key := fmt.Sprint(kind, h.pv.fileIndex, h.pv.page.Number, value(h), h.words)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			out = append(out, Fact{Kind: kind, Value: value(h), FileIndex: h.pv.fileIndex, Page: h.pv.page.Number,
 				Sheet: h.pv.sheet.Number, Text: strings.TrimSpace(h.text)})
 		}
@@ -461,6 +473,9 @@ func (c *Classified) Facts() []Fact {
 		fact := Fact{Kind: f.kind, AreaKind: f.areaKind, Level: f.level, Qualifier: f.qualifier, Label: f.label,
 			Value: f.value, Number: f.m.value, Unit: f.m.unit, FileIndex: f.pv.fileIndex, Page: f.pv.page.Number,
 			Sheet: f.pv.sheet.Number, Text: f.text}
+		if f.m.unit == "ft-in" {
+			fact.Number = math.Round(f.m.value/12*1000) / 1000
+		}
 		if f.kind == FactArea && f.m.unit != "%" || f.kind == FactBuildingHeight {
 			fact.Canonical = math.Round(f.m.canonical*100) / 100
 		}
