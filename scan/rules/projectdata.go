@@ -46,6 +46,7 @@ type projectFact struct {
 	level          string // a floor's level, normalised: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
 	qualifier      string // "", "existing", "new", "proposed", "allowable", "removed"
 	aboveGrade     bool   // the total counts the floors above grade only
+	listTotal      bool   // the total of an area list (projectdata_lists.go)
 	label, value   string // as printed
 	text           string // label and value as printed
 	m              measured
@@ -188,6 +189,7 @@ func readFact(label, value string) (projectFact, bool) {
 // projectData is what the checks read: every fact of the review's pages.
 type projectData struct {
 	facts []projectFact
+	lists []areaList
 	// unread says, per check, what could not be compared and why (two
 	// buildings' areas side by side, two numbers of stories).
 	unread []string
@@ -201,6 +203,10 @@ func readProjectData(pages []*pageView) *projectData {
 			continue
 		}
 		pd.facts = append(pd.facts, pageProjectFacts(pv)...)
+		for _, l := range pageAreaLists(pv) {
+			pd.lists = append(pd.lists, l)
+			pd.facts = append(pd.facts, l.total)
+		}
 	}
 	return pd
 }

@@ -64,7 +64,7 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 	var out []observation
 	groups := factGroups(pd.facts)
 	for ti, total := range pd.facts {
-		if total.kind != FactArea || total.areaKind != AreaTotal || total.qualifier == "allowable" {
+		if total.kind != FactArea || total.areaKind != AreaTotal || total.qualifier == "allowable" || total.listTotal {
 			continue
 		}
 		var floors []projectFact
@@ -138,6 +138,28 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 				"parts": strings.Join(c.parts, " + "), "sum": trimFloat(c.sum, 2) + " sq ft",
 				"difference": trimFloat(math.Abs(c.sum-total.m.canonical), 2) + " sq ft"},
 			evidence: "area total " + total.text})
+	}
+	// Area lists: the items against the total under them.
+	for _, l := range pd.lists {
+		sum := 0.0
+		halves := []float64{l.total.m.halfULP}
+		var words []int
+		var parts []string
+		for _, it := range l.items {
+			sum += it.m.canonical
+			halves = append(halves, it.m.halfULP)
+			words = append(words, it.valueWords...)
+			parts = append(parts, it.value)
+		}
+		if math.Abs(sum-l.total.m.canonical) <= areaTolerance(sum, l.total.m.canonical, halves...) {
+			continue
+		}
+		out = append(out, observation{page: l.total.pv, words: l.total.valueWords,
+			also: []evidenceRef{{page: l.total.pv, words: words}},
+			vars: map[string]string{"total": formatArea(l.total), "totalLabel": "the total of the list " + l.total.label,
+				"parts": strings.Join(parts, " + ") + " " + l.unit, "sum": trimFloat(sum, 2) + " sq ft",
+				"difference": trimFloat(math.Abs(sum-l.total.m.canonical), 2) + " sq ft"},
+			evidence: "area list total " + l.total.value})
 	}
 	return out
 }

@@ -1,10 +1,13 @@
 package rules
 
 import (
+	"context"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
+	"planreview/scan/pdftext"
 	"planreview/scan/plangen"
 )
 
@@ -367,6 +370,106 @@ func TestHeightVsElevationsPDF(t *testing.T) {
 	} {
 		if got := byRule(reviewPDF(t, set...), "consistency-height-elevations"); len(got) != 0 {
 			t.Errorf("%s: %v", name, anchorTexts(got))
+		}
+	}
+}
+
+// TestProjectDataCorpus reads the project data of real sheets: the
+// Calgary house's GROSS AREAS block (values under and right of wrapped
+// labels) and the Slovenian room list whose column adds up to its total.
+func TestProjectDataCorpus(t *testing.T) {
+	read := func(name string) *projectData {
+		path := "../../../shared/corpus/" + name
+		if _, err := os.Stat(path); err != nil {
+			t.Skip("corpus not present")
+		}
+		doc, err := pdftext.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer doc.Close()
+		var pages []pdftext.Page
+		for p := range doc.Pages(context.Background()) {
+			pages = append(pages, *p)
+		}
+		c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: name, Pages: pages}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return readProjectData(c.pages)
+	}
+	pd := read("ca_calgary_sample_dp_bp_house_26p.pdf")
+	want := map[string]string{
+		"lot":                "550.52M2",
+		"footprint":          "66.28M2",
+		"total":              "1177.33FT2",
+		"floor MAIN":         "593.33FT2",
+		"floor SECOND":       "584.00FT2",
+		"floor BASEMENT":     "584.00FT2",
+		"coverage":           "17.43%",
+		"coverage allowable": "45%",
+	}
+	got := map[string]string{}
+	for _, f := range pd.facts {
+		if f.pv.page.Number != 3 {
+			continue
+		}
+		k := f.areaKind
+		if f.level != "" {
+			k += " " + f.level
+		}
+		if f.qualifier != "" {
+			k += " " + f.qualifier
+		}
+		got[k] = f.value
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("Calgary sheet 2 %s: %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	pd = read("si_archicad_atrium_house_floor_plan.pdf")
+	if len(pd.lists) != 1 || len(pd.lists[0].items) != 13 || pd.lists[0].total.value != "143.39 m²" {
+		t.Fatalf("room list: %+v", pd.lists)
+	}
+	sum := 0.0
+	for _, it := range pd.lists[0].items {
+		sum += it.m.value
+	}
+	if math.Abs(sum-143.39) > 1e-6 {
+		t.Errorf("room list items add up to %v", sum)
+	}
+}
+
+func TestAreaListTotalPDF(t *testing.T) {
+	// A room list: names left, areas flush right under "AREA [M2]", the
+	// total with its unit under the column.
+	list := func(left float64, values []string, total string) []plangen.LabelSpec {
+		out := []plangen.LabelSpec{{Text: "ROOM", Left: left - 120, Top: 200, Size: 9}, {Text: "AREA [M2]", Left: left, Top: 200, Size: 9}}
+		for i, v := range values {
+			out = append(out, plangen.LabelSpec{Text: "ROOM " + string(rune('A'+i)), Left: left - 120, Top: 214 + float64(i)*12, Size: 9},
+				plangen.LabelSpec{Text: v, Left: left + 22, Top: 214 + float64(i)*12, Size: 9})
+		}
+		return append(out, plangen.LabelSpec{Text: total, Left: left + 2, Top: 214 + float64(len(values))*12 + 4, Size: 9})
+	}
+	sheet := func(labels []plangen.LabelSpec) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14, Labels: labels}
+	}
+	fs := reviewPDF(t, sheet(list(400, []string{"27.68", "15.20", "10.00"}, "58.88 M2")))
+	got := byRule(fs, "consistency-area-total")
+	if len(got) != 1 || !strings.Contains(got[0].Rationale, "27.68 + 15.20 + 10.00 m²") || !strings.Contains(got[0].Rationale, "58.88 M2") {
+		t.Fatalf("list total: %v", anchorTexts(got))
+	}
+	if len(got[0].Anchors) != 2 || got[0].Anchors[0].Text != "58.88 M2" {
+		t.Errorf("anchors: %+v", got[0].Anchors)
+	}
+	// Totals that agree, with decimal points or decimal commas.
+	for _, labels := range [][]plangen.LabelSpec{
+		list(400, []string{"27.68", "15.20", "10.00"}, "52.88 M2"),
+		list(400, []string{"27,68", "15,20", "10,00"}, "52,88 M2"),
+	} {
+		if got := byRule(reviewPDF(t, sheet(labels)), "consistency-area-total"); len(got) != 0 {
+			t.Errorf("agreeing list reported: %v", anchorTexts(got))
 		}
 	}
 }
