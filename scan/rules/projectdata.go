@@ -61,7 +61,9 @@ func (f *projectFact) words() []int {
 }
 
 var (
-	factLineRe      = regexp.MustCompile(`(?i)AREA|STOR|HEIGHT|FLOOR|LEVEL|BASEMENT|CELLAR|COVERAGE|TOTAL|GROSS|GFA|FOOTPRINT|LOT|PARCEL|SITE|PLOT`)
+	// factKeywords preselect the lines worth reading (upper case): every
+	// project-data label holds one.
+	factKeywords = []string{"AREA", "STOR", "HEIGHT", "FLOOR", "LEVEL", "BASEMENT", "CELLAR", "COVERAGE", "TOTAL", "GROSS", "GFA", "FOOTPRINT", "LOT", "PARCEL", "SITE", "PLOT"}
 	allowableWordRe = regexp.MustCompile(`\b(?:ALLOWABLE|ALLOWED|PERMITTED|PERMISSIBLE|MAX(?:IMUM)?|MIN(?:IMUM)?|REQUIRED|LIMIT|ZONING)\b\.?`)
 	existingWordRe  = regexp.MustCompile(`\b(?:EXISTING|EXIST\.?|EX\.)(?:\s|$)`)
 	newWordRe       = regexp.MustCompile(`\b(?:NEW|ADDITION|ADDED|ADDITIONAL)\b`)
@@ -237,7 +239,7 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 
 // pageProjectFacts reads one page's project facts, each value once.
 func pageProjectFacts(pv *pageView) []projectFact {
-	return readPageFacts(pv, factLineRe, readFact, func(t string) bool {
+	return readPageFacts(pv, factKeywords, readFact, func(t string) bool {
 		_, a := parseAreaValue(t)
 		_, h := parseHeightValue(t)
 		_, p := parsePercentValue(t)
@@ -248,9 +250,10 @@ func pageProjectFacts(pv *pageView) []projectFact {
 
 // readPageFacts reads the label/value statements of a page that read
 // accepts, each value once: on one line, a label line with its value
-// beside or under it, the layout's pairs, table rows. keep preselects the
-// lines worth trying; isValue says whether a line's text is a value.
-func readPageFacts(pv *pageView, keep *regexp.Regexp, read func(label, value string) (projectFact, bool), isValueText func(string) bool) []projectFact {
+// beside or under it, the layout's pairs, table rows. A line is tried only
+// when it holds one of keywords (in upper case); isValueText says whether
+// a line's text is a value.
+func readPageFacts(pv *pageView, keywords []string, read func(label, value string) (projectFact, bool), isValueText func(string) bool) []projectFact {
 	lp := pv.layoutPage()
 	readFact := read
 	var out []projectFact
@@ -273,7 +276,7 @@ func readPageFacts(pv *pageView, keep *regexp.Regexp, read func(label, value str
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
 	for li, l := range lp.Lines {
-		if !upright(l) || !keep.MatchString(l.Text) {
+		if !upright(l) || !containsAny(strings.ToUpper(l.Text), keywords) {
 			continue
 		}
 		starts := lineWordStarts(lp, l)

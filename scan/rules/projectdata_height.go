@@ -25,7 +25,7 @@ const (
 
 var (
 	elevationTitleRe = regexp.MustCompile(`(?i)\b(?:ELEVATIONS?|SECTIONS?)\b`)
-	markLineRe       = regexp.MustCompile(`(?i)RIDGE|ROOF|PARAPET|PEAK|GRADE|HIGHEST`)
+	markKeywords     = []string{"RIDGE", "ROOF", "PARAPET", "PEAK", "GRADE", "HIGHEST"}
 	topMarkLabelRe   = regexp.MustCompile(`^(?:(?:T\.?\s?O\.?|TOP\s+OF)\s+(?:RIDGE|ROOF|PARAPET|ROOF\s+RIDGE)|RIDGE|ROOF\s+PEAK|ROOF\s+RIDGE|PEAK|HIGHEST\s+POINT(?:\s+OF\s+ROOF)?)(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL))?$`)
 	gradeMarkLabelRe = regexp.MustCompile(`^(?:(?:AVG\.?|AVERAGE|FINISH(?:ED)?|FIN\.?|EXISTING|EXIST\.?|NATURAL|LOWEST|PROPOSED|NEW)\s+)*GRADE(?:\s+PLANE)?(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL|LINE))?$`)
 	signedLengthRe   = regexp.MustCompile(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + lengthPattern + `)$`)
@@ -116,7 +116,7 @@ func checkHeightVsElevations(rv *review, r *Rule) []observation {
 			continue
 		}
 		var top, grade *projectFact
-		marks := readPageFacts(pv, markLineRe, readMark, isMarkValue)
+		marks := readPageFacts(pv, markKeywords, readMark, isMarkValue)
 		for i := range marks {
 			m := &marks[i]
 			switch m.kind {

@@ -32,7 +32,10 @@ func pageAreaLists(pv *pageView) []areaList {
 	lp := pv.layoutPage()
 	var out []areaList
 	for hi, h := range lp.Lines {
-		if !upright(h) {
+		// The heading ends with its unit in brackets: a byte test before
+		// the expression.
+		t := strings.TrimSpace(h.Text)
+		if !upright(h) || t == "" || (t[len(t)-1] != ']' && t[len(t)-1] != ')') {
 			continue
 		}
 		mi := areaHeaderRe.FindStringSubmatchIndex(h.Text)
