@@ -63,7 +63,7 @@ func (f *projectFact) words() []int {
 var (
 	// factKeywords preselect the lines worth reading (upper case): every
 	// project-data label holds one.
-	factKeywords = []string{"AREA", "STOR", "HEIGHT", "FLOOR", "LEVEL", "BASEMENT", "CELLAR", "COVERAGE", "TOTAL", "GROSS", "GFA", "FOOTPRINT", "LOT", "PARCEL", "SITE", "PLOT"}
+	factKeywords    = []string{"AREA", "STOR", "HEIGHT", "FLOOR", "LEVEL", "BASEMENT", "CELLAR", "COVERAGE", "TOTAL", "GROSS", "GFA", "FOOTPRINT", "LOT", "PARCEL", "SITE", "PLOT"}
 	allowableWordRe = regexp.MustCompile(`\b(?:ALLOWABLE|ALLOWED|PERMITTED|PERMISSIBLE|MAX(?:IMUM)?|MIN(?:IMUM)?|REQUIRED|LIMIT|ZONING)\b\.?`)
 	existingWordRe  = regexp.MustCompile(`\b(?:EXISTING|EXIST\.?|EX\.)(?:\s|$)`)
 	newWordRe       = regexp.MustCompile(`\b(?:NEW|ADDITION|ADDED|ADDITIONAL)\b`)
