@@ -38,6 +38,7 @@ const (
 	AreaLot       = "lot"       // lot, parcel or site area
 	AreaCoverage  = "coverage"  // lot coverage
 	AreaOther     = "other"     // garage, deck, tented area …
+	AreaRoom      = "room"      // a room or space named by its own name (KITCHEN 120 SF), or an area without a label
 )
 
 // projectFact is one statement of project data on a page.
@@ -78,9 +79,16 @@ var (
 	footprintRe    = regexp.MustCompile(`\bFOOTPRINT\b|^(?:TOTAL\s+)?(?:BUILDING|BLDG\.?)\s+(?:AREA|COVERAGE\s+AREA)$`)
 	levelRe        = regexp.MustCompile(`\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b|\b(BASEMENT|CELLAR)\b`)
 	partOfFloorRe  = regexp.MustCompile(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|DRIVEWAY|LOFT)\b`)
-	totalWordRe    = regexp.MustCompile(`\b(?:TOTAL|GROSS|GFA|CONDITIONED|HEATED|LIVING|HABITABLE)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$`)
-	aboveGradeRe   = regexp.MustCompile(`\bABOVE\s+(?:GRADE|GROUND)\b`)
-	areaWordRe     = regexp.MustCompile(`\bAREAS?\b|\bSQUARE\s+FOOTAGE\b|\bGFA\b`)
+	// LIVING, HEATED … alone name rooms ("LIVING 320 SF"); with AREA or
+	// SPACE after them they are the dwelling's total.
+	totalWordRe = regexp.MustCompile(`\b(?:TOTAL|GROSS|GFA)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$|\b(?:CONDITIONED|HEATED|LIVING|HABITABLE)\s+(?:FLOOR\s+)?(?:AREA|SPACE|SQ)`)
+	// A label holding a measured value is two statements run together.
+	// tagShapeRe: a room number or finish tag (134A, CE-4, T1) above an
+	// area is not the room's name.
+	tagShapeRe   = regexp.MustCompile(`^[A-Z]{0,3}-?\d+[A-Z]?$`)
+	labelValueRe = regexp.MustCompile(`\d\s*(?:SQ|SF|S\.F|M2|M²|SQM|FT|'|"|%)`)
+	aboveGradeRe = regexp.MustCompile(`\bABOVE\s+(?:GRADE|GROUND)\b`)
+	areaWordRe   = regexp.MustCompile(`\bAREAS?\b|\bSQUARE\s+FOOTAGE\b|\bGFA\b`)
 	// A label holds no value of its own: digits only in a level's name.
 	labelDigitsRe = regexp.MustCompile(`\b(?:1ST|2ND|3RD|\d{1,2}TH|LEVEL\s+\d{1,2}|L\d{1,2})\b`)
 	levelWords    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "CELLAR": "BASEMENT"}
@@ -100,9 +108,12 @@ func readFact(label, value string) (projectFact, bool) {
 	if l == "" || len(strings.Fields(l)) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		return projectFact{}, false
 	}
-	if strings.ContainsAny(labelDigitsRe.ReplaceAllString(l, ""), "0123456789") {
+	if labelValueRe.MatchString(l) {
 		return projectFact{}, false
 	}
+	// Digits other than a level's number ("BEDROOM 2") leave only a
+	// room's area.
+	numbered := strings.ContainsAny(labelDigitsRe.ReplaceAllString(l, ""), "0123456789")
 	f := projectFact{label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":")), value: strings.TrimSpace(value)}
 	switch {
 	case allowableWordRe.MatchString(l):
@@ -119,6 +130,14 @@ func readFact(label, value string) (projectFact, bool) {
 	// The kind is read from the label without its qualifiers.
 	core := strings.Join(strings.Fields(proposedWordRe.ReplaceAllString(newWordRe.ReplaceAllString(
 		existingWordRe.ReplaceAllString(allowableWordRe.ReplaceAllString(l, " "), " "), " "), " ")), " ")
+	if numbered {
+		v, ok := parseAreaValue(value)
+		if !ok {
+			return projectFact{}, false
+		}
+		f.kind, f.areaKind, f.m = FactArea, AreaRoom, v
+		return f, true
+	}
 	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
 		v, ok := parseStoriesValue(value)
 		if !ok {
@@ -159,10 +178,10 @@ func readFact(label, value string) (projectFact, bool) {
 	case footprintRe.MatchString(core):
 		f.areaKind = AreaFootprint
 	case partOfFloorRe.MatchString(core):
-		if !areaWordRe.MatchString(core) {
-			return projectFact{}, false
-		}
 		f.areaKind = AreaOther
+		if !areaWordRe.MatchString(core) {
+			f.areaKind = AreaRoom
+		}
 	case levelRe.MatchString(core):
 		m := levelRe.FindStringSubmatch(core)
 		switch {
@@ -183,7 +202,7 @@ func readFact(label, value string) (projectFact, bool) {
 	case areaWordRe.MatchString(core):
 		f.areaKind = AreaOther
 	default:
-		return projectFact{}, false
+		f.areaKind = AreaRoom
 	}
 	return f, true
 }
@@ -239,13 +258,67 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 
 // pageProjectFacts reads one page's project facts, each value once.
 func pageProjectFacts(pv *pageView) []projectFact {
-	return readPageFacts(pv, factKeywords, readFact, func(t string) bool {
+	facts := readPageFacts(pv, factKeywords, readFact, func(t string) bool {
 		_, a := parseAreaValue(t)
 		_, h := parseHeightValue(t)
 		_, p := parsePercentValue(t)
 		_, s := parseStoriesValue(t)
 		return a || h || p || s
 	})
+	return append(facts, roomAreas(pv, facts)...)
+}
+
+// roomAreas reads the areas standing alone on their line that no label
+// claimed: room tags ("KITCHEN" over "26 m²"), labelled by the line just
+// above when it reads as a name. They are facts of their own, and the
+// area-total check counts them among what a total may include.
+func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
+	lp := pv.layoutPage()
+	used := map[int]bool{}
+	for _, f := range claimed {
+		for _, w := range f.valueWords {
+			used[w] = true
+		}
+	}
+	var out []projectFact
+	for _, l := range lp.Lines {
+		t := strings.TrimSpace(l.Text)
+		if !upright(l) || len(l.Words) == 0 || used[l.Words[0]] || t == "" || !strings.ContainsAny(t, "0123456789") {
+			continue
+		}
+		if strings.IndexByte("2TtFfMm.)\xb2", t[len(t)-1]) < 0 { // last byte of a unit (² ends in 0xB2)
+			continue
+		}
+		v, ok := parseAreaValue(t)
+		if !ok {
+			continue
+		}
+		f := projectFact{kind: FactArea, areaKind: AreaRoom, value: t, m: v, pv: pv, valueWords: l.Words}
+		size := max(l.FontSize, 1)
+		best, bestGap := -1, 1.5*size
+		for ai, a := range lp.Lines {
+			gap := l.Box.Y0 - a.Box.Y1
+			if !upright(a) || gap < -0.3*size || gap >= bestGap || a.Box.X1 < l.Box.X0 || a.Box.X0 > l.Box.X1 {
+				continue
+			}
+			best, bestGap = ai, gap
+		}
+		if best >= 0 {
+			name := strings.TrimSpace(lp.Lines[best].Text)
+			upper := strings.ToUpper(name)
+			if n := len(strings.Fields(name)); n <= 5 && strings.ContainsAny(upper, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !labelValueRe.MatchString(upper) && !tagShapeRe.MatchString(upper) {
+				f.label, f.labelWords = name, lp.Lines[best].Words
+			}
+		}
+		f.box = wordsBox(lp, f.words())
+		texts := make([]string, 0, len(f.labelWords)+len(f.valueWords))
+		for _, wi := range f.words() {
+			texts = append(texts, lp.Words[wi].Text)
+		}
+		f.text = strings.Join(texts, " ")
+		out = append(out, f)
+	}
+	return out
 }
 
 // readPageFacts reads the label/value statements of a page that read

@@ -67,11 +67,20 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 		if total.kind != FactArea || total.areaKind != AreaTotal || total.qualifier == "allowable" || total.listTotal {
 			continue
 		}
-		var floors []projectFact
+		var floors, others []projectFact
 		levels := map[string]bool{}
 		mixed, repeated := false, false
 		for fi, f := range pd.facts {
-			if groups[fi] != groups[ti] || f.kind != FactArea || f.areaKind != AreaFloor {
+			if groups[fi] != groups[ti] || f.kind != FactArea {
+				continue
+			}
+			switch f.areaKind {
+			case AreaOther, AreaRoom:
+				// A garage, porch or bonus room the total may include.
+				others = append(others, f)
+				continue
+			case AreaFloor:
+			default:
 				continue
 			}
 			if f.qualifier != total.qualifier {
@@ -122,10 +131,24 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 		if total.aboveGrade && aboveCount < 2 {
 			continue
 		}
+		// The total may also count any of the other areas beside it (a
+		// garage, a porch, a bonus room): it agrees if some choice of them
+		// makes the sum. More than eight: too many choices to tell.
+		if len(others) > 8 {
+			pd.unreadable("area total", fmt.Sprintf("page %d: %d other areas beside %q", total.pv.page.Number, len(others), total.text))
+			continue
+		}
 		agrees := false
 		for _, c := range cands {
-			if math.Abs(c.sum-total.m.canonical) <= areaTolerance(c.sum, total.m.canonical, c.halves...) {
-				agrees = true
+			for mask := 0; mask < 1<<len(others) && !agrees; mask++ {
+				sum, hs := c.sum, append([]float64{}, c.halves...)
+				for k, o := range others {
+					if mask&(1<<k) != 0 {
+						sum += o.m.canonical
+						hs = append(hs, o.m.halfULP)
+					}
+				}
+				agrees = math.Abs(sum-total.m.canonical) <= areaTolerance(sum, total.m.canonical, hs...)
 			}
 		}
 		if agrees {

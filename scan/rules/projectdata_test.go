@@ -139,8 +139,11 @@ func TestReadFactLabels(t *testing.T) {
 		{"PLATE HEIGHT", `9'-1"`, "", "", "", ""},
 		{"HEIGHT", `8'-0"`, "", "", "", ""},
 		{"CEILING HEIGHT", `8'-0"`, "", "", "", ""},
-		{"KITCHEN", "120 SF", "", "", "", ""},
-		{"BEDROOM 2", "150 SF", "", "", "", ""},
+		{"KITCHEN", "120 SF", FactArea, AreaRoom, "", ""},
+		{"BEDROOM 2", "150 SF", FactArea, AreaRoom, "", ""},
+		{"LIVING", "320 SF", FactArea, AreaRoom, "", ""},
+		{"LIVING AREA", "1,850 SF", FactArea, AreaTotal, "", ""},
+		{"BONUS ROOM", "300 SF", FactArea, AreaRoom, "", ""},
 		{"STORIES", "24'-6\"", "", "", "", ""},
 		{"TOTAL RESTAURANT 370sqm 109sqm", "479sqm", "", "", "", ""},
 		{"FIRST FLOOR AREA", "1200", "", "", "", ""},
@@ -232,6 +235,14 @@ func TestAreaTotalPDF(t *testing.T) {
 	)
 	if got := byRule(fs, "consistency-area-total"); len(got) != 0 {
 		t.Errorf("totals that agree reported: %v", anchorTexts(got))
+	}
+	// Totals that count a garage, a porch or a bonus room beside the
+	// floors: some choice of them makes the sum.
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "A-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(120, 140, "AREA CALCULATIONS", "FIRST FLOOR: 1,250 SF", "SECOND FLOOR: 980 SF",
+			"BONUS ROOM: 300 SF", "GARAGE: 480 SF", "COVERED PORCH: 120 SF", "TOTAL LIVING AREA: 2,530 SF", "TOTAL: 3,130 SF")})
+	if got := byRule(fs, "consistency-area-total"); len(got) != 0 {
+		t.Errorf("totals including other areas reported: %v", anchorTexts(got))
 	}
 }
 
