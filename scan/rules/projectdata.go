@@ -78,7 +78,10 @@ var (
 	lotLabelRe     = regexp.MustCompile(`^(?:TOTAL\s+|GROSS\s+|NET\s+)?(?:LOT|PARCEL|SITE|PROPERTY|PLOT|STAND|ERF)\s+(?:AREA|SIZE)$`)
 	footprintRe    = regexp.MustCompile(`\bFOOTPRINT\b|^(?:TOTAL\s+)?(?:BUILDING|BLDG\.?)\s+(?:AREA|COVERAGE\s+AREA)$`)
 	levelRe        = regexp.MustCompile(`\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b|\b(BASEMENT|CELLAR)\b`)
-	partOfFloorRe  = regexp.MustCompile(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|DRIVEWAY|LOFT)\b`)
+	partOfFloorRe  = regexp.MustCompile(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|PERVIOUS|DRIVEWAY|LOFT|DISTURB(?:ED|ANCE)?|GREEN|PARKING|SIDEWALK|WALKWAY|POOL|SHED|VENT(?:ILATION)?|ATTIC|FENESTRATION|SKYLIGHT|DOOR|ENVELOPE|SIGN(?:AGE)?|CANOPY|EASEMENT|BUFFER|SETBACK|DEDICATION|WETLAND)\b`)
+	// measureRe: what an area measures; two statements are compared only
+	// when they measure the same thing.
+	measureRe = regexp.MustCompile(`\b(CONDITIONED|HEATED|LIVING|HABITABLE|GROSS|NET|UNFINISHED|UNDEVELOPED|FINISHED|USABLE|RENTABLE)\b`)
 	// LIVING, HEATED … alone name rooms ("LIVING 320 SF"); with AREA or
 	// SPACE after them they are the dwelling's total.
 	totalWordRe = regexp.MustCompile(`\b(?:TOTAL|GROSS|GFA)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$|\b(?:CONDITIONED|HEATED|LIVING|HABITABLE)\s+(?:FLOOR\s+)?(?:AREA|SPACE|SQ)`)
@@ -211,6 +214,9 @@ func readFact(label, value string) (projectFact, bool) {
 type projectData struct {
 	facts []projectFact
 	lists []areaList
+	// claimed holds, per page, the words some fact read (for the
+	// area-total check's "every number read" guard).
+	claimed map[*pageView]map[int]bool
 	// unread says, per check, what could not be compared and why (two
 	// buildings' areas side by side, two numbers of stories).
 	unread []string

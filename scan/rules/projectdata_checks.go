@@ -102,6 +102,13 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 			pd.unreadable("area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.pv.page.Number, total.text))
 			continue
 		}
+		// Every number among the floors and the total must have been read:
+		// an area printed without a unit, or a label not understood, may
+		// be part of the sum.
+		if line, ok := unreadNumberAmong(pd, total, floors); ok {
+			pd.unreadable("area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.pv.page.Number, line, total.text))
+			continue
+		}
 		all, above := 0.0, 0.0
 		halves, aboveHalves := []float64{total.m.halfULP}, []float64{total.m.halfULP}
 		var parts, aboveParts []string
@@ -187,6 +194,49 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 	return out
 }
 
+// unreadNumberAmong returns a line holding a number inside the box of the
+// total and its floors that no fact read.
+func unreadNumberAmong(pd *projectData, total projectFact, floors []projectFact) (string, bool) {
+	if pd.claimed == nil {
+		pd.claimed = map[*pageView]map[int]bool{}
+	}
+	claimed := pd.claimed[total.pv]
+	if claimed == nil {
+		claimed = map[int]bool{}
+		for _, f := range pd.facts {
+			if f.pv == total.pv {
+				for _, w := range f.words() {
+					claimed[w] = true
+				}
+			}
+		}
+		pd.claimed[total.pv] = claimed
+	}
+	box := total.box
+	for _, f := range floors {
+		box.X0, box.Y0 = min(box.X0, f.box.X0), min(box.Y0, f.box.Y0)
+		box.X1, box.Y1 = max(box.X1, f.box.X1), max(box.Y1, f.box.Y1)
+	}
+	lp := total.pv.layoutPage()
+	for _, l := range lp.Lines {
+		cx, cy := (l.Box.X0+l.Box.X1)/2, (l.Box.Y0+l.Box.Y1)/2
+		if !upright(l) || cx < box.X0 || cx > box.X1 || cy < box.Y0 || cy > box.Y1 || !strings.ContainsAny(l.Text, "0123456789") {
+			continue
+		}
+		read := false
+		for _, w := range l.Words {
+			if claimed[w] {
+				read = true
+				break
+			}
+		}
+		if !read {
+			return l.Text, true
+		}
+	}
+	return "", false
+}
+
 // factGroups gives each fact of a page the number of its block of
 // project data: facts whose boxes are stacked or side by side with less
 // than three text heights of white between them, chained.
@@ -226,7 +276,9 @@ func adjacent(a, b projectFact) bool {
 
 // Floor plans and the levels they draw.
 var (
-	planLevelRe    = regexp.MustCompile(`(?i)\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b`)
+	planLevelRe = regexp.MustCompile(`(?i)\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b`)
+	// partialPlanRe: a plan of part of a level (AREA A, WING B, a unit).
+	partialPlanRe  = regexp.MustCompile(`(?i)\b(?:AREA|ZONE|WING|PART|SECTOR|UNIT|BLOCK|BUILDING|BLDG\.?|SECTION)\s+[A-Z0-9]{1,3}\b|\b(?:PORTION|MATCH\s*LINE|FURNITURE|EQUIPMENT|FINISH|FINISHES|SIGNAGE|LIFE\s+SAFETY|FIRE\s+PROTECTION|KEY)\b`)
 	notPlanLevelRe = regexp.MustCompile(`(?i)\b(?:EXISTING|DEMO(?:LITION)?|REMOVAL|PHASE|ALTERNATE|OPTION(?:AL)?|PARTIAL|ENLARGED|MEZZANINE)\b`)
 )
 
@@ -257,9 +309,10 @@ func floorPlanLevel(pv *pageView) string {
 // that differs from the area the plan of that level states for it.
 func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 	pd := rv.projectData()
+	// Only plans of a whole level state its area.
 	plans := map[string][]*pageView{}
 	for _, pv := range rv.pages {
-		if l := floorPlanLevel(pv); l != "" {
+		if l := floorPlanLevel(pv); l != "" && !partialPlanRe.MatchString(pv.sheet.Title) {
 			plans[l] = append(plans[l], pv)
 		}
 	}
@@ -275,7 +328,8 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 			}
 			var onPlan []projectFact
 			for _, f := range pd.facts {
-				if f.pv == plan && f.kind == FactArea && f.areaKind == AreaFloor && f.level == stated.level && f.qualifier == stated.qualifier {
+				if f.pv == plan && f.kind == FactArea && f.areaKind == AreaFloor && f.level == stated.level && f.qualifier == stated.qualifier &&
+					measureOf(f) == measureOf(stated) {
 					onPlan = append(onPlan, f)
 				}
 			}
@@ -303,6 +357,20 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 		}
 	}
 	return out
+}
+
+// measureOf is what an area's label says it measures (CONDITIONED,
+// GROSS, NET …), "" when it does not say: LIVING and HEATED are read as
+// CONDITIONED, UNDEVELOPED as UNFINISHED.
+func measureOf(f projectFact) string {
+	m := measureRe.FindString(strings.ToUpper(f.label))
+	switch m {
+	case "HEATED", "LIVING", "HABITABLE":
+		return "CONDITIONED"
+	case "UNDEVELOPED":
+		return "UNFINISHED"
+	}
+	return m
 }
 
 func sameValues(fs []projectFact) bool {

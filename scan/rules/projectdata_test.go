@@ -244,6 +244,13 @@ func TestAreaTotalPDF(t *testing.T) {
 	if got := byRule(fs, "consistency-area-total"); len(got) != 0 {
 		t.Errorf("totals including other areas reported: %v", anchorTexts(got))
 	}
+	// A number among the floors that was not read (no unit): the sum
+	// cannot be told.
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "A-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(120, 140, "FIRST FLOOR: 1,250 SF", "SECOND FLOOR: 980 SF", "BONUS 300", "TOTAL: 2,530 SF")})
+	if got := byRule(fs, "consistency-area-total"); len(got) != 0 {
+		t.Errorf("total with an unread number among its floors reported: %v", anchorTexts(got))
+	}
 }
 
 func TestFloorAreaVsPlanPDF(t *testing.T) {
@@ -275,9 +282,22 @@ func TestFloorAreaVsPlanPDF(t *testing.T) {
 			Labels: plangen.Notes(120, 140, "FIRST FLOOR AREA: 111.5 SQM", "FIRST FLOOR DECK AREA: 200 SF", "KITCHEN 150 SF")},
 		plangen.SheetSpec{Number: "A-102", Title: "EXISTING SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
 			Labels: plangen.Notes(120, 140, "SECOND FLOOR AREA: 700 SF")},
+		// A plan of part of the level states the part's area.
+		plangen.SheetSpec{Number: "A-103", Title: "SECOND FLOOR PLAN - AREA B", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "SECOND FLOOR AREA: 400 SF")},
 	)
 	if got := byRule(fs, "consistency-floor-area-plan"); len(got) != 0 {
 		t.Errorf("look-alikes reported: %v", anchorTexts(got))
+	}
+	// Conditioned area in the project data, gross area on the plan: two
+	// measures, not a contradiction.
+	fs = reviewPDF(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "SECOND FLOOR CONDITIONED AREA: 900 SF")},
+		plangen.SheetSpec{Number: "A-102", Title: "SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "SECOND FLOOR GROSS AREA: 1,050 SF")})
+	if got := byRule(fs, "consistency-floor-area-plan"); len(got) != 0 {
+		t.Errorf("different measures reported: %v", anchorTexts(got))
 	}
 }
 
