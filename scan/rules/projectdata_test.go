@@ -504,3 +504,23 @@ func TestAreaListTotalPDF(t *testing.T) {
 		}
 	}
 }
+
+// FuzzProjectDataValues: the project-data readers never panic, and what
+// they accept is a finite, positive number (a level mark may be negative).
+func FuzzProjectDataValues(f *testing.F) {
+	for _, s := range []string{"2,450 SF", "143,39 m²", "1.464,50 m2", `24'-6"`, "7500 MM", "TWO (2)", "17.43%", `-0'-8"`, "±0'-0\"", "1,464 m²"} {
+		f.Add("TOTAL AREA", s)
+	}
+	f.Fuzz(func(t *testing.T, label, value string) {
+		for _, parse := range []func(string) (measured, bool){parseAreaValue, parseHeightValue, parseStoriesValue, parsePercentValue} {
+			if m, ok := parse(value); ok && (math.IsNaN(m.canonical) || math.IsInf(m.canonical, 0) || m.canonical < 0) {
+				t.Fatalf("%q read as %v", value, m.canonical)
+			}
+		}
+		if m, ok := parseSignedLevel(value); ok && (math.IsNaN(m.canonical) || math.IsInf(m.canonical, 0)) {
+			t.Fatalf("level %q read as %v", value, m.canonical)
+		}
+		readFact(label, value)
+		readMark(label, value)
+	})
+}
