@@ -229,8 +229,19 @@ func readProjectData(pages []*pageView) *projectData {
 		if !pv.readable {
 			continue
 		}
-		pd.facts = append(pd.facts, pageProjectFacts(pv)...)
-		for _, l := range pageAreaLists(pv) {
+		facts := pageProjectFacts(pv)
+		lists := pageAreaLists(pv)
+		// A list's total is its own fact, not also a room's area.
+		inList := map[int]bool{}
+		for _, l := range lists {
+			inList[l.total.valueWords[0]] = true
+		}
+		for _, f := range facts {
+			if !(f.areaKind == AreaRoom && inList[f.valueWords[0]]) {
+				pd.facts = append(pd.facts, f)
+			}
+		}
+		for _, l := range lists {
 			pd.lists = append(pd.lists, l)
 			pd.facts = append(pd.facts, l.total)
 		}
@@ -276,7 +287,7 @@ func pageProjectFacts(pv *pageView) []projectFact {
 
 // roomAreas reads the areas standing alone on their line that no label
 // claimed: room tags ("KITCHEN" over "26 m²"), labelled by the line just
-// above when it reads as a name. They are facts of their own, and the
+// above in the same block when it reads as a name. They are facts of their own, and the
 // area-total check counts them among what a total may include.
 func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 	lp := pv.layoutPage()
@@ -287,7 +298,7 @@ func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 		}
 	}
 	var out []projectFact
-	for _, l := range lp.Lines {
+	for li, l := range lp.Lines {
 		t := strings.TrimSpace(l.Text)
 		if !upright(l) || len(l.Words) == 0 || used[l.Words[0]] || t == "" || !strings.ContainsAny(t, "0123456789") {
 			continue
@@ -304,10 +315,18 @@ func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 		best, bestGap := -1, 1.5*size
 		for ai, a := range lp.Lines {
 			gap := l.Box.Y0 - a.Box.Y1
-			if !upright(a) || gap < -0.3*size || gap >= bestGap || a.Box.X1 < l.Box.X0 || a.Box.X0 > l.Box.X1 {
+			if !upright(a) || a.Block != l.Block || gap < -0.3*size || gap >= bestGap || a.Box.X1 < l.Box.X0 || a.Box.X0 > l.Box.X1 {
 				continue
 			}
 			best, bestGap = ai, gap
+		}
+		// A room tag stacks the name over finishes and the area
+		// (EX. KITCHEN / EX. TILES / FP CEILING / 26 m²): the name is the
+		// tag's first line.
+		if best >= 0 && l.Block >= 0 && l.Block < len(lp.Blocks) {
+			if b := lp.Blocks[l.Block]; len(b.Lines) <= 5 && len(b.Lines) > 0 && b.Lines[0] != li {
+				best = b.Lines[0]
+			}
 		}
 		if best >= 0 {
 			name := strings.TrimSpace(lp.Lines[best].Text)

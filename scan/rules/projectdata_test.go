@@ -459,6 +459,17 @@ func TestProjectDataCorpus(t *testing.T) {
 			t.Errorf("Calgary sheet 2 %s: %q, want %q (all: %v)", k, got[k], v, got)
 		}
 	}
+	// The South African inn: NEW 1ST FLOOR AREA from its area schedule,
+	// room tags named by their first line (name over finishes over area).
+	pd = read("za_crayfish_inn_architectural_plans.pdf")
+	var newFirst, kitchen bool
+	for _, f := range pd.facts {
+		newFirst = newFirst || f.areaKind == AreaFloor && f.level == "FIRST" && f.qualifier == "new" && f.value == "109sqm"
+		kitchen = kitchen || f.areaKind == AreaRoom && f.label == "EX. KITCHEN" && f.value == "26 m²" && f.pv.page.Number == 2
+	}
+	if !newFirst || !kitchen {
+		t.Errorf("crayfish inn: new first floor read %v, kitchen tag read %v", newFirst, kitchen)
+	}
 	pd = read("si_archicad_atrium_house_floor_plan.pdf")
 	if len(pd.lists) != 1 || len(pd.lists[0].items) != 13 || pd.lists[0].total.value != "143.39 m²" {
 		t.Fatalf("room list: %+v", pd.lists)
