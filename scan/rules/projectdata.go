@@ -428,29 +428,88 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		}
 	}
 	// Table rows: a label cell and the one cell of the row that reads
-	// as its value. A row with two values (existing and new columns) is
-	// not read: which column the fact is cannot be told from the row.
+	// as its value. A row with two values (allowed and proposed, existing
+	// and new) is read only under a header row that names the columns;
+	// otherwise which column the fact is cannot be told.
 	for _, t := range lp.Tables {
+		var header []columnHead
 		for _, row := range t.Rows {
+			if h := columnHeads(row); len(h) >= 2 {
+				header = h
+				continue
+			}
 			for ci := 0; ci+1 < len(row.Cells); ci++ {
 				f, ok := readFact(row.Cells[ci].Text, row.Cells[ci+1].Text)
 				if !ok {
 					continue
 				}
-				values := 0
+				var valueCells []int
 				for cj := ci + 1; cj < len(row.Cells); cj++ {
 					if _, ok := readFact(row.Cells[ci].Text, row.Cells[cj].Text); ok {
-						values++
+						valueCells = append(valueCells, cj)
 					}
 				}
-				if values == 1 {
+				if len(valueCells) == 1 {
 					add(f, row.Cells[ci].Words, row.Cells[ci+1].Words)
+					break
+				}
+				for _, cj := range valueCells {
+					c := row.Cells[cj]
+					q := columnOf(header, (c.Box.X0+c.Box.X1)/2)
+					if q == "" {
+						continue
+					}
+					g, _ := readFact(row.Cells[ci].Text, c.Text)
+					if g.qualifier == "" {
+						g.qualifier = q
+					}
+					add(g, row.Cells[ci].Words, c.Words)
 				}
 				break
 			}
 		}
 	}
 	return out
+}
+
+// columnHead is a header cell naming what its column states.
+type columnHead struct {
+	x0, x1    float64
+	qualifier string
+}
+
+var columnHeadRe = regexp.MustCompile(`(?i)^\s*(PROPOSED|PROVIDED|ACTUAL|DESIGN|ALLOWED|ALLOWABLE|PERMITTED|REQUIRED|MAX(?:IMUM)?\.?|EXISTING|NEW)\b`)
+
+// columnHeads reads a header row's column names.
+func columnHeads(row layout.Row) []columnHead {
+	var out []columnHead
+	for _, c := range row.Cells {
+		m := columnHeadRe.FindStringSubmatch(c.Text)
+		if m == nil {
+			continue
+		}
+		q := "proposed"
+		switch strings.TrimRight(strings.ToUpper(m[1]), ".") {
+		case "ALLOWED", "ALLOWABLE", "PERMITTED", "REQUIRED", "MAX", "MAXIMUM":
+			q = "allowable"
+		case "EXISTING":
+			q = "existing"
+		case "NEW":
+			q = "new"
+		}
+		out = append(out, columnHead{x0: c.Box.X0, x1: c.Box.X1, qualifier: q})
+	}
+	return out
+}
+
+// columnOf is the qualifier of the header column over x, "" when none.
+func columnOf(heads []columnHead, x float64) string {
+	for _, h := range heads {
+		if x >= h.x0 && x <= h.x1 {
+			return h.qualifier
+		}
+	}
+	return ""
 }
 
 // valueBeside finds the value of a label alone on line li: the first line

@@ -84,9 +84,12 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 				continue
 			}
 			if f.qualifier != total.qualifier {
-				// Existing beside proposed: which floors the total adds
-				// up cannot be told.
-				mixed = true
+				// Both stated (columns of existing and proposed): the
+				// floors of the other column are not this total's. One
+				// unstated: which floors the total adds up cannot be told.
+				if f.qualifier == "" || total.qualifier == "" {
+					mixed = true
+				}
 				continue
 			}
 			if levels[f.level] {

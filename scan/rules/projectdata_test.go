@@ -215,7 +215,7 @@ func TestAreaTotalPDF(t *testing.T) {
 		[]string{"AREAS", "EXISTING", "PROPOSED"},
 		[]string{"FIRST FLOOR", "1,000 SF", "1,200 SF"},
 		[]string{"SECOND FLOOR", "800 SF", "900 SF"},
-		[]string{"TOTAL", "1,800 SF", "2,500 SF"})
+		[]string{"TOTAL", "1,800 SF", "2,100 SF"})
 	block := dataColumn(120, 140,
 		"PARCEL AREA:", "550.52M2",
 		"GROSS AREAS", "",
@@ -235,6 +235,17 @@ func TestAreaTotalPDF(t *testing.T) {
 	)
 	if got := byRule(fs, "consistency-area-total"); len(got) != 0 {
 		t.Errorf("totals that agree reported: %v", anchorTexts(got))
+	}
+	// A table with existing and proposed columns: each column's total
+	// against its own floors; the proposed one is wrong.
+	tbl, strokes = table(300, 300, widths,
+		[]string{"AREAS", "EXISTING", "PROPOSED"},
+		[]string{"FIRST FLOOR", "1,000 SF", "1,200 SF"},
+		[]string{"SECOND FLOOR", "800 SF", "900 SF"},
+		[]string{"TOTAL", "1,800 SF", "2,500 SF"})
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "A-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: tbl, Strokes: strokes})
+	if got := byRule(fs, "consistency-area-total"); len(got) != 1 || !strings.Contains(got[0].Rationale, "2,500 SF") {
+		t.Errorf("proposed column total: %v", anchorTexts(got))
 	}
 	// Totals that count a garage, a porch or a bonus room beside the
 	// floors: some choice of them makes the sum.
@@ -319,6 +330,16 @@ func TestStoriesVsPlansPDF(t *testing.T) {
 	}
 	if !strings.Contains(got[0].Rationale, "NUMBER OF STORIES 1") || !strings.Contains(got[0].Rationale, "SECOND FLOOR PLAN") {
 		t.Errorf("rationale: %s", got[0].Rationale)
+	}
+	// A zoning table: allowed and proposed columns under their header.
+	tbl, strokes := table(300, 300, []float64{180, 110, 110},
+		[]string{"", "ALLOWED", "PROPOSED"},
+		[]string{"NUMBER OF STORIES", "3", "2"},
+		[]string{"BUILDING HEIGHT", "35'-0\"", "24'-6\""})
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: tbl, Strokes: strokes},
+		plan("A-101", "FIRST FLOOR PLAN"), plan("A-102", "SECOND FLOOR PLAN"), plan("A-103", "THIRD FLOOR PLAN"))
+	if got := byRule(fs, "consistency-stories-plans"); len(got) != 1 || got[0].SheetNumber != "A-103" || !strings.Contains(got[0].Rationale, "STORIES 2") {
+		t.Errorf("proposed stories from a zoning table: %v", anchorTexts(got))
 	}
 	for name, set := range map[string][]plangen.SheetSpec{
 		// Ground floor counted: the first floor is the second story.
