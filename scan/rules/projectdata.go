@@ -378,6 +378,13 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			continue
 		}
 		starts := lineWordStarts(lp, l)
+		// A second value further along the baseline (existing and
+		// proposed columns without a header): which one the line's label
+		// means cannot be told.
+		secondValue := false
+		if n := nextOnBaseline(lp, li); n >= 0 && isValue(n) {
+			secondValue = true
+		}
 		// A label and its value on one line: at a colon, else the
 		// shortest tail of words that reads as the label's value.
 		if c := strings.IndexByte(l.Text, ':'); c > 0 && c < len(l.Text)-1 {
@@ -387,7 +394,9 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			}
 			if k < len(l.Words) {
 				if f, ok := readFact(l.Text[:c], l.Text[c+1:]); ok {
-					add(f, l.Words[:k], l.Words[k:])
+					if !secondValue {
+						add(f, l.Words[:k], l.Words[k:])
+					}
 					continue
 				}
 			}
@@ -395,7 +404,9 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		found := false
 		for k := len(l.Words) - 1; k >= 1 && len(l.Words)-k <= 5; k-- {
 			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
-				add(f, l.Words[:k], l.Words[k:])
+				if !secondValue {
+					add(f, l.Words[:k], l.Words[k:])
+				}
 				found = true
 				break
 			}
@@ -423,6 +434,14 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		}
 	}
 	for _, pr := range lp.Pairs {
+		if len(pr.ValueWords) == 0 {
+			continue
+		}
+		if last := pr.ValueWords[len(pr.ValueWords)-1]; last < len(lp.LineOf) && lp.LineOf[last] >= 0 {
+			if n := nextOnBaseline(lp, lp.LineOf[last]); n >= 0 && isValue(n) {
+				continue
+			}
+		}
 		if f, ok := readFact(pr.Label, pr.Value); ok {
 			add(f, pr.LabelWords, pr.ValueWords)
 		}
@@ -520,7 +539,11 @@ func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
 	l := lp.Lines[li]
 	size := max(l.FontSize, 1)
 	cy := (l.Box.Y0 + l.Box.Y1) / 2
-	right, rightDist, rightValues := -1, math.Inf(1), 0
+	type beside struct {
+		line int
+		dist float64
+	}
+	var band []beside
 	below, belowDist := -1, math.Inf(1)
 	for vi, v := range lp.Lines {
 		if vi == li || !upright(v) {
@@ -528,19 +551,7 @@ func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
 		}
 		vcy := (v.Box.Y0 + v.Box.Y1) / 2
 		if math.Abs(vcy-cy) < 0.5*size && v.Box.X0 >= l.Box.X1-0.5 && v.Box.X0-l.Box.X1 < 30*size {
-			d := v.Box.X0 - l.Box.X1
-			if !isValue(vi) {
-				// A label or note between the label and a value
-				// further right ends the row's reading.
-				if d < rightDist {
-					right, rightDist = -1, d
-				}
-				continue
-			}
-			rightValues++
-			if d < rightDist {
-				right, rightDist = vi, d
-			}
+			band = append(band, beside{vi, v.Box.X0 - l.Box.X1})
 			continue
 		}
 		gap := v.Box.Y0 - l.Box.Y1
@@ -548,13 +559,45 @@ func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
 			below, belowDist = vi, gap
 		}
 	}
-	if right >= 0 && rightValues == 1 {
-		return right
+	// To the right: the nearest line, when it is a value and the next one
+	// is not a second value (two columns of values for one label: which is
+	// meant cannot be told). A label next ends the row: what follows it is
+	// its own.
+	sort.Slice(band, func(i, j int) bool { return band[i].dist < band[j].dist })
+	if len(band) > 0 {
+		if !isValue(band[0].line) {
+			if below >= 0 && isValue(below) {
+				return below
+			}
+			return -1
+		}
+		if len(band) > 1 && isValue(band[1].line) {
+			return -1
+		}
+		return band[0].line
 	}
-	if right < 0 && rightValues == 0 && below >= 0 && isValue(below) {
+	if below >= 0 && isValue(below) {
 		return below
 	}
 	return -1
+}
+
+// nextOnBaseline is the nearest line to the right of line li on its
+// baseline (within 30 × its size), or -1.
+func nextOnBaseline(lp *layout.Page, li int) int {
+	l := lp.Lines[li]
+	size := max(l.FontSize, 1)
+	cy := (l.Box.Y0 + l.Box.Y1) / 2
+	best, bestDist := -1, 30*size
+	for vi, v := range lp.Lines {
+		if vi == li || !upright(v) || math.Abs((v.Box.Y0+v.Box.Y1)/2-cy) >= 0.5*size || v.Box.X0 < l.Box.X1-0.5 {
+			continue
+		}
+		if d := v.Box.X0 - l.Box.X1; d < bestDist {
+			best, bestDist = vi, d
+		}
+	}
+	return best
 }
 
 // wrappedLabelAbove returns the line just above li in its block that

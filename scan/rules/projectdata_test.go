@@ -556,3 +556,80 @@ func FuzzProjectDataValues(f *testing.F) {
 		readMark(label, value)
 	})
 }
+
+// factsOfPDF writes the sheets as a PDF and reads their project data.
+func factsOfPDF(t *testing.T, specs ...plangen.SheetSpec) *projectData {
+	t.Helper()
+	f, err := plangen.Sheets("test.pdf", specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/test.pdf"
+	if err := os.WriteFile(path, f.PDF, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := pdftext.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	var pages []pdftext.Page
+	for p := range doc.Pages(context.Background()) {
+		pages = append(pages, *p)
+	}
+	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "t", Pages: pages}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readProjectData(c.pages)
+}
+
+func TestProjectDataLayoutsPDF(t *testing.T) {
+	row := func(top float64, texts ...string) []plangen.LabelSpec {
+		var out []plangen.LabelSpec
+		for i, s := range texts {
+			out = append(out, plangen.LabelSpec{Text: s, Left: 120 + float64(i)*110, Top: top, Size: 9})
+		}
+		return out
+	}
+	var labels []plangen.LabelSpec
+	// Two label/value pairs on one baseline, each a run of its own.
+	labels = append(labels, row(140, "LOT AREA:", "6,000 SF", "LOT COVERAGE:", "30%")...)
+	// One label, two values (existing, proposed) with no header: not read.
+	labels = append(labels, row(200, "SECOND FLOOR AREA:", "800 SF", "900 SF")...)
+	// Metric phrasings.
+	labels = append(labels, plangen.Notes(120, 260, "GROSS MAIN FLOOR AREA: 66.28M2", "NEW 1ST FLOOR AREA 109sqm",
+		"TOTAL CONDITIONED AREA 2,450 SF", "STORIES 2", `BUILDING HEIGHT 24'-6"`, "NOTE: 2-STORY WOOD FRAME ADDITION")...)
+	pd := factsOfPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: labels})
+	got := map[string]string{}
+	for _, f := range pd.facts {
+		if f.areaKind == AreaRoom {
+			continue // an area no label claims
+		}
+		k := f.kind + "/" + f.areaKind + "/" + f.level
+		if _, dup := got[k]; dup {
+			t.Errorf("%s read twice", k)
+		}
+		got[k] = f.value
+	}
+	want := map[string]string{
+		"area/lot/":         "6,000 SF",
+		"area/coverage/":    "30%",
+		"area/floor/MAIN":   "66.28M2",
+		"area/floor/FIRST":  "109sqm",
+		"area/total/":       "2,450 SF",
+		"stories//":         "2",
+		"building_height//": `24'-6"`,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	if v, ok := got["area/floor/SECOND"]; ok {
+		t.Errorf("a label with two values read as %q", v)
+	}
+	if len(got) != len(want) {
+		t.Errorf("facts %v, want %v", got, want)
+	}
+}
