@@ -337,6 +337,9 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 				}
 			}
 			if len(onPlan) == 0 {
+				onPlan = planAreaTag(pd, plan, stated)
+			}
+			if len(onPlan) == 0 {
 				continue
 			}
 			if len(onPlan) > 1 && !sameValues(onPlan) {
@@ -360,6 +363,33 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 		}
 	}
 	return out
+}
+
+// planAreaTag is the area a level's plan states without naming the level
+// ("FLOOR AREA: 950 SF" under the plan's title): its one total, when the
+// sheet states no floor's area (a sheet listing floors carries the
+// building's data block, whose total is the building's) and the total is
+// not a room list's (net areas) nor above-grade.
+func planAreaTag(pd *projectData, plan *pageView, stated projectFact) []projectFact {
+	var totals []projectFact
+	for _, f := range pd.facts {
+		if f.pv != plan || f.kind != FactArea {
+			continue
+		}
+		switch f.areaKind {
+		case AreaFloor:
+			return nil
+		case AreaTotal:
+			if f.listTotal || f.aboveGrade || f.qualifier != stated.qualifier || measureOf(f) != measureOf(stated) {
+				return nil
+			}
+			totals = append(totals, f)
+		}
+	}
+	if len(totals) != 1 {
+		return nil
+	}
+	return totals
 }
 
 // measureOf is what an area's label says it measures (CONDITIONED,

@@ -300,6 +300,21 @@ func TestFloorAreaVsPlanPDF(t *testing.T) {
 	if got := byRule(fs, "consistency-floor-area-plan"); len(got) != 0 {
 		t.Errorf("look-alikes reported: %v", anchorTexts(got))
 	}
+	// The plan states its area without naming the level ("FLOOR AREA").
+	fs = reviewPDF(t, cover,
+		plangen.SheetSpec{Number: "A-102", Title: "SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "FLOOR AREA: 1,020 SF", "BEDROOM 150 SF")})
+	if got := byRule(fs, "consistency-floor-area-plan"); len(got) != 1 || !strings.Contains(got[0].Rationale, "1,020 SF") {
+		t.Errorf("plan's own area tag: %v", anchorTexts(got))
+	}
+	// A plan sheet carrying the building's data block: its total is the
+	// building's, not the level's.
+	fs = reviewPDF(t, cover,
+		plangen.SheetSpec{Number: "A-102", Title: "SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "FIRST FLOOR AREA: 1,200 SF", "SECOND FLOOR AREA: 900 SF", "TOTAL FLOOR AREA: 2,100 SF")})
+	if got := byRule(fs, "consistency-floor-area-plan"); len(got) != 0 {
+		t.Errorf("a data block's total read as the level's: %v", anchorTexts(got))
+	}
 	// Conditioned area in the project data, gross area on the plan: two
 	// measures, not a contradiction.
 	fs = reviewPDF(t,
