@@ -26,6 +26,7 @@ func newInspectCmd() *cobra.Command {
 		asJSON   bool
 		asSheets bool
 		asLayout bool
+		asFacts  bool
 		svgOut   string
 	)
 	c := &cobra.Command{
@@ -79,6 +80,9 @@ space. A file that cannot be read exits with status 2.`,
 			if asSheets {
 				return writeInspectSheets(ctx, w, args[0], doc, asJSON)
 			}
+			if asFacts {
+				return writeInspectFacts(ctx, w, args[0], doc, asJSON)
+			}
 			if asJSON {
 				return writeInspectJSON(cmd, w, args[0], doc, first, last)
 			}
@@ -90,6 +94,7 @@ space. A file that cannot be read exits with status 2.`,
 	c.Flags().BoolVar(&asLayout, "layout", false, "draw one page's layout (words, blocks, tables, label/value pairs, title-block fields) as boxes; needs --svg")
 	c.Flags().StringVar(&svgOut, "svg", "", "with --layout: the SVG file to write (page 1 unless --page)")
 	c.Flags().BoolVar(&asSheets, "sheets", false, "show how the engine reads the set: document type, jurisdiction hints, each sheet's number, title, scale and status")
+	c.Flags().BoolVar(&asFacts, "facts", false, "show the code-analysis and project-data facts the checks read (occupancy, construction type, sprinklers, codes, stories, height, areas) with page, sheet and text")
 	return c
 }
 

@@ -63,6 +63,10 @@ var checks = map[string]checkSpec{
 		run: checkCapacityWidth, validate: oneOf("component", "stairs", "other")},
 	"stair_rise": {params: []string{"max"}, vars: []string{"totalRise", "risers", "computed", "limit"},
 		run: checkStairRise, validate: lengthParam, quantities: map[string]string{"max": QuantityLength}},
+	"area_total":           {vars: []string{"total", "totalLabel", "parts", "sum", "difference"}, run: checkAreaTotal},
+	"floor_area_vs_plan":   {vars: []string{"level", "stated", "statedLabel", "statedSheet", "plan", "planLabel"}, run: checkFloorAreaVsPlan},
+	"stories_vs_plans":     {vars: []string{"stories", "storiesLabel", "statedSheet", "planTitle", "least"}, run: checkStoriesVsPlans},
+	"height_vs_elevations": {vars: []string{"height", "heightLabel", "statedSheet", "top", "grade", "bound"}, run: checkHeightVsElevations},
 	"riser_uniformity": {params: []string{"tolerance"}, vars: []string{"difference", "tolerance", "values"},
 		run: checkRiserUniformity, validate: lengthParam, quantities: map[string]string{"tolerance": QuantityLength}},
 }

@@ -157,6 +157,15 @@ type observation struct {
 	vars       map[string]string
 	evidence   string  // normalised evidence for the fingerprint
 	confidence float64 // 0: the rule's own
+	// also is the other side of a comparison (a statement on another
+	// sheet), anchored too when it is in the same file.
+	also []evidenceRef
+}
+
+// evidenceRef is evidence words on a page.
+type evidenceRef struct {
+	page  *pageView
+	words []int
 }
 
 // review holds one Review call's state.
@@ -171,6 +180,8 @@ type review struct {
 	// valueNotes caches each page's note blocks for the value readers
 	// (code_values.go), read once for all rules.
 	valueNotes map[*pageView]*pageNotes
+	// project is the project data (projectdata.go), read on first use.
+	project *projectData
 }
 
 // Review applies the active rules to a plan set. Pages that are not
@@ -562,6 +573,11 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 		if o.page != nil {
 			if a, ok := anchorFor(pv.page, o.words); ok {
 				f.Anchors = []Anchor{a}
+			}
+			for _, x := range o.also {
+				if a, ok := anchorFor(x.page.page, x.words); ok && x.page.fileIndex == pv.fileIndex {
+					f.Anchors = append(f.Anchors, a)
+				}
 			}
 		}
 	}

@@ -151,6 +151,7 @@ var dedicatedTests = []string{
 	// outcomes_test.go
 	"completeness-sheet-index-absent", "completeness-index-duplicate-entry",
 	"completeness-index-placeholder-title", "coverage-checks-not-covered",
+	"consistency-area-total", "consistency-floor-area-plan", "consistency-stories-plans", "consistency-height-elevations", // projectdata_test.go
 }
 
 // TestImplausibleValuesAreNotEvidence: dimensions that cannot be what the

@@ -1,0 +1,700 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"planreview/scan/layout"
+)
+
+// Project data as typed fields: the number of stories, the building
+// height and the areas (per floor, total, footprint, lot, coverage) a set
+// states, each with its value, unit, label as printed and the words it
+// came from. They are read from the layout: a label and its value on one
+// line ("BUILDING HEIGHT: 24'-6\"", "NEW 1ST FLOOR AREA 109sqm"), a label
+// line with its value to its right or under it (a data block whose values
+// sit in a column of their own, a label wrapped over two lines), the
+// layout's label/value pairs, and table rows (a level's name, then its
+// area). A label is only project data when its words say so (a level's
+// name, TOTAL, GROSS, LOT …) and its value has the unit the kind needs;
+// a note ("2-STORY WOOD FRAME") or a room tag is not.
+
+// Kinds of project fact.
+const (
+	FactStories           = "stories"
+	FactStoriesBelowGrade = "stories_below_grade"
+	FactBuildingHeight    = "building_height"
+	FactArea              = "area"
+)
+
+// Area kinds.
+const (
+	AreaFloor     = "floor"     // one level's area
+	AreaTotal     = "total"     // total, gross or conditioned area
+	AreaFootprint = "footprint" // building area, footprint
+	AreaLot       = "lot"       // lot, parcel or site area
+	AreaCoverage  = "coverage"  // lot coverage
+	AreaOther     = "other"     // garage, deck, tented area …
+	AreaRoom      = "room"      // a room or space named by its own name (KITCHEN 120 SF), or an area without a label
+)
+
+// projectFact is one statement of project data on a page.
+type projectFact struct {
+	kind, areaKind string
+	level          string // a floor's level, normalised: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
+	qualifier      string // "", "existing", "new", "proposed", "allowable", "removed"
+	aboveGrade     bool   // the total counts the floors above grade only
+	listTotal      bool   // the total of an area list (projectdata_lists.go)
+	label, value   string // as printed
+	text           string // label and value as printed
+	m              measured
+	pv             *pageView
+	labelWords     []int
+	valueWords     []int
+	box            layout.Box
+}
+
+func (f *projectFact) words() []int {
+	return append(append([]int{}, f.labelWords...), f.valueWords...)
+}
+
+var (
+	// factKeywords preselect the lines worth reading (upper case): every
+	// project-data label holds one.
+	factKeywords    = []string{"AREA", "STOR", "HEIGHT", "FLOOR", "LEVEL", "BASEMENT", "CELLAR", "COVERAGE", "TOTAL", "GROSS", "GFA", "FOOTPRINT", "LOT", "PARCEL", "SITE", "PLOT"}
+	allowableWordRe = regexp.MustCompile(`\b(?:ALLOWABLE|ALLOWED|PERMITTED|PERMISSIBLE|MAX(?:IMUM)?|MIN(?:IMUM)?|REQUIRED|LIMIT|ZONING)\b\.?`)
+	existingWordRe  = regexp.MustCompile(`\b(?:EXISTING|EXIST\.?|EX\.)(?:\s|$)`)
+	newWordRe       = regexp.MustCompile(`\b(?:NEW|ADDITION|ADDED|ADDITIONAL)\b`)
+	proposedWordRe  = regexp.MustCompile(`\bPROPOSED\b`)
+	removedWordRe   = regexp.MustCompile(`\b(?:DEMOLISHED|DEMO|REMOVED|TO\s+BE\s+REMOVED)\b`)
+	unitHintRe      = regexp.MustCompile(`\s*[\(\[](?:SF|S\.F\.|SQ\.?\s*FT\.?|FT2|FT²|M2|M²|SQM|SQ\.?\s*M|FT|FEET|M|IN)[\)\]]`)
+
+	storiesLabelRe = regexp.MustCompile(`^(?:(?:TOTAL\s+)?(?:NUMBER|NO\.?|#)\s*OF\s+(?:STORIES|STOREYS|STORYS|FLOORS|LEVELS)|(?:BUILDING\s+)?(?:STORIES|STOREYS)|(?:BUILDING\s+)?HEIGHT\s*(?:\(\s*STORIES\s*\)|IN\s+STORIES|-\s*STORIES))(?:\s+(ABOVE|BELOW)\s+(?:GRADE(?:\s+PLANE)?|GROUND))?$`)
+	heightLabelRe  = regexp.MustCompile(`^(?:(?:BUILDING|BLDG\.?|OVERALL(?:\s+BUILDING)?|TOTAL\s+BUILDING)\s+HEIGHT(?:\s*\((?:FEET|FT|M|METRES|METERS)\))?|HEIGHT\s+OF\s+(?:THE\s+)?BUILDING|(?:BUILDING\s+)?HEIGHT\s+ABOVE\s+(?:GRADE(?:\s+PLANE)?|GROUND))$`)
+	coverageWordRe = regexp.MustCompile(`\bCOVERAGE\b`)
+	lotLabelRe     = regexp.MustCompile(`^(?:TOTAL\s+|GROSS\s+|NET\s+)?(?:LOT|PARCEL|SITE|PROPERTY|PLOT|STAND|ERF)\s+(?:AREA|SIZE)$`)
+	footprintRe    = regexp.MustCompile(`\bFOOTPRINT\b|^(?:TOTAL\s+)?(?:BUILDING|BLDG\.?)\s+(?:AREA|COVERAGE\s+AREA)$`)
+	levelRe        = regexp.MustCompile(`\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b|\b(BASEMENT|CELLAR)\b`)
+	partOfFloorRe  = regexp.MustCompile(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|PERVIOUS|DRIVEWAY|LOFT|DISTURB(?:ED|ANCE)?|GREEN|PARKING|SIDEWALK|WALKWAY|POOL|SHED|VENT(?:ILATION)?|ATTIC|FENESTRATION|SKYLIGHT|DOOR|ENVELOPE|SIGN(?:AGE)?|CANOPY|EASEMENT|BUFFER|SETBACK|DEDICATION|WETLAND)\b`)
+	// measureRe: what an area measures; two statements are compared only
+	// when they measure the same thing.
+	measureRe = regexp.MustCompile(`\b(CONDITIONED|HEATED|LIVING|HABITABLE|GROSS|NET|UNFINISHED|UNDEVELOPED|FINISHED|USABLE|RENTABLE)\b`)
+	// LIVING, HEATED … alone name rooms ("LIVING 320 SF"); with AREA or
+	// SPACE after them they are the dwelling's total.
+	totalWordRe = regexp.MustCompile(`\b(?:TOTAL|GROSS|GFA)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$|\b(?:CONDITIONED|HEATED|LIVING|HABITABLE)\s+(?:FLOOR\s+)?(?:AREA|SPACE|SQ)`)
+	// A label holding a measured value is two statements run together.
+	// tagShapeRe: a room number or finish tag (134A, CE-4, T1) above an
+	// area is not the room's name.
+	tagShapeRe   = regexp.MustCompile(`^[A-Z]{0,3}-?\d+[A-Z]?$`)
+	labelValueRe = regexp.MustCompile(`\d\s*(?:SQ|SF|S\.F|M2|M²|SQM|FT|'|"|%)`)
+	aboveGradeRe = regexp.MustCompile(`\bABOVE\s+(?:GRADE|GROUND)\b`)
+	areaWordRe   = regexp.MustCompile(`\bAREAS?\b|\bSQUARE\s+FOOTAGE\b|\bGFA\b`)
+	// A label holds no value of its own: digits only in a level's name.
+	labelDigitsRe = regexp.MustCompile(`\b(?:1ST|2ND|3RD|\d{1,2}TH|LEVEL\s+\d{1,2}|L\d{1,2})\b`)
+	levelWords    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "CELLAR": "BASEMENT"}
+)
+
+// normaliseLabel upper-cases a printed label, drops a trailing colon or
+// dash and a unit hint ("AREA (SF)"), and collapses its spaces.
+func normaliseLabel(s string) string {
+	t := strings.ToUpper(strings.Join(strings.Fields(s), " "))
+	t = unitHintRe.ReplaceAllString(t, "")
+	return strings.TrimSpace(strings.TrimRight(t, ":=-–. "))
+}
+
+// readFact reads one label and value as project data, or says it is not.
+func readFact(label, value string) (projectFact, bool) {
+	l := normaliseLabel(label)
+	if l == "" || len(strings.Fields(l)) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return projectFact{}, false
+	}
+	if labelValueRe.MatchString(l) {
+		return projectFact{}, false
+	}
+	// Digits other than a level's number ("BEDROOM 2") leave only a
+	// room's area.
+	numbered := strings.ContainsAny(labelDigitsRe.ReplaceAllString(l, ""), "0123456789")
+	f := projectFact{label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":")), value: strings.TrimSpace(value)}
+	switch {
+	case allowableWordRe.MatchString(l):
+		f.qualifier = "allowable"
+	case removedWordRe.MatchString(l):
+		f.qualifier = "removed"
+	case existingWordRe.MatchString(l):
+		f.qualifier = "existing"
+	case newWordRe.MatchString(l):
+		f.qualifier = "new"
+	case proposedWordRe.MatchString(l):
+		f.qualifier = "proposed"
+	}
+	// The kind is read from the label without its qualifiers.
+	core := strings.Join(strings.Fields(proposedWordRe.ReplaceAllString(newWordRe.ReplaceAllString(
+		existingWordRe.ReplaceAllString(allowableWordRe.ReplaceAllString(l, " "), " "), " "), " ")), " ")
+	if numbered {
+		v, ok := parseAreaValue(value)
+		if !ok {
+			return projectFact{}, false
+		}
+		f.kind, f.areaKind, f.m = FactArea, AreaRoom, v
+		return f, true
+	}
+	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
+		v, ok := parseStoriesValue(value)
+		if !ok {
+			return projectFact{}, false
+		}
+		f.kind, f.m = FactStories, v
+		if m[1] == "BELOW" {
+			f.kind = FactStoriesBelowGrade
+		}
+		return f, true
+	}
+	if heightLabelRe.MatchString(core) {
+		v, ok := parseHeightValue(value)
+		if !ok {
+			return projectFact{}, false
+		}
+		f.kind, f.m = FactBuildingHeight, v
+		return f, true
+	}
+	if coverageWordRe.MatchString(core) {
+		v, ok := parsePercentValue(value)
+		if !ok {
+			if v, ok = parseAreaValue(value); !ok {
+				return projectFact{}, false
+			}
+		}
+		f.kind, f.areaKind, f.m = FactArea, AreaCoverage, v
+		return f, true
+	}
+	v, ok := parseAreaValue(value)
+	if !ok {
+		return projectFact{}, false
+	}
+	f.kind, f.m = FactArea, v
+	switch {
+	case lotLabelRe.MatchString(core):
+		f.areaKind = AreaLot
+	case footprintRe.MatchString(core):
+		f.areaKind = AreaFootprint
+	case partOfFloorRe.MatchString(core):
+		f.areaKind = AreaOther
+		if !areaWordRe.MatchString(core) {
+			f.areaKind = AreaRoom
+		}
+	case levelRe.MatchString(core):
+		m := levelRe.FindStringSubmatch(core)
+		switch {
+		case m[1] != "":
+			f.level = m[1]
+		case m[2] != "":
+			f.level = "LEVEL " + strings.TrimLeft(m[2], "0")
+		default:
+			f.level = m[3]
+		}
+		if w, ok := levelWords[f.level]; ok {
+			f.level = w
+		}
+		f.areaKind = AreaFloor
+	case totalWordRe.MatchString(core):
+		f.areaKind = AreaTotal
+		f.aboveGrade = aboveGradeRe.MatchString(core)
+	case areaWordRe.MatchString(core):
+		f.areaKind = AreaOther
+	default:
+		f.areaKind = AreaRoom
+	}
+	return f, true
+}
+
+// projectData is what the checks read: every fact of the review's pages.
+type projectData struct {
+	facts []projectFact
+	lists []areaList
+	// claimed holds, per page, the words some fact read (for the
+	// area-total check's "every number read" guard).
+	claimed map[*pageView]map[int]bool
+	// unread says, per check, what could not be compared and why (two
+	// buildings' areas side by side, two numbers of stories).
+	unread []string
+}
+
+// readProjectData reads the project facts of every readable page.
+func readProjectData(pages []*pageView) *projectData {
+	pd := &projectData{}
+	for _, pv := range pages {
+		if !pv.readable {
+			continue
+		}
+		facts := pageProjectFacts(pv)
+		lists := pageAreaLists(pv)
+		// A list's total is its own fact, not also a room's area.
+		inList := map[int]bool{}
+		for _, l := range lists {
+			inList[l.total.valueWords[0]] = true
+		}
+		for _, f := range facts {
+			if !(f.areaKind == AreaRoom && inList[f.valueWords[0]]) {
+				pd.facts = append(pd.facts, f)
+			}
+		}
+		for _, l := range lists {
+			pd.lists = append(pd.lists, l)
+			pd.facts = append(pd.facts, l.total)
+		}
+	}
+	return pd
+}
+
+// upright reports whether a layout line is horizontal drawing text.
+func upright(l layout.Line) bool {
+	return l.Layer == layout.LayerText && (l.Angle < 1.5 || l.Angle > 358.5)
+}
+
+// lineWordStarts maps each word of a layout line to its byte offset in
+// the line's text.
+func lineWordStarts(lp *layout.Page, l layout.Line) []int {
+	starts := make([]int, len(l.Words))
+	at := 0
+	for i, wi := range l.Words {
+		w := lp.Words[wi].Text
+		if k := strings.Index(l.Text[at:], w); k >= 0 {
+			at += k
+		}
+		starts[i] = at
+		at += len(w)
+		if at > len(l.Text) {
+			at = len(l.Text)
+		}
+	}
+	return starts
+}
+
+// pageProjectFacts reads one page's project facts, each value once.
+func pageProjectFacts(pv *pageView) []projectFact {
+	facts := readPageFacts(pv, factKeywords, readFact, func(t string) bool {
+		_, a := parseAreaValue(t)
+		_, h := parseHeightValue(t)
+		_, p := parsePercentValue(t)
+		_, s := parseStoriesValue(t)
+		return a || h || p || s
+	})
+	return append(facts, roomAreas(pv, facts)...)
+}
+
+// roomAreas reads the areas standing alone on their line that no label
+// claimed: room tags ("KITCHEN" over "26 m²"), labelled by the line just
+// above in the same block when it reads as a name. They are facts of their own, and the
+// area-total check counts them among what a total may include.
+func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
+	lp := pv.layoutPage()
+	used := map[int]bool{}
+	for _, f := range claimed {
+		for _, w := range f.valueWords {
+			used[w] = true
+		}
+	}
+	var out []projectFact
+	for li, l := range lp.Lines {
+		t := strings.TrimSpace(l.Text)
+		if !upright(l) || len(l.Words) == 0 || used[l.Words[0]] || t == "" || !strings.ContainsAny(t, "0123456789") {
+			continue
+		}
+		if strings.IndexByte("2TtFfMm.)\xb2", t[len(t)-1]) < 0 { // last byte of a unit (² ends in 0xB2)
+			continue
+		}
+		v, ok := parseAreaValue(t)
+		if !ok {
+			continue
+		}
+		f := projectFact{kind: FactArea, areaKind: AreaRoom, value: t, m: v, pv: pv, valueWords: l.Words}
+		size := max(l.FontSize, 1)
+		best, bestGap := -1, 1.5*size
+		for ai, a := range lp.Lines {
+			gap := l.Box.Y0 - a.Box.Y1
+			if !upright(a) || a.Block != l.Block || gap < -0.3*size || gap >= bestGap || a.Box.X1 < l.Box.X0 || a.Box.X0 > l.Box.X1 {
+				continue
+			}
+			best, bestGap = ai, gap
+		}
+		// A room tag stacks the name over finishes and the area
+		// (EX. KITCHEN / EX. TILES / FP CEILING / 26 m²): the name is the
+		// tag's first line.
+		if best >= 0 && l.Block >= 0 && l.Block < len(lp.Blocks) {
+			if b := lp.Blocks[l.Block]; len(b.Lines) <= 5 && len(b.Lines) > 0 && b.Lines[0] != li {
+				best = b.Lines[0]
+			}
+		}
+		if best >= 0 {
+			name := strings.TrimSpace(lp.Lines[best].Text)
+			upper := strings.ToUpper(name)
+			if n := len(strings.Fields(name)); n <= 5 && strings.ContainsAny(upper, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !labelValueRe.MatchString(upper) && !tagShapeRe.MatchString(upper) {
+				f.label, f.labelWords = name, lp.Lines[best].Words
+			}
+		}
+		f.box = wordsBox(lp, f.words())
+		texts := make([]string, 0, len(f.labelWords)+len(f.valueWords))
+		for _, wi := range f.words() {
+			texts = append(texts, lp.Words[wi].Text)
+		}
+		f.text = strings.Join(texts, " ")
+		out = append(out, f)
+	}
+	return out
+}
+
+// readPageFacts reads the label/value statements of a page that read
+// accepts, each value once: on one line, a label line with its value
+// beside or under it, the layout's pairs, table rows. A line is tried only
+// when it holds one of keywords (in upper case); isValueText says whether
+// a line's text is a value.
+func readPageFacts(pv *pageView, keywords []string, read func(label, value string) (projectFact, bool), isValueText func(string) bool) []projectFact {
+	lp := pv.layoutPage()
+	readFact := read
+	var out []projectFact
+	used := map[int]bool{} // value words already read
+	add := func(f projectFact, labelWords, valueWords []int) {
+		if len(valueWords) == 0 || used[valueWords[0]] {
+			return
+		}
+		for _, w := range valueWords {
+			used[w] = true
+		}
+		f.pv, f.labelWords, f.valueWords = pv, labelWords, valueWords
+		f.box = wordsBox(lp, f.words())
+		texts := make([]string, 0, len(labelWords)+len(valueWords))
+		for _, wi := range f.words() {
+			texts = append(texts, lp.Words[wi].Text)
+		}
+		f.text = strings.Join(texts, " ")
+		out = append(out, f)
+	}
+	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
+	for li, l := range lp.Lines {
+		if !upright(l) || !containsAny(strings.ToUpper(l.Text), keywords) {
+			continue
+		}
+		starts := lineWordStarts(lp, l)
+		// A second value further along the baseline (existing and
+		// proposed columns without a header): which one the line's label
+		// means cannot be told.
+		secondValue := false
+		if n := nextOnBaseline(lp, li); n >= 0 && isValue(n) {
+			secondValue = true
+		}
+		// A label and its value on one line: at a colon, else the
+		// shortest tail of words that reads as the label's value.
+		if c := strings.IndexByte(l.Text, ':'); c > 0 && c < len(l.Text)-1 {
+			k := 0
+			for k < len(starts) && starts[k] <= c {
+				k++
+			}
+			if k < len(l.Words) {
+				if f, ok := readFact(l.Text[:c], l.Text[c+1:]); ok {
+					if !secondValue {
+						add(f, l.Words[:k], l.Words[k:])
+					}
+					continue
+				}
+			}
+		}
+		found := false
+		for k := len(l.Words) - 1; k >= 1 && len(l.Words)-k <= 5; k-- {
+			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
+				if !secondValue {
+					add(f, l.Words[:k], l.Words[k:])
+				}
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		// A label alone on its line: its value to its right on its
+		// baseline, else under it.
+		vi := valueBeside(lp, li, isValue)
+		if vi < 0 {
+			continue
+		}
+		v := lp.Lines[vi]
+		label, labelWords := l.Text, l.Words
+		// A label wrapped over two lines ("GROSS SECOND FLOOR" over
+		// "AREA:", "MAXIMUM PARCEL" over "COVERAGE:") is read whole when
+		// its last line is a single word.
+		if ai := wrappedLabelAbove(lp, li); ai >= 0 && len(strings.Fields(normaliseLabel(label))) == 1 {
+			label = lp.Lines[ai].Text + " " + label
+			labelWords = append(append([]int{}, lp.Lines[ai].Words...), labelWords...)
+		}
+		if f, ok := readFact(label, v.Text); ok {
+			add(f, labelWords, v.Words)
+		}
+	}
+	for _, pr := range lp.Pairs {
+		if len(pr.ValueWords) == 0 {
+			continue
+		}
+		if last := pr.ValueWords[len(pr.ValueWords)-1]; last < len(lp.LineOf) && lp.LineOf[last] >= 0 {
+			if n := nextOnBaseline(lp, lp.LineOf[last]); n >= 0 && isValue(n) {
+				continue
+			}
+		}
+		if f, ok := readFact(pr.Label, pr.Value); ok {
+			add(f, pr.LabelWords, pr.ValueWords)
+		}
+	}
+	// Table rows: a label cell and the one cell of the row that reads
+	// as its value. A row with two values (allowed and proposed, existing
+	// and new) is read only under a header row that names the columns;
+	// otherwise which column the fact is cannot be told.
+	for _, t := range lp.Tables {
+		var header []columnHead
+		for _, row := range t.Rows {
+			if h := columnHeads(row); len(h) >= 2 {
+				header = h
+				continue
+			}
+			for ci := 0; ci+1 < len(row.Cells); ci++ {
+				f, ok := readFact(row.Cells[ci].Text, row.Cells[ci+1].Text)
+				if !ok {
+					continue
+				}
+				var valueCells []int
+				for cj := ci + 1; cj < len(row.Cells); cj++ {
+					if _, ok := readFact(row.Cells[ci].Text, row.Cells[cj].Text); ok {
+						valueCells = append(valueCells, cj)
+					}
+				}
+				if len(valueCells) == 1 {
+					add(f, row.Cells[ci].Words, row.Cells[ci+1].Words)
+					break
+				}
+				for _, cj := range valueCells {
+					c := row.Cells[cj]
+					q := columnOf(header, (c.Box.X0+c.Box.X1)/2)
+					if q == "" {
+						continue
+					}
+					g, _ := readFact(row.Cells[ci].Text, c.Text)
+					if g.qualifier == "" {
+						g.qualifier = q
+					}
+					add(g, row.Cells[ci].Words, c.Words)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// columnHead is a header cell naming what its column states.
+type columnHead struct {
+	x0, x1    float64
+	qualifier string
+}
+
+var columnHeadRe = regexp.MustCompile(`(?i)^\s*(PROPOSED|PROVIDED|ACTUAL|DESIGN|ALLOWED|ALLOWABLE|PERMITTED|REQUIRED|MAX(?:IMUM)?\.?|EXISTING|NEW)\b`)
+
+// columnHeads reads a header row's column names.
+func columnHeads(row layout.Row) []columnHead {
+	var out []columnHead
+	for _, c := range row.Cells {
+		m := columnHeadRe.FindStringSubmatch(c.Text)
+		if m == nil {
+			continue
+		}
+		q := "proposed"
+		switch strings.TrimRight(strings.ToUpper(m[1]), ".") {
+		case "ALLOWED", "ALLOWABLE", "PERMITTED", "REQUIRED", "MAX", "MAXIMUM":
+			q = "allowable"
+		case "EXISTING":
+			q = "existing"
+		case "NEW":
+			q = "new"
+		}
+		out = append(out, columnHead{x0: c.Box.X0, x1: c.Box.X1, qualifier: q})
+	}
+	return out
+}
+
+// columnOf is the qualifier of the header column over x, "" when none.
+func columnOf(heads []columnHead, x float64) string {
+	for _, h := range heads {
+		if x >= h.x0 && x <= h.x1 {
+			return h.qualifier
+		}
+	}
+	return ""
+}
+
+// valueBeside finds the value of a label alone on line li: the first line
+// to its right on its baseline (within 30 × its size, only one such value:
+// a row with more is a table of several columns), else the nearest line
+// under it that overlaps it along the text. -1 when there is none.
+func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
+	l := lp.Lines[li]
+	size := max(l.FontSize, 1)
+	cy := (l.Box.Y0 + l.Box.Y1) / 2
+	type beside struct {
+		line int
+		dist float64
+	}
+	var band []beside
+	below, belowDist := -1, math.Inf(1)
+	for vi, v := range lp.Lines {
+		if vi == li || !upright(v) {
+			continue
+		}
+		vcy := (v.Box.Y0 + v.Box.Y1) / 2
+		if math.Abs(vcy-cy) < 0.5*size && v.Box.X0 >= l.Box.X1-0.5 && v.Box.X0-l.Box.X1 < 30*size {
+			band = append(band, beside{vi, v.Box.X0 - l.Box.X1})
+			continue
+		}
+		gap := v.Box.Y0 - l.Box.Y1
+		if gap > -0.3*size && gap < 1.5*size && v.Box.X0 < l.Box.X1+4*size && v.Box.X1 > l.Box.X0 && gap < belowDist {
+			below, belowDist = vi, gap
+		}
+	}
+	// To the right: the nearest line, when it is a value and the next one
+	// is not a second value (two columns of values for one label: which is
+	// meant cannot be told). A label next ends the row: what follows it is
+	// its own.
+	sort.Slice(band, func(i, j int) bool { return band[i].dist < band[j].dist })
+	if len(band) > 0 {
+		if !isValue(band[0].line) {
+			if below >= 0 && isValue(below) {
+				return below
+			}
+			return -1
+		}
+		if len(band) > 1 && isValue(band[1].line) {
+			return -1
+		}
+		return band[0].line
+	}
+	if below >= 0 && isValue(below) {
+		return below
+	}
+	return -1
+}
+
+// nextOnBaseline is the nearest line to the right of line li on its
+// baseline (within 30 × its size), or -1.
+func nextOnBaseline(lp *layout.Page, li int) int {
+	l := lp.Lines[li]
+	size := max(l.FontSize, 1)
+	cy := (l.Box.Y0 + l.Box.Y1) / 2
+	best, bestDist := -1, 30*size
+	for vi, v := range lp.Lines {
+		if vi == li || !upright(v) || math.Abs((v.Box.Y0+v.Box.Y1)/2-cy) >= 0.5*size || v.Box.X0 < l.Box.X1-0.5 {
+			continue
+		}
+		if d := v.Box.X0 - l.Box.X1; d < bestDist {
+			best, bestDist = vi, d
+		}
+	}
+	return best
+}
+
+// wrappedLabelAbove returns the line just above li in its block that
+// starts where it starts and reads as the first part of a label (no
+// digits, no colon), or -1.
+func wrappedLabelAbove(lp *layout.Page, li int) int {
+	l := lp.Lines[li]
+	size := max(l.FontSize, 1)
+	best, bestGap := -1, math.Inf(1)
+	for ai, a := range lp.Lines {
+		if ai == li || a.Block != l.Block || !upright(a) {
+			continue
+		}
+		gap := l.Box.Y0 - a.Box.Y1
+		if gap < -0.3*size || gap > 0.9*size || math.Abs(a.Box.X0-l.Box.X0) > size {
+			continue
+		}
+		if strings.ContainsAny(a.Text, "0123456789:") {
+			continue
+		}
+		if gap < bestGap {
+			best, bestGap = ai, gap
+		}
+	}
+	return best
+}
+
+func wordsBox(lp *layout.Page, words []int) layout.Box {
+	b := layout.Box{X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}
+	for _, wi := range words {
+		w := lp.Words[wi].BBox
+		x0, y0 := w.Left*lp.Width, w.Top*lp.Height
+		b.X0, b.Y0 = min(b.X0, x0), min(b.Y0, y0)
+		b.X1, b.Y1 = max(b.X1, x0+w.Width*lp.Width), max(b.Y1, y0+w.Height*lp.Height)
+	}
+	return b
+}
+
+// Fact is one code-analysis or project-data statement of a set, as
+// `planreview inspect --facts` prints it: what it is, its value as
+// printed and as a number, its label, and where it is.
+type Fact struct {
+	Kind      string  `json:"kind"`                // occupancy, construction_type, sprinklers, code, stories, stories_below_grade, building_height, area
+	AreaKind  string  `json:"areaKind,omitempty"`  // floor, total, footprint, lot, coverage, other
+	Level     string  `json:"level,omitempty"`     // a floor area's level: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
+	Qualifier string  `json:"qualifier,omitempty"` // existing, new, proposed, allowable, removed
+	Label     string  `json:"label,omitempty"`     // as printed
+	Value     string  `json:"value"`               // as printed
+	Number    float64 `json:"number,omitempty"`    // in Unit (feet for ft-in)
+	Unit      string  `json:"unit,omitempty"`      // sq ft, m², ft-in, ft, in, m, mm, %, stories
+	Canonical float64 `json:"canonical,omitempty"` // square feet for areas, inches for heights
+	FileIndex int     `json:"fileIndex"`
+	Page      int     `json:"page"`
+	Sheet     string  `json:"sheet"`
+	Text      string  `json:"text"` // the words it came from
+}
+
+// Facts returns the set's code-analysis facts (occupancy groups,
+// construction types, sprinkler statements, codes with editions) and its
+// project data (stories, building height, areas), in file and page order.
+func (c *Classified) Facts() []Fact {
+	var out []Fact
+	sf := gatherFacts(c.pages)
+	// The line patterns and the pairs may read one statement twice.
+	seen := map[string]bool{}
+	addHits := func(kind string, hs []hit, value func(h hit) string) {
+		for _, h := range hs {
+			key := fmt.Sprint(kind, h.pv.fileIndex, h.pv.page.Number, value(h), h.words)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, Fact{Kind: kind, Value: value(h), FileIndex: h.pv.fileIndex, Page: h.pv.page.Number,
+				Sheet: h.pv.sheet.Number, Text: strings.TrimSpace(h.text)})
+		}
+	}
+	addHits("occupancy", sf.groups, func(h hit) string { return h.group })
+	addHits("construction_type", sf.construction, func(h hit) string { return strings.TrimSpace(h.text) })
+	addHits("sprinklers", sf.sprinklerStmts, func(h hit) string { return h.group })
+	addHits("code", sf.codes, func(h hit) string { return strings.TrimSpace(h.group + " " + h.extra) })
+	for _, f := range readProjectData(c.pages).facts {
+		fact := Fact{Kind: f.kind, AreaKind: f.areaKind, Level: f.level, Qualifier: f.qualifier, Label: f.label,
+			Value: f.value, Number: f.m.value, Unit: f.m.unit, FileIndex: f.pv.fileIndex, Page: f.pv.page.Number,
+			Sheet: f.pv.sheet.Number, Text: f.text}
+		if f.m.unit == "ft-in" {
+			fact.Number = math.Round(f.m.value/12*1000) / 1000
+		}
+		if f.kind == FactArea && f.m.unit != "%" || f.kind == FactBuildingHeight {
+			fact.Canonical = math.Round(f.m.canonical*100) / 100
+		}
+		out = append(out, fact)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].FileIndex != out[j].FileIndex {
+			return out[i].FileIndex < out[j].FileIndex
+		}
+		return out[i].Page < out[j].Page
+	})
+	return out
+}
