@@ -25,6 +25,9 @@ type checkSpec struct {
 	// read (a sheet or document "not in the set", a mark "on no plan"), so
 	// their confidence is scaled by the share read (review.finding).
 	wholeSet bool
+	// last: the check reports what the other checks could not read, so
+	// it runs after all of them (review.run).
+	last bool
 }
 
 var checks = map[string]checkSpec{
@@ -48,7 +51,7 @@ var checks = map[string]checkSpec{
 	"sheet_index_absent":         {vars: []string{"where", "count"}, run: checkIndexAbsent, wholeSet: true},
 	"index_placeholder_title":    {vars: []string{"listed", "indexTitle", "indexSheet"}, run: checkIndexPlaceholder},
 	"index_duplicate_entry":      {vars: []string{"listed", "first", "second", "indexSheet", "meant"}, run: checkIndexDuplicate},
-	"checks_not_covered":         {vars: []string{"what"}, run: checkNotCovered},
+	"checks_not_covered":         {vars: []string{"what"}, run: checkNotCovered, last: true},
 	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
 		validate: oneOf("field", "number", "title", "date", "scale")},

@@ -294,7 +294,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		if class == ScopeInScope {
 			occupancy = rv.facts.occupancy
 		}
-		for _, r := range e.rules {
+		for _, r := range e.rulesInRunOrder() {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, "", err
 			}
@@ -594,6 +594,21 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 	}
 	f.Fingerprint = fingerprint(r.ID, f.SheetNumber, o.evidence)
 	return f
+}
+
+// rulesInRunOrder is the rules in pack order, except that the checks
+// reporting what the others could not read come last.
+func (e *Engine) rulesInRunOrder() []*Rule {
+	out := make([]*Rule, 0, len(e.rules))
+	var last []*Rule
+	for _, r := range e.rules {
+		if r.Check != "" && checks[r.Check].last {
+			last = append(last, r)
+			continue
+		}
+		out = append(out, r)
+	}
+	return append(out, last...)
 }
 
 // pageForSheet rewrites "Sheet page 3" to "Page 3": a template names the

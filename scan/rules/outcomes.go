@@ -675,6 +675,9 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 		parts = append(parts, rv.stairCoverage(pages)...)
 		parts = append(parts, rv.guardCoverage(pages)...)
 		parts = append(parts, rv.doorCoverage(pages)...)
+		if s := rv.projectDataCoverage(fi, fi == firstInScopeFile(rv, pages)); s != "" {
+			parts = append(parts, s)
+		}
 		if len(parts) == 0 {
 			continue
 		}
@@ -914,4 +917,38 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 	}
 	return []string{fmt.Sprintf("%s %s a guard, but no guard height could be read on any sheet (a height beside a stair is not judged), so the guard-height rules were not checked.",
 		upperFirst(pageList(named)), verb)}
+}
+
+// --- project data: could not compare ------------------------------------
+
+// projectDataCoverage is the sentence naming the project-data comparisons
+// the checks could not make in file fi (and, for setLevel, those that
+// concern the set as a whole). It reads what the checks recorded and reads
+// no project data of its own when none was read.
+func (rv *review) projectDataCoverage(fi int, setLevel bool) string {
+	if rv.project == nil {
+		return ""
+	}
+	var reasons []string
+	for _, u := range rv.project.unread {
+		if u.file == fi || (u.file < 0 && setLevel) {
+			reasons = append(reasons, u.reason)
+		}
+	}
+	if len(reasons) == 0 {
+		return ""
+	}
+	return "The project data could not be compared with the drawings: " + strings.Join(reasons, "; ") + "."
+}
+
+// firstInScopeFile is the file set-level coverage sentences go with: the
+// first file of the review that is not out of scope.
+func firstInScopeFile(rv *review, pages []*pageView) int {
+	for _, fp := range rv.filePages() {
+		fi := fp[0].fileIndex
+		if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeOutOfScope {
+			return fi
+		}
+	}
+	return pages[0].fileIndex
 }

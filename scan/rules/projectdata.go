@@ -218,8 +218,15 @@ type projectData struct {
 	// area-total check's "every number read" guard).
 	claimed map[*pageView]map[int]bool
 	// unread says, per check, what could not be compared and why (two
-	// buildings' areas side by side, two numbers of stories).
-	unread []string
+	// buildings' areas side by side, two numbers of stories), for the
+	// file's coverage finding.
+	unread []unreadProjectData
+}
+
+// unreadProjectData is one comparison a project-data check could not make.
+type unreadProjectData struct {
+	file   int // file index; -1 when the set as a whole is concerned
+	reason string
 }
 
 // readProjectData reads the project facts of every readable page.

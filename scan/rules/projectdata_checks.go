@@ -41,8 +41,12 @@ func (rv *review) projectData() *projectData {
 
 // unreadable records why a check could not compare (for the coverage
 // outcome that reports what could not be read).
-func (pd *projectData) unreadable(check, reason string) {
-	pd.unread = append(pd.unread, check+": "+reason)
+func (pd *projectData) unreadable(pv *pageView, check, reason string) {
+	file := -1
+	if pv != nil {
+		file = pv.fileIndex
+	}
+	pd.unread = append(pd.unread, unreadProjectData{file: file, reason: check + " (" + reason + ")"})
 }
 
 // formatArea writes an area as printed, with square feet when the
@@ -102,14 +106,14 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 			continue
 		}
 		if mixed || repeated {
-			pd.unreadable("area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.pv.page.Number, total.text))
+			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.pv.page.Number, total.text))
 			continue
 		}
 		// Every number among the floors and the total must have been read:
 		// an area printed without a unit, or a label not understood, may
 		// be part of the sum.
 		if line, ok := unreadNumberAmong(pd, total, floors); ok {
-			pd.unreadable("area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.pv.page.Number, line, total.text))
+			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.pv.page.Number, line, total.text))
 			continue
 		}
 		all, above := 0.0, 0.0
@@ -145,7 +149,7 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 		// garage, a porch, a bonus room): it agrees if some choice of them
 		// makes the sum. More than eight: too many choices to tell.
 		if len(others) > 8 {
-			pd.unreadable("area total", fmt.Sprintf("page %d: %d other areas beside %q", total.pv.page.Number, len(others), total.text))
+			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %d other areas beside %q", total.pv.page.Number, len(others), total.text))
 			continue
 		}
 		agrees := false
@@ -343,7 +347,7 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 				continue
 			}
 			if len(onPlan) > 1 && !sameValues(onPlan) {
-				pd.unreadable("floor area vs plan", fmt.Sprintf("sheet %s states %s twice with different values", plan.sheetNumberOr(), stated.level))
+				pd.unreadable(plan, "floor area vs plan", fmt.Sprintf("sheet %s states %s twice with different values", plan.sheetNumberOr(), stated.level))
 				continue
 			}
 			p := onPlan[0]
@@ -435,7 +439,7 @@ func checkStoriesVsPlans(rv *review, r *Rule) []observation {
 		return nil
 	}
 	if !sameStories(stated) {
-		pd.unreadable("stories vs plans", "the set states more than one number of stories")
+		pd.unreadable(nil, "stories vs plans", "the set states more than one number of stories")
 		return nil
 	}
 	n := int(stated[0].m.value)

@@ -101,7 +101,7 @@ func checkHeightVsElevations(rv *review, r *Rule) []observation {
 	}
 	for _, f := range stated[1:] {
 		if math.Abs(f.m.canonical-stated[0].m.canonical) > f.m.halfULP+stated[0].m.halfULP {
-			pd.unreadable("height vs elevations", "the set states more than one building height")
+			pd.unreadable(nil, "height vs elevations", "the set states more than one building height")
 			return nil
 		}
 	}
@@ -134,11 +134,11 @@ func checkHeightVsElevations(rv *review, r *Rule) []observation {
 			continue
 		}
 		if grade == nil {
-			pd.unreadable("height vs elevations", fmt.Sprintf("sheet %s marks the roof but no grade", pv.sheetNumberOr()))
+			pd.unreadable(pv, "height vs elevations", fmt.Sprintf("sheet %s marks the roof but no grade", pv.sheetNumberOr()))
 			continue
 		}
 		if metricUnit(top.m.unit) != metricUnit(grade.m.unit) || top.m.canonical <= grade.m.canonical {
-			pd.unreadable("height vs elevations", fmt.Sprintf("sheet %s: roof and grade marks on different datums", pv.sheetNumberOr()))
+			pd.unreadable(pv, "height vs elevations", fmt.Sprintf("sheet %s: roof and grade marks on different datums", pv.sheetNumberOr()))
 			continue
 		}
 		b := bound{top: *top, grade: *grade, height: top.m.canonical - grade.m.canonical}
