@@ -38,13 +38,19 @@ const (
 // ones, heldTopics those withheld.
 func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *Index {
 	ix := &Index{HeldTopics: heldTopics}
-	words := 0
+	// About one unit per line, pair, field and table row: no regrowth.
+	units := 16
 	for _, sp := range pages {
-		if sp.Text != nil {
-			words += len(sp.Text.Words)
+		if lp := sp.Layout; lp != nil {
+			units += len(lp.Lines) + len(lp.Pairs) + len(sp.Fields)
+			for _, t := range lp.Tables {
+				units += len(t.Rows)
+			}
+		} else if sp.Text != nil {
+			units += len(sp.Text.Words) / 2
 		}
 	}
-	ix.Units = make([]Unit, 0, words/2+16) // about one unit per line; no regrowth
+	ix.Units = make([]Unit, 0, units)
 	for _, sp := range pages {
 		ix.addPage(sp)
 	}
@@ -58,7 +64,7 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 		}
 		ix.Findings = append(ix.Findings, cf)
 	}
-	ix.finish(true)
+	ix.buildPostings()
 	return ix
 }
 
@@ -87,7 +93,7 @@ func (ix *Index) addPage(sp SourcePage) {
 		pw.line[i] = -1
 	}
 	// Lines in reading order: block by block, then any line no block holds.
-	var order []int
+	order := make([]int, 0, len(lp.Lines))
 	inBlock := make([]bool, len(lp.Lines))
 	for _, b := range lp.Blocks {
 		for _, li := range b.Lines {
@@ -102,16 +108,19 @@ func (ix *Index) addPage(sp SourcePage) {
 			order = append(order, li)
 		}
 	}
-	lineOf := make([]int, len(lp.Lines)) // layout line → page line
-	heading := map[int]string{}          // page line → first line of its block
+	lineOf := make([]int, len(lp.Lines))     // layout line → page line
+	heading := make([]string, len(lp.Lines)) // page line → first line of its block
+	p.Lines = make([]string, 0, len(lp.Lines))
+	pw.lens = make([]int, 0, len(lp.Lines))
+	var texts []string
 	for _, li := range order {
-		var texts []string
+		texts = texts[:0]
 		for _, w := range lp.Lines[li].Words {
 			if w < 0 || w >= len(lp.Words) || pw.line[w] >= 0 {
 				continue
 			}
 			t := strings.TrimSpace(lp.Words[w].Text)
-			if t == "" || strings.ContainsAny(t, "\n\r\t") {
+			if t == "" || hasLineBreakOrTab(t) {
 				continue
 			}
 			pw.line[w], pw.pos[w] = len(p.Lines), len(texts)
@@ -218,6 +227,15 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.Units = append(ix.Units, Unit{Kind: KindRow, Page: pi, Value: ex, Excerpt: ex, context: contextOf(words)})
 		}
 	}
+}
+
+func hasLineBreakOrTab(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\r' || c == '\t' {
+			return true
+		}
+	}
+	return false
 }
 
 func (ix *Index) addPassage(pi, first, last int, context string) {

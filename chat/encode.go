@@ -194,7 +194,8 @@ func Decode(data []byte) (*Index, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, r.err)
 	}
-	ix.finish(false)
+	ix.setAvgLen()
+	ix.pageTexts()
 	return ix, nil
 }
 
