@@ -395,11 +395,101 @@ func uniq(ss []string) []string {
 // compound like "R-3", "V-B" or "A1.1" also whole, each word lightly
 // stemmed so "risers" finds "RISER".
 func Tokens(s string) []string {
+	s = strings.ToLower(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return tokensUnicode(s)
+		}
+	}
+	// ASCII text (nearly all plan text), split byte by byte: the same
+	// terms as tokensUnicode without its per-field slices.
 	var out []string
-	for _, field := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}\"“”‘’!?<>=*#|…", r)
+	for i := 0; i < len(s); {
+		for i < len(s) && isSeparator(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isSeparator(s[j]) {
+			j++
+		}
+		field := s[i:j]
+		i = j
+		for len(field) > 0 && isTrimmed(field[0]) {
+			field = field[1:]
+		}
+		for len(field) > 0 && isTrimmed(field[len(field)-1]) {
+			field = field[:len(field)-1]
+		}
+		if field == "" {
+			continue
+		}
+		if len(field) <= 12 && asciiParts(field, nil) > 1 {
+			out = append(out, field)
+		}
+		asciiParts(field, func(p string) { out = append(out, stem(p)) })
+	}
+	return out
+}
+
+// asciiParts counts the runs of letters and digits in an ASCII field and
+// passes each to yield (when not nil).
+func asciiParts(field string, yield func(string)) int {
+	n := 0
+	for i := 0; i < len(field); {
+		for i < len(field) && !asciiAlnum(field[i]) {
+			i++
+		}
+		j := i
+		for j < len(field) && asciiAlnum(field[j]) {
+			j++
+		}
+		if j > i {
+			n++
+			if yield != nil {
+				yield(field[i:j])
+			}
+		}
+		i = j
+	}
+	return n
+}
+
+func asciiAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z'
+}
+
+const (
+	// separators end a field: white space and these.
+	separators = ",;:()[]{}\"“”‘’!?<>=*#|…"
+	// trimmed are stripped from both ends of a field.
+	trimmed = ".'`-/_&+~@%"
+)
+
+// isSeparator and isTrimmed are separators (with white space) and
+// trimmed for an ASCII byte.
+func isSeparator(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\v', '\f', '\r', ',', ';', ':', '(', ')', '[', ']', '{', '}', '"', '!', '?', '<', '>', '=', '*', '#', '|':
+		return true
+	}
+	return false
+}
+
+func isTrimmed(c byte) bool {
+	switch c {
+	case '.', '\'', '`', '-', '/', '_', '&', '+', '~', '@', '%':
+		return true
+	}
+	return false
+}
+
+// tokensUnicode is Tokens for lower-cased text that is not all ASCII.
+func tokensUnicode(s string) []string {
+	var out []string
+	for _, field := range strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(separators, r)
 	}) {
-		field = strings.Trim(field, ".'`-/_&+~@%")
+		field = strings.Trim(field, trimmed)
 		if field == "" {
 			continue
 		}

@@ -1,0 +1,31 @@
+package chat
+
+import (
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestTokensASCII checks Tokens' byte-by-byte path for ASCII text against
+// the general one on plan-like and random text: the same terms in the same
+// order.
+func TestTokensASCII(t *testing.T) {
+	cases := []string{"", " ", "OCCUPANCY GROUP: R-3", "Construction Type: V-B", "A1.1 FLOOR PLAN", "2X6 @ 16\" O.C.",
+		"12'-0\"", "RISERS 7 3/4\" MAX.", "--", ".R-3.", "SHEET A-101/A-102", "U.O.N.", "(E) WALL; (N) WALL",
+		"STAIRS, LANDINGS & GUARDS", "fire-rated 1-HR assembly", "#5 @ 12\" o.c. e.w.", "ABCDEFGHIJKLM-N", "a-b-c-d-e-f-g"}
+	rng := rand.New(rand.NewSource(1))
+	alphabet := "aZ09 .-/'`_&+~@%,;:()[]{}\"!?<>=*#|\t\n\r\v\fIESsdg"
+	for range 5000 {
+		b := make([]byte, rng.Intn(24))
+		for i := range b {
+			b[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		if got, want := Tokens(s), tokensUnicode(strings.ToLower(s)); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+			t.Fatalf("Tokens(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
