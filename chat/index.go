@@ -119,8 +119,9 @@ func (ix *Index) buildPostings() {
 		df    []int32 // term → units holding it
 		tf    []int32 // term → count in the current unit
 	)
-	intern := func(dst []int32, toks []string) []int32 {
-		for _, t := range toks {
+	// intern appends the numbers of the terms of s to dst.
+	intern := func(dst []int32, s string) []int32 {
+		eachToken(s, func(t string) {
 			id, ok := ids[t]
 			if !ok {
 				id = int32(len(terms))
@@ -130,7 +131,7 @@ func (ix *Index) buildPostings() {
 				tf = append(tf, 0)
 			}
 			dst = append(dst, id)
-		}
+		})
 		return dst
 	}
 	memo := map[string][]int32{}
@@ -140,19 +141,19 @@ func (ix *Index) buildPostings() {
 			return nil
 		}
 		if len(s) > 64 {
-			long = intern(long[:0], Tokens(s))
+			long = intern(long[:0], s)
 			return long
 		}
 		t, ok := memo[s]
 		if !ok {
-			t = intern(nil, Tokens(s))
+			t = intern(nil, s)
 			memo[s] = t
 		}
 		return t
 	}
 	titles := make([][]int32, len(ix.Pages))
 	for i, p := range ix.Pages {
-		titles[i] = intern(nil, Tokens(p.SheetTitle))
+		titles[i] = intern(nil, p.SheetTitle)
 	}
 	// First pass: each unit's distinct terms and counts, in one flat list.
 	type termCount struct{ term, n int32 }
@@ -395,15 +396,23 @@ func uniq(ss []string) []string {
 // compound like "R-3", "V-B" or "A1.1" also whole, each word lightly
 // stemmed so "risers" finds "RISER".
 func Tokens(s string) []string {
+	var out []string
+	eachToken(s, func(t string) { out = append(out, t) })
+	return out
+}
+
+// eachToken passes Tokens(s) to yield one by one (the index interns them
+// without collecting them first).
+func eachToken(s string, yield func(string)) {
 	s = strings.ToLower(s)
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return tokensUnicode(s)
+			eachTokenUnicode(s, yield)
+			return
 		}
 	}
 	// ASCII text (nearly all plan text), split byte by byte: the same
-	// terms as tokensUnicode without its per-field slices.
-	var out []string
+	// terms as eachTokenUnicode without its per-field slices.
 	for i := 0; i < len(s); {
 		for i < len(s) && isSeparator(s[i]) {
 			i++
@@ -424,11 +433,10 @@ func Tokens(s string) []string {
 			continue
 		}
 		if len(field) <= 12 && asciiParts(field, nil) > 1 {
-			out = append(out, field)
+			yield(field)
 		}
-		asciiParts(field, func(p string) { out = append(out, stem(p)) })
+		asciiParts(field, func(p string) { yield(stem(p)) })
 	}
-	return out
 }
 
 // asciiParts counts the runs of letters and digits in an ASCII field and
@@ -483,9 +491,9 @@ func isTrimmed(c byte) bool {
 	return false
 }
 
-// tokensUnicode is Tokens for lower-cased text that is not all ASCII.
-func tokensUnicode(s string) []string {
-	var out []string
+// eachTokenUnicode is eachToken for lower-cased text that is not all
+// ASCII.
+func eachTokenUnicode(s string, yield func(string)) {
 	for _, field := range strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(separators, r)
 	}) {
@@ -495,13 +503,12 @@ func tokensUnicode(s string) []string {
 		}
 		parts := strings.FieldsFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if len(parts) > 1 && utf8.RuneCountInString(field) <= 12 {
-			out = append(out, field)
+			yield(field)
 		}
 		for _, p := range parts {
-			out = append(out, stem(p))
+			yield(stem(p))
 		}
 	}
-	return out
 }
 
 // stem strips the common English inflections; plan text is mostly nouns

@@ -23,6 +23,11 @@ func TestTokensASCII(t *testing.T) {
 		}
 		cases = append(cases, string(b))
 	}
+	tokensUnicode := func(s string) []string {
+		var out []string
+		eachTokenUnicode(s, func(t string) { out = append(out, t) })
+		return out
+	}
 	for _, s := range cases {
 		if got, want := Tokens(s), tokensUnicode(strings.ToLower(s)); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
 			t.Fatalf("Tokens(%q) = %q, want %q", s, got, want)
