@@ -157,7 +157,7 @@ func (ix *Index) buildPostings() {
 	}
 	// First pass: each unit's distinct terms and counts, in one flat list.
 	type termCount struct{ term, n int32 }
-	counted := make([]termCount, 0, 4*len(ix.Units))
+	counted := make([]termCount, 0, 8*len(ix.Units)) // about a sheet title and a line each
 	ends := make([]int, len(ix.Units)) // unit → end of its run in counted
 	for u := range ix.Units {
 		un := &ix.Units[u]
