@@ -21,10 +21,16 @@ import (
 //
 // Format 2 (written since format 1's postings and units were most of what
 // was compressed) stores the same index in fewer bytes:
+//   - a page line seen before on any page is stored as its number (title
+//     blocks, notes and tags repeat from sheet to sheet): a line is one
+//     uvarint, its length times 2 with its bytes following, or its number
+//     times 2 plus 1;
 //   - a unit's head is one uvarint: its page as a (zigzag) step from the
-//     previous unit's, whether its excerpt repeats its value (a table
-//     row), and its kind; a passage's first line is a step from where the
-//     page's previous passage ended;
+//     previous unit's, its kind, and for a passage whether it starts where
+//     the page's previous passage ended (else the step follows) and how
+//     many lines it spans after its first (3: more, the count follows),
+//     for other units whether the excerpt repeats the value (a table row);
+//     a passage is thus mostly one byte;
 //   - a posting is one uvarint, the unit's step from the previous one and
 //     a code: term frequency 1, frequency following, or a run of
 //     consecutive units each holding the term once (a sheet title's terms
@@ -50,6 +56,14 @@ const (
 	postingBits = 2
 )
 
+// Unit heads of format 2: kind - 1 in the low two bits, then these, then
+// the page step.
+const (
+	unitFollows     = 4 // a passage: it starts where the page's previous one ended
+	unitSameExcerpt = 4 // another unit: its excerpt is its value
+	unitHeadBits    = 5 // bits 3-4: a passage's span after its first line, 3: more
+)
+
 // ErrCorrupt is returned for a stored index that cannot be read.
 var ErrCorrupt = errors.New("chat index is corrupt")
 
@@ -69,13 +83,23 @@ func (ix *Index) Encode() ([]byte, error) {
 	}
 	w.strs(fileIDs)
 	w.uint(len(ix.Pages))
+	lineIDs := map[string]int{}
 	for _, p := range ix.Pages {
 		w.uint(files[p.FileID])
 		w.uint(p.Page)
 		w.str(p.SheetNumber)
 		w.str(p.SheetType)
 		w.str(p.SheetTitle)
-		w.strs(p.Lines)
+		w.uint(len(p.Lines))
+		for _, l := range p.Lines {
+			if id, ok := lineIDs[l]; ok {
+				w.uint(id<<1 | 1)
+				continue
+			}
+			lineIDs[l] = len(lineIDs)
+			w.uint(len(l) << 1)
+			w.b = append(w.b, l...)
+		}
 	}
 	w.uint(len(ix.Units))
 	page, next := 0, 0 // the previous unit's page; the line after its last passage
@@ -83,19 +107,29 @@ func (ix *Index) Encode() ([]byte, error) {
 		if u.Page != page {
 			next = 0
 		}
-		sameExcerpt := u.Kind != KindPassage && u.Excerpt == u.Value
-		head := zigzag(u.Page-page)<<3 | uint64(u.Kind-1)&3
-		if sameExcerpt {
-			head |= 4
-		}
-		w.b = binary.AppendUvarint(w.b, head)
+		head := zigzag(u.Page-page)<<unitHeadBits | uint64(u.Kind-1)&3
 		page = u.Page
 		if u.Kind == KindPassage {
-			w.b = binary.AppendUvarint(w.b, zigzag(u.First-next))
-			w.uint(u.Last - u.First)
+			span := u.Last - u.First
+			if u.First == next {
+				head |= unitFollows
+			}
+			head |= uint64(min(span, 3)) << 3
+			w.b = binary.AppendUvarint(w.b, head)
+			if u.First != next {
+				w.b = binary.AppendUvarint(w.b, zigzag(u.First-next))
+			}
+			if span >= 3 {
+				w.uint(span - 3)
+			}
 			next = u.Last + 1
 			continue
 		}
+		sameExcerpt := u.Excerpt == u.Value
+		if sameExcerpt {
+			head |= unitSameExcerpt
+		}
+		w.b = binary.AppendUvarint(w.b, head)
 		w.str(u.Label)
 		w.str(u.Value)
 		if !sameExcerpt {
@@ -187,6 +221,7 @@ func Decode(data []byte) (*Index, error) {
 	r := &reader{s: string(raw)}
 	ix := &Index{}
 	fileIDs := r.strs()
+	var lines []string // format 2: distinct page lines as first stored
 	// Slices grow as values are read, never from a stored count alone: a
 	// damaged count cannot allocate more than the data behind it.
 	for n := r.count(); len(ix.Pages) < n && r.err == nil; {
@@ -199,7 +234,26 @@ func Decode(data []byte) (*Index, error) {
 		}
 		p.Page = r.uint()
 		p.SheetNumber, p.SheetType, p.SheetTitle = r.str(), r.str(), r.str()
-		p.Lines = r.strs()
+		if version == 1 {
+			p.Lines = r.strs()
+			continue
+		}
+		n := r.count()
+		p.Lines = make([]string, 0, n)
+		for range n {
+			x := r.uint()
+			if x&1 == 0 {
+				p.Lines = append(p.Lines, r.bytes(x>>1))
+				lines = append(lines, p.Lines[len(p.Lines)-1])
+			} else if id := x >> 1; id < len(lines) {
+				p.Lines = append(p.Lines, lines[id])
+			} else {
+				r.fail()
+			}
+			if r.err != nil {
+				break
+			}
+		}
 	}
 	if version == 1 {
 		ix.decodeUnitsV1(r)
@@ -288,7 +342,7 @@ func (ix *Index) decodeUnits(r *reader) {
 	page, next := 0, 0
 	for n := r.count(); len(ix.Units) < n && r.err == nil; {
 		head := r.uint64()
-		p := page + unzigzag(head>>3)
+		p := page + unzigzag(head>>unitHeadBits)
 		if p < 0 || p >= len(ix.Pages) {
 			r.fail()
 			return
@@ -300,8 +354,15 @@ func (ix *Index) decodeUnits(r *reader) {
 		ix.Units = append(ix.Units, Unit{Kind: Kind(head&3) + 1, Page: p})
 		u := &ix.Units[len(ix.Units)-1]
 		if u.Kind == KindPassage {
-			u.First = next + unzigzag(r.uint64())
-			u.Last = u.First + r.uint()
+			u.First = next
+			if head&unitFollows == 0 {
+				u.First += unzigzag(r.uint64())
+			}
+			span := int(head>>3) & 3
+			if span == 3 {
+				span += r.uint()
+			}
+			u.Last = u.First + span
 			lines := ix.Pages[p].Lines
 			if u.First < 0 || u.Last >= len(lines) || u.Last < u.First {
 				r.fail()
@@ -312,7 +373,7 @@ func (ix *Index) decodeUnits(r *reader) {
 			continue
 		}
 		u.Label, u.Value = r.str(), r.str()
-		if head&4 != 0 {
+		if head&unitSameExcerpt != 0 {
 			u.Excerpt = u.Value
 		} else {
 			u.Excerpt = r.str()
@@ -422,8 +483,10 @@ func (r *reader) count() int {
 	return n
 }
 
-func (r *reader) str() string {
-	n := r.uint()
+func (r *reader) str() string { return r.bytes(r.uint()) }
+
+// bytes reads a string of n bytes.
+func (r *reader) bytes(n int) string {
 	if r.err != nil || n == 0 {
 		return ""
 	}

@@ -158,7 +158,7 @@ func (ix *Index) buildPostings() {
 	// First pass: each unit's distinct terms and counts, in one flat list.
 	type termCount struct{ term, n int32 }
 	counted := make([]termCount, 0, 8*len(ix.Units)) // about a sheet title and a line each
-	ends := make([]int, len(ix.Units)) // unit → end of its run in counted
+	ends := make([]int, len(ix.Units))               // unit → end of its run in counted
 	for u := range ix.Units {
 		un := &ix.Units[u]
 		start := len(counted)
