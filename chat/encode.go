@@ -340,7 +340,10 @@ func Decode(data []byte) (*Index, error) {
 // decodeUnits reads format 2's units.
 func (ix *Index) decodeUnits(r *reader) {
 	page, next := 0, 0
-	for n := r.count(); len(ix.Units) < n && r.err == nil; {
+	n := r.count()
+	// Each unit takes at least one byte: the count is backed by the data.
+	ix.Units = make([]Unit, 0, n)
+	for len(ix.Units) < n && r.err == nil {
 		head := r.uint64()
 		p := page + unzigzag(head>>unitHeadBits)
 		if p < 0 || p >= len(ix.Pages) {

@@ -236,7 +236,7 @@ func (ix *Index) pageTexts() []string {
 	ix.pageTextOnce.Do(func() {
 		ix.pageText = make([]string, len(ix.Pages))
 		for i, p := range ix.Pages {
-			ix.pageText[i] = normalizeSpace(strings.Join(p.Lines, " "))
+			ix.pageText[i] = joinNormalized(p.Lines)
 		}
 	})
 	return ix.pageText
@@ -271,6 +271,40 @@ func (ix *Index) PageIndex(fileID string, page int) int {
 }
 
 func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// joinNormalized is normalizeSpace(strings.Join(lines, " ")). Page lines
+// are words joined by single spaces, so it joins the non-empty ones unless
+// one holds anything that could be white space to fold (a tab, a double
+// space, any non-ASCII byte).
+func joinNormalized(lines []string) string {
+	size := 0
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if l[0] == ' ' || l[len(l)-1] == ' ' {
+			return normalizeSpace(strings.Join(lines, " "))
+		}
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; c >= utf8.RuneSelf || c < ' ' || c == ' ' && l[i+1] == ' ' {
+				return normalizeSpace(strings.Join(lines, " "))
+			}
+		}
+		size += len(l) + 1
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(l)
+	}
+	return sb.String()
+}
 
 // hit is one ranked unit.
 type hit struct {

@@ -34,3 +34,25 @@ func TestTokensASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinNormalized holds the page-text join to what it replaces on
+// plan-like and random lines.
+func TestJoinNormalized(t *testing.T) {
+	cases := [][]string{nil, {""}, {"", ""}, {"A B", "", "C"}, {" A"}, {"A "}, {"A  B"}, {"A\tB"}, {"R-3\u00a0V-B"}, {"x", "\u3000y"}}
+	rng := rand.New(rand.NewSource(2))
+	alphabet := []string{"A", "b", "1", " ", "  ", "\t", "\n", "\u00a0", "é", "…", "-", ""}
+	for range 3000 {
+		lines := make([]string, rng.Intn(5))
+		for i := range lines {
+			for range rng.Intn(6) {
+				lines[i] += alphabet[rng.Intn(len(alphabet))]
+			}
+		}
+		cases = append(cases, lines)
+	}
+	for _, lines := range cases {
+		if got, want := joinNormalized(lines), normalizeSpace(strings.Join(lines, " ")); got != want {
+			t.Fatalf("joinNormalized(%q) = %q, want %q", lines, got, want)
+		}
+	}
+}
