@@ -1,7 +1,7 @@
 package chat
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"planreview/scan/layout"
@@ -38,13 +38,19 @@ const (
 // ones, heldTopics those withheld.
 func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *Index {
 	ix := &Index{HeldTopics: heldTopics}
-	words := 0
+	// About one unit per line, pair, field and table row: no regrowth.
+	units := 16
 	for _, sp := range pages {
-		if sp.Text != nil {
-			words += len(sp.Text.Words)
+		if lp := sp.Layout; lp != nil {
+			units += len(lp.Lines) + len(lp.Pairs) + len(sp.Fields)
+			for _, t := range lp.Tables {
+				units += len(t.Rows)
+			}
+		} else if sp.Text != nil {
+			units += len(sp.Text.Words) / 2
 		}
 	}
-	ix.Units = make([]Unit, 0, words/2+16) // about one unit per line; no regrowth
+	ix.Units = make([]Unit, 0, units)
 	for _, sp := range pages {
 		ix.addPage(sp)
 	}
@@ -58,7 +64,7 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 		}
 		ix.Findings = append(ix.Findings, cf)
 	}
-	ix.finish(true)
+	ix.buildPostings()
 	return ix
 }
 
@@ -87,7 +93,7 @@ func (ix *Index) addPage(sp SourcePage) {
 		pw.line[i] = -1
 	}
 	// Lines in reading order: block by block, then any line no block holds.
-	var order []int
+	order := make([]int, 0, len(lp.Lines))
 	inBlock := make([]bool, len(lp.Lines))
 	for _, b := range lp.Blocks {
 		for _, li := range b.Lines {
@@ -102,16 +108,19 @@ func (ix *Index) addPage(sp SourcePage) {
 			order = append(order, li)
 		}
 	}
-	lineOf := make([]int, len(lp.Lines)) // layout line → page line
-	heading := map[int]string{}          // page line → first line of its block
+	lineOf := make([]int, len(lp.Lines))     // layout line → page line
+	heading := make([]string, len(lp.Lines)) // page line → first line of its block
+	p.Lines = make([]string, 0, len(lp.Lines))
+	pw.lens = make([]int, 0, len(lp.Lines))
+	var texts []string
 	for _, li := range order {
-		var texts []string
+		texts = texts[:0]
 		for _, w := range lp.Lines[li].Words {
 			if w < 0 || w >= len(lp.Words) || pw.line[w] >= 0 {
 				continue
 			}
 			t := strings.TrimSpace(lp.Words[w].Text)
-			if t == "" || strings.ContainsAny(t, "\n\r\t") {
+			if t == "" || hasLineBreakOrTab(t) {
 				continue
 			}
 			pw.line[w], pw.pos[w] = len(p.Lines), len(texts)
@@ -134,13 +143,18 @@ func (ix *Index) addPage(sp SourcePage) {
 		}
 	}
 	ix.Pages = append(ix.Pages, p)
-	contextOf := func(words []int) string {
+	// headingOf is the heading of the first of words in a line.
+	headingOf := func(words []int) (string, bool) {
 		for _, w := range words {
 			if w >= 0 && w < len(pw.line) && pw.line[w] >= 0 {
-				return heading[pw.line[w]]
+				return heading[pw.line[w]], true
 			}
 		}
-		return ""
+		return "", false
+	}
+	contextOf := func(words []int) string {
+		h, _ := headingOf(words)
+		return h
 	}
 
 	// Passages: consecutive lines of one block.
@@ -179,14 +193,14 @@ func (ix *Index) addPage(sp SourcePage) {
 		}
 	}
 	for _, pr := range lp.Pairs {
-		ex := pw.text(append(append([]int(nil), pr.LabelWords...), pr.ValueWords...))
+		ex := pw.text(pr.LabelWords, pr.ValueWords)
 		if ex != "" && strings.TrimSpace(pr.Value) != "" {
 			ix.Units = append(ix.Units, Unit{Kind: KindPair, Page: pi, Label: normalizeSpace(pr.Label),
 				Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
 		}
 	}
 	for _, f := range sp.Fields {
-		ex := pw.text(append(append([]int(nil), f.CaptionWords...), f.ValueWords...))
+		ex := pw.text(f.CaptionWords, f.ValueWords)
 		if ex != "" && strings.TrimSpace(f.Value) != "" {
 			ix.Units = append(ix.Units, Unit{Kind: KindField, Page: pi,
 				Label: strings.TrimRight(normalizeSpace(f.Caption), ": "), Value: normalizeSpace(f.Value), Excerpt: ex})
@@ -197,7 +211,7 @@ func (ix *Index) addPage(sp SourcePage) {
 			var cells []string
 			size, values := 0, 0
 			for _, c := range r.Cells {
-				if ct := pw.text(c.Words); ct != "" {
+				if ct := pw.text(c.Words, nil); ct != "" {
 					cells = append(cells, ct)
 					size += len(ct) + len(CellSep)
 					if !strings.HasSuffix(ct, ":") {
@@ -211,13 +225,25 @@ func (ix *Index) addPage(sp SourcePage) {
 				continue
 			}
 			ex := strings.Join(cells, CellSep)
-			var words []int
+			var context string // of the row's first word in a line
 			for _, c := range r.Cells {
-				words = append(words, c.Words...)
+				var found bool
+				if context, found = headingOf(c.Words); found {
+					break
+				}
 			}
-			ix.Units = append(ix.Units, Unit{Kind: KindRow, Page: pi, Value: ex, Excerpt: ex, context: contextOf(words)})
+			ix.Units = append(ix.Units, Unit{Kind: KindRow, Page: pi, Value: ex, Excerpt: ex, context: context})
 		}
 	}
+}
+
+func hasLineBreakOrTab(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\r' || c == '\t' {
+			return true
+		}
+	}
+	return false
 }
 
 func (ix *Index) addPassage(pi, first, last int, context string) {
@@ -231,33 +257,35 @@ func (ix *Index) addPassage(pi, first, last int, context string) {
 	ix.Units = append(ix.Units, u)
 }
 
-// text is the page text of some words: runs of words that follow each
-// other in the page's reading lines become one fragment; fragments are
-// joined by Sep. Words in no line are left out.
-func (pw pageWords) text(words []int) string {
+// text is the page text of some words (of one or two lists): runs of
+// words that follow each other in the page's reading lines become one
+// fragment; fragments are joined by Sep. Words in no line are left out.
+func (pw pageWords) text(words, more []int) string {
 	type at struct{ line, pos, w int }
-	var ats []at
-	seen := map[int]bool{}
-	for _, w := range words {
-		if w < 0 || w >= len(pw.line) || pw.line[w] < 0 || seen[w] {
-			continue
+	ats := make([]at, 0, len(words)+len(more))
+	for _, list := range [2][]int{words, more} {
+		for _, w := range list {
+			if w >= 0 && w < len(pw.line) && pw.line[w] >= 0 {
+				ats = append(ats, at{pw.line[w], pw.pos[w], w})
+			}
 		}
-		seen[w] = true
-		ats = append(ats, at{pw.line[w], pw.pos[w], w})
 	}
 	if len(ats) == 0 {
 		return ""
 	}
-	sort.Slice(ats, func(i, j int) bool {
-		if ats[i].line != ats[j].line {
-			return ats[i].line < ats[j].line
+	slices.SortFunc(ats, func(a, b at) int {
+		if a.line != b.line {
+			return a.line - b.line
 		}
-		return ats[i].pos < ats[j].pos
+		return a.pos - b.pos
 	})
 	var sb strings.Builder
-	for i, a := range ats {
-		if i > 0 {
-			prev := ats[i-1]
+	prev := at{line: -1}
+	for _, a := range ats {
+		if a.w == prev.w && prev.line >= 0 {
+			continue // the same word twice (a word is at one place)
+		}
+		if prev.line >= 0 {
 			follows := a.line == prev.line && a.pos == prev.pos+1 ||
 				a.line == prev.line+1 && a.pos == 0 && prev.pos == pw.lens[prev.line]-1
 			if follows {
@@ -267,6 +295,7 @@ func (pw pageWords) text(words []int) string {
 			}
 		}
 		sb.WriteString(strings.TrimSpace(pw.words[a.w].Text))
+		prev = a
 	}
 	return sb.String()
 }

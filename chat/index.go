@@ -16,6 +16,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -91,7 +92,10 @@ type Index struct {
 	postings map[string][]posting // term → units holding it
 	unitLen  []int                // terms per unit
 	avgLen   float64
-	pageText []string // each page's lines joined by spaces, normalised
+	// pageText is each page's lines joined by spaces, normalised (see
+	// pageTexts).
+	pageText     []string
+	pageTextOnce sync.Once
 }
 
 type posting struct {
@@ -99,51 +103,123 @@ type posting struct {
 	tf   uint16
 }
 
-// Finish builds the inverted index and page texts. Build calls it; Decode
-// restores postings from the stored form and calls it for the rest.
-func (ix *Index) finish(withPostings bool) {
-	ix.pageText = make([]string, len(ix.Pages))
-	for i, p := range ix.Pages {
-		ix.pageText[i] = normalizeSpace(strings.Join(p.Lines, " "))
-	}
-	if withPostings {
-		ix.postings = map[string][]posting{}
-		ix.unitLen = make([]int, len(ix.Units))
-		counts := map[string]int{}
-		titles := make([][]string, len(ix.Pages))
-		for i, p := range ix.Pages {
-			titles[i] = Tokens(p.SheetTitle)
-		}
-		// Plan sets repeat short texts (title-block captions, room names,
-		// tags) on every sheet: tokenise each distinct one once.
-		memo := map[string][]string{}
-		tokens := func(s string) []string {
-			if len(s) > 64 {
-				return Tokens(s)
-			}
-			t, ok := memo[s]
+// buildPostings builds the inverted index from the units' text. Build
+// calls it; Decode restores postings from the stored form instead.
+//
+// Terms are numbered as they are first seen, so counting a unit's terms and
+// filling the postings touch slices, not maps: one map lookup per distinct
+// short text (plan sets repeat captions, room names and tags on every
+// sheet), one per term of a long one, and one map insertion per distinct
+// term at the end.
+func (ix *Index) buildPostings() {
+	ix.unitLen = make([]int, len(ix.Units))
+	var (
+		terms []string
+		ids   = map[string]int32{}
+		df    []int32 // term → units holding it
+		tf    []int32 // term → count in the current unit
+	)
+	// intern appends the numbers of the terms of s to dst.
+	intern := func(dst []int32, s string) []int32 {
+		eachToken(s, func(t string) {
+			id, ok := ids[t]
 			if !ok {
-				t = Tokens(s)
-				memo[s] = t
+				id = int32(len(terms))
+				ids[t] = id
+				terms = append(terms, t)
+				df = append(df, 0)
+				tf = append(tf, 0)
 			}
-			return t
+			dst = append(dst, id)
+		})
+		return dst
+	}
+	memo := map[string][]int32{}
+	var long []int32
+	termIDs := func(s string) []int32 {
+		if s == "" {
+			return nil
 		}
-		for u, un := range ix.Units {
-			clear(counts)
-			// A unit is searched by its excerpt, its sheet's title and its
-			// block's heading: "the stair section" finds a note on sheet
-			// A3.1 SECTIONS under STAIR NOTES.
-			for _, part := range [][]string{tokens(un.Excerpt), titles[un.Page], tokens(un.context)} {
-				for _, t := range part {
-					counts[t]++
-					ix.unitLen[u]++
+		if len(s) > 64 {
+			long = intern(long[:0], s)
+			return long
+		}
+		t, ok := memo[s]
+		if !ok {
+			t = intern(nil, s)
+			memo[s] = t
+		}
+		return t
+	}
+	titles := make([][]int32, len(ix.Pages))
+	for i, p := range ix.Pages {
+		titles[i] = intern(nil, p.SheetTitle)
+	}
+	// First pass: each unit's distinct terms and counts, in one flat list.
+	type termCount struct{ term, n int32 }
+	counted := make([]termCount, 0, 8*len(ix.Units)) // about a sheet title and a line each
+	ends := make([]int, len(ix.Units))               // unit → end of its run in counted
+	for u := range ix.Units {
+		un := &ix.Units[u]
+		start := len(counted)
+		// A unit is searched by its excerpt, its sheet's title and its
+		// block's heading: "the stair section" finds a note on sheet
+		// A3.1 SECTIONS under STAIR NOTES.
+		for part := range 3 {
+			var t []int32
+			switch part {
+			case 0:
+				t = termIDs(un.Excerpt)
+			case 1:
+				t = titles[un.Page]
+			case 2:
+				t = termIDs(un.context)
+			}
+			for _, id := range t {
+				if tf[id] == 0 {
+					counted = append(counted, termCount{term: id})
 				}
+				tf[id]++
 			}
-			for t, n := range counts {
-				ix.postings[t] = append(ix.postings[t], posting{unit: int32(u), tf: uint16(min(n, math.MaxUint16))})
-			}
+			ix.unitLen[u] += len(t)
+		}
+		for k := start; k < len(counted); k++ {
+			id := counted[k].term
+			counted[k].n = tf[id]
+			tf[id] = 0
+			df[id]++
+		}
+		ends[u] = len(counted)
+	}
+	// Second pass: every term's postings, units in order, cut from one
+	// array.
+	all := make([]posting, len(counted))
+	next := make([]int32, len(terms)) // term → next free slot in all
+	off := int32(0)
+	for id, n := range df {
+		next[id] = off
+		off += n
+	}
+	start := 0
+	for u, end := range ends {
+		for _, c := range counted[start:end] {
+			all[next[c.term]] = posting{unit: int32(u), tf: uint16(min(c.n, math.MaxUint16))}
+			next[c.term]++
+		}
+		start = end
+	}
+	ix.postings = make(map[string][]posting, len(terms))
+	off = 0
+	for id, t := range terms {
+		if df[id] > 0 { // a title of a page with no units
+			ix.postings[t] = all[off : off+df[id] : off+df[id]]
+			off += df[id]
 		}
 	}
+	ix.setAvgLen()
+}
+
+func (ix *Index) setAvgLen() {
 	total := 0
 	for _, n := range ix.unitLen {
 		total += n
@@ -153,16 +229,30 @@ func (ix *Index) finish(withPostings bool) {
 	}
 }
 
+// pageTexts returns each page's lines joined by spaces, normalised: what
+// Verify checks excerpts against. Only chat needs them, so a scan that
+// builds and stores the index never makes them.
+func (ix *Index) pageTexts() []string {
+	ix.pageTextOnce.Do(func() {
+		ix.pageText = make([]string, len(ix.Pages))
+		for i, p := range ix.Pages {
+			ix.pageText[i] = joinNormalized(p.Lines)
+		}
+	})
+	return ix.pageText
+}
+
 // Verify reports whether excerpt is text of page pi: every fragment
 // (split at Sep and CellSep) is a run of the page's text.
 func (ix *Index) Verify(pi int, excerpt string) bool {
-	if pi < 0 || pi >= len(ix.pageText) || strings.TrimSpace(excerpt) == "" {
+	pageText := ix.pageTexts()
+	if pi < 0 || pi >= len(pageText) || strings.TrimSpace(excerpt) == "" {
 		return false
 	}
 	for _, part := range strings.Split(excerpt, Sep) {
 		for _, frag := range strings.Split(part, CellSep) {
 			frag = normalizeSpace(frag)
-			if frag == "" || !strings.Contains(ix.pageText[pi], frag) {
+			if frag == "" || !strings.Contains(pageText[pi], frag) {
 				return false
 			}
 		}
@@ -181,6 +271,40 @@ func (ix *Index) PageIndex(fileID string, page int) int {
 }
 
 func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// joinNormalized is normalizeSpace(strings.Join(lines, " ")). Page lines
+// are words joined by single spaces, so it joins the non-empty ones unless
+// one holds anything that could be white space to fold (a tab, a double
+// space, any non-ASCII byte).
+func joinNormalized(lines []string) string {
+	size := 0
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if l[0] == ' ' || l[len(l)-1] == ' ' {
+			return normalizeSpace(strings.Join(lines, " "))
+		}
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; c >= utf8.RuneSelf || c < ' ' || c == ' ' && l[i+1] == ' ' {
+				return normalizeSpace(strings.Join(lines, " "))
+			}
+		}
+		size += len(l) + 1
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(l)
+	}
+	return sb.String()
+}
 
 // hit is one ranked unit.
 type hit struct {
@@ -307,22 +431,118 @@ func uniq(ss []string) []string {
 // stemmed so "risers" finds "RISER".
 func Tokens(s string) []string {
 	var out []string
-	for _, field := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}\"“”‘’!?<>=*#|…", r)
+	eachToken(s, func(t string) { out = append(out, t) })
+	return out
+}
+
+// eachToken passes Tokens(s) to yield one by one (the index interns them
+// without collecting them first).
+func eachToken(s string, yield func(string)) {
+	s = strings.ToLower(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			eachTokenUnicode(s, yield)
+			return
+		}
+	}
+	// ASCII text (nearly all plan text), split byte by byte: the same
+	// terms as eachTokenUnicode without its per-field slices.
+	for i := 0; i < len(s); {
+		for i < len(s) && isSeparator(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isSeparator(s[j]) {
+			j++
+		}
+		field := s[i:j]
+		i = j
+		for len(field) > 0 && isTrimmed(field[0]) {
+			field = field[1:]
+		}
+		for len(field) > 0 && isTrimmed(field[len(field)-1]) {
+			field = field[:len(field)-1]
+		}
+		if field == "" {
+			continue
+		}
+		if len(field) <= 12 && asciiParts(field, nil) > 1 {
+			yield(field)
+		}
+		asciiParts(field, func(p string) { yield(stem(p)) })
+	}
+}
+
+// asciiParts counts the runs of letters and digits in an ASCII field and
+// passes each to yield (when not nil).
+func asciiParts(field string, yield func(string)) int {
+	n := 0
+	for i := 0; i < len(field); {
+		for i < len(field) && !asciiAlnum(field[i]) {
+			i++
+		}
+		j := i
+		for j < len(field) && asciiAlnum(field[j]) {
+			j++
+		}
+		if j > i {
+			n++
+			if yield != nil {
+				yield(field[i:j])
+			}
+		}
+		i = j
+	}
+	return n
+}
+
+func asciiAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || 'A' <= c && c <= 'Z'
+}
+
+const (
+	// separators end a field: white space and these.
+	separators = ",;:()[]{}\"“”‘’!?<>=*#|…"
+	// trimmed are stripped from both ends of a field.
+	trimmed = ".'`-/_&+~@%"
+)
+
+// isSeparator and isTrimmed are separators (with white space) and
+// trimmed for an ASCII byte.
+func isSeparator(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\v', '\f', '\r', ',', ';', ':', '(', ')', '[', ']', '{', '}', '"', '!', '?', '<', '>', '=', '*', '#', '|':
+		return true
+	}
+	return false
+}
+
+func isTrimmed(c byte) bool {
+	switch c {
+	case '.', '\'', '`', '-', '/', '_', '&', '+', '~', '@', '%':
+		return true
+	}
+	return false
+}
+
+// eachTokenUnicode is eachToken for lower-cased text that is not all
+// ASCII.
+func eachTokenUnicode(s string, yield func(string)) {
+	for _, field := range strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(separators, r)
 	}) {
-		field = strings.Trim(field, ".'`-/_&+~@%")
+		field = strings.Trim(field, trimmed)
 		if field == "" {
 			continue
 		}
 		parts := strings.FieldsFunc(field, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if len(parts) > 1 && utf8.RuneCountInString(field) <= 12 {
-			out = append(out, field)
+			yield(field)
 		}
 		for _, p := range parts {
-			out = append(out, stem(p))
+			yield(stem(p))
 		}
 	}
-	return out
 }
 
 // stem strips the common English inflections; plan text is mostly nouns

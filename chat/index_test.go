@@ -1,6 +1,9 @@
 package chat_test
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,6 +32,54 @@ func TestEncodeRoundTrip(t *testing.T) {
 	for _, bad := range [][]byte{nil, []byte("PRCI"), []byte("XXXX\x01abc"), append(raw[:len(raw)/2:len(raw)/2], 0)} {
 		if _, err := chat.Decode(bad); err == nil {
 			t.Errorf("Decode(%d bytes) accepted a broken index", len(bad))
+		}
+	}
+}
+
+// TestDecodeFormat1 reads an index stored in format 1 (written before
+// format 2, by the pipeline on a generated set with findings): it answers
+// as the same index in format 2 does, and writing it again gives format 2's
+// bytes.
+func TestDecodeFormat1(t *testing.T) {
+	v1, err := os.ReadFile(filepath.Join("testdata", "index-v1.prci"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v1[4] != 1 {
+		t.Fatalf("fixture is format %d, want 1", v1[4])
+	}
+	old, err := chat.Decode(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := old.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2[4] != 2 || len(v2) >= len(v1) {
+		t.Errorf("re-encoded as format %d in %d bytes (format 1: %d)", v2[4], len(v2), len(v1))
+	}
+	back, err := chat.Decode(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Pages, old.Pages) || !reflect.DeepEqual(back.Units, old.Units) || !reflect.DeepEqual(back.Findings, old.Findings) {
+		t.Fatal("format 2 holds another index than format 1")
+	}
+	again, err := back.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, v2) { // same postings: they are all encoded
+		t.Error("the index read from format 2 encodes differently from the one read from format 1")
+	}
+	if len(old.Findings) == 0 || len(old.Units) < 100 {
+		t.Fatalf("fixture too small: %d findings, %d units", len(old.Findings), len(old.Units))
+	}
+	for _, q := range []string{"What are the high findings?", "What is the stair riser height?", "Which sheets show the door schedule?",
+		"What is the occupancy group?", "What is the capital of France?"} {
+		if a, b := old.Answer(q, nil), back.Answer(q, nil); !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: %+v from format 2, %+v from format 1", q, b, a)
 		}
 	}
 }
@@ -101,6 +152,10 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(raw)
 	f.Add([]byte("PRCI\x01"))
+	f.Add([]byte("PRCI\x02"))
+	if v1, err := os.ReadFile(filepath.Join("testdata", "index-v1.prci")); err == nil {
+		f.Add(v1)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ix, err := chat.Decode(data)
 		if err != nil {

@@ -5,8 +5,10 @@ import (
 )
 
 // bucketChatIndex holds each scanned version's chat index (version id →
-// the index's own compact encoding, package chat). It is made on the first
-// write, like the law buckets, so older databases need no migration.
+// the index's own compact encoding, package chat, whose bytes carry their
+// format version: chat.Decode reads every earlier format, so stored indexes
+// need no migration either). It is made on the first write, like the law
+// buckets, so older databases need no migration.
 var bucketChatIndex = []byte("chat_index")
 
 // putChatIndex stores a version's chat index in a scan's transaction; nil
