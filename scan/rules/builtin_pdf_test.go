@@ -17,6 +17,12 @@ import (
 // model → check path.
 func reviewPDF(t *testing.T, specs ...plangen.SheetSpec) []Finding {
 	t.Helper()
+	return reviewPages(t, loadAll(t), specPages(t, specs...)...)
+}
+
+// specPages writes the sheets as a real PDF and extracts its pages.
+func specPages(t *testing.T, specs ...plangen.SheetSpec) []pdftext.Page {
+	t.Helper()
 	f, err := plangen.Sheets("test.pdf", specs)
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +31,12 @@ func reviewPDF(t *testing.T, specs ...plangen.SheetSpec) []Finding {
 	if err := os.WriteFile(path, f.PDF, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return pdfPages(t, path)
+}
+
+// pdfPages extracts every page of the PDF at path.
+func pdfPages(t *testing.T, path string) []pdftext.Page {
+	t.Helper()
 	doc, err := pdftext.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +46,7 @@ func reviewPDF(t *testing.T, specs ...plangen.SheetSpec) []Finding {
 	for p := range doc.Pages(context.Background()) {
 		pages = append(pages, *p)
 	}
-	return reviewPages(t, loadAll(t), pages...)
+	return pages
 }
 
 func anchorTexts(fs []Finding) []string {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext"
 )
 
 // corpusReadings runs every value reader over every page of a corpus file
@@ -19,16 +18,7 @@ func corpusReadings(t *testing.T, name string) map[string][]valueReading {
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("corpus not present")
 	}
-	doc, err := pdftext.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	var pages []pdftext.Page
-	for p := range doc.Pages(context.Background()) {
-		pages = append(pages, *p)
-	}
-	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "f", Pages: pages}}})
+	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "f", Pages: pdfPages(t, path)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext"
 	"planreview/scan/plangen"
 )
 
@@ -459,16 +458,7 @@ func TestProjectDataCorpus(t *testing.T) {
 		if _, err := os.Stat(path); err != nil {
 			t.Skip("corpus not present")
 		}
-		doc, err := pdftext.Open(context.Background(), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer doc.Close()
-		var pages []pdftext.Page
-		for p := range doc.Pages(context.Background()) {
-			pages = append(pages, *p)
-		}
-		c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: name, Pages: pages}}})
+		c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: name, Pages: pdfPages(t, path)}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -584,24 +574,7 @@ func FuzzProjectDataValues(f *testing.F) {
 // factsOfPDF writes the sheets as a PDF and reads their project data.
 func factsOfPDF(t *testing.T, specs ...plangen.SheetSpec) *projectData {
 	t.Helper()
-	f, err := plangen.Sheets("test.pdf", specs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := t.TempDir() + "/test.pdf"
-	if err := os.WriteFile(path, f.PDF, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := pdftext.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	var pages []pdftext.Page
-	for p := range doc.Pages(context.Background()) {
-		pages = append(pages, *p)
-	}
-	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "t", Pages: pages}}})
+	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "t", Pages: specPages(t, specs...)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
