@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
 )
 
 // corpusReadings runs every value reader over every page of a corpus file
