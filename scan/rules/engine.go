@@ -220,6 +220,7 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 		models[fi] = sheets.ReadSet(ps)
 	}
 	linkModels(pages, models)
+	titlesFromIndex(pages)
 	settleDocTypes(pages, models)
 	readSetIndexes(pages)
 	return &Classified{files: len(set.Files), pages: pages, models: models}, nil
@@ -342,9 +343,8 @@ func (e *Engine) packKind(id string) string {
 	return ""
 }
 
-// classify builds the engine's view of every page: lines, sheet
-// classification and sheet index, with titles missing from a title block
-// taken from the sheet index.
+// classify builds the engine's view of every page: lines and sheet index
+// (the sheet classification comes from the set model, in linkModels).
 func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 	var pages []*pageView
 	for fi := range set.Files {
@@ -367,12 +367,17 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 					texts[i] = l.Text
 				}
 				pv.present = lineSet.ScanAll(texts)
-				pv.sheet = sheets.ClassifyLines(p, pv.lines)
 				pv.index = sheets.ParseIndexLines(p, pv.lines)
 			}
 			pages = append(pages, pv)
 		}
 	}
+	return pages, nil
+}
+
+// titlesFromIndex gives a sheet whose title block has no title the title
+// its set's sheet index lists for its number.
+func titlesFromIndex(pages []*pageView) {
 	titles := map[string]string{}
 	for _, pv := range pages {
 		for _, e := range pv.index {
@@ -385,8 +390,12 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 		if pv.sheet.Title == "" && pv.sheet.Key != "" {
 			pv.sheet.Title = titles[pv.sheet.Key]
 		}
+		// A page numbered by its own reading, where neither its title block
+		// nor the index gives a title, takes the set model's.
+		if pv.sheet.Title == "" && pv.model != nil && pv.model.SheetTitle != "" {
+			pv.sheet.Title, pv.sheet.TitleWords = pv.model.SheetTitle, pv.model.TitleWords
+		}
 	}
-	return pages, nil
 }
 
 // ClassifySet returns the sheet classification of every page of a set, per

@@ -204,9 +204,11 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		if !idLike(t) || isInteger(t) || projectValues[t] {
 			continue
 		}
-		// A size that says "title block": well above the page's text.
+		// A size that says "title block": well above the page's text. Heights
+		// are differences of page fractions: one type size may come out a
+		// hair apart, so the comparison allows for that.
 		rel := q.H / medH
-		if q.H < p90H || rel < 1.3 {
+		if q.H < p90H*(1-1e-9) || rel < 1.3 {
 			continue
 		}
 		w := 1 + min(rel/2, 2.5)

@@ -161,6 +161,38 @@ func ClassifyLines(p *pdftext.Page, lines []Line) Sheet {
 	return s
 }
 
+// FromModel is a page's classification as its file's set model read it:
+// the number the set's numbering scheme chose (short and non-NCS numbers
+// included), the discipline its designator names (unknown for a number
+// that is not an NCS one), the title-block title, and the date and scale
+// statements of the page's lines (Lines(p)), with the model's scale where
+// no line states one. Where the model read no number, the page is read
+// alone (an NCS number by size, title-block position and caption, and the
+// title next to it), as a page unlike the set's others can be; its title
+// is then that reading's, possibly empty, since the model's was chosen
+// knowing no number. The engine and the scan classify pages this way.
+func FromModel(p *pdftext.Page, m *PageModel, lines []Line) Sheet {
+	s := Sheet{Type: TypeUnknown}
+	if m.SheetNumber != "" {
+		s.Number, s.Key, s.Type = m.SheetNumber, NumberKey(m.SheetNumber), TypeOf(m.SheetNumber)
+		s.NumberWords = m.NumberWords
+		s.Title, s.TitleWords = m.SheetTitle, m.TitleWords
+	} else if i, ok := bestNumber(p, lines); ok && len(p.Words) > 0 {
+		n, _ := ParseNumber(WordText(p.Words[i]))
+		s.Number, s.Key, s.Type = n.Text, n.Key, n.Type
+		s.NumberWords = []int{i}
+		s.Title, s.TitleWords = findTitle(p, lines, i)
+	} else {
+		s.Title, s.TitleWords = m.SheetTitle, m.TitleWords
+	}
+	s.Date, s.DateWords = findDate(lines)
+	s.Scale, s.ScaleWords = findScale(lines)
+	if s.Scale == "" {
+		s.Scale, s.ScaleWords = m.Scale, m.ScaleWords
+	}
+	return s
+}
+
 // numberCaptions are title-block caption words; a sheet number right after
 // one of them (or below a "SHEET" line) is almost certainly the sheet's own.
 var numberCaptions = map[string]bool{"SHEET": true, "SHEET:": true, "NO.": true, "NO": true,
