@@ -194,13 +194,15 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	for _, r := range reads {
 		for _, q := range r.phrases {
 			t := q.Text
-			for _, c := range codeRe.FindAllString(t, -1) {
-				add(&codes, c)
-			}
 			// Every address and measurement has an ASCII digit (\d):
 			// phrases without one cannot match and skip the expressions.
-			digits := strings.ContainsAny(t, "0123456789")
-			if digits {
+			digits := hasASCIIDigit(t)
+			if mayHoldCode(t, digits) {
+				for _, c := range codeRe.FindAllString(t, -1) {
+					add(&codes, c)
+				}
+			}
+			if digits && mayHoldAddress(t) {
 				for _, a := range addressRe.FindAllString(t, 3) {
 					if len(a) > 8 {
 						add(&hints, "address: "+a)
@@ -212,7 +214,9 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			}
 			if digits {
 				metric += len(metricRe.FindAllStringIndex(t, -1))
-				imperial += len(imperialRe.FindAllStringIndex(t, -1))
+				if mayHoldImperial(t) {
+					imperial += len(imperialRe.FindAllStringIndex(t, -1))
+				}
 			}
 			for _, n := range q.Norms {
 				for _, l := range languageOf[n] {

@@ -212,7 +212,11 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 		text   string
 		gx, gy int
 	}
-	count := map[key]int{}
+	total := 0
+	for _, r := range reads {
+		total += len(r.phrases)
+	}
+	count := make(map[key]int, total)
 	keyOf := func(p *pdftext.Page, q textRun) key {
 		pw, ph := pageScale(p)
 		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
@@ -431,6 +435,18 @@ var ratioOnlyRe = textmatch.MustCompile(`^(?:M\s*)?1\s*:\s*\d{1,5}(?:\s*(?:@|AT)
 
 var ntsRe = textmatch.MustCompile(`(?i)\bNOT\s+TO\s+SCALE\b|^N\.?T\.?S\.?$`)
 
+// isNotToScale is ntsRe.MatchString with its two forms apart: the short
+// one (at most 8 bytes, an "S" possibly U+017F) is tried on short texts
+// only, so the long one's literals rule out the other phrases.
+func isNotToScale(s string) bool {
+	return len(s) <= 8 && ntsShortRe.MatchString(s) || ntsLongRe.MatchString(s)
+}
+
+var (
+	ntsShortRe = textmatch.MustCompile(`(?i)^N\.?T\.?S\.?$`)
+	ntsLongRe  = textmatch.MustCompile(`(?i)\bNOT\s+TO\s+SCALE\b`)
+)
+
 // readScale returns the title block's scale (the value of a scale caption),
 // else the scale stated by the sheet's views, and every view scale.
 func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
@@ -459,10 +475,10 @@ func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
 		// phrase without one is not upper-cased and tried; "NOT TO SCALE"
 		// counts in the title-block zone only, a cheaper test than the
 		// expression, so it goes first.
-		if strings.ContainsAny(q.Text, "0123456789") && ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
+		if hasASCIIDigit(q.Text) && mayBeRatioOnly(q.Text) && ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
 			views = append(views, q.Raw)
 			viewWords = append(viewWords, q.Words)
-		} else if isTitleBlockZone(p, q.Box) && ntsRe.MatchString(q.Text) {
+		} else if isTitleBlockZone(p, q.Box) && isNotToScale(q.Text) {
 			nts = append(nts, qi)
 		}
 	}

@@ -80,7 +80,7 @@ type Number struct {
 // colons, closing parentheses) is ignored.
 func ParseNumber(s string) (Number, bool) {
 	// Cheap rejection first: this runs on every word of every page.
-	if len(s) < 2 || len(s) > 14 || !strings.ContainsAny(s, "0123456789") {
+	if len(s) < 2 || len(s) > 14 || !hasASCIIDigit(s) {
 		return Number{}, false
 	}
 	if c := s[0] | 0x20; c < 'a' || c > 'z' {

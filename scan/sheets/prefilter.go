@@ -1,0 +1,119 @@
+package sheets
+
+// Necessary conditions of the set model's expressions, checked on a
+// phrase before the expression runs: each is a byte scan that rules out
+// most phrases of a drawing, and none rules out a text its expression
+// would match (so what the model reads does not change).
+
+// hasASCIIDigit reports whether s holds an ASCII digit: what \d matches.
+func hasASCIIDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isASCIIDigit(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether s contains upper (upper-case ASCII
+// letters) in any case. Only for literals without K or S, which (?i)
+// also matches as U+212A and U+017F.
+func containsFoldASCII(s, upper string) bool {
+	n := len(upper)
+	for i := 0; i+n <= len(s); i++ {
+		if upperASCIIByte(s[i]) == upper[0] && equalFoldUpper(s[i+1:i+n], upper[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFoldUpper(s, upper string) bool {
+	for i := 0; i < len(upper); i++ {
+		if upperASCIIByte(s[i]) != upper[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func upperASCIIByte(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// mayHoldAddress is a necessary condition for addressRe: a house number
+// (digits, then at most one letter: ASCII, or U+212A or U+017F, which
+// (?i) folds to K and S) followed by a space.
+func mayHoldAddress(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if !isASCIIDigit(s[i]) || isASCIIDigit(s[i+1]) {
+			continue
+		}
+		j := i + 1
+		switch c := s[j]; {
+		case 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z':
+			j++
+		case c == 0xC5 && j+1 < len(s) && s[j+1] == 0xBF: // U+017F
+			j += 2
+		case c == 0xE2 && j+2 < len(s) && s[j+1] == 0x84 && s[j+2] == 0xAA: // U+212A
+			j += 3
+		}
+		if j < len(s) && isRESpace(s[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayHoldCode is a necessary condition for codeRe: every edition it reads
+// has a digit, except the building codes and regulations named in words.
+func mayHoldCode(s string, digits bool) bool {
+	return digits || containsFoldASCII(s, "BUILDING")
+}
+
+// mayHoldImperial is a necessary condition for imperialRe (case-sensitive):
+// feet and inches (both marks), or an area or length unit.
+func mayHoldImperial(s string) bool {
+	var foot, inch bool
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\'':
+			foot = true
+		case '"':
+			inch = true
+		case 'S':
+			if i+1 < len(s) && (s[i+1] == 'F' || s[i+1] == 'Q') {
+				return true
+			}
+		case 'F':
+			if i+1 < len(s) && s[i+1] == 'T' {
+				return true
+			}
+		case 'f':
+			if i+1 < len(s) && s[i+1] == 't' {
+				return true
+			}
+		}
+	}
+	return foot && inch
+}
+
+// mayBeRatioOnly is a necessary condition for ratioOnlyRe on the
+// upper-cased text: it starts with a digit or "M" and holds the ":" of a
+// ratio or the "=" of an architectural scale.
+func mayBeRatioOnly(s string) bool {
+	if s == "" || !isASCIIDigit(s[0]) && s[0] != 'M' && s[0] != 'm' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' || s[i] == '=' {
+			return true
+		}
+	}
+	return false
+}
