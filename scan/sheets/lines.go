@@ -38,7 +38,8 @@ func (b Box) union(o Box) Box {
 // so the raw text is used for it).
 func WordText(w pdftext.Word) string {
 	t := w.Norm
-	if t == "" || strings.ContainsAny(w.Text, vulgarFractions) {
+	// The fractions are not ASCII: an ASCII word (nearly every word) has none.
+	if t == "" || !isASCII(w.Text) && strings.ContainsAny(w.Text, vulgarFractions) {
 		t = w.Text
 	}
 	if isASCII(t) {

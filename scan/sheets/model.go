@@ -216,30 +216,37 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 	for _, r := range reads {
 		total += len(r.phrases)
 	}
-	count := make(map[key]int, total)
 	keyOf := func(p *pdftext.Page, q textRun) key {
 		pw, ph := pageScale(p)
 		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
 	}
-	// Each phrase's key is made once (upper-casing allocates) and kept for
-	// the second pass; one seen map serves every page.
-	keys := make([][]key, len(reads))
-	seen := map[key]bool{}
+	// Each distinct key gets an id, once (upper-casing allocates); a
+	// phrase keeps its key's id for the second pass, and the id's entry
+	// counts the pages holding it (last: the page that counted last).
+	type entry struct{ pages, last int }
+	ids := make(map[key]int, total)
+	var entries []entry
+	idOf := make([][]int, len(reads))
 	for i, r := range reads {
-		clear(seen)
-		keys[i] = make([]key, len(r.phrases))
+		idOf[i] = make([]int, len(r.phrases))
 		for qi, q := range r.phrases {
 			k := keyOf(pages[i], q)
-			keys[i][qi] = k
-			if !seen[k] {
-				seen[k] = true
-				count[k]++
+			id, ok := ids[k]
+			if !ok {
+				id = len(entries)
+				ids[k] = id
+				entries = append(entries, entry{last: -1})
+			}
+			idOf[i][qi] = id
+			if entries[id].last != i {
+				entries[id].last = i
+				entries[id].pages++
 			}
 		}
 	}
 	for i, r := range reads {
 		for qi := range r.phrases {
-			if count[keys[i][qi]]*5 >= n*3 {
+			if entries[idOf[i][qi]].pages*5 >= n*3 {
 				out[[2]int{i, qi}] = true
 			}
 		}

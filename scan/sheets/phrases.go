@@ -104,29 +104,50 @@ func isVertical(b Box, text string) bool {
 
 func makePhrase(p *pdftext.Page, words []int) textRun {
 	ph := textRun{Words: words, Box: WordBox(p, words[0])}
-	texts := make([]string, len(words))
-	raws := make([]string, len(words))
 	hs := make([]float64, len(words))
 	ph.Norms = make([]string, len(words))
+	var text, raw strings.Builder
 	for k, w := range words {
-		texts[k] = WordText(p.Words[w])
-		raws[k] = p.Words[w].Text
-		ph.Norms[k] = normWord(texts[k])
+		t := WordText(p.Words[w])
+		if k > 0 {
+			text.WriteByte(' ')
+			raw.WriteByte(' ')
+		}
+		text.WriteString(t)
+		raw.WriteString(p.Words[w].Text)
+		ph.Norms[k] = normWord(t)
 		b := WordBox(p, w)
 		ph.Box = ph.Box.union(b)
 		hs[k] = b.height()
 	}
 	sort.Float64s(hs)
 	ph.H = hs[len(hs)/2]
-	ph.Text = strings.Join(texts, " ")
-	ph.Raw = strings.Join(raws, " ")
+	ph.Text = text.String()
+	ph.Raw = raw.String()
 	return ph
 }
 
 // normWord is a word as caption tables spell it: upper case, without the
 // trailing colon or full stop and surrounding brackets ("No.:" → "NO").
 func normWord(s string) string {
-	return strings.ToUpper(strings.Trim(s, ":.,;()[]*"))
+	i, j := 0, len(s)
+	for i < j && isNormTrim(s[i]) {
+		i++
+	}
+	for j > i && isNormTrim(s[j-1]) {
+		j--
+	}
+	return strings.ToUpper(s[i:j])
+}
+
+// isNormTrim: the bytes normWord trims (strings.Trim's cutset
+// ":.,;()[]*", without building the set on every call).
+func isNormTrim(c byte) bool {
+	switch c {
+	case ':', '.', ',', ';', '(', ')', '[', ']', '*':
+		return true
+	}
+	return false
 }
 
 // sub returns the textRun made of words [a, b) of ph.

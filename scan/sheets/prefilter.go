@@ -1,5 +1,7 @@
 package sheets
 
+import "strings"
+
 // Necessary conditions of the set model's expressions, checked on a
 // phrase before the expression runs: each is a byte scan that rules out
 // most phrases of a drawing, and none rules out a text its expression
@@ -71,9 +73,42 @@ func mayHoldAddress(s string) bool {
 }
 
 // mayHoldCode is a necessary condition for codeRe: every edition it reads
-// has a digit, except the building codes and regulations named in words.
+// has a digit, except the building codes and regulations named in words;
+// and each of its forms has one of codeWords at the start of a word (after
+// \b or \s), in any case. A text with U+017F, which (?i) matches as "S",
+// is left to the expression.
 func mayHoldCode(s string, digits bool) bool {
-	return digits || containsFoldASCII(s, "BUILDING")
+	if containsFoldASCII(s, "BUILDING") {
+		return true
+	}
+	if !digits {
+		return false
+	}
+	if strings.Contains(s, "\u017f") {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		c := upperASCIIByte(s[i])
+		for _, w := range codeWords {
+			if w[0] == c && len(s)-i >= len(w) && equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// codeWords: a word that starts one of codeRe's forms, or follows a space
+// in it ("2021 IBC", "5th Edition", "NATIONAL BUILDING CODE").
+var codeWords = []string{"IBC", "IRC", "IECC", "IFC", "IPC", "IMC", "IEBC", "NEC", "NFPA", "CBC", "CRC", "CEC",
+	"CPC", "CMC", "FBC", "NBC", "OBC", "UBC", "ABC", "EDITION", "AS", "SANS", "EUROCODE", "EN", "DIN", "NTC"}
+
+// isWordByte: \w of Go's regexp (ASCII letters, digits, underscore).
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // mayHoldImperial is a necessary condition for imperialRe (case-sensitive):

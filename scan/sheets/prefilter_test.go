@@ -1,0 +1,83 @@
+package sheets
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"planreview/scan/pdftext"
+)
+
+// prefilterTexts are cases at the edges of the prefilters: folded K and S,
+// codes after years and editions, addresses with a letter after the house
+// number, scales, and texts each prefilter rules out.
+var prefilterTexts = []string{
+	"", "1", "2021 IBC", "IRC 2018", "2021 ibc", "5th Edition (2014) FBC", "5TH EDITION (2014) FBC", "AS3600", "AS 1379", "Aſ 1379",
+	"AS/NZS 1170.2", "SANS 10400-XA", "ſANS 10400", "Eurocode 2", "EN 1992-1-1", "DIN 4102", "DIN EN 13501", "NTC 2018", "NFPA 13",
+	"NFPA 72-2019", "Alberta Building Code 2019", "NATIONAL BUILDING REGULATIONS AND BUILDING STANDARDS ACT NO. 103 OF 1977",
+	"UNIFORM BUILDING BY-LAWS 1984", "GLASS 2021", "OPENING 1995", "BASE 2021 IBCX", "X2021 IBC", "(2021 IBC)", "é2021 IBC",
+	"123 MAIN ST", "12B MAIN STREET", "12b Main St", "7 FLETT RD", "7ſ FLETT RD", "7\u212a FLETT RD", "12'-6\" X 10'-0\"",
+	"2X4 @ 16\" O.C.", "1234567 ELM ST", "12'-6\"", "1200 SF", "1200SQ FT", "120 SQ. FT", "10 ft", "10 FT2", "1/4\" = 1'-0\"",
+	"1 : 100", "M 1:50", "m 1:50", "1:50 @ A1", "1:50 at a1", "NTS", "N.T.S.", "n.t.ſ.", "NOT TO SCALE", "not to ſcale", "SCALE: NTS",
+	"THE DIAGRAM IS NOT TO SCALE", "N T S", "2021 ıBC",
+}
+
+// checkPrefilters fails when a prefilter rules out a text its expression
+// matches.
+func checkPrefilters(t *testing.T, s string) {
+	t.Helper()
+	digits := hasASCIIDigit(s)
+	if digits != strings.ContainsAny(s, "0123456789") {
+		t.Errorf("hasASCIIDigit(%q) = %v", s, digits)
+	}
+	if codeRe.MatchString(s) && !mayHoldCode(s, digits) {
+		t.Errorf("mayHoldCode ruled out %q", s)
+	}
+	if addressRe.MatchString(s) && !(digits && mayHoldAddress(s)) {
+		t.Errorf("mayHoldAddress ruled out %q", s)
+	}
+	if imperialRe.MatchString(s) && !(digits && mayHoldImperial(s)) {
+		t.Errorf("mayHoldImperial ruled out %q", s)
+	}
+	if ratioOnlyRe.MatchString(strings.ToUpper(s)) && !(digits && mayBeRatioOnly(s)) {
+		t.Errorf("mayBeRatioOnly ruled out %q", s)
+	}
+	if ntsRe.MatchString(s) != isNotToScale(s) {
+		t.Errorf("isNotToScale(%q) = %v", s, isNotToScale(s))
+	}
+	if got, want := normWord(s), strings.ToUpper(strings.Trim(s, ":.,;()[]*")); got != want {
+		t.Errorf("normWord(%q) = %q, want %q", s, got, want)
+	}
+}
+
+// TestPrefiltersNeverRuleOutAMatch checks the set model's prefilters on
+// edge cases, and on every phrase of the real corpus when it is present.
+func TestPrefiltersNeverRuleOutAMatch(t *testing.T) {
+	for _, s := range prefilterTexts {
+		checkPrefilters(t, s)
+	}
+	const corpus = "../../../shared/corpus"
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.pdf"))
+	if len(files) == 0 || testing.Short() {
+		return
+	}
+	phrases := 0
+	for _, f := range files {
+		doc, err := pdftext.Open(context.Background(), f)
+		if err != nil {
+			continue
+		}
+		for p := range doc.Pages(context.Background()) {
+			for _, q := range buildPhrases(p) {
+				checkPrefilters(t, q.Text)
+				phrases++
+			}
+		}
+		doc.Close()
+	}
+	if _, err := os.Stat(corpus); err == nil && phrases == 0 {
+		t.Fatal("no phrase read from the corpus")
+	}
+}
