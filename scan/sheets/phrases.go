@@ -39,8 +39,9 @@ func buildPhrases(p *pdftext.Page) []textRun {
 		return boxes[order[a]].centerY() < boxes[order[b]].centerY()
 	})
 	// Bands of words whose centres are close; chains are built inside a band
-	// in x order, so a band holds several phrases side by side.
-	var out []textRun
+	// in x order, so a band holds several phrases side by side. A page has
+	// at most one phrase a word: out is sized once.
+	out := make([]textRun, 0, n)
 	used := make([]bool, n)
 	for start := 0; start < n; {
 		end := start + 1
@@ -103,25 +104,44 @@ func isVertical(b Box, text string) bool {
 }
 
 func makePhrase(p *pdftext.Page, words []int) textRun {
-	ph := textRun{Words: words, Box: WordBox(p, words[0])}
-	hs := make([]float64, len(words))
-	ph.Norms = make([]string, len(words))
-	var text, raw strings.Builder
+	ph := textRun{Words: words, Box: WordBox(p, words[0]), Norms: make([]string, len(words))}
+	if len(words) == 1 {
+		// A label of one word (most phrases of a drawing): its texts are
+		// the word's own, with nothing to join or allocate.
+		w := p.Words[words[0]]
+		ph.Text, ph.Raw = WordText(w), w.Text
+		ph.Norms[0] = normWord(ph.Text)
+		ph.H = ph.Box.height()
+		return ph
+	}
+	var hbuf [8]float64
+	hs := hbuf[:0]
+	var tbuf [8]string
+	texts := tbuf[:0]
+	textLen, rawLen := len(words)-1, len(words)-1
 	for k, w := range words {
 		t := WordText(p.Words[w])
+		texts = append(texts, t)
+		textLen += len(t)
+		rawLen += len(p.Words[w].Text)
+		ph.Norms[k] = normWord(t)
+		b := WordBox(p, w)
+		ph.Box = ph.Box.union(b)
+		hs = append(hs, b.height())
+	}
+	sort.Float64s(hs)
+	ph.H = hs[len(hs)/2]
+	var text, raw strings.Builder
+	text.Grow(textLen)
+	raw.Grow(rawLen)
+	for k, w := range words {
 		if k > 0 {
 			text.WriteByte(' ')
 			raw.WriteByte(' ')
 		}
-		text.WriteString(t)
+		text.WriteString(texts[k])
 		raw.WriteString(p.Words[w].Text)
-		ph.Norms[k] = normWord(t)
-		b := WordBox(p, w)
-		ph.Box = ph.Box.union(b)
-		hs[k] = b.height()
 	}
-	sort.Float64s(hs)
-	ph.H = hs[len(hs)/2]
 	ph.Text = text.String()
 	ph.Raw = raw.String()
 	return ph
