@@ -213,7 +213,9 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 				add(&hints, "authority: "+trimStopWords(a))
 			}
 			if digits {
-				metric += len(metricRe.FindAllStringIndex(t, -1))
+				if mayHoldMetric(t) {
+					metric += len(metricRe.FindAllStringIndex(t, -1))
+				}
 				if mayHoldImperial(t) {
 					imperial += len(imperialRe.FindAllStringIndex(t, -1))
 				}

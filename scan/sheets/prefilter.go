@@ -92,6 +92,11 @@ func mayHoldCode(s string, digits bool) bool {
 			continue
 		}
 		c := upperASCIIByte(s[i])
+		switch c {
+		case 'A', 'C', 'D', 'E', 'F', 'I', 'N', 'O', 'S', 'U': // the first letters of codeWords
+		default:
+			continue
+		}
 		for _, w := range codeWords {
 			if w[0] == c && len(s)-i >= len(w) && equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
 				return true
@@ -147,6 +152,23 @@ func mayBeRatioOnly(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] == ':' || s[i] == '=' {
+			return true
+		}
+	}
+	return false
+}
+
+// mayHoldMetric is a necessary condition for metricRe (case-sensitive): a
+// unit's first letter (mm, cm, m, m², m2, kPa, MPa, sqm) right after a
+// digit, or after a digit and one space.
+func mayHoldMetric(s string) bool {
+	for j := 1; j < len(s); j++ {
+		switch s[j] {
+		case 'm', 'c', 'k', 'M', 's':
+		default:
+			continue
+		}
+		if isASCIIDigit(s[j-1]) || isRESpace(s[j-1]) && j >= 2 && isASCIIDigit(s[j-2]) {
 			return true
 		}
 	}

@@ -22,6 +22,7 @@ var prefilterTexts = []string{
 	"2X4 @ 16\" O.C.", "1234567 ELM ST", "12'-6\"", "1200 SF", "1200SQ FT", "120 SQ. FT", "10 ft", "10 FT2", "1/4\" = 1'-0\"",
 	"1 : 100", "M 1:50", "m 1:50", "1:50 @ A1", "1:50 at a1", "NTS", "N.T.S.", "n.t.ſ.", "NOT TO SCALE", "not to ſcale", "SCALE: NTS",
 	"THE DIAGRAM IS NOT TO SCALE", "N T S", "2021 ıBC",
+	"1200 mm", "1200mm", "3.5 m", "2,4m", "12 m²", "12 m2", "25 kPa", "30MPa", "120 sqm", "12 cm", "12  mm", "12 MM", "12 Mm",
 }
 
 // checkPrefilters fails when a prefilter rules out a text its expression
@@ -37,6 +38,9 @@ func checkPrefilters(t *testing.T, s string) {
 	}
 	if addressRe.MatchString(s) && !(digits && mayHoldAddress(s)) {
 		t.Errorf("mayHoldAddress ruled out %q", s)
+	}
+	if metricRe.MatchString(s) && !(digits && mayHoldMetric(s)) {
+		t.Errorf("mayHoldMetric ruled out %q", s)
 	}
 	if imperialRe.MatchString(s) && !(digits && mayHoldImperial(s)) {
 		t.Errorf("mayHoldImperial ruled out %q", s)
