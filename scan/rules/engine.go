@@ -102,7 +102,10 @@ type pageView struct {
 	sheet     sheets.Sheet
 	lines     []sheets.Line
 	present   []textmatch.Present // per line: which of lineSet's literals it holds
-	index     []sheets.IndexEntry
+	// anyLine is the Union of present: a rule none of whose literals the
+	// page holds skips its lines.
+	anyLine textmatch.Present
+	index   []sheets.IndexEntry
 	// model is the page as the set model read it (nil before Classify
 	// linked it): title-block fields, the number chosen by the set's
 	// numbering scheme, issue status.
@@ -367,6 +370,7 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 					texts[i] = l.Text
 				}
 				pv.present = lineSet.ScanAll(texts)
+				pv.anyLine = textmatch.Union(pv.present)
 				pv.index = sheets.ParseIndexLines(p, pv.lines)
 			}
 			pages = append(pages, pv)
@@ -432,7 +436,11 @@ func (rv *review) match(r *Rule) []observation {
 			continue
 		}
 		sheetHit := false
-		for li, l := range pv.lines {
+		lines := pv.lines
+		if !r.Pattern.MayMatchAny(pv.anyLine) {
+			lines = nil // no line of the page holds a literal of the pattern
+		}
+		for li, l := range lines {
 			// The rule's own pattern first: it rules out nearly every line,
 			// while the exclusion (a long case-insensitive alternation) is
 			// the slow one, so it runs only where the pattern matched.

@@ -193,10 +193,11 @@ func titleBlockBox(p *pdftext.Page, fields []Field) Box {
 	return b
 }
 
-// repeatedPhrases marks phrases printed with the same text at the same
-// place on most sheets of a set: title-block furniture (firm, project,
-// captions), never a sheet's own title. Keyed by page index and textRun
-// index.
+// repeatedPhrases marks the title-block-zone phrases printed with the same
+// text at the same place on most sheets of a set: title-block furniture
+// (firm, project, captions), never a sheet's own title. Keyed by page
+// index and textRun index. Only the zone's phrases are asked about (a title
+// is read there), so only they are marked.
 func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 	out := map[[2]int]bool{}
 	n := 0
@@ -212,25 +213,45 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 		text   string
 		gx, gy int
 	}
-	total := 0
-	for _, r := range reads {
-		total += len(r.phrases)
-	}
-	keyOf := func(p *pdftext.Page, q textRun) key {
+	const grid = 50
+	cellOf := func(p *pdftext.Page, q textRun) (int, int) {
 		pw, ph := pageScale(p)
-		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
+		return int(q.Box.X0 / pw * grid), int(q.Box.Y0 / ph * grid)
+	}
+	// A phrase's key holds its cell: a phrase outside the zone, in a cell
+	// where no zone phrase of any page starts, shares no key with one and
+	// is not counted (nor upper-cased and hashed). Cells off the grid (a
+	// box past the page's edge) are always counted.
+	var zoneCell [(grid + 1) * (grid + 1)]bool
+	inGrid := func(gx, gy int) bool { return gx >= 0 && gx <= grid && gy >= 0 && gy <= grid }
+	inZone := make([][]bool, len(reads))
+	for i, r := range reads {
+		inZone[i] = make([]bool, len(r.phrases))
+		for qi, q := range r.phrases {
+			if isTitleBlockZone(pages[i], q.Box) {
+				inZone[i][qi] = true
+				if gx, gy := cellOf(pages[i], q); inGrid(gx, gy) {
+					zoneCell[gx*(grid+1)+gy] = true
+				}
+			}
+		}
 	}
 	// Each distinct key gets an id, once (upper-casing allocates); a
 	// phrase keeps its key's id for the second pass, and the id's entry
 	// counts the pages holding it (last: the page that counted last).
 	type entry struct{ pages, last int }
-	ids := make(map[key]int, total)
+	ids := map[key]int{}
 	var entries []entry
 	idOf := make([][]int, len(reads))
 	for i, r := range reads {
 		idOf[i] = make([]int, len(r.phrases))
 		for qi, q := range r.phrases {
-			k := keyOf(pages[i], q)
+			idOf[i][qi] = -1
+			gx, gy := cellOf(pages[i], q)
+			if !inZone[i][qi] && inGrid(gx, gy) && !zoneCell[gx*(grid+1)+gy] {
+				continue
+			}
+			k := key{strings.ToUpper(q.Text), gx, gy}
 			id, ok := ids[k]
 			if !ok {
 				id = len(entries)
@@ -246,7 +267,7 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 	}
 	for i, r := range reads {
 		for qi := range r.phrases {
-			if entries[idOf[i][qi]].pages*5 >= n*3 {
+			if inZone[i][qi] && entries[idOf[i][qi]].pages*5 >= n*3 {
 				out[[2]int{i, qi}] = true
 			}
 		}

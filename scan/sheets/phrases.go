@@ -43,6 +43,11 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	// at most one phrase a word: out is sized once.
 	out := make([]textRun, 0, n)
 	used := make([]bool, n)
+	// Each word is in one phrase: the phrases' word lists and normalised
+	// words are cut from two page-wide slabs instead of allocated one by one.
+	wordSlab := make([]int, 0, n)
+	normSlab := make([]string, n)
+	var bandBuf []int
 	for start := 0; start < n; {
 		end := start + 1
 		for end < n {
@@ -52,14 +57,16 @@ func buildPhrases(p *pdftext.Page) []textRun {
 			}
 			end++
 		}
-		band := append([]int(nil), order[start:end]...)
+		band := append(bandBuf[:0], order[start:end]...)
+		bandBuf = band
 		sort.Slice(band, func(a, b int) bool { return boxes[band[a]].X0 < boxes[band[b]].X0 })
 		for k, first := range band {
 			if used[first] {
 				continue
 			}
 			used[first] = true
-			words := []int{first}
+			from := len(wordSlab)
+			wordSlab = append(wordSlab, first)
 			last := boxes[first]
 			if !isVertical(last, p.Words[first].Text) {
 				for _, j := range band[k+1:] {
@@ -82,11 +89,12 @@ func buildPhrases(p *pdftext.Page) []textRun {
 						continue
 					}
 					used[j] = true
-					words = append(words, j)
+					wordSlab = append(wordSlab, j)
 					last = b
 				}
 			}
-			out = append(out, makePhrase(p, words))
+			to := len(wordSlab)
+			out = append(out, makePhraseIn(p, wordSlab[from:to:to], normSlab[from:to:to]))
 		}
 		start = end
 	}
@@ -104,7 +112,13 @@ func isVertical(b Box, text string) bool {
 }
 
 func makePhrase(p *pdftext.Page, words []int) textRun {
-	ph := textRun{Words: words, Box: WordBox(p, words[0]), Norms: make([]string, len(words))}
+	return makePhraseIn(p, words, make([]string, len(words)))
+}
+
+// makePhraseIn is makePhrase writing the normalised words into norms
+// (len(words) long).
+func makePhraseIn(p *pdftext.Page, words []int, norms []string) textRun {
+	ph := textRun{Words: words, Box: WordBox(p, words[0]), Norms: norms}
 	if len(words) == 1 {
 		// A label of one word (most phrases of a drawing): its texts are
 		// the word's own, with nothing to join or allocate.

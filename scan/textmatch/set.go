@@ -181,3 +181,39 @@ func (t *setTable) scan(s string, bits []uint64) {
 		bits[0] |= 1
 	}
 }
+
+// Union is the Present of several texts of one ScanAll taken together: it
+// holds a literal when one of the texts does. Presents of different Sets
+// give an empty Present, on which MayMatchAny rules nothing out.
+func Union(ps []Present) Present {
+	if len(ps) == 0 {
+		return Present{}
+	}
+	u := Present{set: ps[0].set, n: ps[0].n, bits: make([]uint64, len(ps[0].bits))}
+	for _, p := range ps {
+		if p.set != u.set {
+			return Present{}
+		}
+		u.n = min(u.n, p.n)
+		for i := range min(len(u.bits), len(p.bits)) {
+			u.bits[i] |= p.bits[i]
+		}
+	}
+	return u
+}
+
+// MayMatchAny reports whether r can match one of the texts whose Presents
+// u is the Union of: false means MayMatch is false on every one of them,
+// so a caller can skip them all (a page's lines, for a rule whose literals
+// the page does not hold).
+func (r *Regexp) MayMatchAny(u Present) bool {
+	if r.byFirst == nil || r.set == nil || r.set != u.set {
+		return true
+	}
+	for _, b := range r.bits {
+		if b > u.n || u.bits[b>>6]&(1<<(b&63)) != 0 {
+			return true
+		}
+	}
+	return false
+}
