@@ -102,10 +102,7 @@ type pageView struct {
 	sheet     sheets.Sheet
 	lines     []sheets.Line
 	present   []textmatch.Present // per line: which of lineSet's literals it holds
-	// anyLine is the Union of present: a rule none of whose literals the
-	// page holds skips its lines.
-	anyLine textmatch.Present
-	index   []sheets.IndexEntry
+	index     []sheets.IndexEntry
 	// model is the page as the set model read it (nil before Classify
 	// linked it): title-block fields, the number chosen by the set's
 	// numbering scheme, issue status.
@@ -114,6 +111,10 @@ type pageView struct {
 	// layout is the page's layout: the scan's (File.Layouts), else
 	// analysed on first use (layoutPage).
 	layout *layout.Page
+
+	// anyLine is the Union of present: a rule none of whose literals the
+	// page holds skips its lines.
+	anyLine textmatch.Present
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
