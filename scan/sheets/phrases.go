@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,33 +133,46 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string) textRun {
 	hs := hbuf[:0]
 	var tbuf [8]string
 	texts := tbuf[:0]
-	textLen, rawLen := len(words)-1, len(words)-1
+	textLen := len(words) - 1
+	same := true // every word's text is as printed: Raw is Text
 	for k, w := range words {
 		t := WordText(p.Words[w])
 		texts = append(texts, t)
 		textLen += len(t)
-		rawLen += len(p.Words[w].Text)
+		same = same && t == p.Words[w].Text
 		ph.Norms[k] = normWord(t)
 		b := WordBox(p, w)
 		ph.Box = ph.Box.union(b)
 		hs = append(hs, b.height())
 	}
-	sort.Float64s(hs)
+	slices.Sort(hs)
 	ph.H = hs[len(hs)/2]
-	var text, raw strings.Builder
-	text.Grow(textLen)
-	raw.Grow(rawLen)
+	ph.Text = joinWords(texts, textLen)
+	if same {
+		ph.Raw = ph.Text
+		return ph
+	}
+	raws := texts[:0:0]
+	rawLen := len(words) - 1
+	for _, w := range words {
+		raws = append(raws, p.Words[w].Text)
+		rawLen += len(p.Words[w].Text)
+	}
+	ph.Raw = joinWords(raws, rawLen)
+	return ph
+}
+
+// joinWords is strings.Join(words, " ") for a caller that knows its length.
+func joinWords(words []string, n int) string {
+	var sb strings.Builder
+	sb.Grow(n)
 	for k, w := range words {
 		if k > 0 {
-			text.WriteByte(' ')
-			raw.WriteByte(' ')
+			sb.WriteByte(' ')
 		}
-		text.WriteString(texts[k])
-		raw.WriteString(p.Words[w].Text)
+		sb.WriteString(w)
 	}
-	ph.Text = text.String()
-	ph.Raw = raw.String()
-	return ph
+	return sb.String()
 }
 
 // normWord is a word as caption tables spell it: upper case, without the

@@ -23,6 +23,8 @@ var prefilterTexts = []string{
 	"1 : 100", "M 1:50", "m 1:50", "1:50 @ A1", "1:50 at a1", "NTS", "N.T.S.", "n.t.ſ.", "NOT TO SCALE", "not to ſcale", "SCALE: NTS",
 	"THE DIAGRAM IS NOT TO SCALE", "N T S", "2021 ıBC",
 	"1200 mm", "1200mm", "3.5 m", "2,4m", "12 m²", "12 m2", "25 kPa", "30MPa", "120 sqm", "12 cm", "12  mm", "12 MM", "12 Mm",
+	"03/02/2026", "3-2-26", "3.2.26", "2026-03-02", "2026.3.2", "2026/03/02", "MAR 2, 2026", "Mar. 2 2026", "2 MARCH 2026", "APRIL 2024",
+	"ſEPT 2024", "ſeptember 12, 2024", "7 3/4\"", "1/2/", "12/12", "DATE: 12.05.24", "REV 1 - 2024-1-5",
 }
 
 // checkPrefilters fails when a prefilter rules out a text its expression
@@ -47,6 +49,9 @@ func checkPrefilters(t *testing.T, s string) {
 	}
 	if ratioOnlyRe.MatchString(strings.ToUpper(s)) && !(digits && mayBeRatioOnly(s)) {
 		t.Errorf("mayBeRatioOnly ruled out %q", s)
+	}
+	if dateRe.MatchString(s) && !mayHoldDate(s) {
+		t.Errorf("mayHoldDate ruled out %q", s)
 	}
 	if ntsRe.MatchString(s) != isNotToScale(s) {
 		t.Errorf("isNotToScale(%q) = %v", s, isNotToScale(s))

@@ -468,16 +468,33 @@ func findDate(lines []Line) (string, []int) {
 var monthRe = textmatch.MustCompile(`(?i)` + monthPattern)
 
 // mayHoldDate is a fast necessary condition for dateRe: its numeric forms
-// all have a digit, a separator and a digit side by side; its other forms
-// name a month.
+// all have a digit, a separator, one or two digits, a separator and a
+// digit ("3/2/26", "2026-03-02"; a fraction such as "3/4" has one
+// separator); its other forms name a month and end in a year of four
+// digits.
 func mayHoldDate(s string) bool {
-	for i := 0; i+2 < len(s); i++ {
-		if isASCIIDigit(s[i]) && (s[i+1] == '/' || s[i+1] == '.' || s[i+1] == '-') && isASCIIDigit(s[i+2]) {
-			return true
+	run, longest := 0, 0
+	for i := 0; i < len(s); i++ {
+		if !isASCIIDigit(s[i]) {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+		if i+2 < len(s) && isDateSep(s[i+1]) && isASCIIDigit(s[i+2]) {
+			j := i + 3
+			if j < len(s) && isASCIIDigit(s[j]) {
+				j++
+			}
+			if j+1 < len(s) && isDateSep(s[j]) && isASCIIDigit(s[j+1]) {
+				return true
+			}
 		}
 	}
-	return monthRe.MatchString(s)
+	return longest >= 4 && monthRe.MatchString(s)
 }
+
+func isDateSep(c byte) bool { return c == '/' || c == '.' || c == '-' }
 
 func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 
