@@ -323,6 +323,7 @@ type noteBlock struct {
 // every line read once; shared by the readers of all rules in one review.
 type pageNotes struct {
 	upper  []string // the engine's text lines, upper case
+	all    string   // upper joined by newlines: a key is on the page iff in all
 	built  bool
 	blocks []noteBlock
 	lines  []normLine   // every drawing-text line of the page
@@ -347,6 +348,7 @@ func newPageNotes(pv *pageView) *pageNotes {
 	for i, l := range pv.lines {
 		pn.upper[i] = strings.ToUpper(l.Text)
 	}
+	pn.all = strings.Join(pn.upper, "\n")
 	return pn
 }
 
@@ -362,6 +364,9 @@ var (
 // one of its keys and a length, or is short (a label or a title standing
 // alone), or names a schedule column.
 func (pn *pageNotes) mayRead(keys []string) bool {
+	if !containsAny(pn.all, keys) {
+		return false // no line holds a key (keys have no newline)
+	}
 	for _, u := range pn.upper {
 		if !containsAny(u, keys) {
 			continue

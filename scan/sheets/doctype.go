@@ -188,7 +188,7 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 		seen[k] = true
 		*list = append(*list, s)
 	}
-	var metric, imperial int
+	var metric int
 	lang := map[string]int{}
 	languageOf := languageOf()
 	for _, r := range reads {
@@ -212,13 +212,8 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			for _, a := range authorityRe.FindAllString(t, 3) {
 				add(&hints, "authority: "+trimStopWords(a))
 			}
-			if digits {
-				if mayHoldMetric(t) {
-					metric += len(metricRe.FindAllStringIndex(t, -1))
-				}
-				if mayHoldImperial(t) {
-					imperial += len(imperialRe.FindAllStringIndex(t, -1))
-				}
+			if digits && mayHoldMetric(t) {
+				metric += len(metricRe.FindAllStringIndex(t, -1))
 			}
 			for _, n := range q.Norms {
 				for _, l := range languageOf[n] {
@@ -229,6 +224,20 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	}
 	if len(hints) > 20 {
 		hints = hints[:20]
+	}
+	// Imperial marks are counted once the metric ones are known, and only
+	// until they settle the units: past twice the metric count (and 3),
+	// more of them change nothing below.
+	imperial := 0
+	for _, r := range reads {
+		for _, q := range r.phrases {
+			if imperial > 2*metric && imperial >= 3 {
+				break
+			}
+			if t := q.Text; hasASCIIDigit(t) && mayHoldImperial(t) {
+				imperial += len(imperialRe.FindAllStringIndex(t, -1))
+			}
+		}
 	}
 	switch {
 	case metric > 2*imperial && metric >= 3:

@@ -36,9 +36,7 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(a, b int) bool {
-		return boxes[order[a]].centerY() < boxes[order[b]].centerY()
-	})
+	slices.SortFunc(order, func(a, b int) int { return lessAsCmp(boxes[a].centerY(), boxes[b].centerY()) })
 	// Bands of words whose centres are close; chains are built inside a band
 	// in x order, so a band holds several phrases side by side. A page has
 	// at most one phrase a word: out is sized once.
@@ -60,7 +58,7 @@ func buildPhrases(p *pdftext.Page) []textRun {
 		}
 		band := append(bandBuf[:0], order[start:end]...)
 		bandBuf = band
-		sort.Slice(band, func(a, b int) bool { return boxes[band[a]].X0 < boxes[band[b]].X0 })
+		slices.SortFunc(band, func(a, b int) int { return lessAsCmp(boxes[a].X0, boxes[b].X0) })
 		for k, first := range band {
 			if used[first] {
 				continue
@@ -106,6 +104,19 @@ func buildPhrases(p *pdftext.Page) []textRun {
 		return out[a].Box.X0 < out[b].Box.X0
 	})
 	return out
+}
+
+// lessAsCmp orders as x < y does (a NaN ties with everything), for the
+// generic sorts, which run sort.Slice's algorithm (pdqsort, same
+// comparisons and swaps): ties keep the order sort.Slice gave them.
+func lessAsCmp(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case y < x:
+		return 1
+	}
+	return 0
 }
 
 func isVertical(b Box, text string) bool {

@@ -2,8 +2,11 @@ package sheets
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -88,5 +91,27 @@ func TestPrefiltersNeverRuleOutAMatch(t *testing.T) {
 	}
 	if _, err := os.Stat(corpus); err == nil && phrases == 0 {
 		t.Fatal("no phrase read from the corpus")
+	}
+}
+
+// TestGenericSortKeepsSliceOrder: buildPhrases sorts with slices.SortFunc
+// where it used sort.Slice; with many ties (words on one baseline) the
+// order must be the same, or phrases would group differently.
+func TestGenericSortKeepsSliceOrder(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 3000; n += 37 {
+		keys := make([]float64, n)
+		for i := range keys {
+			keys[i] = float64(rnd.IntN(5))
+		}
+		a, b := make([]int, n), make([]int, n)
+		for i := range a {
+			a[i], b[i] = i, i
+		}
+		sort.Slice(a, func(i, j int) bool { return keys[a[i]] < keys[a[j]] })
+		slices.SortFunc(b, func(i, j int) int { return lessAsCmp(keys[i], keys[j]) })
+		if !slices.Equal(a, b) {
+			t.Fatalf("n=%d: sort.Slice %v, slices.SortFunc %v", n, a, b)
+		}
 	}
 }
