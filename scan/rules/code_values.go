@@ -274,18 +274,28 @@ type normLine struct {
 }
 
 func normText(lp *layout.Page, words []int) normLine {
+	word := func(w int) string {
+		if t := lp.Words[w].Norm; t != "" {
+			return t
+		}
+		return lp.Words[w].Text
+	}
+	if len(words) == 1 {
+		return normLine{words: words, starts: []int{0}, text: word(words[0])}
+	}
+	n := len(words)
+	for _, w := range words {
+		n += len(word(w))
+	}
 	var b strings.Builder
-	nl := normLine{words: words}
+	b.Grow(n)
+	nl := normLine{words: words, starts: make([]int, 0, len(words))}
 	for k, w := range words {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
 		nl.starts = append(nl.starts, b.Len())
-		t := lp.Words[w].Norm
-		if t == "" {
-			t = lp.Words[w].Text
-		}
-		b.WriteString(t)
+		b.WriteString(word(w))
 	}
 	nl.text = b.String()
 	return nl
@@ -385,6 +395,8 @@ func (pn *pageNotes) build(lp *layout.Page) {
 	}
 	pn.built = true
 	byLine := make([]int, len(lp.Lines))
+	pn.lines = make([]normLine, 0, len(lp.Lines))
+	pn.boxes = make([]layout.Box, 0, len(lp.Lines))
 	for li, l := range lp.Lines {
 		byLine[li] = -1
 		if l.Layer == layout.LayerOverlay {
@@ -396,7 +408,7 @@ func (pn *pageNotes) build(lp *layout.Page) {
 	}
 	pn.blocks = make([]noteBlock, 0, len(lp.Blocks))
 	for _, b := range lp.Blocks {
-		nb := noteBlock{box: b.Box, page: pn}
+		nb := noteBlock{box: b.Box, page: pn, lines: make([]normLine, 0, len(b.Lines)), upper: make([]string, 0, len(b.Lines))}
 		for _, li := range b.Lines {
 			k := byLine[li]
 			if k < 0 {
