@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 )
 
 // valueReading is one value a reader found for a rule.
@@ -803,10 +804,12 @@ func doorWidth(s string) (float64, string, bool) {
 // "RISER" over or beside "7 1/2"", a "TREAD" column. Only labels that name
 // the measure and nothing else (not "RISER DIAGRAM", not "GUARD POST").
 var (
-	riserLabelRe    = regexp.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)
-	treadLabelRe    = regexp.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)
-	headroomLabelRe = regexp.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)
-	handrailLabelRe = regexp.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)
+	// Labels are tried on every line of a page: textmatch rules out the
+	// lines without their words before the expression runs.
+	riserLabelRe    = textmatch.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)
+	treadLabelRe    = textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)
+	headroomLabelRe = textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)
+	handrailLabelRe = textmatch.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)
 	// The value of a labelled pair or a column cell: one imperial length.
 	labelledValueRe = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
 )
@@ -816,7 +819,7 @@ var (
 // labelRe (beside it, under it, in the next cell), and the cells under a
 // table column whose header matches it; rows and pairs about existing
 // conditions are left out.
-func readLabelled(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *regexp.Regexp) []valueReading {
+func readLabelled(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *textmatch.Regexp) []valueReading {
 	out := readStacked(pv, lp, pn, labelRe)
 	for _, pr := range lp.Pairs {
 		label := normText(lp, pr.LabelWords).text
@@ -1042,7 +1045,7 @@ func isScheduleOf(lp *layout.Page, tb layout.Table, re *regexp.Regexp) bool {
 // over it and overlapping it across (`6'-8"` on a section's dimension,
 // under or over its label): the layout pairs labels without a colon only
 // in cells.
-func readStacked(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *regexp.Regexp) []valueReading {
+func readStacked(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *textmatch.Regexp) []valueReading {
 	pn.build(lp)
 	var out []valueReading
 	for li, l := range pn.lines {
