@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
@@ -157,7 +158,7 @@ func textLayer(p *pdftext.Page) string {
 	// letters ("R LU N NG U P"): most words are a single letter.
 	single := 0
 	for _, w := range p.Words {
-		if r := []rune(w.Text); len(r) == 1 && unicode.IsLetter(r[0]) {
+		if r, size := utf8.DecodeRuneInString(w.Text); size > 0 && size == len(w.Text) && unicode.IsLetter(r) {
 			single++
 		}
 	}

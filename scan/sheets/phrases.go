@@ -38,9 +38,10 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	}
 	slices.SortFunc(order, func(a, b int) int { return lessAsCmp(boxes[a].centerY(), boxes[b].centerY()) })
 	// Bands of words whose centres are close; chains are built inside a band
-	// in x order, so a band holds several phrases side by side. A page has
-	// at most one phrase a word: out is sized once.
-	out := make([]textRun, 0, n)
+	// in x order, so a band holds several phrases side by side. The chains
+	// are found first, as ranges of the word slab, so the phrases are
+	// allocated once, at their number.
+	var ends []int32 // end of each phrase's words in wordSlab
 	used := make([]bool, n)
 	// Each word is in one phrase: the phrases' word lists and normalised
 	// words are cut from two page-wide slabs instead of allocated one by one.
@@ -64,7 +65,6 @@ func buildPhrases(p *pdftext.Page) []textRun {
 				continue
 			}
 			used[first] = true
-			from := len(wordSlab)
 			wordSlab = append(wordSlab, first)
 			last := boxes[first]
 			if !isVertical(last, p.Words[first].Text) {
@@ -92,10 +92,16 @@ func buildPhrases(p *pdftext.Page) []textRun {
 					last = b
 				}
 			}
-			to := len(wordSlab)
-			out = append(out, makePhraseIn(p, wordSlab[from:to:to], normSlab[from:to:to]))
+			ends = append(ends, int32(len(wordSlab)))
 		}
 		start = end
+	}
+	out := make([]textRun, len(ends))
+	from := 0
+	for i, e := range ends {
+		to := int(e)
+		out[i] = makePhraseIn(p, wordSlab[from:to:to], normSlab[from:to:to])
+		from = to
 	}
 	sort.SliceStable(out, func(a, b int) bool {
 		if abs(out[a].Box.Y0-out[b].Box.Y0) > 0.5*min(out[a].H, out[b].H) {
