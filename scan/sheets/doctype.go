@@ -79,7 +79,9 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 		}
 		for _, q := range reads[i].phrases {
 			t := q.Text
-			civil += len(civilRe.FindAllStringIndex(t, -1))
+			if mayHoldCivil(t) {
+				civil += len(civilRe.FindAllStringIndex(t, -1))
+			}
 			if sheetLike == 0 {
 				construction += len(constructionRe.FindAllStringIndex(t, -1))
 			}

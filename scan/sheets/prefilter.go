@@ -174,3 +174,68 @@ func mayHoldMetric(s string) bool {
 	}
 	return false
 }
+
+// mayBeIndexHeading is a necessary condition for indexHeadingRe: each of
+// its headings holds INDEX, LIST, SCHEDULE or CONTENTS ("SHEET" and
+// "DRAWING" alone, on every title block, do not). Those with an S are left
+// to the expression when the text holds U+017F.
+func mayBeIndexHeading(s string) bool {
+	return containsFoldASCII(s, "INDEX") || containsFoldASCII(s, "LIST") || containsFoldASCII(s, "SCHEDULE") ||
+		containsFoldASCII(s, "CONTENTS") || strings.Contains(s, "\u017f")
+}
+
+// civilWord is a word that starts a form of civilRe without a "+" (the
+// station forms "STA 12+50" and "12+50" have one), and what must follow it.
+type civilWord struct {
+	word   string
+	follow byte // 0: anything; 's': one space or hyphen, then a digit; 'w': a space; 'b': a word end; 'd': a digit
+}
+
+var civilWords = []civilWord{{"DEPARTMENT", 0}, {"DOT", 'b'}, {"MILEPOST", 0}, {"MP", 'w'}, {"M.P.", 0},
+	{"SR", 's'}, {"US", 's'}, {"HWY", 's'}, {"ROUTE", 's'}, {"I-", 'd'}, {"ROADWAY", 0}, {"RIGHT", 0},
+	{"INTERCHANGE", 0}, {"STATIONING", 0}, {"FED", 0}, {"TOLLING", 0}, {"EXPRESSWAY", 0}, {"FREEWAY", 0},
+	{"CARRIAGEWAY", 0}, {"CHAINAGE", 0}}
+
+// mayHoldCivil is a necessary condition for civilRe: a "+" (the station
+// forms), or one of civilWords at the start of a word followed as its form
+// requires. Text with U+017F or U+212A (which (?i) reads as S and K) is
+// left to the expression.
+func mayHoldCivil(s string) bool {
+	if strings.IndexByte(s, '+') >= 0 || strings.Contains(s, "\u017f") || strings.Contains(s, "\u212a") {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		c := upperASCIIByte(s[i])
+		for _, cw := range civilWords {
+			w := cw.word
+			if w[0] != c || len(s)-i < len(w) || !equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
+				continue
+			}
+			j := i + len(w)
+			switch cw.follow {
+			case 0:
+				return true
+			case 's':
+				if j+1 < len(s) && (isRESpace(s[j]) || s[j] == '-') && isASCIIDigit(s[j+1]) {
+					return true
+				}
+			case 'w':
+				if j < len(s) && isRESpace(s[j]) {
+					return true
+				}
+			case 'b':
+				if j == len(s) || !isWordByte(s[j]) {
+					return true
+				}
+			case 'd':
+				if j < len(s) && isASCIIDigit(s[j]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

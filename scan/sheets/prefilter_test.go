@@ -28,6 +28,11 @@ var prefilterTexts = []string{
 	"1200 mm", "1200mm", "3.5 m", "2,4m", "12 m²", "12 m2", "25 kPa", "30MPa", "120 sqm", "12 cm", "12  mm", "12 MM", "12 Mm",
 	"03/02/2026", "3-2-26", "3.2.26", "2026-03-02", "2026.3.2", "2026/03/02", "MAR 2, 2026", "Mar. 2 2026", "2 MARCH 2026", "APRIL 2024",
 	"ſEPT 2024", "ſeptember 12, 2024", "7 3/4\"", "1/2/", "12/12", "DATE: 12.05.24", "REV 1 - 2024-1-5",
+	"DEPARTMENT OF TRANSPORTATION", "WSDOT", "DOT", "DOT.", "DOTTED", "STA 12+50", "STA. 12+50.00", "12+50", "MILEPOST 12", "MP 12.5",
+	"M.P. 12.5", "SR 520", "SR-520", "US 101", "USE 2", "HWY 99", "ROUTE 66", "I-5", "I-405", "ROADWAY", "RIGHT OF WAY", "INTERCHANGE",
+	"STATIONING", "FED. AID", "FED AID", "TOLLING", "EXPRESSWAY", "FREEWAY", "CARRIAGEWAY", "CHAINAGE", "ſR 520", "u\u212a", "(I-90)",
+	"SHEET INDEX", "DRAWING INDEX", "INDEX OF DRAWINGS", "DRAWING LIST", "LIST OF SHEETS", "SHEET SCHEDULE", "CONTENTS", "INDEX",
+	" index ", "SHEET NO.", "DRAWING TITLE", "ſHEET LIſT",
 }
 
 // checkPrefilters fails when a prefilter rules out a text its expression
@@ -52,6 +57,12 @@ func checkPrefilters(t *testing.T, s string) {
 	}
 	if ratioOnlyRe.MatchString(strings.ToUpper(s)) && !(digits && mayBeRatioOnly(s)) {
 		t.Errorf("mayBeRatioOnly ruled out %q", s)
+	}
+	if civilRe.MatchString(s) && !mayHoldCivil(s) {
+		t.Errorf("mayHoldCivil ruled out %q", s)
+	}
+	if indexHeadingRe.MatchString(s) && !mayBeIndexHeading(s) {
+		t.Errorf("mayBeIndexHeading ruled out %q", s)
 	}
 	if dateRe.MatchString(s) && !mayHoldDate(s) {
 		t.Errorf("mayHoldDate ruled out %q", s)
