@@ -112,9 +112,9 @@ type pageView struct {
 	// analysed on first use (layoutPage).
 	layout *layout.Page
 
-	// anyLine is the Union of present: a rule none of whose literals the
-	// page holds skips its lines.
-	anyLine textmatch.Present
+	// possible: the members of lineSet that may match one of the page's
+	// lines; a pattern none of whose literals the page holds skips them.
+	possible textmatch.Possible
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
@@ -122,10 +122,11 @@ type pageView struct {
 // scanned once for all their literals instead of once per pattern.
 var lineSet = textmatch.NewSet()
 
-// findAll is re.FindAllStringSubmatchIndex on line li, using the line's scan.
+// findAll is re.FindAllStringSubmatchIndex on line li, using the page's and
+// the line's scans.
 func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
 	text := pv.lines[li].Text
-	if !re.MayMatch(text, pv.present[li]) {
+	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
 	return re.Regexp.FindAllStringSubmatchIndex(text, -1)
@@ -134,7 +135,7 @@ func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
 // find is re.FindStringSubmatchIndex on line li, using the line's scan.
 func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
 	text := pv.lines[li].Text
-	if !re.MayMatch(text, pv.present[li]) {
+	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
 	return re.Regexp.FindStringSubmatchIndex(text)
@@ -143,7 +144,7 @@ func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
 // matches is re.MatchString on line li, using the line's scan.
 func (pv *pageView) matches(re *textmatch.Regexp, li int) bool {
 	text := pv.lines[li].Text
-	return re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
+	return re.PossibleIn(pv.possible) && re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
 }
 
 // sheetNumberOr names the page for rationales: its sheet number, or its page.
@@ -371,7 +372,7 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 					texts[i] = l.Text
 				}
 				pv.present = lineSet.ScanAll(texts)
-				pv.anyLine = textmatch.Union(pv.present)
+				pv.possible = lineSet.Possible(textmatch.Union(pv.present))
 				pv.index = sheets.ParseIndexLines(p, pv.lines)
 			}
 			pages = append(pages, pv)
@@ -438,7 +439,7 @@ func (rv *review) match(r *Rule) []observation {
 		}
 		sheetHit := false
 		lines := pv.lines
-		if !r.Pattern.MayMatchAny(pv.anyLine) {
+		if !r.Pattern.PossibleIn(pv.possible) {
 			lines = nil // no line of the page holds a literal of the pattern
 		}
 		for li, l := range lines {

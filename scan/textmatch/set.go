@@ -20,6 +20,10 @@ type Set struct {
 	lits  []string // upper-case ASCII; a literal's bit in Present is its index + 1
 	ids   map[string]int
 	table atomic.Pointer[setTable] // nil after a Compile until the next Scan builds it
+
+	// members are the Set's Regexps with a prefilter; a member's bit in a
+	// Possible is its index + 1 (Regexp.member).
+	members []*Regexp
 }
 
 // setTable finds every literal of the Set in one pass: literals are looked
@@ -54,6 +58,8 @@ func (s *Set) Compile(expr string) (*Regexp, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r.set = s
+	s.members = append(s.members, r)
+	r.member = len(s.members)
 	if r.foldsKS {
 		r.bits = append(r.bits, 0)
 	}
@@ -216,4 +222,39 @@ func (r *Regexp) MayMatchAny(u Present) bool {
 		}
 	}
 	return false
+}
+
+// Possible records which members of a Set may match one of the texts of a
+// Union: a caller that tries many members on many texts (a page's lines)
+// skips, for one bit test, every member none of whose literals the texts
+// hold.
+type Possible struct {
+	n    int      // members known when it was made
+	bits []uint64 // bit i+1: member i may match
+}
+
+// Possible returns the members that MayMatchAny of the texts whose Presents
+// u is the Union of.
+func (s *Set) Possible(u Present) Possible {
+	s.mu.Lock()
+	members := s.members[:len(s.members):len(s.members)]
+	s.mu.Unlock()
+	p := Possible{n: len(members), bits: make([]uint64, (len(members)+1+63)/64)}
+	for i, r := range members {
+		if r.MayMatchAny(u) {
+			p.bits[(i+1)>>6] |= 1 << ((i + 1) & 63)
+		}
+	}
+	return p
+}
+
+// PossibleIn reports whether r may match one of the texts p was made for:
+// false means MayMatch is false on each of them. A Regexp of no Set (or
+// without a prefilter), or a member compiled after p was made, may.
+func (r *Regexp) PossibleIn(p Possible) bool {
+	m := r.member
+	if m == 0 || m > p.n {
+		return true
+	}
+	return p.bits[m>>6]&(1<<(m&63)) != 0
 }

@@ -104,7 +104,21 @@ func TestUnionRulesOutOnlyWhatEveryTextRulesOut(t *testing.T) {
 			}
 		}
 	}
+	// Possible agrees with MayMatchAny member by member.
+	for start := range setLines {
+		u := Union(present[start:])
+		poss := set.Possible(u)
+		for _, r := range members {
+			if r.PossibleIn(poss) != r.MayMatchAny(u) {
+				t.Errorf("%s on lines %d-: PossibleIn %v, MayMatchAny %v", r, start, r.PossibleIn(poss), r.MayMatchAny(u))
+			}
+		}
+	}
+	poss := set.Possible(Union(present))
 	late := set.MustCompile(`GUARD`)
+	if !late.PossibleIn(poss) {
+		t.Error("a member compiled after Possible was ruled out")
+	}
 	if !late.MayMatchAny(Union(present)) {
 		t.Error("a member compiled after the scan was ruled out")
 	}
