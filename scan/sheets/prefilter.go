@@ -239,3 +239,25 @@ func mayHoldCivil(s string) bool {
 	}
 	return false
 }
+
+// mayHoldScale is a necessary condition for scaleRe: "SCALE" (a caption, or
+// NOT TO SCALE), "NOTED", an architectural scale's marks (", = and '), or
+// a word starting N.T or NT (NTS and its dotted forms). Text with U+017F is
+// left to the expression.
+func mayHoldScale(s string) bool {
+	if containsFoldASCII(s, "SCALE") || containsFoldASCII(s, "NOTED") || strings.Contains(s, "\u017f") {
+		return true
+	}
+	if strings.IndexByte(s, '"') >= 0 && strings.IndexByte(s, '=') >= 0 && strings.IndexByte(s, '\'') >= 0 {
+		return true
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if upperASCIIByte(s[i]) != 'N' || i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		if upperASCIIByte(s[i+1]) == 'T' || s[i+1] == '.' && i+2 < len(s) && upperASCIIByte(s[i+2]) == 'T' {
+			return true
+		}
+	}
+	return false
+}

@@ -33,6 +33,8 @@ var prefilterTexts = []string{
 	"STATIONING", "FED. AID", "FED AID", "TOLLING", "EXPRESSWAY", "FREEWAY", "CARRIAGEWAY", "CHAINAGE", "ſR 520", "u\u212a", "(I-90)",
 	"SHEET INDEX", "DRAWING INDEX", "INDEX OF DRAWINGS", "DRAWING LIST", "LIST OF SHEETS", "SHEET SCHEDULE", "CONTENTS", "INDEX",
 	" index ", "SHEET NO.", "DRAWING TITLE", "ſHEET LIſT",
+	"SCALE: 1/4\" = 1'-0\"", "scale 1:100", "1/4\" = 1'-0\"", "1/4\"=1'0\"", "AS NOTED", "as  noted", "NTS", "N.TS", "NT.S", "N.T.S.",
+	"(NTS)", "ſCALE: NTS", "PLAN NTS", "SCALE:", "MAINTAIN", "POINT",
 }
 
 // checkPrefilters fails when a prefilter rules out a text its expression
@@ -64,6 +66,9 @@ func checkPrefilters(t *testing.T, s string) {
 	if indexHeadingRe.MatchString(s) && !mayBeIndexHeading(s) {
 		t.Errorf("mayBeIndexHeading ruled out %q", s)
 	}
+	if scaleRe.MatchString(s) && !mayHoldScale(s) {
+		t.Errorf("mayHoldScale ruled out %q", s)
+	}
 	if dateRe.MatchString(s) && !mayHoldDate(s) {
 		t.Errorf("mayHoldDate ruled out %q", s)
 	}
@@ -76,7 +81,8 @@ func checkPrefilters(t *testing.T, s string) {
 }
 
 // TestPrefiltersNeverRuleOutAMatch checks the set model's prefilters on
-// edge cases, and on every phrase of the real corpus when it is present.
+// edge cases, and on every phrase and line of the real corpus when it is
+// present.
 func TestPrefiltersNeverRuleOutAMatch(t *testing.T) {
 	for _, s := range prefilterTexts {
 		checkPrefilters(t, s)
@@ -96,6 +102,9 @@ func TestPrefiltersNeverRuleOutAMatch(t *testing.T) {
 			for _, q := range buildPhrases(p) {
 				checkPrefilters(t, q.Text)
 				phrases++
+			}
+			for _, l := range Lines(p) {
+				checkPrefilters(t, l.Text)
 			}
 		}
 		doc.Close()

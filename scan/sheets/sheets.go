@@ -502,6 +502,9 @@ func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 // nothing after it does not count.
 func findScale(lines []Line) (string, []int) {
 	for _, l := range lines {
+		if !mayHoldScale(l.Text) {
+			continue
+		}
 		for _, loc := range scaleRe.FindAllStringSubmatchIndex(l.Text, -1) {
 			text := l.Text[loc[0]:loc[1]]
 			if loc[2] >= 0 {
