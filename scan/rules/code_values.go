@@ -192,11 +192,11 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 	}
 	var readings []valueReading
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) || existingRe.MatchString(pv.sheet.Title) {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
 			continue
 		}
 		pn := rv.notesOf(pv)
-		if !pn.mayRead(reader.keys) {
+		if pn.existingTitle || !pn.mayRead(reader.keys) {
 			continue
 		}
 		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
@@ -339,6 +339,10 @@ type pageNotes struct {
 	blocks []noteBlock
 	lines  []normLine   // every drawing-text line of the page
 	boxes  []layout.Box // their boxes
+
+	// existingTitle: the sheet's title names existing conditions (its
+	// values are not the design's), read once for all the rules.
+	existingTitle bool
 }
 
 // notesOf returns the page's notes, made on first use in this review.
@@ -355,7 +359,7 @@ func (rv *review) notesOf(pv *pageView) *pageNotes {
 }
 
 func newPageNotes(pv *pageView) *pageNotes {
-	pn := &pageNotes{upper: make([]string, len(pv.lines))}
+	pn := &pageNotes{upper: make([]string, len(pv.lines)), existingTitle: existingRe.MatchString(pv.sheet.Title)}
 	for i, l := range pv.lines {
 		pn.upper[i] = strings.ToUpper(l.Text)
 	}
