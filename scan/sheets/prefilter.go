@@ -92,13 +92,11 @@ func mayHoldCode(s string, digits bool) bool {
 			continue
 		}
 		c := upperASCIIByte(s[i])
-		switch c {
-		case 'A', 'C', 'D', 'E', 'F', 'I', 'N', 'O', 'S', 'U': // the first letters of codeWords
-		default:
+		if c < 'A' || c > 'Z' {
 			continue
 		}
-		for _, w := range codeWords {
-			if w[0] == c && len(s)-i >= len(w) && equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
+		for _, w := range codeWords[c-'A'] {
+			if len(s)-i >= len(w) && equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
 				return true
 			}
 		}
@@ -106,10 +104,21 @@ func mayHoldCode(s string, digits bool) bool {
 	return false
 }
 
-// codeWords: a word that starts one of codeRe's forms, or follows a space
-// in it ("2021 IBC", "5th Edition", "NATIONAL BUILDING CODE").
-var codeWords = []string{"IBC", "IRC", "IECC", "IFC", "IPC", "IMC", "IEBC", "NEC", "NFPA", "CBC", "CRC", "CEC",
-	"CPC", "CMC", "FBC", "NBC", "OBC", "UBC", "ABC", "EDITION", "AS", "SANS", "EUROCODE", "EN", "DIN", "NTC"}
+// codeWords, by first letter: a word that starts one of codeRe's forms,
+// or follows a space in it ("2021 IBC", "5th Edition", "NATIONAL BUILDING
+// CODE").
+var codeWords = [26][]string{
+	'A' - 'A': {"AS", "ABC"},
+	'C' - 'A': {"CBC", "CRC", "CEC", "CPC", "CMC"},
+	'D' - 'A': {"DIN"},
+	'E' - 'A': {"EDITION", "EUROCODE", "EN"},
+	'F' - 'A': {"FBC"},
+	'I' - 'A': {"IBC", "IRC", "IECC", "IFC", "IPC", "IMC", "IEBC"},
+	'N' - 'A': {"NEC", "NFPA", "NBC", "NTC"},
+	'O' - 'A': {"OBC"},
+	'S' - 'A': {"SANS"},
+	'U' - 'A': {"UBC"},
+}
 
 // isWordByte: \w of Go's regexp (ASCII letters, digits, underscore).
 func isWordByte(c byte) bool {
@@ -185,16 +194,26 @@ func mayBeIndexHeading(s string) bool {
 }
 
 // civilWord is a word that starts a form of civilRe without a "+" (the
-// station forms "STA 12+50" and "12+50" have one), and what must follow it.
+// station forms "STA 12+50" and "12+50" have one), and what must follow it;
+// civilWords lists them by first letter.
 type civilWord struct {
 	word   string
 	follow byte // 0: anything; 's': one space or hyphen, then a digit; 'w': a space; 'b': a word end; 'd': a digit
 }
 
-var civilWords = []civilWord{{"DEPARTMENT", 0}, {"DOT", 'b'}, {"MILEPOST", 0}, {"MP", 'w'}, {"M.P.", 0},
-	{"SR", 's'}, {"US", 's'}, {"HWY", 's'}, {"ROUTE", 's'}, {"I-", 'd'}, {"ROADWAY", 0}, {"RIGHT", 0},
-	{"INTERCHANGE", 0}, {"STATIONING", 0}, {"FED", 0}, {"TOLLING", 0}, {"EXPRESSWAY", 0}, {"FREEWAY", 0},
-	{"CARRIAGEWAY", 0}, {"CHAINAGE", 0}}
+var civilWords = [26][]civilWord{
+	'C' - 'A': {{"CARRIAGEWAY", 0}, {"CHAINAGE", 0}},
+	'D' - 'A': {{"DEPARTMENT", 0}, {"DOT", 'b'}},
+	'E' - 'A': {{"EXPRESSWAY", 0}},
+	'F' - 'A': {{"FED", 0}, {"FREEWAY", 0}},
+	'H' - 'A': {{"HWY", 's'}},
+	'I' - 'A': {{"I-", 'd'}, {"INTERCHANGE", 0}},
+	'M' - 'A': {{"MILEPOST", 0}, {"MP", 'w'}, {"M.P.", 0}},
+	'R' - 'A': {{"ROUTE", 's'}, {"ROADWAY", 0}, {"RIGHT", 0}},
+	'S' - 'A': {{"SR", 's'}, {"STATIONING", 0}},
+	'T' - 'A': {{"TOLLING", 0}},
+	'U' - 'A': {{"US", 's'}},
+}
 
 // mayHoldCivil is a necessary condition for civilRe: a "+" (the station
 // forms), or one of civilWords at the start of a word followed as its form
@@ -209,9 +228,12 @@ func mayHoldCivil(s string) bool {
 			continue
 		}
 		c := upperASCIIByte(s[i])
-		for _, cw := range civilWords {
+		if c < 'A' || c > 'Z' {
+			continue
+		}
+		for _, cw := range civilWords[c-'A'] {
 			w := cw.word
-			if w[0] != c || len(s)-i < len(w) || !equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
+			if len(s)-i < len(w) || !equalFoldUpper(s[i+1:i+len(w)], w[1:]) {
 				continue
 			}
 			j := i + len(w)
