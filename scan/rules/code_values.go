@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 )
 
 // valueReading is one value a reader found for a rule.
@@ -191,11 +192,11 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 	}
 	var readings []valueReading
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) || existingRe.MatchString(pv.sheet.Title) {
+		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
 			continue
 		}
 		pn := rv.notesOf(pv)
-		if !pn.mayRead(reader.keys) {
+		if pn.existingTitle || !pn.mayRead(reader.keys) {
 			continue
 		}
 		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
@@ -274,18 +275,28 @@ type normLine struct {
 }
 
 func normText(lp *layout.Page, words []int) normLine {
+	word := func(w int) string {
+		if t := lp.Words[w].Norm; t != "" {
+			return t
+		}
+		return lp.Words[w].Text
+	}
+	if len(words) == 1 {
+		return normLine{words: words, starts: []int{0}, text: word(words[0])}
+	}
+	n := len(words)
+	for _, w := range words {
+		n += len(word(w))
+	}
 	var b strings.Builder
-	nl := normLine{words: words}
+	b.Grow(n)
+	nl := normLine{words: words, starts: make([]int, 0, len(words))}
 	for k, w := range words {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
 		nl.starts = append(nl.starts, b.Len())
-		t := lp.Words[w].Norm
-		if t == "" {
-			t = lp.Words[w].Text
-		}
-		b.WriteString(t)
+		b.WriteString(word(w))
 	}
 	nl.text = b.String()
 	return nl
@@ -323,10 +334,15 @@ type noteBlock struct {
 // every line read once; shared by the readers of all rules in one review.
 type pageNotes struct {
 	upper  []string // the engine's text lines, upper case
+	all    string   // upper joined by newlines: a key is on the page iff in all
 	built  bool
 	blocks []noteBlock
 	lines  []normLine   // every drawing-text line of the page
 	boxes  []layout.Box // their boxes
+
+	// existingTitle: the sheet's title names existing conditions (its
+	// values are not the design's), read once for all the rules.
+	existingTitle bool
 }
 
 // notesOf returns the page's notes, made on first use in this review.
@@ -343,10 +359,11 @@ func (rv *review) notesOf(pv *pageView) *pageNotes {
 }
 
 func newPageNotes(pv *pageView) *pageNotes {
-	pn := &pageNotes{upper: make([]string, len(pv.lines))}
+	pn := &pageNotes{upper: make([]string, len(pv.lines)), existingTitle: existingRe.MatchString(pv.sheet.Title)}
 	for i, l := range pv.lines {
 		pn.upper[i] = strings.ToUpper(l.Text)
 	}
+	pn.all = strings.Join(pn.upper, "\n")
 	return pn
 }
 
@@ -362,6 +379,9 @@ var (
 // one of its keys and a length, or is short (a label or a title standing
 // alone), or names a schedule column.
 func (pn *pageNotes) mayRead(keys []string) bool {
+	if !containsAny(pn.all, keys) {
+		return false // no line holds a key (keys have no newline)
+	}
 	for _, u := range pn.upper {
 		if !containsAny(u, keys) {
 			continue
@@ -380,6 +400,8 @@ func (pn *pageNotes) build(lp *layout.Page) {
 	}
 	pn.built = true
 	byLine := make([]int, len(lp.Lines))
+	pn.lines = make([]normLine, 0, len(lp.Lines))
+	pn.boxes = make([]layout.Box, 0, len(lp.Lines))
 	for li, l := range lp.Lines {
 		byLine[li] = -1
 		if l.Layer == layout.LayerOverlay {
@@ -391,7 +413,7 @@ func (pn *pageNotes) build(lp *layout.Page) {
 	}
 	pn.blocks = make([]noteBlock, 0, len(lp.Blocks))
 	for _, b := range lp.Blocks {
-		nb := noteBlock{box: b.Box, page: pn}
+		nb := noteBlock{box: b.Box, page: pn, lines: make([]normLine, 0, len(b.Lines)), upper: make([]string, 0, len(b.Lines))}
 		for _, li := range b.Lines {
 			k := byLine[li]
 			if k < 0 {
@@ -786,10 +808,12 @@ func doorWidth(s string) (float64, string, bool) {
 // "RISER" over or beside "7 1/2"", a "TREAD" column. Only labels that name
 // the measure and nothing else (not "RISER DIAGRAM", not "GUARD POST").
 var (
-	riserLabelRe    = regexp.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)
-	treadLabelRe    = regexp.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)
-	headroomLabelRe = regexp.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)
-	handrailLabelRe = regexp.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)
+	// Labels are tried on every line of a page: textmatch rules out the
+	// lines without their words before the expression runs.
+	riserLabelRe    = textmatch.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)
+	treadLabelRe    = textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)
+	headroomLabelRe = textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)
+	handrailLabelRe = textmatch.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)
 	// The value of a labelled pair or a column cell: one imperial length.
 	labelledValueRe = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
 )
@@ -799,7 +823,7 @@ var (
 // labelRe (beside it, under it, in the next cell), and the cells under a
 // table column whose header matches it; rows and pairs about existing
 // conditions are left out.
-func readLabelled(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *regexp.Regexp) []valueReading {
+func readLabelled(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *textmatch.Regexp) []valueReading {
 	out := readStacked(pv, lp, pn, labelRe)
 	for _, pr := range lp.Pairs {
 		label := normText(lp, pr.LabelWords).text
@@ -1025,7 +1049,7 @@ func isScheduleOf(lp *layout.Page, tb layout.Table, re *regexp.Regexp) bool {
 // over it and overlapping it across (`6'-8"` on a section's dimension,
 // under or over its label): the layout pairs labels without a colon only
 // in cells.
-func readStacked(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *regexp.Regexp) []valueReading {
+func readStacked(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *textmatch.Regexp) []valueReading {
 	pn.build(lp)
 	var out []valueReading
 	for li, l := range pn.lines {

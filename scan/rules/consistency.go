@@ -179,6 +179,9 @@ func checkScaleConflict(rv *review, r *Rule) []observation {
 		}
 		first := map[string]stated{}
 		for li, l := range pv.lines {
+			if strings.IndexByte(l.Text, ':') < 0 {
+				continue // scaleAtRe needs the ratio's colon
+			}
 			for _, m := range pv.findAll(scaleAtRe, li) {
 				s := stated{ratio: l.Text[m[2]:m[3]], paper: strings.ToUpper(l.Text[m[4]:m[5]]),
 					text: strings.TrimSpace(l.Text[m[0]:m[1]]), words: l.WordsInSpan(m[0], m[1])}

@@ -111,6 +111,10 @@ type pageView struct {
 	// layout is the page's layout: the scan's (File.Layouts), else
 	// analysed on first use (layoutPage).
 	layout *layout.Page
+
+	// possible: the members of lineSet that may match one of the page's
+	// lines; a pattern none of whose literals the page holds skips them.
+	possible textmatch.Possible
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
@@ -118,10 +122,11 @@ type pageView struct {
 // scanned once for all their literals instead of once per pattern.
 var lineSet = textmatch.NewSet()
 
-// findAll is re.FindAllStringSubmatchIndex on line li, using the line's scan.
+// findAll is re.FindAllStringSubmatchIndex on line li, using the page's and
+// the line's scans.
 func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
 	text := pv.lines[li].Text
-	if !re.MayMatch(text, pv.present[li]) {
+	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
 	return re.Regexp.FindAllStringSubmatchIndex(text, -1)
@@ -130,7 +135,7 @@ func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
 // find is re.FindStringSubmatchIndex on line li, using the line's scan.
 func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
 	text := pv.lines[li].Text
-	if !re.MayMatch(text, pv.present[li]) {
+	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
 	return re.Regexp.FindStringSubmatchIndex(text)
@@ -139,7 +144,7 @@ func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
 // matches is re.MatchString on line li, using the line's scan.
 func (pv *pageView) matches(re *textmatch.Regexp, li int) bool {
 	text := pv.lines[li].Text
-	return re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
+	return re.PossibleIn(pv.possible) && re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
 }
 
 // sheetNumberOr names the page for rationales: its sheet number, or its page.
@@ -231,6 +236,7 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 		models[fi] = sheets.ReadSet(ps)
 	}
 	linkModels(pages, models)
+	titlesFromIndex(pages)
 	settleDocTypes(pages, models)
 	readSetIndexes(pages)
 	return &Classified{files: len(set.Files), pages: pages, models: models}, nil
@@ -353,9 +359,8 @@ func (e *Engine) packKind(id string) string {
 	return ""
 }
 
-// classify builds the engine's view of every page: lines, sheet
-// classification and sheet index, with titles missing from a title block
-// taken from the sheet index.
+// classify builds the engine's view of every page: lines and sheet index
+// (the sheet classification comes from the set model, in linkModels).
 func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 	var pages []*pageView
 	for fi := range set.Files {
@@ -378,12 +383,18 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 					texts[i] = l.Text
 				}
 				pv.present = lineSet.ScanAll(texts)
-				pv.sheet = sheets.ClassifyLines(p, pv.lines)
+				pv.possible = lineSet.Possible(textmatch.Union(pv.present))
 				pv.index = sheets.ParseIndexLines(p, pv.lines)
 			}
 			pages = append(pages, pv)
 		}
 	}
+	return pages, nil
+}
+
+// titlesFromIndex gives a sheet whose title block has no title the title
+// its set's sheet index lists for its number.
+func titlesFromIndex(pages []*pageView) {
 	titles := map[string]string{}
 	for _, pv := range pages {
 		for _, e := range pv.index {
@@ -396,8 +407,12 @@ func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
 		if pv.sheet.Title == "" && pv.sheet.Key != "" {
 			pv.sheet.Title = titles[pv.sheet.Key]
 		}
+		// A page numbered by its own reading, where neither its title block
+		// nor the index gives a title, takes the set model's.
+		if pv.sheet.Title == "" && pv.model != nil && pv.model.SheetTitle != "" {
+			pv.sheet.Title, pv.sheet.TitleWords = pv.model.SheetTitle, pv.model.TitleWords
+		}
 	}
-	return pages, nil
 }
 
 // ClassifySet returns the sheet classification of every page of a set, per
@@ -434,7 +449,11 @@ func (rv *review) match(r *Rule) []observation {
 			continue
 		}
 		sheetHit := false
-		for li, l := range pv.lines {
+		lines := pv.lines
+		if !r.Pattern.PossibleIn(pv.possible) {
+			lines = nil // no line of the page holds a literal of the pattern
+		}
+		for li, l := range lines {
 			// The rule's own pattern first: it rules out nearly every line,
 			// while the exclusion (a long case-insensitive alternation) is
 			// the slow one, so it runs only where the pattern matched.

@@ -7,10 +7,10 @@ import (
 	"planreview/scan/sheets"
 )
 
-// linkModels points every page view at its page of its file's set model,
-// and fills a sheet number or title the per-page classifier missed with
-// the one the set model read (its numbering scheme learned across the set
-// reads short numbers such as "12" or "E1" that one page alone cannot).
+// linkModels points every page view at its page of its file's set model
+// and classifies each readable page from it: the number the set's
+// numbering scheme chose (it reads short numbers such as "12" or "E1" that
+// one page alone cannot), the title and the scale.
 func linkModels(pages []*pageView, models []sheets.SetModel) {
 	next := make([]int, len(models))
 	files := make([]*fileModel, len(models))
@@ -26,21 +26,17 @@ func linkModels(pages []*pageView, models []sheets.SetModel) {
 		pv.model = &models[fi].Pages[next[fi]]
 		next[fi]++
 		m := pv.model
-		if pv.sheet.Number == "" && m.SheetNumber != "" {
-			pv.sheet.Number = m.SheetNumber
-			pv.sheet.Key = sheets.NumberKey(m.SheetNumber)
-			pv.sheet.NumberWords = m.NumberWords
-			if t := sheets.TypeOf(m.SheetNumber); t != "" {
-				pv.sheet.Type = t
+		if pv.readable {
+			pv.sheet = sheets.FromModel(pv.page, m, pv.lines)
+		} else {
+			// Not read for review, but the model may still name the sheet
+			// its "not reviewed" finding is about.
+			if m.SheetNumber != "" {
+				pv.sheet.Number, pv.sheet.Key, pv.sheet.Type = m.SheetNumber, sheets.NumberKey(m.SheetNumber), sheets.TypeOf(m.SheetNumber)
+				pv.sheet.NumberWords = m.NumberWords
 			}
-		}
-		if pv.sheet.Title == "" && m.SheetTitle != "" {
-			pv.sheet.Title = m.SheetTitle
-			pv.sheet.TitleWords = m.TitleWords
-		}
-		if pv.sheet.Scale == "" && m.Scale != "" {
-			pv.sheet.Scale = m.Scale
-			pv.sheet.ScaleWords = m.ScaleWords
+			pv.sheet.Title, pv.sheet.TitleWords = m.SheetTitle, m.TitleWords
+			pv.sheet.Scale, pv.sheet.ScaleWords = m.Scale, m.ScaleWords
 		}
 		if pv.readable && m.TextLayer == sheets.TextFull {
 			pv.set.readablePages++

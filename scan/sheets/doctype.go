@@ -79,7 +79,9 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 		}
 		for _, q := range reads[i].phrases {
 			t := q.Text
-			civil += len(civilRe.FindAllStringIndex(t, -1))
+			if mayHoldCivil(t) {
+				civil += len(civilRe.FindAllStringIndex(t, -1))
+			}
 			if sheetLike == 0 {
 				construction += len(constructionRe.FindAllStringIndex(t, -1))
 			}
@@ -188,19 +190,21 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 		seen[k] = true
 		*list = append(*list, s)
 	}
-	var metric, imperial int
+	var metric int
 	lang := map[string]int{}
 	languageOf := languageOf()
 	for _, r := range reads {
 		for _, q := range r.phrases {
 			t := q.Text
-			for _, c := range codeRe.FindAllString(t, -1) {
-				add(&codes, c)
-			}
 			// Every address and measurement has an ASCII digit (\d):
 			// phrases without one cannot match and skip the expressions.
-			digits := strings.ContainsAny(t, "0123456789")
-			if digits {
+			digits := hasASCIIDigit(t)
+			if mayHoldCode(t, digits) {
+				for _, c := range codeRe.FindAllString(t, -1) {
+					add(&codes, c)
+				}
+			}
+			if digits && mayHoldAddress(t) {
 				for _, a := range addressRe.FindAllString(t, 3) {
 					if len(a) > 8 {
 						add(&hints, "address: "+a)
@@ -210,9 +214,8 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			for _, a := range authorityRe.FindAllString(t, 3) {
 				add(&hints, "authority: "+trimStopWords(a))
 			}
-			if digits {
+			if digits && mayHoldMetric(t) {
 				metric += len(metricRe.FindAllStringIndex(t, -1))
-				imperial += len(imperialRe.FindAllStringIndex(t, -1))
 			}
 			for _, n := range q.Norms {
 				for _, l := range languageOf[n] {
@@ -223,6 +226,20 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	}
 	if len(hints) > 20 {
 		hints = hints[:20]
+	}
+	// Imperial marks are counted once the metric ones are known, and only
+	// until they settle the units: past twice the metric count (and 3),
+	// more of them change nothing below.
+	imperial := 0
+	for _, r := range reads {
+		for _, q := range r.phrases {
+			if imperial > 2*metric && imperial >= 3 {
+				break
+			}
+			if t := q.Text; hasASCIIDigit(t) && mayHoldImperial(t) {
+				imperial += len(imperialRe.FindAllStringIndex(t, -1))
+			}
+		}
 	}
 	switch {
 	case metric > 2*imperial && metric >= 3:

@@ -38,7 +38,7 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 	pw, _ := pageScale(p)
 	var headings []Box
 	for _, l := range lines {
-		if indexHeadingRe.MatchString(l.Text) {
+		if mayBeIndexHeading(l.Text) && indexHeadingRe.MatchString(l.Text) {
 			headings = append(headings, l.Box)
 		}
 	}

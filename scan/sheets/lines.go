@@ -38,7 +38,8 @@ func (b Box) union(o Box) Box {
 // so the raw text is used for it).
 func WordText(w pdftext.Word) string {
 	t := w.Norm
-	if t == "" || strings.ContainsAny(w.Text, vulgarFractions) {
+	// The fractions are not ASCII: an ASCII word (nearly every word) has none.
+	if t == "" || !isASCII(w.Text) && strings.ContainsAny(w.Text, vulgarFractions) {
 		t = w.Text
 	}
 	if isASCII(t) {
@@ -107,16 +108,20 @@ func Lines(p *pdftext.Page) []Line {
 	var groups [][]int
 	if len(p.Lines) > 0 {
 		covered := make([]bool, len(p.Words))
+		// A word is in one line: the lines' word lists are cut from one
+		// page-wide slab.
+		slab := make([]int, 0, len(p.Words))
+		groups = make([][]int, 0, len(p.Lines)+1)
 		for _, l := range p.Lines {
-			var ws []int
+			from := len(slab)
 			for _, i := range l {
 				if i >= 0 && i < len(p.Words) && !covered[i] {
 					covered[i] = true
-					ws = append(ws, i)
+					slab = append(slab, i)
 				}
 			}
-			if len(ws) > 0 {
-				groups = append(groups, ws)
+			if to := len(slab); to > from {
+				groups = append(groups, slab[from:to:to])
 			}
 		}
 		// Words the extractor's lines leave out are still read.
@@ -135,15 +140,35 @@ func Lines(p *pdftext.Page) []Line {
 		groups = geometricLines(p, all)
 	}
 	lines := make([]Line, 0, len(groups))
+	n := 0
 	for _, g := range groups {
-		lines = append(lines, makeLine(p, g))
+		n += len(g)
+	}
+	starts := make([]int, n) // every line's Starts, cut from one slab
+	for _, g := range groups {
+		lines = append(lines, makeLine(p, g, starts[:len(g):len(g)]))
+		starts = starts[len(g):]
 	}
 	return lines
 }
 
-func makeLine(p *pdftext.Page, words []int) Line {
+// makeLine makes the line of words, writing the words' offsets into starts
+// (len(words) long).
+func makeLine(p *pdftext.Page, words []int, starts []int) Line {
+	l := Line{Words: words, Starts: starts}
+	switch len(words) {
+	case 0:
+		return l
+	case 1:
+		l.Text, l.Box = WordText(p.Words[words[0]]), WordBox(p, words[0])
+		return l
+	}
+	n := len(words) - 1
+	for _, i := range words {
+		n += len(WordText(p.Words[i]))
+	}
 	var sb strings.Builder
-	l := Line{Words: words, Starts: make([]int, len(words))}
+	sb.Grow(n)
 	for k, i := range words {
 		if k > 0 {
 			sb.WriteByte(' ')

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
@@ -157,7 +158,7 @@ func textLayer(p *pdftext.Page) string {
 	// letters ("R LU N NG U P"): most words are a single letter.
 	single := 0
 	for _, w := range p.Words {
-		if r := []rune(w.Text); len(r) == 1 && unicode.IsLetter(r[0]) {
+		if r, size := utf8.DecodeRuneInString(w.Text); size > 0 && size == len(w.Text) && unicode.IsLetter(r) {
 			single++
 		}
 	}
@@ -193,10 +194,11 @@ func titleBlockBox(p *pdftext.Page, fields []Field) Box {
 	return b
 }
 
-// repeatedPhrases marks phrases printed with the same text at the same
-// place on most sheets of a set: title-block furniture (firm, project,
-// captions), never a sheet's own title. Keyed by page index and textRun
-// index.
+// repeatedPhrases marks the title-block-zone phrases printed with the same
+// text at the same place on most sheets of a set: title-block furniture
+// (firm, project, captions), never a sheet's own title. Keyed by page
+// index and textRun index. Only the zone's phrases are asked about (a title
+// is read there), so only they are marked.
 func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 	out := map[[2]int]bool{}
 	n := 0
@@ -212,30 +214,61 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 		text   string
 		gx, gy int
 	}
-	count := map[key]int{}
-	keyOf := func(p *pdftext.Page, q textRun) key {
+	const grid = 50
+	cellOf := func(p *pdftext.Page, q textRun) (int, int) {
 		pw, ph := pageScale(p)
-		return key{strings.ToUpper(q.Text), int(q.Box.X0 / pw * 50), int(q.Box.Y0 / ph * 50)}
+		return int(q.Box.X0 / pw * grid), int(q.Box.Y0 / ph * grid)
 	}
-	// Each phrase's key is made once (upper-casing allocates) and kept for
-	// the second pass; one seen map serves every page.
-	keys := make([][]key, len(reads))
-	seen := map[key]bool{}
+	// A phrase's key holds its cell: a phrase outside the zone, in a cell
+	// where no zone phrase of any page starts, shares no key with one and
+	// is not counted (nor upper-cased and hashed). Cells off the grid (a
+	// box past the page's edge) are always counted.
+	var zoneCell [(grid + 1) * (grid + 1)]bool
+	inGrid := func(gx, gy int) bool { return gx >= 0 && gx <= grid && gy >= 0 && gy <= grid }
+	inZone := make([][]bool, len(reads))
 	for i, r := range reads {
-		clear(seen)
-		keys[i] = make([]key, len(r.phrases))
+		inZone[i] = make([]bool, len(r.phrases))
 		for qi, q := range r.phrases {
-			k := keyOf(pages[i], q)
-			keys[i][qi] = k
-			if !seen[k] {
-				seen[k] = true
-				count[k]++
+			if isTitleBlockZone(pages[i], q.Box) {
+				inZone[i][qi] = true
+				if gx, gy := cellOf(pages[i], q); inGrid(gx, gy) {
+					zoneCell[gx*(grid+1)+gy] = true
+				}
+			}
+		}
+	}
+	// Each distinct key gets an id, once (upper-casing allocates); a
+	// phrase keeps its key's id for the second pass, and the id's entry
+	// counts the pages holding it (last: the page that counted last).
+	type entry struct{ pages, last int }
+	ids := map[key]int{}
+	var entries []entry
+	idOf := make([][]int, len(reads))
+	for i, r := range reads {
+		idOf[i] = make([]int, len(r.phrases))
+		for qi, q := range r.phrases {
+			idOf[i][qi] = -1
+			gx, gy := cellOf(pages[i], q)
+			if !inZone[i][qi] && inGrid(gx, gy) && !zoneCell[gx*(grid+1)+gy] {
+				continue
+			}
+			k := key{strings.ToUpper(q.Text), gx, gy}
+			id, ok := ids[k]
+			if !ok {
+				id = len(entries)
+				ids[k] = id
+				entries = append(entries, entry{last: -1})
+			}
+			idOf[i][qi] = id
+			if entries[id].last != i {
+				entries[id].last = i
+				entries[id].pages++
 			}
 		}
 	}
 	for i, r := range reads {
 		for qi := range r.phrases {
-			if count[keys[i][qi]]*5 >= n*3 {
+			if inZone[i][qi] && entries[idOf[i][qi]].pages*5 >= n*3 {
 				out[[2]int{i, qi}] = true
 			}
 		}
@@ -431,6 +464,18 @@ var ratioOnlyRe = textmatch.MustCompile(`^(?:M\s*)?1\s*:\s*\d{1,5}(?:\s*(?:@|AT)
 
 var ntsRe = textmatch.MustCompile(`(?i)\bNOT\s+TO\s+SCALE\b|^N\.?T\.?S\.?$`)
 
+// isNotToScale is ntsRe.MatchString with its two forms apart: the short
+// one (at most 8 bytes, an "S" possibly U+017F) is tried on short texts
+// only, so the long one's literals rule out the other phrases.
+func isNotToScale(s string) bool {
+	return len(s) <= 8 && ntsShortRe.MatchString(s) || ntsLongRe.MatchString(s)
+}
+
+var (
+	ntsShortRe = textmatch.MustCompile(`(?i)^N\.?T\.?S\.?$`)
+	ntsLongRe  = textmatch.MustCompile(`(?i)\bNOT\s+TO\s+SCALE\b`)
+)
+
 // readScale returns the title block's scale (the value of a scale caption),
 // else the scale stated by the sheet's views, and every view scale.
 func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
@@ -459,10 +504,10 @@ func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
 		// phrase without one is not upper-cased and tried; "NOT TO SCALE"
 		// counts in the title-block zone only, a cheaper test than the
 		// expression, so it goes first.
-		if strings.ContainsAny(q.Text, "0123456789") && ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
+		if hasASCIIDigit(q.Text) && mayBeRatioOnly(q.Text) && ratioOnlyRe.MatchString(strings.ToUpper(q.Text)) {
 			views = append(views, q.Raw)
 			viewWords = append(viewWords, q.Words)
-		} else if isTitleBlockZone(p, q.Box) && ntsRe.MatchString(q.Text) {
+		} else if isTitleBlockZone(p, q.Box) && isNotToScale(q.Text) {
 			nts = append(nts, qi)
 		}
 	}

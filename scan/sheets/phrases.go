@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,13 +36,18 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(a, b int) bool {
-		return boxes[order[a]].centerY() < boxes[order[b]].centerY()
-	})
+	slices.SortFunc(order, func(a, b int) int { return lessAsCmp(boxes[a].centerY(), boxes[b].centerY()) })
 	// Bands of words whose centres are close; chains are built inside a band
-	// in x order, so a band holds several phrases side by side.
-	var out []textRun
+	// in x order, so a band holds several phrases side by side. The chains
+	// are found first, as ranges of the word slab, so the phrases are
+	// allocated once, at their number.
+	var ends []int32 // end of each phrase's words in wordSlab
 	used := make([]bool, n)
+	// Each word is in one phrase: the phrases' word lists and normalised
+	// words are cut from two page-wide slabs instead of allocated one by one.
+	wordSlab := make([]int, 0, n)
+	normSlab := make([]string, n)
+	var bandBuf []int
 	for start := 0; start < n; {
 		end := start + 1
 		for end < n {
@@ -51,14 +57,15 @@ func buildPhrases(p *pdftext.Page) []textRun {
 			}
 			end++
 		}
-		band := append([]int(nil), order[start:end]...)
-		sort.Slice(band, func(a, b int) bool { return boxes[band[a]].X0 < boxes[band[b]].X0 })
+		band := append(bandBuf[:0], order[start:end]...)
+		bandBuf = band
+		slices.SortFunc(band, func(a, b int) int { return lessAsCmp(boxes[a].X0, boxes[b].X0) })
 		for k, first := range band {
 			if used[first] {
 				continue
 			}
 			used[first] = true
-			words := []int{first}
+			wordSlab = append(wordSlab, first)
 			last := boxes[first]
 			if !isVertical(last, p.Words[first].Text) {
 				for _, j := range band[k+1:] {
@@ -81,13 +88,20 @@ func buildPhrases(p *pdftext.Page) []textRun {
 						continue
 					}
 					used[j] = true
-					words = append(words, j)
+					wordSlab = append(wordSlab, j)
 					last = b
 				}
 			}
-			out = append(out, makePhrase(p, words))
+			ends = append(ends, int32(len(wordSlab)))
 		}
 		start = end
+	}
+	out := make([]textRun, len(ends))
+	from := 0
+	for i, e := range ends {
+		to := int(e)
+		out[i] = makePhraseIn(p, wordSlab[from:to:to], normSlab[from:to:to])
+		from = to
 	}
 	sort.SliceStable(out, func(a, b int) bool {
 		if abs(out[a].Box.Y0-out[b].Box.Y0) > 0.5*min(out[a].H, out[b].H) {
@@ -98,35 +112,107 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	return out
 }
 
+// lessAsCmp orders as x < y does (a NaN ties with everything), for the
+// generic sorts, which run sort.Slice's algorithm (pdqsort, same
+// comparisons and swaps): ties keep the order sort.Slice gave them.
+func lessAsCmp(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case y < x:
+		return 1
+	}
+	return 0
+}
+
 func isVertical(b Box, text string) bool {
 	return len([]rune(text)) > 1 && b.height() > 1.5*b.width()
 }
 
 func makePhrase(p *pdftext.Page, words []int) textRun {
-	ph := textRun{Words: words, Box: WordBox(p, words[0])}
-	texts := make([]string, len(words))
-	raws := make([]string, len(words))
-	hs := make([]float64, len(words))
-	ph.Norms = make([]string, len(words))
+	return makePhraseIn(p, words, make([]string, len(words)))
+}
+
+// makePhraseIn is makePhrase writing the normalised words into norms
+// (len(words) long).
+func makePhraseIn(p *pdftext.Page, words []int, norms []string) textRun {
+	ph := textRun{Words: words, Box: WordBox(p, words[0]), Norms: norms}
+	if len(words) == 1 {
+		// A label of one word (most phrases of a drawing): its texts are
+		// the word's own, with nothing to join or allocate.
+		w := p.Words[words[0]]
+		ph.Text, ph.Raw = WordText(w), w.Text
+		ph.Norms[0] = normWord(ph.Text)
+		ph.H = ph.Box.height()
+		return ph
+	}
+	var hbuf [8]float64
+	hs := hbuf[:0]
+	var tbuf [8]string
+	texts := tbuf[:0]
+	textLen := len(words) - 1
+	same := true // every word's text is as printed: Raw is Text
 	for k, w := range words {
-		texts[k] = WordText(p.Words[w])
-		raws[k] = p.Words[w].Text
-		ph.Norms[k] = normWord(texts[k])
+		t := WordText(p.Words[w])
+		texts = append(texts, t)
+		textLen += len(t)
+		same = same && t == p.Words[w].Text
+		ph.Norms[k] = normWord(t)
 		b := WordBox(p, w)
 		ph.Box = ph.Box.union(b)
-		hs[k] = b.height()
+		hs = append(hs, b.height())
 	}
-	sort.Float64s(hs)
+	slices.Sort(hs)
 	ph.H = hs[len(hs)/2]
-	ph.Text = strings.Join(texts, " ")
-	ph.Raw = strings.Join(raws, " ")
+	ph.Text = joinWords(texts, textLen)
+	if same {
+		ph.Raw = ph.Text
+		return ph
+	}
+	raws := texts[:0:0]
+	rawLen := len(words) - 1
+	for _, w := range words {
+		raws = append(raws, p.Words[w].Text)
+		rawLen += len(p.Words[w].Text)
+	}
+	ph.Raw = joinWords(raws, rawLen)
 	return ph
+}
+
+// joinWords is strings.Join(words, " ") for a caller that knows its length.
+func joinWords(words []string, n int) string {
+	var sb strings.Builder
+	sb.Grow(n)
+	for k, w := range words {
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(w)
+	}
+	return sb.String()
 }
 
 // normWord is a word as caption tables spell it: upper case, without the
 // trailing colon or full stop and surrounding brackets ("No.:" → "NO").
 func normWord(s string) string {
-	return strings.ToUpper(strings.Trim(s, ":.,;()[]*"))
+	i, j := 0, len(s)
+	for i < j && isNormTrim(s[i]) {
+		i++
+	}
+	for j > i && isNormTrim(s[j-1]) {
+		j--
+	}
+	return strings.ToUpper(s[i:j])
+}
+
+// isNormTrim: the bytes normWord trims (strings.Trim's cutset
+// ":.,;()[]*", without building the set on every call).
+func isNormTrim(c byte) bool {
+	switch c {
+	case ':', '.', ',', ';', '(', ')', '[', ']', '*':
+		return true
+	}
+	return false
 }
 
 // sub returns the textRun made of words [a, b) of ph.

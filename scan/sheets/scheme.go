@@ -204,9 +204,11 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		if !idLike(t) || isInteger(t) || projectValues[t] {
 			continue
 		}
-		// A size that says "title block": well above the page's text.
+		// A size that says "title block": well above the page's text. Heights
+		// are differences of page fractions: one type size may come out a
+		// hair apart, so the comparison allows for that.
 		rel := q.H / medH
-		if q.H < p90H || rel < 1.3 {
+		if q.H < p90H*(1-1e-9) || rel < 1.3 {
 			continue
 		}
 		w := 1 + min(rel/2, 2.5)
@@ -277,41 +279,66 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 	for _, cs := range cands {
 		all = append(all, cs...)
 	}
+	// Each seed gathers, per page, the heaviest candidate of its shape
+	// near it. The candidates are grouped by shape and keyed once, and a
+	// seed's gathering is kept in pick (by page; -1: none) and touched,
+	// made into a slot only when it is the best so far.
+	keys := make([]string, len(all))
+	byShape := map[string][]int{}
+	for i, c := range all {
+		keys[i] = NumberKey(c.text)
+		byShape[c.shape] = append(byShape[c.shape], i)
+	}
+	pick := make([]int, len(cands))
+	for i := range pick {
+		pick[i] = -1
+	}
+	var touched []int
+	distinct := map[string]bool{}
 	var best slot
 	found := false
-	for _, seed := range all {
-		s := slot{byPage: map[int]numberCandidate{seed.page: seed}, shape: seed.shape}
-		for _, c := range all {
-			if c.page == seed.page || c.shape != seed.shape {
+	for si, seed := range all {
+		touched = append(touched[:0], seed.page)
+		pick[seed.page] = si
+		for _, ci := range byShape[seed.shape] {
+			c := &all[ci]
+			if c.page == seed.page || abs(c.cx-seed.cx) > 0.04 || abs(c.cy-seed.cy) > 0.04 {
 				continue
 			}
-			if abs(c.cx-seed.cx) > 0.04 || abs(c.cy-seed.cy) > 0.04 {
-				continue
-			}
-			if o, ok := s.byPage[c.page]; !ok || c.weight > o.weight {
-				s.byPage[c.page] = c
+			if o := pick[c.page]; o < 0 {
+				pick[c.page] = ci
+				touched = append(touched, c.page)
+			} else if c.weight > all[o].weight {
+				pick[c.page] = ci
 			}
 		}
-		distinct := map[string]bool{}
+		clear(distinct)
 		sum := 0.0
-		for _, c := range s.byPage {
-			distinct[NumberKey(c.text)] = true
-			sum += c.weight
+		for _, pg := range touched {
+			distinct[keys[pick[pg]]] = true
+			sum += all[pick[pg]].weight
 		}
-		n := len(s.byPage)
-		if n >= 2 && len(distinct) == 1 {
-			continue // repeated on every sheet: a project or route code
+		n := len(touched)
+		score := 0.0
+		skip := n >= 2 && len(distinct) == 1 // repeated on every sheet: a project or route code
+		if !skip {
+			score = sum * float64(len(distinct)) / float64(n)
+			if pages > 1 && n == 1 && !seed.caption {
+				score *= 0.5
+			}
 		}
-		s.score = sum * float64(len(distinct)) / float64(n)
-		if pages > 1 && n == 1 && !seed.caption {
-			s.score *= 0.5
-		}
-		if !found || s.score > best.score {
-			for _, c := range s.byPage {
+		if !skip && (!found || score > best.score) {
+			s := slot{byPage: make(map[int]numberCandidate, n), shape: seed.shape, score: score}
+			for _, pg := range touched {
+				c := all[pick[pg]]
+				s.byPage[pg] = c
 				s.cx += c.cx / float64(n)
 				s.cy += c.cy / float64(n)
 			}
 			best, found = s, true
+		}
+		for _, pg := range touched {
+			pick[pg] = -1
 		}
 	}
 	return best, found

@@ -80,7 +80,7 @@ type Number struct {
 // colons, closing parentheses) is ignored.
 func ParseNumber(s string) (Number, bool) {
 	// Cheap rejection first: this runs on every word of every page.
-	if len(s) < 2 || len(s) > 14 || !strings.ContainsAny(s, "0123456789") {
+	if len(s) < 2 || len(s) > 14 || !hasASCIIDigit(s) {
 		return Number{}, false
 	}
 	if c := s[0] | 0x20; c < 'a' || c > 'z' {
@@ -158,6 +158,38 @@ func ClassifyLines(p *pdftext.Page, lines []Line) Sheet {
 	}
 	s.Date, s.DateWords = findDate(lines)
 	s.Scale, s.ScaleWords = findScale(lines)
+	return s
+}
+
+// FromModel is a page's classification as its file's set model read it:
+// the number the set's numbering scheme chose (short and non-NCS numbers
+// included), the discipline its designator names (unknown for a number
+// that is not an NCS one), the title-block title, and the date and scale
+// statements of the page's lines (Lines(p)), with the model's scale where
+// no line states one. Where the model read no number, the page is read
+// alone (an NCS number by size, title-block position and caption, and the
+// title next to it), as a page unlike the set's others can be; its title
+// is then that reading's, possibly empty, since the model's was chosen
+// knowing no number. The engine and the scan classify pages this way.
+func FromModel(p *pdftext.Page, m *PageModel, lines []Line) Sheet {
+	s := Sheet{Type: TypeUnknown}
+	if m.SheetNumber != "" {
+		s.Number, s.Key, s.Type = m.SheetNumber, NumberKey(m.SheetNumber), TypeOf(m.SheetNumber)
+		s.NumberWords = m.NumberWords
+		s.Title, s.TitleWords = m.SheetTitle, m.TitleWords
+	} else if i, ok := bestNumber(p, lines); ok && len(p.Words) > 0 {
+		n, _ := ParseNumber(WordText(p.Words[i]))
+		s.Number, s.Key, s.Type = n.Text, n.Key, n.Type
+		s.NumberWords = []int{i}
+		s.Title, s.TitleWords = findTitle(p, lines, i)
+	} else {
+		s.Title, s.TitleWords = m.SheetTitle, m.TitleWords
+	}
+	s.Date, s.DateWords = findDate(lines)
+	s.Scale, s.ScaleWords = findScale(lines)
+	if s.Scale == "" {
+		s.Scale, s.ScaleWords = m.Scale, m.ScaleWords
+	}
 	return s
 }
 
@@ -436,16 +468,33 @@ func findDate(lines []Line) (string, []int) {
 var monthRe = textmatch.MustCompile(`(?i)` + monthPattern)
 
 // mayHoldDate is a fast necessary condition for dateRe: its numeric forms
-// all have a digit, a separator and a digit side by side; its other forms
-// name a month.
+// all have a digit, a separator, one or two digits, a separator and a
+// digit ("3/2/26", "2026-03-02"; a fraction such as "3/4" has one
+// separator); its other forms name a month and end in a year of four
+// digits.
 func mayHoldDate(s string) bool {
-	for i := 0; i+2 < len(s); i++ {
-		if isASCIIDigit(s[i]) && (s[i+1] == '/' || s[i+1] == '.' || s[i+1] == '-') && isASCIIDigit(s[i+2]) {
-			return true
+	run, longest := 0, 0
+	for i := 0; i < len(s); i++ {
+		if !isASCIIDigit(s[i]) {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+		if i+2 < len(s) && isDateSep(s[i+1]) && isASCIIDigit(s[i+2]) {
+			j := i + 3
+			if j < len(s) && isASCIIDigit(s[j]) {
+				j++
+			}
+			if j+1 < len(s) && isDateSep(s[j]) && isASCIIDigit(s[j+1]) {
+				return true
+			}
 		}
 	}
-	return monthRe.MatchString(s)
+	return longest >= 4 && monthRe.MatchString(s)
 }
+
+func isDateSep(c byte) bool { return c == '/' || c == '.' || c == '-' }
 
 func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 
@@ -453,6 +502,9 @@ func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 // nothing after it does not count.
 func findScale(lines []Line) (string, []int) {
 	for _, l := range lines {
+		if !mayHoldScale(l.Text) {
+			continue
+		}
 		for _, loc := range scaleRe.FindAllStringSubmatchIndex(l.Text, -1) {
 			text := l.Text[loc[0]:loc[1]]
 			if loc[2] >= 0 {

@@ -20,6 +20,10 @@ type Set struct {
 	lits  []string // upper-case ASCII; a literal's bit in Present is its index + 1
 	ids   map[string]int
 	table atomic.Pointer[setTable] // nil after a Compile until the next Scan builds it
+
+	// members are the Set's Regexps with a prefilter; a member's bit in a
+	// Possible is its index + 1 (Regexp.member).
+	members []*Regexp
 }
 
 // setTable finds every literal of the Set in one pass: literals are looked
@@ -54,6 +58,8 @@ func (s *Set) Compile(expr string) (*Regexp, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r.set = s
+	s.members = append(s.members, r)
+	r.member = len(s.members)
 	if r.foldsKS {
 		r.bits = append(r.bits, 0)
 	}
@@ -180,4 +186,75 @@ func (t *setTable) scan(s string, bits []uint64) {
 	if nonASCII && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f")) {
 		bits[0] |= 1
 	}
+}
+
+// Union is the Present of several texts of one ScanAll taken together: it
+// holds a literal when one of the texts does. Presents of different Sets
+// give an empty Present, on which MayMatchAny rules nothing out.
+func Union(ps []Present) Present {
+	if len(ps) == 0 {
+		return Present{}
+	}
+	u := Present{set: ps[0].set, n: ps[0].n, bits: make([]uint64, len(ps[0].bits))}
+	for _, p := range ps {
+		if p.set != u.set {
+			return Present{}
+		}
+		u.n = min(u.n, p.n)
+		for i := range min(len(u.bits), len(p.bits)) {
+			u.bits[i] |= p.bits[i]
+		}
+	}
+	return u
+}
+
+// MayMatchAny reports whether r can match one of the texts whose Presents
+// u is the Union of: false means MayMatch is false on every one of them,
+// so a caller can skip them all (a page's lines, for a rule whose literals
+// the page does not hold).
+func (r *Regexp) MayMatchAny(u Present) bool {
+	if r.byFirst == nil || r.set == nil || r.set != u.set {
+		return true
+	}
+	for _, b := range r.bits {
+		if b > u.n || u.bits[b>>6]&(1<<(b&63)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Possible records which members of a Set may match one of the texts of a
+// Union: a caller that tries many members on many texts (a page's lines)
+// skips, for one bit test, every member none of whose literals the texts
+// hold.
+type Possible struct {
+	n    int      // members known when it was made
+	bits []uint64 // bit i+1: member i may match
+}
+
+// Possible returns the members that MayMatchAny of the texts whose Presents
+// u is the Union of.
+func (s *Set) Possible(u Present) Possible {
+	s.mu.Lock()
+	members := s.members[:len(s.members):len(s.members)]
+	s.mu.Unlock()
+	p := Possible{n: len(members), bits: make([]uint64, (len(members)+1+63)/64)}
+	for i, r := range members {
+		if r.MayMatchAny(u) {
+			p.bits[(i+1)>>6] |= 1 << ((i + 1) & 63)
+		}
+	}
+	return p
+}
+
+// PossibleIn reports whether r may match one of the texts p was made for:
+// false means MayMatch is false on each of them. A Regexp of no Set (or
+// without a prefilter), or a member compiled after p was made, may.
+func (r *Regexp) PossibleIn(p Possible) bool {
+	m := r.member
+	if m == 0 || m > p.n {
+		return true
+	}
+	return p.bits[m>>6]&(1<<(m&63)) != 0
 }

@@ -79,3 +79,50 @@ func FuzzSetMayMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestUnionRulesOutOnlyWhatEveryTextRulesOut: MayMatchAny on the Union of
+// some texts is false only when MayMatch is false on each of them.
+func TestUnionRulesOutOnlyWhatEveryTextRulesOut(t *testing.T) {
+	set := NewSet()
+	var members []*Regexp
+	for _, expr := range setExprs {
+		members = append(members, set.MustCompile(expr))
+	}
+	present := set.ScanAll(setLines)
+	for start := range setLines {
+		for end := start; end <= len(setLines); end++ {
+			u := Union(present[start:end])
+			for _, r := range members {
+				if r.MayMatchAny(u) {
+					continue
+				}
+				for j := start; j < end; j++ {
+					if r.MayMatch(setLines[j], present[j]) {
+						t.Errorf("%s: ruled out on lines %d-%d, but may match %q", r, start, end, setLines[j])
+					}
+				}
+			}
+		}
+	}
+	// Possible agrees with MayMatchAny member by member.
+	for start := range setLines {
+		u := Union(present[start:])
+		poss := set.Possible(u)
+		for _, r := range members {
+			if r.PossibleIn(poss) != r.MayMatchAny(u) {
+				t.Errorf("%s on lines %d-: PossibleIn %v, MayMatchAny %v", r, start, r.PossibleIn(poss), r.MayMatchAny(u))
+			}
+		}
+	}
+	poss := set.Possible(Union(present))
+	late := set.MustCompile(`GUARD`)
+	if !late.PossibleIn(poss) {
+		t.Error("a member compiled after Possible was ruled out")
+	}
+	if !late.MayMatchAny(Union(present)) {
+		t.Error("a member compiled after the scan was ruled out")
+	}
+	if !members[0].MayMatchAny(Union(append(present[:1:1], NewSet().Scan("x")))) {
+		t.Error("a union across sets ruled a member out")
+	}
+}

@@ -35,6 +35,8 @@ type Regexp struct {
 	// literals (bit 0 too when foldsKS); see MayMatch.
 	set  *Set
 	bits []int
+	// member is r's bit in a Possible of its Set (0: not a member).
+	member int
 }
 
 // Compile parses a regular expression like regexp.Compile.
