@@ -57,6 +57,28 @@ type projectFact struct {
 	box            layout.Box
 }
 
+// hasKeyword reports whether s holds one of the upper-case ASCII keywords
+// in any case, without making an upper-case copy of s: every label of
+// project data holds one, so lines, pairs and cells without are not read.
+func hasKeyword(s string, keywords []string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] &^ 0x20 // ASCII upper case (letters only are compared)
+		for _, k := range keywords {
+			if c != k[0] || len(s)-i < len(k) {
+				continue
+			}
+			j := 1
+			for j < len(k) && s[i+j]&^0x20 == k[j] {
+				j++
+			}
+			if j == len(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (f *projectFact) words() []int {
 	return append(append([]int{}, f.labelWords...), f.valueWords...)
 }
@@ -381,7 +403,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
 	for li, l := range lp.Lines {
-		if !upright(l) || !containsAny(strings.ToUpper(l.Text), keywords) {
+		if !upright(l) || !hasKeyword(l.Text, keywords) {
 			continue
 		}
 		starts := lineWordStarts(lp, l)
@@ -441,7 +463,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		}
 	}
 	for _, pr := range lp.Pairs {
-		if len(pr.ValueWords) == 0 {
+		if len(pr.ValueWords) == 0 || !hasKeyword(pr.Label, keywords) {
 			continue
 		}
 		if last := pr.ValueWords[len(pr.ValueWords)-1]; last < len(lp.LineOf) && lp.LineOf[last] >= 0 {
@@ -465,6 +487,9 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 				continue
 			}
 			for ci := 0; ci+1 < len(row.Cells); ci++ {
+				if !hasKeyword(row.Cells[ci].Text, keywords) {
+					continue
+				}
 				f, ok := readFact(row.Cells[ci].Text, row.Cells[ci+1].Text)
 				if !ok {
 					continue

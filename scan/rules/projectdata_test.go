@@ -630,3 +630,24 @@ func TestProjectDataLayoutsPDF(t *testing.T) {
 		t.Errorf("facts %v, want %v", got, want)
 	}
 }
+
+func TestHasKeyword(t *testing.T) {
+	keys := []string{"AREA", "STOR", "LOT"}
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"GROSS FLOOR AREA:", true},
+		{"Number of stories", true},
+		{"lot", true},
+		{"AREx", false},
+		{"ARE", false},
+		{"", false},
+		{"Površina [m2]", false},
+		{"PLOT", true},
+	} {
+		if got := hasKeyword(tc.s, keys); got != tc.want {
+			t.Errorf("hasKeyword(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
