@@ -57,6 +57,16 @@ type projectFact struct {
 	box            layout.Box
 }
 
+// numberWords are the number words a value may be written in ("TWO
+// STORIES"); see storiesValueRe.
+var numberWords = []string{"ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN"}
+
+// mayHoldValue reports whether s can hold a project-data value: every one
+// (area, height, stories, level mark) has a digit or a number word.
+func mayHoldValue(s string) bool {
+	return strings.ContainsAny(s, "0123456789") || hasKeyword(s, numberWords)
+}
+
 // hasKeyword reports whether s holds one of the upper-case ASCII keywords
 // in any case, without making an upper-case copy of s: every label of
 // project data holds one, so lines, pairs and cells without are not read.
@@ -415,8 +425,11 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			secondValue = true
 		}
 		// A label and its value on one line: at a colon, else the
-		// shortest tail of words that reads as the label's value.
-		if c := strings.IndexByte(l.Text, ':'); c > 0 && c < len(l.Text)-1 {
+		// shortest tail of words that reads as the label's value. Every
+		// value holds a digit or a number word, so a line without either
+		// is only looked at as a label alone.
+		sameLine := mayHoldValue(l.Text)
+		if c := strings.IndexByte(l.Text, ':'); sameLine && c > 0 && c < len(l.Text)-1 {
 			k := 0
 			for k < len(starts) && starts[k] <= c {
 				k++
@@ -431,7 +444,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			}
 		}
 		found := false
-		for k := len(l.Words) - 1; k >= 1 && len(l.Words)-k <= 5; k-- {
+		for k := len(l.Words) - 1; sameLine && k >= 1 && len(l.Words)-k <= 5; k-- {
 			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
 				if !secondValue {
 					add(f, l.Words[:k], l.Words[k:])
