@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,8 +72,15 @@ func mayHoldValue(s string) bool {
 // in any case, without making an upper-case copy of s: every label of
 // project data holds one, so lines, pairs and cells without are not read.
 func hasKeyword(s string, keywords []string) bool {
+	var first [256]bool
+	for _, k := range keywords {
+		first[k[0]] = true
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i] &^ 0x20 // ASCII upper case (letters only are compared)
+		if !first[c] {
+			continue
+		}
 		for _, k := range keywords {
 			if c != k[0] || len(s)-i < len(k) {
 				continue
@@ -412,6 +420,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		out = append(out, f)
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
+	near := newLinesByHeight(lp)
 	for li, l := range lp.Lines {
 		if !upright(l) || !hasKeyword(l.Text, keywords) {
 			continue
@@ -421,7 +430,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		// proposed columns without a header): which one the line's label
 		// means cannot be told.
 		secondValue := false
-		if n := nextOnBaseline(lp, li); n >= 0 && isValue(n) {
+		if n := nextOnBaseline(lp, near, li); n >= 0 && isValue(n) {
 			secondValue = true
 		}
 		// A label and its value on one line: at a colon, else the
@@ -458,7 +467,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		}
 		// A label alone on its line: its value to its right on its
 		// baseline, else under it.
-		vi := valueBeside(lp, li, isValue)
+		vi := valueBeside(lp, near, li, isValue)
 		if vi < 0 {
 			continue
 		}
@@ -480,7 +489,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			continue
 		}
 		if last := pr.ValueWords[len(pr.ValueWords)-1]; last < len(lp.LineOf) && lp.LineOf[last] >= 0 {
-			if n := nextOnBaseline(lp, lp.LineOf[last]); n >= 0 && isValue(n) {
+			if n := nextOnBaseline(lp, near, lp.LineOf[last]); n >= 0 && isValue(n) {
 				continue
 			}
 		}
@@ -580,7 +589,7 @@ func columnOf(heads []columnHead, x float64) string {
 // to its right on its baseline (within 30 × its size, only one such value:
 // a row with more is a table of several columns), else the nearest line
 // under it that overlaps it along the text. -1 when there is none.
-func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
+func valueBeside(lp *layout.Page, near *linesByHeight, li int, isValue func(int) bool) int {
 	l := lp.Lines[li]
 	size := max(l.FontSize, 1)
 	cy := (l.Box.Y0 + l.Box.Y1) / 2
@@ -590,7 +599,10 @@ func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
 	}
 	var band []beside
 	below, belowDist := -1, math.Inf(1)
-	for vi, v := range lp.Lines {
+	// Lines on the baseline have their middle within half a size of this
+	// one's; lines under it start within 1.5 sizes of its bottom.
+	for _, vi := range near.between(min(cy-0.5*size, l.Box.Y1-0.3*size), max(cy+0.5*size, l.Box.Y1+1.5*size+near.maxHalf)) {
+		v := lp.Lines[vi]
 		if vi == li || !upright(v) {
 			continue
 		}
@@ -629,12 +641,13 @@ func valueBeside(lp *layout.Page, li int, isValue func(int) bool) int {
 
 // nextOnBaseline is the nearest line to the right of line li on its
 // baseline (within 30 × its size), or -1.
-func nextOnBaseline(lp *layout.Page, li int) int {
+func nextOnBaseline(lp *layout.Page, near *linesByHeight, li int) int {
 	l := lp.Lines[li]
 	size := max(l.FontSize, 1)
 	cy := (l.Box.Y0 + l.Box.Y1) / 2
 	best, bestDist := -1, 30*size
-	for vi, v := range lp.Lines {
+	for _, vi := range near.between(cy-0.5*size, cy+0.5*size) {
+		v := lp.Lines[vi]
 		if vi == li || !upright(v) || math.Abs((v.Box.Y0+v.Box.Y1)/2-cy) >= 0.5*size || v.Box.X0 < l.Box.X1-0.5 {
 			continue
 		}
@@ -742,4 +755,41 @@ func (c *Classified) Facts() []Fact {
 		return out[i].Page < out[j].Page
 	})
 	return out
+}
+
+// linesByHeight orders a page's lines by the height of their middles, so
+// the lines near one line are found without looking at every line of the
+// page (a label's value is beside or under it).
+type linesByHeight struct {
+	order   []int     // line indexes by middle height
+	middles []float64 // their middles, ascending
+	maxHalf float64   // half the tallest line's height
+	out     []int
+}
+
+func newLinesByHeight(lp *layout.Page) *linesByHeight {
+	n := &linesByHeight{order: make([]int, len(lp.Lines)), middles: make([]float64, len(lp.Lines))}
+	for i, l := range lp.Lines {
+		n.order[i] = i
+		n.maxHalf = max(n.maxHalf, (l.Box.Y1-l.Box.Y0)/2)
+	}
+	mid := func(i int) float64 { return (lp.Lines[i].Box.Y0 + lp.Lines[i].Box.Y1) / 2 }
+	sort.SliceStable(n.order, func(a, b int) bool { return mid(n.order[a]) < mid(n.order[b]) })
+	for i, li := range n.order {
+		n.middles[i] = mid(li)
+	}
+	return n
+}
+
+// between returns, in page order (as a scan of every line would meet
+// them), the lines whose middle lies within [lo, hi]. The slice is reused
+// by the next call.
+func (n *linesByHeight) between(lo, hi float64) []int {
+	i := sort.SearchFloat64s(n.middles, lo)
+	n.out = n.out[:0]
+	for ; i < len(n.middles) && n.middles[i] <= hi; i++ {
+		n.out = append(n.out, n.order[i])
+	}
+	slices.Sort(n.out)
+	return n.out
 }
