@@ -420,7 +420,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		out = append(out, f)
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
-	near := newLinesByHeight(lp)
+	near := &linesByHeight{lp: lp} // ordered on first use: most pages hold no label
 	for li, l := range lp.Lines {
 		if !upright(l) || !hasKeyword(l.Text, keywords) {
 			continue
@@ -761,14 +761,16 @@ func (c *Classified) Facts() []Fact {
 // the lines near one line are found without looking at every line of the
 // page (a label's value is beside or under it).
 type linesByHeight struct {
+	lp      *layout.Page
 	order   []int     // line indexes by middle height
 	middles []float64 // their middles, ascending
 	maxHalf float64   // half the tallest line's height
 	out     []int
 }
 
-func newLinesByHeight(lp *layout.Page) *linesByHeight {
-	n := &linesByHeight{order: make([]int, len(lp.Lines)), middles: make([]float64, len(lp.Lines))}
+func (n *linesByHeight) build() {
+	lp := n.lp
+	n.order, n.middles = make([]int, len(lp.Lines)), make([]float64, len(lp.Lines))
 	for i, l := range lp.Lines {
 		n.order[i] = i
 		n.maxHalf = max(n.maxHalf, (l.Box.Y1-l.Box.Y0)/2)
@@ -778,13 +780,15 @@ func newLinesByHeight(lp *layout.Page) *linesByHeight {
 	for i, li := range n.order {
 		n.middles[i] = mid(li)
 	}
-	return n
 }
 
 // between returns, in page order (as a scan of every line would meet
 // them), the lines whose middle lies within [lo, hi]. The slice is reused
 // by the next call.
 func (n *linesByHeight) between(lo, hi float64) []int {
+	if n.order == nil {
+		n.build()
+	}
 	i := sort.SearchFloat64s(n.middles, lo)
 	n.out = n.out[:0]
 	for ; i < len(n.middles) && n.middles[i] <= hi; i++ {
