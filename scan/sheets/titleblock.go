@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -118,6 +119,10 @@ var captionsByFirst = func() map[string][]int {
 // ambiguousCaptions are caption words that are also ordinary words of notes
 // ("DRAWING TO BE READ WITH…", "SHEET METAL"): they count as
 // captions only with a colon or alone in their textRun with their value.
+// titleWordValueRe is the word after a bare TITLE that makes it part of
+// a title ("TITLE 24", "TITLE SHEET") rather than a caption.
+var titleWordValueRe = regexp.MustCompile(`^(?:\d+|SHEET|PAGE)$`)
+
 var ambiguousCaptions = map[string]bool{"DRAWING": true, "SHEET": true, "DATA": true,
 	"ISSUE": true, "INDEX": true, "TITLE": true, "PROJECT": true, "STAGE": true, "TIME": true,
 	"NOTE": true, "SIZE": true, "FORMAT": true, "DWG": true, "SHT": true, "HOJA": true, "TAV": true,
@@ -172,6 +177,14 @@ func findCaptions(p *pdftext.Page, phrases []textRun) []captionSpan {
 				continue
 			}
 			if ambiguousCaptions[strings.Join(c.tokens, " ")] && !colon && len(ph.Words)-(i+n) > 5 {
+				i++
+				continue
+			}
+			// "TITLE 24" (California's energy standards) and "TITLE
+			// SHEET" are sheet titles, not a caption and its value: a
+			// bare TITLE without a colon followed by a number or by
+			// SHEET is read as words.
+			if c.kind == FieldTitle && n == 1 && !colon && i+n < len(ph.Words) && titleWordValueRe.MatchString(ph.Norms[i+n]) {
 				i++
 				continue
 			}
