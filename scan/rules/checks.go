@@ -38,7 +38,7 @@ var checks = map[string]checkSpec{
 	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans, wholeSet: true},
 	"schedule_mark_repeated":     {vars: []string{"tag", "count"}, run: checkScheduleMarkRepeated},
 	"code_analysis_unread":       {vars: []string{"where"}, run: checkCodeAnalysisUnread},
-	"missing_documents":          {vars: []string{"document", "text"}, run: checkMissingDocuments, wholeSet: true},
+	"missing_documents":          {vars: []string{"document", "text", "advice"}, run: checkMissingDocuments, wholeSet: true},
 	"index_title_mismatch":       {vars: []string{"listed", "indexTitle", "sheetTitle", "indexSheet"}, run: checkIndexTitleMismatch},
 	"empty_schedule":             {vars: []string{"rows", "empty", "cells", "header"}, run: checkEmptySchedule},
 	"issue_status":               {vars: []string{"status", "stage"}, run: checkIssueStatus},

@@ -76,8 +76,15 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 				if !pv.matches(d.mention, li) {
 					continue
 				}
+				advice := "submit it or list it as a deferred submittal"
+				if d.kind == "deferred submittals" {
+					// The note already defers them: what the examiner
+					// needs is the list and the approval, not the
+					// documents now.
+					advice = "each deferred item must be listed on the cover sheet and approved by the building official, and its documents submitted before that work is installed"
+				}
 				out = append(out, observation{page: pv, words: l.WordsInSpan(0, len(l.Text)),
-					vars:     map[string]string{"document": d.kind, "text": l.Text},
+					vars:     map[string]string{"document": d.kind, "text": l.Text, "advice": advice},
 					evidence: "document " + d.kind})
 				break pages
 			}
