@@ -23,6 +23,10 @@ var (
 	// "LOCATION TO BE DETERMINED", "TBD": decisions not yet made. "TO BE
 	// SELECTED BY OWNER" is a finish chosen later by design and not listed.
 	tbdRe = lineSet.MustCompile(`(?i)\b(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|CONFIRMED|DECIDED|ADVISED|SPECIFIED))\b|\bTO\s+LATER\s+DETAIL\b|\bDETAILS?\s+TO\s+FOLLOW\b`)
+	// "CABINET HARDWARE: TBD BY OWNER": finishes and furnishings the
+	// owner selects; no code or construction requirement waits on them.
+	ownerRe          = regexp.MustCompile(`(?i)\bOWNER'?S?\b`)
+	ownerSelectionRe = regexp.MustCompile(`(?i)\b(?:HARDWARE|COLOU?RS?|PAINT|FINISH(?:ES)?|TILES?|CARPET|CABINET(?:S|RY)?|COUNTER\s*TOPS?|APPLIANCES?|FURNITURE|FURNISHINGS|ACCESSORIES|WALL\s*PAPER|STAIN|BACKSPLASH|PLUMBING\s+FIXTURE\s+MODELS?|LIGHT\s+FIXTURE\s+(?:MODELS?|SELECTIONS?))\b`)
 	// "TBD = TO BE DETERMINED" is an abbreviation list's entry.
 	tbdDefinitionRe = regexp.MustCompile(`(?i)\bTBD\b\s*[-=:–]?\s*TO\s+BE\s+DETERMINED`)
 	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
@@ -100,6 +104,11 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				// An abbreviation list defines TBD; a legend's short
 				// entries are definitions, not notes.
 				if tbdDefinitionRe.MatchString(l.Text) || legendPage && tbdEntryRe.MatchString(l.Text) {
+					continue
+				}
+				// A finish the owner will choose (hardware, colours, tile)
+				// is a selection, not missing construction information.
+				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) {
 					continue
 				}
 				add(li, 0, len(l.Text), "tbd", "a decision left open ("+strings.TrimSpace(l.Text[m[0]:m[1]])+")")
