@@ -105,6 +105,14 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 					}
 				}
 			}
+			if target, ref, words, ok := stackedReference(pv, li); ok {
+				key := sheets.NumberKey(target)
+				if _, ok := present[key]; !ok && !reported[key] && key != pv.sheet.Key && looksLikeSheet(target) {
+					reported[key] = true
+					out = append(out, observation{page: pv, words: words,
+						vars: map[string]string{"target": target, "reference": ref}, evidence: "ref " + ref})
+				}
+			}
 			for _, sp := range spans {
 				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))
 				key := sheets.NumberKey(target)
