@@ -221,7 +221,7 @@ func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
 	}
 	n := pv.lines[li+1]
 	h := l.Box.Y1 - l.Box.Y0
-	if n.Box.Y0 < l.Box.Y0 || n.Box.Y0-l.Box.Y1 > 0.6*h || abs(n.Box.X0-l.Box.X0) > 3*h {
+	if n.Box.Y0 < l.Box.Y0 || n.Box.Y0-l.Box.Y1 > h || abs(n.Box.X0-l.Box.X0) > 3*h {
 		return out
 	}
 	joined := l.Text + " " + n.Text
