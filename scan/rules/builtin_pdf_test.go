@@ -569,3 +569,16 @@ func TestDrawingKindReferencesUnreadPagePDF(t *testing.T) {
 		t.Errorf("the same sheet alone: %v", anchorTexts(got))
 	}
 }
+
+// A view of the kind drawn on a sheet titled as another is the kind: the
+// floor plan sheet also draws the reflected ceiling plan.
+func TestDrawingKindCaptionPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: append(plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS."),
+				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN", Left: 900, Top: 900})},
+	)
+	if got := byRule(fs, "completeness-reference-to-missing-drawing"); len(got) != 0 {
+		t.Errorf("kind drawn on the sheet: %v", anchorTexts(got))
+	}
+}

@@ -82,6 +82,9 @@ var drawingKinds = []drawingKind{
 // "SEE SECTION 3"), "THIS SHEET", "BELOW".
 var kindTargetRe = regexp.MustCompile(`(?i)^\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
 
+// viewWordRe names a view in a caption.
+var viewWordRe = regexp.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
+
 // verbLeadRe: a line that itself points somewhere is not a caption.
 var verbLeadRe = regexp.MustCompile(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|REFERENCE|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
 
@@ -99,8 +102,9 @@ func (rv *review) setReadForKinds() bool {
 }
 
 // hasKind reports whether the set has a sheet of the kind: by title, by
-// discipline, or, for the kinds drawn anywhere, by a short caption naming
-// it (at most six words, not itself a pointer) on some page.
+// discipline, or by a short caption naming it (at most six words, not
+// itself a pointer) on some page: a view's caption for most kinds, any
+// caption naming details, sections or general notes, drawn anywhere.
 func (rv *review) hasKind(k drawingKind) bool {
 	for _, pv := range rv.pages {
 		t := pv.sheet.Title
@@ -112,11 +116,21 @@ func (rv *review) hasKind(k drawingKind) bool {
 				return true
 			}
 		}
-		if k.caption == nil {
-			continue
-		}
 		for _, l := range pv.lines {
-			if len(l.Words) <= 6 && k.caption.MatchString(l.Text) && !verbLeadRe.MatchString(l.Text) {
+			// A caption is a short line that does not point elsewhere
+			// and does not end a sentence (a wrapped note's last line,
+			// "ELEVATIONS AND THE FINISH SCHEDULE.", is not one).
+			if len(l.Words) > 6 || verbLeadRe.MatchString(l.Text) || strings.HasSuffix(strings.TrimSpace(l.Text), ".") {
+				continue
+			}
+			if k.caption != nil && k.caption.MatchString(l.Text) {
+				return true
+			}
+			// A view of the kind drawn on a sheet titled as another
+			// ("FIRST FLOOR REFLECTED CEILING PLAN" beside the floor
+			// plan): its caption names the kind and the view.
+			if k.caption == nil && viewWordRe.MatchString(l.Text) && k.title.MatchString(l.Text) &&
+				(k.notIf == nil || !k.notIf.MatchString(l.Text)) {
 				return true
 			}
 		}
@@ -274,6 +288,12 @@ func stackedReference(pv *pageView, li int) (target, ref string, words []int, ok
 	}
 	if n, ok := sheets.ParseNumber(seriesOf(id)); !ok || !n.Strong {
 		return "", "", nil, false
+	}
+	// A row of the sheet index is the index check's.
+	for _, e := range pv.index {
+		if e.Key == sheets.NumberKey(id) {
+			return "", "", nil, false
+		}
 	}
 	b := l.Box
 	h := b.Y1 - b.Y0
