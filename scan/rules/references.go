@@ -85,6 +85,11 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 			continue
 		}
 		reported := map[string]bool{}
+		wanted := func(target string) bool {
+			key := sheets.NumberKey(target)
+			_, in := present[key]
+			return !in && !reported[key] && key != pv.sheet.Key && looksLikeSheet(target)
+		}
 		for li, l := range pv.lines {
 			var spans [][3]int // reference start, end; target start
 			for _, re := range []*textmatch.Regexp{calloutRe, writtenRe, bareSeeRe} {
@@ -105,13 +110,10 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 					}
 				}
 			}
-			if target, ref, words, ok := stackedReference(pv, li); ok {
-				key := sheets.NumberKey(target)
-				if _, ok := present[key]; !ok && !reported[key] && key != pv.sheet.Key && looksLikeSheet(target) {
-					reported[key] = true
-					out = append(out, observation{page: pv, words: words,
-						vars: map[string]string{"target": target, "reference": ref}, evidence: "ref " + ref})
-				}
+			if target, ref, words, ok := stackedReference(pv, li, wanted); ok {
+				reported[sheets.NumberKey(target)] = true
+				out = append(out, observation{page: pv, words: words,
+					vars: map[string]string{"target": target, "reference": ref}, evidence: "ref " + ref})
 			}
 			for _, sp := range spans {
 				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))

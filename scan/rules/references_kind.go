@@ -151,49 +151,62 @@ func checkDrawingReferences(rv *review, r *Rule) []observation {
 	if len(rv.pages) == 0 || !rv.setReadForKinds() {
 		return nil
 	}
-	var out []observation
-	for _, k := range drawingKinds {
-		var first *observation
-		more := 0
-		present := false
-		for _, pv := range rv.pages {
-			if present {
-				break
+	type kindState struct {
+		first   *observation
+		more    int
+		present bool
+	}
+	states := make([]kindState, len(drawingKinds))
+	for _, pv := range rv.pages {
+		for li := range pv.lines {
+			// Only a line that points somewhere can start a mention:
+			// one cheap test per line instead of every kind's pattern
+			// over the line joined with the next.
+			if !pv.matches(pointerRe, li) {
+				continue
 			}
-			for li := range pv.lines {
-				if present {
-					break
+			for ki := range drawingKinds {
+				k, st := &drawingKinds[ki], &states[ki]
+				if st.present {
+					continue
 				}
 				for _, mt := range kindMentions(pv, li, k.mention) {
 					if kindTargetRe.MatchString(mt.after) || relyOnDocument(pv, li) {
 						continue
 					}
-					if first == nil {
-						if present = rv.hasKind(k); present {
+					if st.first == nil {
+						if st.present = rv.hasKind(*k); st.present {
 							break
 						}
-						first = &observation{page: pv, words: mt.words,
+						st.first = &observation{page: pv, words: mt.words,
 							vars:     map[string]string{"kind": k.name, "reference": noteSentence(mt.text)},
 							evidence: "drawing " + k.name}
 						continue
 					}
-					more++
-					if len(first.also) < 10 {
-						first.also = append(first.also, evidenceRef{page: pv, words: mt.words})
+					st.more++
+					if len(st.first.also) < 10 {
+						st.first.also = append(st.first.also, evidenceRef{page: pv, words: mt.words})
 					}
 				}
 			}
 		}
-		if first != nil && !present {
-			first.vars["more"] = ""
-			if more > 0 {
-				first.vars["more"] = fmt.Sprintf(" (and %d more such note%s)", more, plural(more))
-			}
-			out = append(out, *first)
+	}
+	var out []observation
+	for _, st := range states {
+		if st.first == nil || st.present {
+			continue
 		}
+		st.first.vars["more"] = ""
+		if st.more > 0 {
+			st.first.vars["more"] = fmt.Sprintf(" (and %d more such note%s)", st.more, plural(st.more))
+		}
+		out = append(out, *st.first)
 	}
 	return out
 }
+
+// pointerRe finds the words a mention starts with (kindVerb's).
+var pointerRe = lineSet.MustCompile(`(?i)\b(?:SEE|REFER|REFERENCE|SHOWN|NOTED|INDICATED|DETAILED|COORDINATE)\b`)
 
 func plural(n int) string {
 	if n == 1 {
@@ -279,11 +292,13 @@ var (
 // reference as printed and its words. The number must be a strong sheet
 // number (three digits or dotted: A-501, AE213, S3.01); room numbers,
 // door and window tags, grid bubbles, keynotes and elevation marks are
-// not sheet numbers standing alone under a mark.
-func stackedReference(pv *pageView, li int) (target, ref string, words []int, ok bool) {
+// not sheet numbers standing alone under a mark. wanted says whether a
+// reference to the number would be reported (not in the set, not this
+// sheet's), so that only those look at their neighbours.
+func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target, ref string, words []int, ok bool) {
 	l := pv.lines[li]
 	id := strings.TrimSpace(l.Text)
-	if len(l.Words) != 1 || !bubbleIDRe.MatchString(id) {
+	if len(l.Words) != 1 || !bubbleIDRe.MatchString(id) || !wanted(id) {
 		return "", "", nil, false
 	}
 	if n, ok := sheets.ParseNumber(seriesOf(id)); !ok || !n.Strong {
