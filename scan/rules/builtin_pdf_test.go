@@ -582,3 +582,27 @@ func TestDrawingKindCaptionPDF(t *testing.T) {
 		t.Errorf("kind drawn on the sheet: %v", anchorTexts(got))
 	}
 }
+
+// A structural package relying on the architect's and the MEP drawings:
+// reported (an examiner wants the drawings the notes rely on in the
+// submittal); its own kinds (framing, foundation) are not.
+func TestDrawingKindOtherDisciplinesPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "S-101", Title: "FOUNDATION PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"1. SEE ARCHITECTURAL DRAWINGS FOR DIMENSIONS NOT SHOWN.",
+				"2. REFER TO MEP DRAWINGS FOR SLEEVES AND OPENINGS.",
+				"3. SEE FRAMING PLANS FOR HOLDOWNS.",
+				"4. FOOTINGS AS SHOWN ON FOUNDATION PLAN.")},
+		plangen.SheetSpec{Number: "S-201", Title: "ROOF FRAMING PLAN", Date: "2026-03-02", Scale: scale14},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-drawing")
+	var kinds []string
+	for _, f := range got {
+		kinds = append(kinds, f.Rationale)
+	}
+	if len(got) != 2 || !strings.Contains(strings.Join(kinds, "|"), "refers to architectural drawings (") ||
+		!strings.Contains(strings.Join(kinds, "|"), "refers to MEP drawings (") {
+		t.Errorf("other disciplines: %v", kinds)
+	}
+}
