@@ -571,12 +571,15 @@ func TestDrawingKindReferencesUnreadPagePDF(t *testing.T) {
 }
 
 // A view of the kind drawn on a sheet titled as another is the kind: the
-// floor plan sheet also draws the reflected ceiling plan.
+// floor plan sheet also draws the reflected ceiling plan. A caption is
+// not a pointer.
 func TestDrawingKindCaptionPDF(t *testing.T) {
 	fs := reviewPDF(t,
 		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
 			Labels: append(plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS."),
-				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN", Left: 900, Top: 900})},
+				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN", Left: 900, Top: 900},
+				// A key plan's caption names a drawing; it points nowhere.
+				plangen.LabelSpec{Text: "REFERENCE SITE PLAN", Left: 900, Top: 1100})},
 	)
 	if got := byRule(fs, "completeness-reference-to-missing-drawing"); len(got) != 0 {
 		t.Errorf("kind drawn on the sheet: %v", anchorTexts(got))

@@ -27,7 +27,7 @@ type drawingKind struct {
 
 // kindVerb is how a note points at a drawing: "SEE", "REFER TO", "AS
 // SHOWN ON", "COORDINATE WITH", with "THE", "ALL" or "ARCH." between.
-const kindVerb = `(?i)\b(?:SEE|REFER\s+TO|REFERENCE|(?:AS\s+)?(?:SHOWN|NOTED|INDICATED|DETAILED)\s+(?:ON|IN)|COORDINATE\s+WITH)\s+(?:(?:THE|ALL|APPLICABLE|RELATED|ARCH(?:ITECTURAL|\.)?)\s+){0,2}`
+const kindVerb = `(?i)\b(?:SEE|REFER\s+TO|(?:AS\s+)?(?:SHOWN|NOTED|INDICATED|DETAILED)\s+(?:ON|IN)|COORDINATE\s+WITH)\s+(?:(?:THE|ALL|APPLICABLE|RELATED|ARCH(?:ITECTURAL|\.)?)\s+){0,2}`
 
 func kindMention(phrase string) *textmatch.Regexp {
 	return lineSet.MustCompile(kindVerb + `(?:` + phrase + `)\b`)
@@ -67,7 +67,7 @@ var drawingKinds = []drawingKind{
 	{name: "framing plans", mention: kindMention(`(?:(?:FLOOR|ROOF|CEILING)\s+)?FRAMING\s+PLANS?`),
 		title: regexp.MustCompile(`(?i)FRAMING`), types: []string{sheets.TypeStructural}},
 	{name: "a foundation plan", mention: kindMention(`FOUNDATION\s+PLANS?`),
-		title: regexp.MustCompile(`(?i)FOUNDATION|FOOTING`), types: []string{sheets.TypeStructural}},
+		title: regexp.MustCompile(`(?i)FOUNDATION|FOOTING|BASEMENT|CRAWL\s*SPACE`), types: []string{sheets.TypeStructural}},
 	{name: "a roof plan", mention: kindMention(`ROOF\s+PLANS?`),
 		title: regexp.MustCompile(`(?i)\bROOF\b`)},
 	{name: "a site plan", mention: kindMention(`SITE\s+PLANS?`),
@@ -213,7 +213,7 @@ func checkDrawingReferences(rv *review, r *Rule) []observation {
 }
 
 // pointerRe finds the words a mention starts with (kindVerb's).
-var pointerRe = lineSet.MustCompile(`(?i)\b(?:SEE|REFER|REFERENCE|SHOWN|NOTED|INDICATED|DETAILED|COORDINATE)\b`)
+var pointerRe = lineSet.MustCompile(`(?i)\b(?:SEE|REFER|SHOWN|NOTED|INDICATED|DETAILED|COORDINATE)\b`)
 
 func plural(n int) string {
 	if n == 1 {
