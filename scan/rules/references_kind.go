@@ -304,8 +304,11 @@ var (
 // sheet's), so that only those look at their neighbours.
 func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target, ref string, words []int, ok bool) {
 	l := pv.lines[li]
+	if len(l.Words) != 1 || len(l.Text) < 3 || l.Text[0] < 'A' || l.Text[0] > 'Z' {
+		return "", "", nil, false
+	}
 	id := strings.TrimSpace(l.Text)
-	if len(l.Words) != 1 || !bubbleIDRe.MatchString(id) || !wanted(id) {
+	if !bubbleIDRe.MatchString(id) || !wanted(id) {
 		return "", "", nil, false
 	}
 	if n, ok := sheets.ParseNumber(seriesOf(id)); !ok || !n.Strong {
