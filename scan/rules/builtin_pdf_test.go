@@ -525,6 +525,8 @@ func TestStackedCalloutsPDF(t *testing.T) {
 				// A detail mark over its sheet in a bubble; a matchline's tag.
 				at("7", 409, 300, 9), at("A-213", 400, 311, 9),
 				at("A-105", 600, 500, 12), at("MATCH LINE", 590, 526, 12),
+				// A bubble drops the hyphen the title block prints.
+				at("B", 1209, 500, 9), at("A302", 1200, 511, 9),
 				// Look-alikes: a mark over a sheet in the set, a room name
 				// over its number, a door mark over a short number, an
 				// equipment code under a mark, a grid bubble well above a
@@ -541,7 +543,7 @@ func TestStackedCalloutsPDF(t *testing.T) {
 		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14},
 	)
 	got := byRule(fs, "completeness-reference-to-missing-sheet")
-	want := map[string]bool{"A-213": false, "A-105": false}
+	want := map[string]bool{"A-213": false, "A-105": false, "A302": false}
 	for _, f := range got {
 		for k := range want {
 			if strings.Contains(f.Rationale, "sheet "+k+" is not") {
@@ -549,7 +551,7 @@ func TestStackedCalloutsPDF(t *testing.T) {
 			}
 		}
 	}
-	if len(got) != 2 || !want["A-213"] || !want["A-105"] {
+	if len(got) != 3 || !want["A-213"] || !want["A-105"] || !want["A302"] {
 		t.Errorf("stacked references: %v", anchorTexts(got))
 	}
 }

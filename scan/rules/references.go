@@ -72,6 +72,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		n := strings.ToUpper(pv.sheet.Number)
 		shapes[fineShape(n)] = true
 		shapes[fineShape(seriesOf(n))] = true
+		shapes[looseShape(n)] = true
 	}
 	looksLikeSheet := func(target string) bool {
 		if n, ok := sheets.ParseNumber(target); ok && n.Strong && indexed {
@@ -88,7 +89,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		wanted := func(target string) bool {
 			key := sheets.NumberKey(target)
 			_, in := present[key]
-			return !in && !reported[key] && key != pv.sheet.Key && looksLikeSheet(target)
+			return !in && !reported[key] && key != pv.sheet.Key && (looksLikeSheet(target) || shapes[looseShape(target)])
 		}
 		for li, l := range pv.lines {
 			var spans [][3]int // reference start, end; target start

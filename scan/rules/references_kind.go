@@ -356,6 +356,15 @@ func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target
 	return "", "", nil, false
 }
 
+// looseShape is a sheet number's shape without its hyphens and part
+// suffix, marked apart from fineShape's: a bubble often drops the hyphen
+// the title block prints (A301 in a bubble, A-101 in the title block).
+// Only callouts on two lines use it: their geometry is the context a
+// number alone lacks.
+func looseShape(s string) string {
+	return "~" + strings.ReplaceAll(fineShape(seriesOf(strings.ToUpper(s))), "-", "")
+}
+
 func abs(x float64) float64 {
 	if x < 0 {
 		return -x
