@@ -93,7 +93,7 @@ var kindTargetRe = regexp.MustCompile(`(?i)^\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\
 var viewWordRe = regexp.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
 
 // verbLeadRe: a line that itself points somewhere is not a caption.
-var verbLeadRe = regexp.MustCompile(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|REFERENCE|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
+var verbLeadRe = regexp.MustCompile(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
 
 // setReadForKinds reports whether every page of the set was read enough to
 // say it holds no sheet of a kind: readable, and either read in full or
@@ -233,7 +233,7 @@ func relyOnDocument(pv *pageView, li int) bool {
 	return false
 }
 
-// kindMention is one note pointing at a kind of drawing: its words, the
+// kindMatch is one note pointing at a kind of drawing: its words, the
 // text from the pointer on and the text just after the kind.
 type kindMatch struct {
 	words       []int
@@ -242,8 +242,8 @@ type kindMatch struct {
 
 // kindMentions finds the mentions on line li, and those that start on it
 // and run into the next line of the same note ("… SEE REFLECTED" /
-// "CEILING PLAN FOR …"): the next line when it sits directly below,
-// indented no further left than the note's margin.
+// "CEILING PLAN FOR …"): the next line when it sits directly below
+// (at most a line's height between) and starts near the note's margin.
 func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
 	l := pv.lines[li]
 	var out []kindMatch
