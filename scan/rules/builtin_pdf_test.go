@@ -581,7 +581,10 @@ func TestDrawingKindCaptionPDF(t *testing.T) {
 			Labels: append(plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS."),
 				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN", Left: 900, Top: 900},
 				// A key plan's caption names a drawing; it points nowhere.
-				plangen.LabelSpec{Text: "REFERENCE SITE PLAN", Left: 900, Top: 1100})},
+				plangen.LabelSpec{Text: "REFERENCE SITE PLAN", Left: 900, Top: 1100},
+				// Notes whose heading runs into their first note.
+				plangen.LabelSpec{Text: "REFER TO GENERAL NOTES FOR CONCRETE COVER.", Left: 120, Top: 300},
+				plangen.LabelSpec{Text: "GENERAL NOTES: 1. ALL WORK SHALL COMPLY WITH THE CODES ADOPTED.", Left: 120, Top: 1300})},
 	)
 	if got := byRule(fs, "completeness-reference-to-missing-drawing"); len(got) != 0 {
 		t.Errorf("kind drawn on the sheet: %v", anchorTexts(got))

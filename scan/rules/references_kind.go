@@ -23,6 +23,9 @@ type drawingKind struct {
 	notIf   *regexp.Regexp // a title matching title and this is another kind
 	types   []string
 	caption *regexp.Regexp // a short line that shows the kind is drawn
+	// heading starts a line of any length that shows the kind: notes
+	// whose heading the layout read into their first line.
+	heading *regexp.Regexp
 }
 
 // kindVerb is how a note points at a drawing: "SEE", "REFER TO", "AS
@@ -74,7 +77,8 @@ var drawingKinds = []drawingKind{
 		title: regexp.MustCompile(`(?i)\bSITE\b|PLOT\s+PLAN|BLOCK\s+PLAN`), types: []string{sheets.TypeCivil, sheets.TypeLandscape, sheets.TypeSurvey}},
 	{name: "general notes", mention: kindMention(`(?:(?:STRUCTURAL|ARCHITECTURAL|PROJECT)\s+)?GENERAL\s+NOTES`),
 		title:   regexp.MustCompile(`(?i)\bNOTES\b|GENERAL\s+INFORMATION|SPECIFICATIONS?`),
-		caption: regexp.MustCompile(`(?i)\bGENERAL\s+NOTES\b`)},
+		caption: regexp.MustCompile(`(?i)\bGENERAL\s+NOTES\b`),
+		heading: regexp.MustCompile(`(?i)^\s*(?:[A-Z]+\s+)?GENERAL\s+NOTES\b`)},
 	{name: "detail drawings", mention: kindMention(`DETAILS|DETAIL\s+SHEETS?`),
 		title:   regexp.MustCompile(`(?i)\bDETAILS?\b|\bSECTIONS?\b`),
 		caption: regexp.MustCompile(`(?i)\bDETAILS?\b`)},
@@ -124,6 +128,9 @@ func (rv *review) hasKind(k drawingKind) bool {
 			}
 		}
 		for _, l := range pv.lines {
+			if k.heading != nil && k.heading.MatchString(l.Text) {
+				return true
+			}
 			// A caption is a short line that does not point elsewhere
 			// and does not end a sentence (a wrapped note's last line,
 			// "ELEVATIONS AND THE FINISH SCHEDULE.", is not one).
