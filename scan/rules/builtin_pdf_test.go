@@ -579,7 +579,7 @@ func TestDrawingKindCaptionPDF(t *testing.T) {
 	fs := reviewPDF(t,
 		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
 			Labels: append(plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS."),
-				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN", Left: 900, Top: 900},
+				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN SCALE: 1/8\" = 1'-0\"", Left: 900, Top: 900},
 				// A key plan's caption names a drawing; it points nowhere.
 				plangen.LabelSpec{Text: "REFERENCE SITE PLAN", Left: 900, Top: 1100},
 				// Notes whose heading runs into their first note.

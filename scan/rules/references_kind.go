@@ -93,6 +93,10 @@ var drawingKinds = []drawingKind{
 // "SEE SECTION 3"), "THIS SHEET", "BELOW".
 var kindTargetRe = regexp.MustCompile(`(?i)^\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
 
+// captionScaleRe starts the scale a view's caption line may end with:
+// "SCALE: 1/8" = 1'-0"", "1/4" = 1'-0"", "1:100".
+var captionScaleRe = regexp.MustCompile(`(?i)\bSCALE\b|\d+(?:/\d+)?"\s*=|\b1\s*:\s*\d`)
+
 // viewWordRe names a view in a caption.
 var viewWordRe = regexp.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
 
@@ -134,17 +138,23 @@ func (rv *review) hasKind(k drawingKind) bool {
 			// A caption is a short line that does not point elsewhere
 			// and does not end a sentence (a wrapped note's last line,
 			// "ELEVATIONS AND THE FINISH SCHEDULE.", is not one).
-			if len(l.Words) > 6 || verbLeadRe.MatchString(l.Text) || strings.HasSuffix(strings.TrimSpace(l.Text), ".") {
+			// The view's scale printed on its caption line is not
+			// part of the caption.
+			text := l.Text
+			if loc := captionScaleRe.FindStringIndex(text); loc != nil && loc[0] > 0 {
+				text = text[:loc[0]]
+			}
+			if len(strings.Fields(text)) > 6 || verbLeadRe.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), ".") {
 				continue
 			}
-			if k.caption != nil && k.caption.MatchString(l.Text) {
+			if k.caption != nil && k.caption.MatchString(text) {
 				return true
 			}
 			// A view of the kind drawn on a sheet titled as another
 			// ("FIRST FLOOR REFLECTED CEILING PLAN" beside the floor
 			// plan): its caption names the kind and the view.
-			if k.caption == nil && viewWordRe.MatchString(l.Text) && k.title.MatchString(l.Text) &&
-				(k.notIf == nil || !k.notIf.MatchString(l.Text)) {
+			if k.caption == nil && viewWordRe.MatchString(text) && k.title.MatchString(text) &&
+				(k.notIf == nil || !k.notIf.MatchString(text)) {
 				return true
 			}
 		}
