@@ -582,6 +582,8 @@ func TestDrawingKindCaptionPDF(t *testing.T) {
 				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN SCALE: 1/8\" = 1'-0\"", Left: 900, Top: 900},
 				// A key plan's caption names a drawing; it points nowhere.
 				plangen.LabelSpec{Text: "REFERENCE SITE PLAN", Left: 900, Top: 1100},
+				// A kind named with its sheet is the sheet check's.
+				plangen.LabelSpec{Text: "SEE EXTERIOR ELEVATIONS, SHEET A-201.", Left: 120, Top: 400},
 				// Notes whose heading runs into their first note.
 				plangen.LabelSpec{Text: "REFER TO GENERAL NOTES FOR CONCRETE COVER.", Left: 120, Top: 300},
 				plangen.LabelSpec{Text: "GENERAL NOTES: 1. ALL WORK SHALL COMPLY WITH THE CODES ADOPTED.", Left: 120, Top: 1300})},

@@ -91,7 +91,7 @@ var drawingKinds = []drawingKind{
 // particular one, checked elsewhere or on the sheet itself: a sheet or
 // detail number ("SEE ROOF PLAN 2/A-301", "SEE DETAILS ON SHEET S-501",
 // "SEE SECTION 3"), "THIS SHEET", "BELOW".
-var kindTargetRe = regexp.MustCompile(`(?i)^\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
+var kindTargetRe = regexp.MustCompile(`(?i)^\s*[,;(]?\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
 
 // captionScaleRe starts the scale a view's caption line may end with:
 // "SCALE: 1/8" = 1'-0"", "1/4" = 1'-0"", "1:100".
