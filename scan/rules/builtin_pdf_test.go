@@ -593,8 +593,8 @@ func TestDrawingKindCaptionPDF(t *testing.T) {
 	}
 }
 
-// A structural package relying on the architect's and the MEP drawings:
-// reported (an examiner wants the drawings the notes rely on in the
+// A structural package relying on the architect's, the MEP and (in one
+// note listing both) the civil and landscape drawings: reported (an examiner wants the drawings the notes rely on in the
 // submittal); its own kinds (framing, foundation) are not.
 func TestDrawingKindOtherDisciplinesPDF(t *testing.T) {
 	fs := reviewPDF(t,
@@ -603,7 +603,8 @@ func TestDrawingKindOtherDisciplinesPDF(t *testing.T) {
 				"1. SEE ARCHITECTURAL DRAWINGS FOR DIMENSIONS NOT SHOWN.",
 				"2. REFER TO MEP DRAWINGS FOR SLEEVES AND OPENINGS.",
 				"3. SEE FRAMING PLANS FOR HOLDOWNS.",
-				"4. FOOTINGS AS SHOWN ON FOUNDATION PLAN.")},
+				"4. FOOTINGS AS SHOWN ON FOUNDATION PLAN.",
+				"5. EQUIPMENT PADS PER UNITS SHOWN ON CIVIL/LANDSCAPE DRAWINGS.")},
 		plangen.SheetSpec{Number: "S-201", Title: "ROOF FRAMING PLAN", Date: "2026-03-02", Scale: scale14},
 	)
 	got := byRule(fs, "completeness-reference-to-missing-drawing")
@@ -611,8 +612,10 @@ func TestDrawingKindOtherDisciplinesPDF(t *testing.T) {
 	for _, f := range got {
 		kinds = append(kinds, f.Rationale)
 	}
-	if len(got) != 2 || !strings.Contains(strings.Join(kinds, "|"), "refers to architectural drawings (") ||
-		!strings.Contains(strings.Join(kinds, "|"), "refers to MEP drawings (") {
+	all := strings.Join(kinds, "|")
+	if len(got) != 3 || !strings.Contains(all, "refers to architectural drawings (") ||
+		!strings.Contains(all, "refers to MEP drawings (") ||
+		!strings.Contains(all, "refers to civil drawings and landscape drawings (") {
 		t.Errorf("other disciplines: %v", kinds)
 	}
 }

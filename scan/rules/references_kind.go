@@ -39,6 +39,17 @@ func kindMention(phrase string) *textmatch.Regexp {
 // drawingSet is a discipline's drawings as notes name them.
 const drawingSet = `\s+(?:DRAWINGS?|DWGS?\.?|PLANS|SHEETS)`
 
+// disciplineWord is any discipline a note may list with another
+// ("MECHANICAL/PLUMBING DRAWINGS", "CIVIL AND LANDSCAPE PLANS").
+const disciplineWord = `(?:ARCH(?:ITECTURAL|\.)?|STRUCTURAL|MECHANICAL|ELECTRICAL|PLUMBING|CIVIL|LANDSCAPE|FIRE\s+PROTECTION|FIRE\s+SPRINKLER|SPRINKLER|M\.?E\.?P\.?|HVAC)`
+
+// disciplineDrawings is the mention of a discipline's drawings, alone or
+// in a list of disciplines before "DRAWINGS".
+func disciplineDrawings(word string) string {
+	const sep = `\s*(?:/|,|&|\bAND\b|\bOR\b)\s*`
+	return `(?:` + disciplineWord + sep + `){0,3}(?:` + word + `)(?:` + sep + disciplineWord + `){0,3}` + drawingSet
+}
+
 var drawingKinds = []drawingKind{
 	{name: "reflected ceiling plans", mention: kindMention(`REFLECTED\s+CEILING\s+PLANS?|RCPS?`),
 		title: regexp.MustCompile(`(?i)REFLECTED\s+CEILING|\bR\.?C\.?P\b|CEILING\s+PLAN`)},
@@ -46,26 +57,26 @@ var drawingKinds = []drawingKind{
 		title: regexp.MustCompile(`(?i)\bELEVATIONS?\b`), notIf: regexp.MustCompile(`(?i)\b(?:EXTERIOR|BUILDING)\s+ELEVATION`)},
 	{name: "exterior elevations", mention: kindMention(`(?:EXTERIOR|BUILDING)\s+ELEVATIONS?`),
 		title: regexp.MustCompile(`(?i)\bELEVATIONS?\b`), notIf: regexp.MustCompile(`(?i)\bINTERIOR\s+ELEVATION`)},
-	{name: "structural drawings", mention: kindMention(`STRUCTURAL` + drawingSet + `|STRUCTURAL\s+(?:DETAILS|SECTIONS)`),
+	{name: "structural drawings", mention: kindMention(disciplineDrawings(`STRUCTURAL`) + `|STRUCTURAL\s+(?:DETAILS|SECTIONS)`),
 		title: regexp.MustCompile(`(?i)STRUCTURAL|FOUNDATION|FOOTING|FRAMING`), types: []string{sheets.TypeStructural}},
-	{name: "mechanical drawings", mention: kindMention(`(?:MECHANICAL|HVAC)` + drawingSet),
+	{name: "mechanical drawings", mention: kindMention(disciplineDrawings(`MECHANICAL|HVAC`)),
 		title: regexp.MustCompile(`(?i)MECHANICAL|\bHVAC\b`), types: []string{sheets.TypeMechanical}},
-	{name: "electrical drawings", mention: kindMention(`ELECTRICAL` + drawingSet),
+	{name: "electrical drawings", mention: kindMention(disciplineDrawings(`ELECTRICAL`)),
 		title: regexp.MustCompile(`(?i)ELECTRICAL|LIGHTING|\bPOWER\b`), types: []string{sheets.TypeElectrical}},
-	{name: "plumbing drawings", mention: kindMention(`PLUMBING` + drawingSet),
+	{name: "plumbing drawings", mention: kindMention(disciplineDrawings(`PLUMBING`)),
 		title: regexp.MustCompile(`(?i)PLUMBING|SANITARY|DOMESTIC\s+WATER`), types: []string{sheets.TypePlumbing}},
-	{name: "fire protection drawings", mention: kindMention(`(?:FIRE\s+PROTECTION|FIRE\s+SPRINKLER|SPRINKLER)` + drawingSet),
+	{name: "fire protection drawings", mention: kindMention(disciplineDrawings(`FIRE\s+PROTECTION|FIRE\s+SPRINKLER|SPRINKLER`)),
 		title: regexp.MustCompile(`(?i)FIRE\s+PROTECTION|SPRINKLER`), types: []string{sheets.TypeFireProtection}},
-	{name: "MEP drawings", mention: kindMention(`M\.?E\.?P\.?` + drawingSet),
+	{name: "MEP drawings", mention: kindMention(disciplineDrawings(`M\.?E\.?P\.?`)),
 		title: regexp.MustCompile(`(?i)MECHANICAL|ELECTRICAL|PLUMBING|\bMEP\b|\bHVAC\b`),
 		types: []string{sheets.TypeMechanical, sheets.TypeElectrical, sheets.TypePlumbing}},
-	{name: "architectural drawings", mention: kindMention(`ARCH(?:ITECTURAL|\.)?` + drawingSet),
+	{name: "architectural drawings", mention: kindMention(disciplineDrawings(`ARCH(?:ITECTURAL|\.)?`)),
 		title: regexp.MustCompile(`(?i)ARCHITECTURAL|FLOOR\s+PLAN|ELEVATION`), types: []string{sheets.TypeArchitectural, sheets.TypeInteriors}},
 	{name: "enlarged plans", mention: kindMention(`ENLARGED\s+(?:(?:FLOOR|TOILET|RESTROOM|STAIR|UNIT|KITCHEN)\s+)?PLANS?`),
 		title: regexp.MustCompile(`(?i)ENLARGED`)},
-	{name: "civil drawings", mention: kindMention(`CIVIL` + drawingSet),
+	{name: "civil drawings", mention: kindMention(disciplineDrawings(`CIVIL`)),
 		title: regexp.MustCompile(`(?i)CIVIL|GRADING|DRAINAGE|UTILIT(?:Y|IES)|EROSION`), types: []string{sheets.TypeCivil}},
-	{name: "landscape drawings", mention: kindMention(`LANDSCAPE` + drawingSet + `|LANDSCAPE\s+PLAN|PLANTING\s+PLANS?`),
+	{name: "landscape drawings", mention: kindMention(disciplineDrawings(`LANDSCAPE`) + `|LANDSCAPE\s+PLAN|PLANTING\s+PLANS?`),
 		title: regexp.MustCompile(`(?i)LANDSCAPE|PLANTING|IRRIGATION`), types: []string{sheets.TypeLandscape}},
 	{name: "framing plans", mention: kindMention(`(?:(?:FLOOR|ROOF|CEILING)\s+)?FRAMING\s+PLANS?`),
 		title: regexp.MustCompile(`(?i)FRAMING`), types: []string{sheets.TypeStructural}},
@@ -215,15 +226,30 @@ func checkDrawingReferences(rv *review, r *Rule) []observation {
 			}
 		}
 	}
+	// A note listing several disciplines ("MECHANICAL/PLUMBING
+	// DRAWINGS") is one finding naming every kind it relies on.
 	var out []observation
+	at := map[string]int{}
 	for _, st := range states {
 		if st.first == nil || st.present {
 			continue
 		}
-		st.first.vars["more"] = ""
+		more := ""
 		if st.more > 0 {
-			st.first.vars["more"] = fmt.Sprintf(" (and %d more such note%s)", st.more, plural(st.more))
+			more = fmt.Sprintf(" (and %d more such note%s)", st.more, plural(st.more))
 		}
+		key := fmt.Sprint(st.first.page.fileIndex, st.first.page.page.Number, st.first.words)
+		if i, ok := at[key]; ok {
+			o := &out[i]
+			o.vars["kind"] += " and " + st.first.vars["kind"]
+			o.evidence += " and " + st.first.vars["kind"]
+			if o.vars["more"] == "" {
+				o.vars["more"] = more
+			}
+			continue
+		}
+		st.first.vars["more"] = more
+		at[key] = len(out)
 		out = append(out, *st.first)
 	}
 	return out
