@@ -277,7 +277,8 @@ func relyOnDocument(pv *pageView, li int) bool {
 }
 
 // kindMatch is one note pointing at a kind of drawing: its words, the
-// text from the pointer on and the text just after the kind.
+// text from the start of its sentence on and the text just after the
+// kind.
 type kindMatch struct {
 	words       []int
 	text, after string
@@ -291,7 +292,7 @@ func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
 	l := pv.lines[li]
 	var out []kindMatch
 	for _, m := range pv.findAll(re, li) {
-		out = append(out, kindMatch{words: l.WordsInSpan(m[0], m[1]), text: l.Text[m[0]:], after: l.Text[m[1]:]})
+		out = append(out, kindMatch{words: l.WordsInSpan(m[0], m[1]), text: l.Text[sentenceStart(l.Text, m[0]):], after: l.Text[m[1]:]})
 	}
 	if li+1 >= len(pv.lines) {
 		return out
@@ -308,13 +309,23 @@ func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
 			continue
 		}
 		words := append(l.WordsInSpan(m[0], cut), n.WordsInSpan(0, m[1]-cut-1)...)
-		out = append(out, kindMatch{words: words, text: joined[m[0]:], after: joined[m[1]:]})
+		out = append(out, kindMatch{words: words, text: joined[sentenceStart(joined, m[0]):], after: joined[m[1]:]})
 	}
 	return out
 }
 
-// noteSentence is the note from the pointer to the end of its sentence,
-// at most 120 characters.
+// sentenceStart is where the sentence holding text[at:] starts on its
+// line: after the last ". " before it (a note's number "15. " included),
+// else the line's start.
+func sentenceStart(text string, at int) int {
+	if i := strings.LastIndex(text[:at], ". "); i >= 0 {
+		return i + 2
+	}
+	return 0
+}
+
+// noteSentence is the note's sentence up to its end, at most 120
+// characters.
 func noteSentence(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
