@@ -14,15 +14,16 @@ import (
 // drawingKind is a kind of drawing a note may point at without naming a
 // sheet ("SEE REFLECTED CEILING PLAN", "REFER TO STRUCTURAL DRAWINGS"), and
 // how the set shows it has one: a sheet titled as that kind, a sheet of
-// the discipline that draws it, or (for details, sections and notes, which
-// are drawn on any sheet) a short caption naming it on some page.
+// the discipline that draws it, or a short caption naming it on some page
+// (a view's caption; for details, sections and notes, drawn on any
+// sheet, any caption naming them).
 type drawingKind struct {
 	name    string
 	mention *textmatch.Regexp
 	title   *regexp.Regexp
 	notIf   *regexp.Regexp // a title matching title and this is another kind
 	types   []string
-	caption *regexp.Regexp // a short line that shows the kind is drawn
+	caption *regexp.Regexp // a short line that shows the kind (nil: a view caption matching title)
 	// heading starts a line of any length that shows the kind: notes
 	// whose heading the layout read into their first line.
 	heading *regexp.Regexp
