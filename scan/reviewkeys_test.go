@@ -85,7 +85,7 @@ func findingCategory(ruleID string) string {
 		return "index_duplicate"
 	case ruleID == "completeness-index-title-mismatch":
 		return "index_title_mismatch"
-	case ruleID == "completeness-reference-to-missing-sheet":
+	case ruleID == "completeness-reference-to-missing-sheet", ruleID == "completeness-reference-to-missing-drawing":
 		return "reference_missing_sheet"
 	case ruleID == "completeness-reference-to-missing-document":
 		return "reference_missing_document"

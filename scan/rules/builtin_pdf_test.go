@@ -467,3 +467,155 @@ func TestSetIndexNCSWithDuplicatePDF(t *testing.T) {
 		t.Errorf("duplicate: %v", anchorTexts(dup))
 	}
 }
+
+func TestDrawingKindReferencesPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS.",
+				"2. FOR WALL FINISHES AND BASE TYPES SEE INTERIOR",
+				"ELEVATIONS AND THE ROOM FINISH SCHEDULE.",
+				"3. SEE MECHANICAL DRAWINGS FOR DUCT ROUTING.",
+				// Look-alikes: kinds the set has (a structural sheet,
+				// a roof plan, a wall section drawn here), a kind named
+				// with its sheet or as on this sheet, a document.
+				"4. REFER TO STRUCTURAL DRAWINGS FOR BEAM SIZES.",
+				"5. SEE ROOF PLAN FOR DRAINAGE.",
+				"6. SEE WALL SECTIONS FOR INSULATION.",
+				"7. SEE REFLECTED CEILING PLAN 3/A-102 AT LOBBY.",
+				"8. SEE DETAILS THIS SHEET.",
+				"TYPICAL WALL SECTION")},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "COORDINATE WITH MECHANICAL DRAWINGS FOR CURBS.")},
+		plangen.SheetSpec{Number: "S-101", Title: "FOUNDATION PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "TOP OF FOOTING -2'-0\"")},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-drawing")
+	kinds := map[string]string{}
+	for _, f := range got {
+		for _, k := range []string{"reflected ceiling plans", "interior elevations", "mechanical drawings"} {
+			if strings.Contains(f.Rationale, "refers to "+k+" (") {
+				kinds[k] = f.Rationale
+			}
+		}
+	}
+	if len(got) != 3 || len(kinds) != 3 {
+		t.Fatalf("drawing references: %v", anchorTexts(got))
+	}
+	if !strings.Contains(kinds["mechanical drawings"], "(and 1 more such note)") {
+		t.Errorf("mechanical: %s", kinds["mechanical drawings"])
+	}
+	if r := kinds["interior elevations"]; !strings.Contains(r, "SEE INTERIOR ELEVATIONS AND THE ROOM FINISH SCHEDULE.") {
+		t.Errorf("a note wrapped over two lines: %s", r)
+	}
+	for _, f := range got {
+		if f.Page != 1 || len(f.Anchors) == 0 || !strings.HasPrefix(f.Anchors[0].Text, "SEE") {
+			t.Errorf("anchor: page %d %v", f.Page, anchorTexts([]Finding{f}))
+		}
+	}
+}
+
+func TestStackedCalloutsPDF(t *testing.T) {
+	at := func(text string, left, top, size float64) plangen.LabelSpec {
+		return plangen.LabelSpec{Text: text, Left: left, Top: top, Size: size}
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{
+				// A detail mark over its sheet in a bubble; a matchline's tag.
+				at("7", 409, 300, 9), at("A-213", 400, 311, 9),
+				at("A-105", 600, 500, 12), at("MATCH LINE", 590, 526, 12),
+				// A bubble drops the hyphen the title block prints.
+				at("B", 1209, 500, 9), at("A302", 1200, 511, 9),
+				// Look-alikes: a mark over a sheet in the set, a room name
+				// over its number, a door mark over a short number, an
+				// equipment code under a mark, a grid bubble well above a
+				// number, a number beside (not over) a sheet number, and a
+				// matchline tagged with this sheet's own number.
+				at("2", 809, 300, 9), at("A-102", 800, 311, 9),
+				at("OFFICE", 1000, 300, 9), at("101", 1006, 311, 9),
+				at("4", 1204, 300, 9), at("A-2", 1200, 311, 9),
+				at("1", 1406, 300, 9), at("A1015", 1400, 311, 9),
+				at("C", 409, 700, 12), at("A-301", 400, 760, 12),
+				at("12", 600, 700, 9), at("A-401", 680, 711, 9),
+				at("A-101", 900, 700, 12), at("MATCH LINE", 890, 726, 12),
+			}},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-sheet")
+	want := map[string]bool{"A-213": false, "A-105": false, "A302": false}
+	for _, f := range got {
+		for k := range want {
+			if strings.Contains(f.Rationale, "sheet "+k+" is not") {
+				want[k] = true
+			}
+		}
+	}
+	if len(got) != 3 || !want["A-213"] || !want["A-105"] || !want["A302"] {
+		t.Errorf("stacked references: %v", anchorTexts(got))
+	}
+}
+
+// A set with a page not read could hold the drawing the note points at:
+// the kind is not reported.
+func TestDrawingKindReferencesUnreadPagePDF(t *testing.T) {
+	pages := specPages(t, plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS.")})
+	scanned := pages[0]
+	scanned.Number, scanned.Words, scanned.Lines, scanned.Readable = 2, nil, nil, false
+	fs := reviewPages(t, loadAll(t), pages[0], scanned)
+	if got := byRule(fs, "completeness-reference-to-missing-drawing"); len(got) != 0 {
+		t.Errorf("reported with a page unread: %v", anchorTexts(got))
+	}
+	if got := byRule(reviewPages(t, loadAll(t), pages[0]), "completeness-reference-to-missing-drawing"); len(got) != 1 {
+		t.Errorf("the same sheet alone: %v", anchorTexts(got))
+	}
+}
+
+// A view of the kind drawn on a sheet titled as another is the kind: the
+// floor plan sheet also draws the reflected ceiling plan. A caption is
+// not a pointer.
+func TestDrawingKindCaptionPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: append(plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS."),
+				plangen.LabelSpec{Text: "FIRST FLOOR REFLECTED CEILING PLAN SCALE: 1/8\" = 1'-0\"", Left: 900, Top: 900},
+				// A key plan's caption names a drawing; it points nowhere.
+				plangen.LabelSpec{Text: "REFERENCE SITE PLAN", Left: 900, Top: 1100},
+				// A kind named with its sheet is the sheet check's.
+				plangen.LabelSpec{Text: "SEE EXTERIOR ELEVATIONS, SHEET A-201.", Left: 120, Top: 400},
+				// Notes whose heading runs into their first note.
+				plangen.LabelSpec{Text: "REFER TO GENERAL NOTES FOR CONCRETE COVER.", Left: 120, Top: 300},
+				plangen.LabelSpec{Text: "GENERAL NOTES: 1. ALL WORK SHALL COMPLY WITH THE CODES ADOPTED.", Left: 120, Top: 1300})},
+	)
+	if got := byRule(fs, "completeness-reference-to-missing-drawing"); len(got) != 0 {
+		t.Errorf("kind drawn on the sheet: %v", anchorTexts(got))
+	}
+}
+
+// A structural package relying on the architect's, the MEP and (in one
+// note listing both) the civil and landscape drawings: reported (an examiner wants the drawings the notes rely on in the
+// submittal); its own kinds (framing, foundation) are not.
+func TestDrawingKindOtherDisciplinesPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "S-101", Title: "FOUNDATION PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"1. SEE ARCHITECTURAL DRAWINGS FOR DIMENSIONS NOT SHOWN.",
+				"2. REFER TO MEP DRAWINGS FOR SLEEVES AND OPENINGS.",
+				"3. SEE FRAMING PLANS FOR HOLDOWNS.",
+				"4. FOOTINGS AS SHOWN ON FOUNDATION PLAN.",
+				"5. EQUIPMENT PADS PER UNITS SHOWN ON CIVIL/LANDSCAPE DRAWINGS.")},
+		plangen.SheetSpec{Number: "S-201", Title: "ROOF FRAMING PLAN", Date: "2026-03-02", Scale: scale14},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-drawing")
+	var kinds []string
+	for _, f := range got {
+		kinds = append(kinds, f.Rationale)
+	}
+	all := strings.Join(kinds, "|")
+	if len(got) != 3 || !strings.Contains(all, "refers to architectural drawings (") ||
+		!strings.Contains(all, "refers to MEP drawings (") ||
+		!strings.Contains(all, "refers to civil drawings and landscape drawings (") {
+		t.Errorf("other disciplines: %v", kinds)
+	}
+}

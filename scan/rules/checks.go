@@ -48,6 +48,7 @@ var checks = map[string]checkSpec{
 	"sheet_index_missing":        {vars: []string{"listed", "listedTitle", "indexSheet"}, run: checkIndexMissing, wholeSet: true},
 	"sheet_index_unlisted":       {vars: []string{"number", "indexSheet"}, run: checkIndexUnlisted},
 	"sheet_references":           {vars: []string{"target", "reference"}, run: checkSheetReferences, wholeSet: true},
+	"drawing_references":         {vars: []string{"kind", "reference", "more"}, run: checkDrawingReferences, wholeSet: true},
 	"sheet_index_absent":         {vars: []string{"where", "count"}, run: checkIndexAbsent, wholeSet: true},
 	"index_placeholder_title":    {vars: []string{"listed", "indexTitle", "indexSheet"}, run: checkIndexPlaceholder},
 	"index_duplicate_entry":      {vars: []string{"listed", "first", "second", "indexSheet", "meant"}, run: checkIndexDuplicate},

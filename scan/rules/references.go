@@ -72,6 +72,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		n := strings.ToUpper(pv.sheet.Number)
 		shapes[fineShape(n)] = true
 		shapes[fineShape(seriesOf(n))] = true
+		shapes[looseShape(n)] = true
 	}
 	looksLikeSheet := func(target string) bool {
 		if n, ok := sheets.ParseNumber(target); ok && n.Strong && indexed {
@@ -85,6 +86,11 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 			continue
 		}
 		reported := map[string]bool{}
+		wanted := func(target string) bool {
+			key := sheets.NumberKey(target)
+			_, in := present[key]
+			return !in && !reported[key] && key != pv.sheet.Key && (looksLikeSheet(target) || shapes[looseShape(target)])
+		}
 		for li, l := range pv.lines {
 			var spans [][3]int // reference start, end; target start
 			for _, re := range []*textmatch.Regexp{calloutRe, writtenRe, bareSeeRe} {
@@ -104,6 +110,11 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 						end += lm[3]
 					}
 				}
+			}
+			if target, ref, words, ok := stackedReference(pv, li, wanted); ok {
+				reported[sheets.NumberKey(target)] = true
+				out = append(out, observation{page: pv, words: words,
+					vars: map[string]string{"target": target, "reference": ref}, evidence: "ref " + ref})
 			}
 			for _, sp := range spans {
 				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))
