@@ -91,7 +91,9 @@ func TestUnfinishedTextPDF(t *testing.T) {
 				"CABINET HARDWARE: TBD BY OWNER",
 				"TILE FINISH T.B.D. (OWNER SELECTION)",
 				"SPECIAL INSPECTOR: ________ DATE: ______",
-				"APPROVED BY ________"),
+				"APPROVED BY ________",
+				"GENERAL CONTRACTOR: TO BE DETERMINED",
+				"CONTRACTOR: TBD"),
 				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
 		// The owner's choice of a size the code governs is still open.
 		plangen.SheetSpec{Number: "A-103", Title: "SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
@@ -465,5 +467,80 @@ func TestSetIndexNCSWithDuplicatePDF(t *testing.T) {
 	// The number listed twice is a finding of its own, on its second row.
 	if dup := byRule(fs, "completeness-index-duplicate-entry"); len(dup) != 1 || !strings.Contains(dup[0].Rationale, "lists A-101 twice") {
 		t.Errorf("duplicate: %v", anchorTexts(dup))
+	}
+}
+
+func TestCodeAnalysisTableRowsPDF(t *testing.T) {
+	// A ruled code-analysis table: each value in the cell right of its
+	// label, in the same type, without a digit ("V-B", "B", "YES").
+	rows := func(occ, ctype, spr string) ([]plangen.LabelSpec, []plangen.Stroke) {
+		return table(120, 600, []float64{260, 300}, []string{"CODE ANALYSIS", ""},
+			[]string{"OCCUPANCY CLASSIFICATION", occ},
+			[]string{"CONSTRUCTION TYPE", ctype},
+			[]string{"SPRINKLERED", spr},
+			[]string{"NUMBER OF STORIES", "1"})
+	}
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.")}
+	ids := []string{"completeness-occupancy-stated", "completeness-construction-type-stated", "completeness-sprinklers-stated"}
+	labels, rules := rows("B", "II-B", "YES")
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: append(labels, plangen.Notes(120, 140, "APPLICABLE CODES: 2021 IBC")...), Strokes: rules}, plan)
+	for _, id := range ids {
+		if got := byRule(fs, id); len(got) != 0 {
+			t.Errorf("%s on a set that states it in its code-analysis table", id)
+		}
+	}
+	// The same table with its value cells left blank: each is missing.
+	// (A bare "SPRINKLERED" caption is read as a statement by the line
+	// patterns of facts.go, so only the first two are asserted here.)
+	labels, rules = rows("", "", "")
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: append(labels, plangen.Notes(120, 140, "APPLICABLE CODES: 2021 IBC")...), Strokes: rules}, plan)
+	for _, id := range ids[:2] {
+		if got := byRule(fs, id); len(got) != 1 {
+			t.Errorf("%s: %d findings on a table whose value cells are blank", id, len(got))
+		}
+	}
+}
+
+func TestDeferredSubmittalListPDF(t *testing.T) {
+	notes := plangen.SheetSpec{Number: "S-1", Title: "ROOF FRAMING PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140,
+			"1. PRE-MANUFACTURED TRUSSES @ 24\" O.C. PER MANUFACTURER'S CALCULATIONS.",
+			"2. FIRE SPRINKLERS (NFPA 13D): DEFERRED SUBMITTAL.")}
+	cover := func(lines ...string) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "T-1", Title: "TITLE SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, append([]string{"PROJECT DATA", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING"}, lines...)...)}
+	}
+	kinds := func(fs []Finding) map[string]bool {
+		out := map[string]bool{}
+		for _, f := range byRule(fs, "completeness-reference-to-missing-document") {
+			for _, k := range []string{"truss layouts", "deferred submittals"} {
+				if strings.Contains(f.Rationale, "relies on "+k) {
+					out[k] = true
+				}
+			}
+		}
+		return out
+	}
+	// The cover lists the deferred items: the notes defer what the list
+	// names, which is what the building official approves.
+	got := kinds(reviewPDF(t, cover("DEFERRED SUBMITTALS", "1. FIRE SPRINKLER SYSTEM (NFPA 13D)", "2. PRE-MANUFACTURED ROOF TRUSSES",
+		"DEFERRED SUBMITTAL DOCUMENTS SHALL BE SUBMITTED TO THE ARCHITECT FOR REVIEW."), notes))
+	if len(got) != 0 {
+		t.Errorf("deferred items listed on the cover reported: %v", got)
+	}
+	// A list that does not name the trusses: the truss note relies on a
+	// document neither submitted nor deferred.
+	got = kinds(reviewPDF(t, cover("DEFERRED SUBMITTALS: FIRE SPRINKLER SYSTEM"), notes))
+	if !got["truss layouts"] || got["deferred submittals"] {
+		t.Errorf("list without trusses: %v", got)
+	}
+	// No list: a note deferring something is a finding (the list is what
+	// is missing), and so is the truss note.
+	got = kinds(reviewPDF(t, cover("DEFERRED SUBMITTAL DOCUMENTS SHALL BE SUBMITTED TO THE ARCHITECT FOR REVIEW."), notes))
+	if !got["truss layouts"] || !got["deferred submittals"] {
+		t.Errorf("no list: %v", got)
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -34,32 +35,76 @@ func addPairFacts(pages []*pageView, f *setFacts) {
 		}
 		lp := pv.layoutPage()
 		for _, pr := range lp.Pairs {
-			label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(pr.Label), ":"))
-			value := strings.TrimSpace(pr.Value)
-			h := hit{pv: pv, words: append(append([]int{}, pr.LabelWords...), pr.ValueWords...), text: pr.Label + " " + pr.Value}
-			switch {
-			case occupancyLabelRe.MatchString(label):
-				if m := occupancyValueRe.FindStringSubmatch(value); m != nil {
-					h.group = strings.ToUpper(m[1])
-					f.groups = append(f.groups, h)
-				}
-			case constructionLabelRe.MatchString(label):
-				if constructionValueRe.MatchString(value) {
-					f.construction = append(f.construction, h)
-				}
-			case sprinklerLabelRe.MatchString(label):
-				if m := sprinklerValueRe.FindStringSubmatch(value); m != nil {
-					switch v := strings.ToUpper(m[1]); v {
-					case "NO", "N", "NONE":
-						h.group = "NON-SPRINKLERED"
-					case "YES", "Y":
-						h.group = "SPRINKLERED"
-					default:
-						h.group = v
+			f.addCodePair(pv, pr.Label, pr.Value, append(append([]int{}, pr.LabelWords...), pr.ValueWords...))
+		}
+		// A code-analysis table's row: the label's cell and the next
+		// filled cell of its row. The layout pairs a caption with a value
+		// cell only when the value has a digit or larger type (a schedule's
+		// header row is no field), so "CONSTRUCTION TYPE" | "V-B" and
+		// "SPRINKLERED" | "NO" are read here, where the label itself says
+		// what the value is.
+		for _, t := range lp.Tables {
+			for _, row := range t.Rows {
+				for ci, c := range row.Cells {
+					if len(c.Words) == 0 || !codeLabel(c.Text) {
+						continue
 					}
-					f.sprinklerStmts = append(f.sprinklerStmts, h)
+					for _, n := range row.Cells[ci+1:] {
+						if len(n.Words) > 0 {
+							f.addCodePair(pv, c.Text, n.Text, append(append([]int{}, c.Words...), n.Words...))
+							break
+						}
+					}
 				}
 			}
+		}
+	}
+}
+
+// codeLabel reports whether a cell's text is the label of a code-analysis
+// fact.
+func codeLabel(text string) bool {
+	label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(text), ":"))
+	return occupancyLabelRe.MatchString(label) || constructionLabelRe.MatchString(label) || sprinklerLabelRe.MatchString(label)
+}
+
+// addCodePair records the fact a label and its value state, when the
+// value reads as one (an occupancy group, a construction type, a
+// sprinkler statement). A fact already read from the same words is not
+// counted twice.
+func (f *setFacts) addCodePair(pv *pageView, rawLabel, rawValue string, words []int) {
+	label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rawLabel), ":"))
+	value := strings.TrimSpace(rawValue)
+	h := hit{pv: pv, words: words, text: rawLabel + " " + rawValue}
+	seen := func(hs []hit) bool {
+		for _, o := range hs {
+			if o.pv == pv && slices.Equal(o.words, words) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case occupancyLabelRe.MatchString(label):
+		if m := occupancyValueRe.FindStringSubmatch(value); m != nil && !seen(f.groups) {
+			h.group = strings.ToUpper(m[1])
+			f.groups = append(f.groups, h)
+		}
+	case constructionLabelRe.MatchString(label):
+		if constructionValueRe.MatchString(value) && !seen(f.construction) {
+			f.construction = append(f.construction, h)
+		}
+	case sprinklerLabelRe.MatchString(label):
+		if m := sprinklerValueRe.FindStringSubmatch(value); m != nil && !seen(f.sprinklerStmts) {
+			switch v := strings.ToUpper(m[1]); v {
+			case "NO", "N", "NONE":
+				h.group = "NON-SPRINKLERED"
+			case "YES", "Y":
+				h.group = "SPRINKLERED"
+			default:
+				h.group = v
+			}
+			f.sprinklerStmts = append(f.sprinklerStmts, h)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strings"
 
 	"planreview/scan/textmatch"
 )
@@ -39,6 +40,51 @@ var referencedDocuments = []referencedDocument{
 		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`)},
 }
 
+// A set lists its deferred submittals under a heading of their own
+// ("DEFERRED SUBMITTALS", "LIST OF DEFERRED SUBMITTAL ITEMS:"), or as a
+// label with its items ("DEFERRED SUBMITTALS: FIRE SPRINKLERS, TRUSSES").
+// A sentence about them ("DEFERRED SUBMITTAL DOCUMENTS SHALL BE …") is
+// no list.
+var (
+	deferredListRe = regexp.MustCompile(`(?i)^\s*(?:LIST\s+OF\s+)?DEFERRED\s+SUBMITTALS?(?:\s+(?:LIST|ITEMS|SCHEDULE|REQUIRED))?\s*(?::\s*(.*?))?\s*$`)
+	listItemRe     = regexp.MustCompile(`^\s*(?:\d{1,2}[.)]|[A-Za-z][.)]|[-•*–])\s+\S`)
+)
+
+// deferredList returns whether the set lists its deferred submittals, and
+// the text of the items listed: the rest of the heading's line and the
+// numbered or bulleted lines that follow it.
+func deferredList(rv *review) (bool, string) {
+	found := false
+	var items []string
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		for li, l := range pv.lines {
+			m := deferredListRe.FindStringSubmatch(l.Text)
+			if m == nil {
+				continue
+			}
+			found = true
+			items = append(items, m[1])
+			for _, next := range pv.lines[li+1 : min(li+13, len(pv.lines))] {
+				if !listItemRe.MatchString(next.Text) {
+					break
+				}
+				items = append(items, next.Text)
+			}
+		}
+	}
+	return found, strings.Join(items, " | ")
+}
+
+// deferredSubject tells, per kind of document, whether a deferred
+// submittal list names it: truss design is the usual deferred item.
+var deferredSubject = map[string]*regexp.Regexp{
+	"truss layouts and calculations": regexp.MustCompile(`(?i)\bTRUSS`),
+	"deferred submittals":            regexp.MustCompile(`.`),
+}
+
 // checkMissingDocuments reports, once per kind of document, a note that
 // relies on a document the submittal does not include (truss layouts,
 // engineer's design, calculations, soils report, energy compliance,
@@ -52,6 +98,7 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 			specFile = true
 		}
 	}
+	listed, deferredItems := deferredList(rv)
 	var out []observation
 	for _, d := range referencedDocuments {
 		if specFile {
@@ -63,6 +110,13 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 				submitted = true
 				break
 			}
+		}
+		// A document the set defers on its list is submitted the way the
+		// code allows (IBC 107.3.4.1, IRC R106.3.3's deferral): the list
+		// is what the examiner approves. The heading alone answers a note
+		// that defers something; a truss note needs trusses on the list.
+		if re := deferredSubject[d.kind]; listed && re != nil && (d.kind == "deferred submittals" || re.MatchString(deferredItems)) {
+			submitted = true
 		}
 		if submitted {
 			continue

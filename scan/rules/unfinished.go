@@ -27,6 +27,11 @@ var (
 	// owner selects; no code or construction requirement waits on them.
 	ownerRe          = regexp.MustCompile(`(?i)\bOWNER'?S?\b`)
 	ownerSelectionRe = regexp.MustCompile(`(?i)\b(?:HARDWARE|COLOU?RS?|PAINT|FINISH(?:ES)?|TILES?|CARPET|CABINET(?:S|RY)?|COUNTER\s*TOPS?|APPLIANCES?|FURNITURE|FURNISHINGS|ACCESSORIES|WALL\s*PAPER|STAIN|BACKSPLASH|PLUMBING\s+FIXTURE\s+MODELS?|LIGHT\s+FIXTURE\s+(?:MODELS?|SELECTIONS?))\b`)
+	// "GENERAL CONTRACTOR: TBD", "SPECIAL INSPECTOR: TO BE DETERMINED": a
+	// party hired after the permit (a contractor bids on the permitted
+	// set), named on the permit application, not in the drawings; no
+	// construction information waits on it.
+	partyTBDRe = regexp.MustCompile(`(?i)^\s*(?:(?:GENERAL|PRIME|ELECTRICAL|MECHANICAL|PLUMBING|ROOFING|FRAMING|FIRE\s+(?:SPRINKLER|ALARM)|SOLAR|PV)\s+)?(?:CONTRACTOR|BUILDER|SUB-?CONTRACTOR|INSTALLER|SPECIAL\s+INSPECTOR|INSPECTION\s+AGENCY|TESTING\s+(?:AGENCY|LAB(?:ORATORY)?)|LENDER)(?:'S)?(?:\s+(?:NAME|LICENSE(?:\s+NO\.?)?|LIC\.?\s*#?))?\s*[:\-–]?\s*(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|SELECTED|ADVISED|CONFIRMED))\.?\s*$`)
 	// "TBD = TO BE DETERMINED" is an abbreviation list's entry.
 	tbdDefinitionRe = regexp.MustCompile(`(?i)\bTBD\b\s*[-=:–]?\s*TO\s+BE\s+DETERMINED`)
 	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
@@ -107,8 +112,9 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 					continue
 				}
 				// A finish the owner will choose (hardware, colours, tile)
-				// is a selection, not missing construction information.
-				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) {
+				// is a selection, not missing construction information; so
+				// is a contractor not yet hired.
+				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) || partyTBDRe.MatchString(l.Text) {
 					continue
 				}
 				add(li, 0, len(l.Text), "tbd", "a decision left open ("+strings.TrimSpace(l.Text[m[0]:m[1]])+")")
