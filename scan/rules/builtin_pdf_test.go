@@ -355,8 +355,9 @@ func TestCodeAnalysisPairsPDF(t *testing.T) {
 		t.Errorf("IRC riser rule: %v", anchorTexts(got))
 	}
 	// The same cover without the values: each field is reported missing.
+	// (Under the building code: the IRC has no construction types.)
 	empty := []plangen.LabelSpec{{Text: "CODE ANALYSIS", Left: 200, Top: 260, Size: 16}}
-	empty = append(empty, plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "APPLICABLE CODES: 2021 IRC", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING")...)
+	empty = append(empty, plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "APPLICABLE CODES: 2021 IBC", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING")...)
 	fs = reviewPDF(t,
 		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: empty},
 		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14, Labels: stair},
@@ -542,5 +543,61 @@ func TestDeferredSubmittalListPDF(t *testing.T) {
 	got = kinds(reviewPDF(t, cover("DEFERRED SUBMITTAL DOCUMENTS SHALL BE SUBMITTED TO THE ARCHITECT FOR REVIEW."), notes))
 	if !got["truss layouts"] || !got["deferred submittals"] {
 		t.Errorf("no list: %v", got)
+	}
+}
+
+func TestPreliminaryStampNotesPDF(t *testing.T) {
+	stamp := func(text string) plangen.LabelSpec {
+		return plangen.LabelSpec{Text: text, Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 420, Size: 14}
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("PRELIMINARY - NOT FOR CONSTRUCTION")}},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "THIS SHEET IS NOT FOR CONSTRUCTION")},
+		// Look-alikes: standing notes of a sheet issued for permit.
+		plangen.SheetSpec{Number: "A-201", Title: "ELEVATIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: append([]plangen.LabelSpec{stamp("ISSUED FOR PERMIT")}, plangen.Notes(120, 140,
+				"1. DRAWINGS ARE NOT FOR CONSTRUCTION UNTIL APPROVED BY THE BUILDING DEPARTMENT.",
+				"2. WORK SHOWN DASHED BY OTHERS IS NOT FOR CONSTRUCTION UNDER THIS PERMIT.",
+				"3. SHEETS MARKED 'NOT FOR CONSTRUCTION' SHALL NOT BE USED IN THE FIELD.",
+				"4. NOT FOR CONSTRUCTION UNLESS SIGNED AND SEALED BY THE ENGINEER OF RECORD.")...)},
+	)
+	got := byRule(fs, "completeness-preliminary-stamp")
+	if len(got) != 2 || got[0].SheetNumber == "A-201" || got[1].SheetNumber == "A-201" {
+		t.Fatalf("stamps: %v", anchorTexts(got))
+	}
+	for _, f := range got {
+		if f.SheetNumber == "A-101" && f.Anchors[0].Text != "PRELIMINARY - NOT FOR CONSTRUCTION" {
+			t.Errorf("anchor %q, want the whole stamp", f.Anchors[0].Text)
+		}
+	}
+}
+
+func TestConstructionTypeResidentialCodePDF(t *testing.T) {
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. EXT. WALLS: 2X6 @ 16\" O.C. W/ R-21 BATT.")}
+	cover := func(lines ...string) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, append([]string{"PROJECT INFORMATION", "FIRE SPRINKLERS: NOT REQUIRED"}, lines...)...)}
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  int
+	}{
+		// A house under the residential code: the IRC has no construction
+		// types.
+		{"IRC house", []string{"OCCUPANCY GROUP: R-3 (SFD), U (GARAGE)", "CODES: 2021 IRC AS AMENDED BY THE STATE OF IDAHO; 2021 IECC; 2020 NEC"}, 0},
+		{"IRC without a group", []string{"SCOPE: NEW SINGLE FAMILY RESIDENCE", "CODES: 2021 IRC, 2020 NEC"}, 0},
+		// An R-3 under the building code, and a business occupancy with
+		// the IRC listed beside: the type is asked for.
+		{"IBC R-3", []string{"OCCUPANCY GROUP: R-3", "CODES: 2021 IBC"}, 1},
+		{"IBC B", []string{"OCCUPANCY GROUP: B", "CODES: 2021 IBC, 2021 IRC"}, 1},
+	} {
+		fs := reviewPDF(t, cover(c.lines...), plan)
+		if got := byRule(fs, "completeness-construction-type-stated"); len(got) != c.want {
+			t.Errorf("%s: %d construction-type findings, want %d", c.name, len(got), c.want)
+		}
 	}
 }

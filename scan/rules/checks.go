@@ -414,7 +414,10 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	case "occupancy":
 		stated = len(rv.facts.groups) > 0
 	case "construction_type":
-		stated = len(rv.facts.construction) > 0
+		// The residential code does not classify a dwelling by
+		// construction type (that is the building code's chapter 6): an
+		// IRC house is not asked for one.
+		stated = len(rv.facts.construction) > 0 || underResidentialCode(rv.facts)
 	case "sprinklers":
 		stated = len(rv.facts.sprinklerStmts) > 0
 	}
@@ -423,6 +426,35 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	}
 	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " "), "where": where.sheetNumberOr()},
 		evidence: "no " + r.Params["field"]}}
+}
+
+// residentialCodes are the code families of one- and two-family dwellings
+// and townhouses: the IRC and the state codes based on it.
+var residentialCodes = map[string]bool{"IRC": true, "CRC": true, "FBCR": true}
+
+// underResidentialCode reports whether the set is a dwelling under the
+// residential code: it states one, and every occupancy it states is R-3
+// or U (a house and its garage). With no occupancy stated, a building
+// code stated beside it leaves the question open.
+func underResidentialCode(f setFacts) bool {
+	residential, building := false, false
+	for _, c := range f.codes {
+		switch {
+		case residentialCodes[c.group]:
+			residential = true
+		case buildingFamilies[c.group]:
+			building = true
+		}
+	}
+	if !residential {
+		return false
+	}
+	for _, g := range f.groups {
+		if g.group != "R-3" && g.group != "U" {
+			return false
+		}
+	}
+	return len(f.groups) > 0 || !building
 }
 
 // requiredExits is the minimum number of exits for a story's occupant load
