@@ -601,3 +601,25 @@ func TestConstructionTypeResidentialCodePDF(t *testing.T) {
 		}
 	}
 }
+
+func TestSetIndexSeparateSubmittalsPDF(t *testing.T) {
+	// Rows the index itself marks as submitted apart are not missing
+	// sheets; a sheet merely missing still is, and so is a sheet whose
+	// title is the deferred-submittal list.
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
+	for i, r := range [][2]string{{"G0.1", "COVER SHEET"}, {"G0.2", "DEFERRED SUBMITTALS"}, {"A1.1", "FLOOR PLAN"}, {"A1.2", "ROOF PLAN"},
+		{"C1.0", "GRADING & DRAINAGE PLAN (BY OTHERS)"}, {"FP1.0", "FIRE SPRINKLER PLAN (DEFERRED SUBMITTAL)"}, {"L1.0", "LANDSCAPE PLAN - UNDER SEPARATE PERMIT"}} {
+		index = append(index, plangen.LabelSpec{Text: r[0], Left: 200, Top: 340 + float64(i)*24}, plangen.LabelSpec{Text: r[1], Left: 300, Top: 340 + float64(i)*24})
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "G0.1", Title: "COVER SHEET", Date: "2026-03-02", Labels: index},
+		plangen.SheetSpec{Number: "A1.1", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14})
+	var listed []string
+	for _, f := range byRule(fs, "completeness-sheet-index-missing-sheet") {
+		listed = append(listed, f.Rationale)
+	}
+	if len(listed) != 2 || !strings.Contains(strings.Join(listed, " "), "lists A1.2") || !strings.Contains(strings.Join(listed, " "), "lists G0.2") {
+		t.Errorf("missing: %v", listed)
+	}
+}

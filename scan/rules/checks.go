@@ -198,8 +198,9 @@ func checkIndexMissing(rv *review, r *Rule) []observation {
 	reported := map[string]bool{}
 	for _, ip := range rv.indexPages() {
 		for _, e := range ip.index {
-			// A number the index marks reserved is kept free on purpose.
-			if _, ok := present[e.Key]; ok || reported[e.Key] || reservedTitleRe.MatchString(e.Title) {
+			// A number the index marks reserved is kept free on purpose;
+			// a sheet it marks by others or separate is submitted apart.
+			if _, ok := present[e.Key]; ok || reported[e.Key] || notExpected(e) {
 				continue
 			}
 			reported[e.Key] = true
