@@ -93,7 +93,9 @@ func TestUnfinishedTextPDF(t *testing.T) {
 				"SPECIAL INSPECTOR: ________ DATE: ______",
 				"APPROVED BY ________",
 				"GENERAL CONTRACTOR: TO BE DETERMINED",
-				"CONTRACTOR: TBD"),
+				"CONTRACTOR: TBD",
+				"2. VERIFY ROUGH OPENING W/ WINDOW MFR.",
+				"5. PAINT COLOR TBD"),
 				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
 		// The owner's choice of a size the code governs is still open.
 		plangen.SheetSpec{Number: "A-103", Title: "SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,

@@ -25,7 +25,10 @@ var (
 	tbdRe = lineSet.MustCompile(`(?i)\b(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|CONFIRMED|DECIDED|ADVISED|SPECIFIED))\b|\bTO\s+LATER\s+DETAIL\b|\bDETAILS?\s+TO\s+FOLLOW\b`)
 	// "CABINET HARDWARE: TBD BY OWNER": finishes and furnishings the
 	// owner selects; no code or construction requirement waits on them.
-	ownerRe          = regexp.MustCompile(`(?i)\bOWNER'?S?\b`)
+	ownerRe = regexp.MustCompile(`(?i)\bOWNER'?S?\b`)
+	// A colour waits on nobody's code: "PAINT COLOR TBD" is a selection
+	// whoever makes it.
+	colourTBDRe      = regexp.MustCompile(`(?i)\b(?:COLOU?RS?|STAIN)\b`)
 	ownerSelectionRe = regexp.MustCompile(`(?i)\b(?:HARDWARE|COLOU?RS?|PAINT|FINISH(?:ES)?|TILES?|CARPET|CABINET(?:S|RY)?|COUNTER\s*TOPS?|APPLIANCES?|FURNITURE|FURNISHINGS|ACCESSORIES|WALL\s*PAPER|STAIN|BACKSPLASH|PLUMBING\s+FIXTURE\s+MODELS?|LIGHT\s+FIXTURE\s+(?:MODELS?|SELECTIONS?))\b`)
 	// "GENERAL CONTRACTOR: TBD", "SPECIAL INSPECTOR: TO BE DETERMINED": a
 	// party hired after the permit (a contractor bids on the permitted
@@ -46,7 +49,9 @@ var (
 	// A contractor's standing instruction to check the site is not a
 	// placeholder: "FIELD VERIFY ALL NEW CONDITIONS", "CONTRACTOR SHALL
 	// VERIFY ALL JOB SITE CONDITIONS AND RELATED DIMENSIONS".
-	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b`)
+	// So is checking a product against its maker's data: "VERIFY ROUGH
+	// OPENING W/ WINDOW MFR.".
+	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b|(?:\bW/|\bWITH)\s*(?:THE\s+)?(?:[A-Z]+\s+)?(?:MFR|MANUF|MANUFACTURER|SUPPLIER|VENDOR|FABRICATOR)S?\b`)
 	verifyOwnerRe    = regexp.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
 	abbreviationsRe  = lineSet.MustCompile(`(?i)\bABBREVIATIONS?\b|\bLEGEND\b|\bSYMBOLS\b`)
 )
@@ -114,7 +119,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				// A finish the owner will choose (hardware, colours, tile)
 				// is a selection, not missing construction information; so
 				// is a contractor not yet hired.
-				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) || partyTBDRe.MatchString(l.Text) {
+				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) || colourTBDRe.MatchString(l.Text) || partyTBDRe.MatchString(l.Text) {
 					continue
 				}
 				add(li, 0, len(l.Text), "tbd", "a decision left open ("+strings.TrimSpace(l.Text[m[0]:m[1]])+")")
