@@ -625,3 +625,33 @@ func TestSetIndexSeparateSubmittalsPDF(t *testing.T) {
 		t.Errorf("missing: %v", listed)
 	}
 }
+
+func TestIndexTitleSpellingsPDF(t *testing.T) {
+	// Index title, title-block title: the same title written short or
+	// long is no contradiction; another subject or level is.
+	pairs := [][3]string{
+		{"A-1", "1ST FLOOR PLAN", "FIRST FLOOR PLAN"},
+		{"A-2", "ELECTRICAL PLAN", "ELECT. PLAN"},
+		{"A-3", "FOUNDATION PLAN", "FNDN. PLAN & DETAILS"},
+		{"A-4", "INTERIOR ELEVATIONS", "ENLARGED PLANS & INT. ELEVS."},
+		{"A-5", "WALL SECTIONS", "DETAILS"},
+		{"A-6", "FIRST FLOOR PLAN", "2ND FLOOR PLAN"},
+	}
+	index := []plangen.LabelSpec{{Text: "SHEET INDEX", Left: 1300, Top: 300, Size: 16},
+		{Text: "T-1", Left: 1300, Top: 340}, {Text: "TITLE SHEET", Left: 1400, Top: 340}}
+	for i, p := range pairs {
+		index = append(index, plangen.LabelSpec{Text: p[0], Left: 1300, Top: 364 + float64(i)*24}, plangen.LabelSpec{Text: p[1], Left: 1400, Top: 364 + float64(i)*24})
+	}
+	specs := []plangen.SheetSpec{{Number: "T-1", Title: "TITLE SHEET", Date: "2026-03-02", Labels: index}}
+	for _, p := range pairs {
+		specs = append(specs, plangen.SheetSpec{Number: p[0], Title: p[2], Date: "2026-03-02", Scale: scale14})
+	}
+	got := byRule(reviewPDF(t, specs...), "completeness-index-title-mismatch")
+	flagged := map[string]bool{}
+	for _, f := range got {
+		flagged[f.SheetNumber] = true
+	}
+	if len(got) != 2 || !flagged["A-5"] || !flagged["A-6"] {
+		t.Errorf("title mismatches: %v", anchorTexts(got))
+	}
+}
