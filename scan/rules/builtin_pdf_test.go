@@ -200,6 +200,16 @@ func TestOpeningTagsPDF(t *testing.T) {
 	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
 		t.Errorf("tagged elevations beside the table: %v", anchorTexts(got))
 	}
+
+	// A clerestory window tagged on the exterior elevations only is shown;
+	// a mark tagged nowhere is not.
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-201", Title: "EXTERIOR ELEVATIONS", Date: "2026-03-02", Scale: scale14, Labels: tags("W05", "W01")},
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04", "W05", "W06")})
+	if got := byRule(fs, "consistency-schedule-mark-not-on-plans"); len(got) != 1 || got[0].Anchors[0].Text != "W06" {
+		t.Errorf("marks shown nowhere: %v", anchorTexts(got))
+	}
 }
 
 func TestScaleConflictPDF(t *testing.T) {
