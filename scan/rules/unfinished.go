@@ -53,6 +53,10 @@ var (
 	// OPENING W/ WINDOW MFR.".
 	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b|(?:\bW/|\bWITH)\s*(?:THE\s+)?(?:[A-Z]+\s+)?(?:MFR|MANUF|MANUFACTURER|SUPPLIER|VENDOR|FABRICATOR)S?\b`)
 	verifyOwnerRe    = regexp.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
+	// The tasks of a statement of special inspections ("VERIFY
+	// REINFORCEMENT", "VERIFY USE OF REQUIRED DESIGN MIX", IBC Table
+	// 1705.3) are what the inspector verifies, not what the designer owes.
+	inspectionPageRe = lineSet.MustCompile(`(?i)\bSPECIAL\s+INSPECTIONS?\b|\bVERIFICATION\s+AND\s+INSPECTION\b|\bINSPECTION\s+(?:SCHEDULE|CHECKLIST)\b`)
 	abbreviationsRe  = lineSet.MustCompile(`(?i)\bABBREVIATIONS?\b|\bLEGEND\b|\bSYMBOLS\b`)
 )
 
@@ -64,12 +68,10 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 		if !pv.readable {
 			continue
 		}
-		legendPage := false
+		legendPage, inspectionPage := false, false
 		for li := range pv.lines {
-			if pv.matches(abbreviationsRe, li) {
-				legendPage = true
-				break
-			}
+			legendPage = legendPage || pv.matches(abbreviationsRe, li)
+			inspectionPage = inspectionPage || pv.matches(inspectionPageRe, li)
 		}
 		// One finding per kind of placeholder on a sheet, anchored on its
 		// first occurrence: a keynote list that defers ten items is one
@@ -129,7 +131,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				rest := l.Text[strings.Index(strings.ToUpper(l.Text), "VERIFY")+len("VERIFY"):]
 				// The owner still owes the answer; otherwise a standing
 				// instruction to the contractor is not a placeholder.
-				if !verifyOwnerRe.MatchString(l.Text) && verifyStandingRe.MatchString(rest) {
+				if !verifyOwnerRe.MatchString(l.Text) && (verifyStandingRe.MatchString(rest) || inspectionPage) {
 					continue
 				}
 				add(li, 0, len(l.Text), "verify", "information still to be verified")
