@@ -235,6 +235,13 @@ func TestIssueStatusPDF(t *testing.T) {
 			Labels: []plangen.LabelSpec{stamp("REVISION SET 1 (PREBID ADDENDUM)")}},
 		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
 			Labels: []plangen.LabelSpec{stamp("DESIGN DEVELOPMENT")}},
+		plangen.SheetSpec{Number: "A-103", Title: "CEILING PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("90% CONSTRUCTION DOCUMENTS")}},
+		// A set issued for the permit and another purpose at once.
+		plangen.SheetSpec{Number: "A-204", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("PERMIT / BID SET")}},
+		plangen.SheetSpec{Number: "A-205", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR REVIEW & PERMIT")}},
 		// Look-alikes: the statuses a permit set carries, and a note that
 		// is no stamp.
 		plangen.SheetSpec{Number: "A-201", Title: "ELEVATIONS", Date: "2026-03-02", Scale: scale14,
@@ -252,7 +259,7 @@ func TestIssueStatusPDF(t *testing.T) {
 	for _, f := range got {
 		sheetsFlagged[f.SheetNumber] = true
 	}
-	if len(got) != 2 || !sheetsFlagged["A-101"] || !sheetsFlagged["A-102"] {
+	if len(got) != 3 || !sheetsFlagged["A-101"] || !sheetsFlagged["A-102"] || !sheetsFlagged["A-103"] {
 		t.Errorf("issue status: %v", anchorTexts(got))
 	}
 	if n := len(byRule(fs, "completeness-preliminary-stamp")); n != 0 {
