@@ -219,6 +219,11 @@ func TestScaleConflictPDF(t *testing.T) {
 		// Look-alike: the same plan at one scale, its A3 reduction at another.
 		plangen.SheetSpec{Number: "S2.02", Title: "SLAB PLAN", Date: "2026-03-02", Scale: "1:100 AT A1 SHEET | 1:200 AT A3 SHEET",
 			Labels: plangen.Notes(120, 140, "SLAB PLAN", "SCALE 1 : 100 AT A1")},
+		// Views at several scales: a detail sheet, a plan with a detail.
+		plangen.SheetSpec{Number: "S5.01", Title: "DETAILS", Date: "2026-03-02", Scale: "AS SHOWN @ A1",
+			Labels: plangen.Notes(120, 140, "1 FOOTING DETAIL", "SCALE 1:10 @ A1", "2 SLAB EDGE DETAIL", "SCALE 1:20 @ A1", "3 PLAN", "SCALE 1:100 @ A1")},
+		plangen.SheetSpec{Number: "S2.03", Title: "FOOTING PLAN", Date: "2026-03-02", Scale: "1:100 AT A1",
+			Labels: plangen.Notes(120, 140, "FOOTING PLAN", "SCALE 1:100 AT A1", "DETAIL A", "SCALE 1:20 AT A1")},
 	)
 	got := byRule(fs, "consistency-scale-conflict")
 	if len(got) != 1 || got[0].SheetNumber != "S2.01" {
