@@ -689,3 +689,25 @@ func TestIndexTitleSpellingsPDF(t *testing.T) {
 		t.Errorf("title mismatches: %v", anchorTexts(got))
 	}
 }
+
+func TestCodeAnalysisUSPhrasingsPDF(t *testing.T) {
+	// Code-analysis blocks as US covers print them: each states all three
+	// facts, so none is reported missing.
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. EXT. WALLS: 2X6 @ 16\" O.C.")}
+	for _, lines := range [][]string{
+		{"OCC. GROUP: R3", "CONSTRUCTION TYPE: V-B", "FIRE SPRINKLERS: NONE"},
+		{"OCCUPANCY CLASSIFICATION: R-3/U", "CONSTRUCTION: V-B", "SPRINKLER SYSTEM: NOT REQUIRED"},
+		{"OCCUPANCY: B / S-1", "BUILDING TYPE: II-B", "AUTOMATIC SPRINKLER SYSTEM: YES PER NFPA 13"},
+		// Each label over its value, in the same type.
+		{"OCCUPANCY GROUP", "R-3", "CONSTRUCTION TYPE", "V-B", "SPRINKLERED", "NO"},
+	} {
+		fs := reviewPDF(t, plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, append(append([]string{"CODE ANALYSIS"}, lines...), "2021 IBC")...)}, plan)
+		for _, f := range fs {
+			if f.Topic == "completeness.code-analysis" {
+				t.Errorf("%v: %s", lines, f.RuleID)
+			}
+		}
+	}
+}
