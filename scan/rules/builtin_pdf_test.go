@@ -95,6 +95,7 @@ func TestUnfinishedTextPDF(t *testing.T) {
 				"GENERAL CONTRACTOR: TO BE DETERMINED",
 				"CONTRACTOR: TBD",
 				"2. VERIFY ROUGH OPENING W/ WINDOW MFR.",
+				"Name - Title ____________ Signature ____________ Date ______",
 				"5. PAINT COLOR TBD"),
 				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
 		// The owner's choice of a size the code governs is still open.
@@ -709,5 +710,20 @@ func TestCodeAnalysisUSPhrasingsPDF(t *testing.T) {
 				t.Errorf("%v: %s", lines, f.RuleID)
 			}
 		}
+	}
+}
+
+func TestEnergyCertificateInSetPDF(t *testing.T) {
+	// The REScheck certificate is a page of the file: the plan's reference
+	// to it is answered. Without it, the reference is a finding.
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "INSULATION PER REScheck: R-49 CEILING, R-21 WALLS")}
+	cert := plangen.SheetSpec{Labels: plangen.Notes(120, 140, "REScheck Software Version 4.7.2", "Compliance Certificate",
+		"Project: SMITH RESIDENCE", "Energy Code: 2021 IECC", "Envelope PASSES: Design 5% better than code")}
+	if got := byRule(reviewPDF(t, plan, cert), "completeness-reference-to-missing-document"); len(got) != 0 {
+		t.Errorf("certificate in the file reported missing: %v", anchorTexts(got))
+	}
+	if got := byRule(reviewPDF(t, plan), "completeness-reference-to-missing-document"); len(got) != 1 {
+		t.Errorf("certificate not in the file: %v", anchorTexts(got))
 	}
 }

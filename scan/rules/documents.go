@@ -14,30 +14,35 @@ type referencedDocument struct {
 	kind    string
 	mention *textmatch.Regexp // run on every line: prefiltered by its literals
 	present *regexp.Regexp    // run on sheet titles
+	// itself marks a page that is the document (a REScheck certificate,
+	// a calculation package's cover): nil when titles alone tell.
+	itself *regexp.Regexp
 }
 
 var referencedDocuments = []referencedDocument{
 	{"truss layouts and calculations",
 		lineSet.MustCompile(`(?i)\bTRUSS(?:ES)?\b.*\bPER\s+(?:MANUF(?:ACTURER)?'?S?\.?\s+)?(?:LAYOUTS?|DESIGNS?|CALC(?:ULATION)?S)\b|\bTRUSS\s+(?:LAYOUTS?|CALC(?:ULATION)?S|DESIGNS?)\s+(?:BY|FROM)\s+(?:OTHERS|(?:THE\s+)?(?:MANUFACTURER|SUPPLIER|FABRICATOR))`),
-		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`)},
+		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`), nil},
 	{"structural engineer's design",
 		lineSet.MustCompile(`(?i)\bTO\s+(?:THE\s+)?(?:STRUCTURAL\s+)?ENG(?:INEE)?R'?S\.?\s+(?:DESIGN|DETAILS?|SPECIFICATION)|\bPER\s+(?:THE\s+)?STRUCTURAL\s+(?:CALC(?:ULATION)?S|DRAWINGS|ENGINEER)\b`),
-		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`)},
+		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`), nil},
 	{"calculations",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:[A-Z0-9.]+\s+){0,3}CALC(?:ULATION)?S\b`),
-		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`)},
+		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`),
+		regexp.MustCompile(`(?i)^\s*(?:STRUCTURAL\s+)?CALCULATIONS\s*$`)},
 	{"soils report",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|ENGINEER|INVESTIGATION)\b`),
-		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`)},
+		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`), nil},
 	{"energy compliance documentation",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:TITLE\s+24|ENERGY)\s+(?:REPORT|CALC(?:ULATION)?S|COMPLIANCE|DOCUMENTATION)\b|\bREScheck\b|\bCOMcheck\b`),
-		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`)},
+		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`),
+		regexp.MustCompile(`(?i)\b(?:REScheck|COMcheck)(?:-Web)?\s+(?:Software\s+Version|Compliance\s+Certificate)\b|^\s*CERTIFICATE\s+OF\s+COMPLIANCE\b|^\s*(?:ENERGY\s+)?COMPLIANCE\s+CERTIFICATE\s*$`)},
 	{"deferred submittals",
 		lineSet.MustCompile(`(?i)\bDEFERRED\s+SUBMITTALS?\b`),
-		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`)},
+		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`), nil},
 	{"project specifications",
 		lineSet.MustCompile(`(?i)\b(?:REFER\s+TO|SEE)\s+(?:THE\s+)?(?:PROJECT\s+)?SPECIFICATIONS?\b`),
-		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`)},
+		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`), nil},
 }
 
 // A set lists its deferred submittals under a heading of their own
@@ -117,6 +122,17 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 		// that defers something; a truss note needs trusses on the list.
 		if re := deferredSubject[d.kind]; listed && re != nil && (d.kind == "deferred submittals" || re.MatchString(deferredItems)) {
 			submitted = true
+		}
+		for _, pv := range rv.pages {
+			if submitted || d.itself == nil || !pv.readable {
+				continue
+			}
+			for _, l := range pv.lines {
+				if d.itself.MatchString(l.Text) {
+					submitted = true
+					break
+				}
+			}
 		}
 		if submitted {
 			continue

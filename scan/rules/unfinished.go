@@ -60,6 +60,21 @@ var (
 	abbreviationsRe  = lineSet.MustCompile(`(?i)\bABBREVIATIONS?\b|\bLEGEND\b|\bSYMBOLS\b`)
 )
 
+// formFieldWordRe is the caption of a form's fill-in line: "Name - Title
+// ______ Signature ______ Date ______" has no colons, but its blanks follow
+// the field they are for.
+var formFieldWordRe = regexp.MustCompile(`(?i)^(?:NAME|TITLE|SIGNATURE|SIGNED|DATE|PHONE|TEL|EMAIL|E-MAIL|LICENSE|LIC|NO|NUMBER|INITIALS|PRINT|BY|ADDRESS|COMPANY|FIRM|STAMP)$`)
+
+// formFieldBlank reports whether the blank after before is a form's
+// fill-in line: the word just before it names a field.
+func formFieldBlank(before string) bool {
+	f := strings.Fields(before)
+	if len(f) == 0 {
+		return false
+	}
+	return formFieldWordRe.MatchString(strings.Trim(f[len(f)-1], ".#:-"))
+}
+
 // checkUnfinishedText reports placeholders and deferred decisions left in
 // the notes and schedules: one finding per distinct text on a sheet.
 func checkUnfinishedText(rv *review, r *Rule) []observation {
@@ -104,7 +119,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				add(li, 0, len(l.Text), "?", "a question mark where a value belongs")
 				continue
 			}
-			if m := pv.find(blankRe, li); m != nil && !strings.HasSuffix(strings.TrimSpace(l.Text[:m[2]]), ":") {
+			if m := pv.find(blankRe, li); m != nil && !strings.HasSuffix(strings.TrimSpace(l.Text[:m[2]]), ":") && !formFieldBlank(l.Text[:m[2]]) {
 				add(li, 0, len(l.Text), "_", "a blank left in a note")
 				continue
 			}
