@@ -91,7 +91,12 @@ func TestUnfinishedTextPDF(t *testing.T) {
 				"CABINET HARDWARE: TBD BY OWNER",
 				"TILE FINISH T.B.D. (OWNER SELECTION)",
 				"SPECIAL INSPECTOR: ________ DATE: ______",
-				"APPROVED BY ________"),
+				"APPROVED BY ________",
+				"GENERAL CONTRACTOR: TO BE DETERMINED",
+				"CONTRACTOR: TBD",
+				"2. VERIFY ROUGH OPENING W/ WINDOW MFR.",
+				"Name - Title ____________ Signature ____________ Date ______",
+				"5. PAINT COLOR TBD"),
 				plangen.Notes(900, 140, "ABBREVIATIONS", "TBD TO BE DETERMINED", "VIF VERIFY IN FIELD", "TBD")...)},
 		// The owner's choice of a size the code governs is still open.
 		plangen.SheetSpec{Number: "A-103", Title: "SECOND FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
@@ -196,6 +201,16 @@ func TestOpeningTagsPDF(t *testing.T) {
 	if got := byRule(fs, "consistency-schedule-mark-repeated"); len(got) != 0 {
 		t.Errorf("tagged elevations beside the table: %v", anchorTexts(got))
 	}
+
+	// A clerestory window tagged on the exterior elevations only is shown;
+	// a mark tagged nowhere is not.
+	fs = reviewPDF(t, plan,
+		plangen.SheetSpec{Number: "A-201", Title: "EXTERIOR ELEVATIONS", Date: "2026-03-02", Scale: scale14, Labels: tags("W05", "W01")},
+		plangen.SheetSpec{Number: "A-601", Title: "WINDOW SCHEDULE", Date: "2026-03-02", Scale: "NTS",
+			Labels: plangen.Notes(120, 140, "WINDOW SCHEDULE", "MARK", "W01", "W02", "W03", "W04", "W05", "W06")})
+	if got := byRule(fs, "consistency-schedule-mark-not-on-plans"); len(got) != 1 || got[0].Anchors[0].Text != "W06" {
+		t.Errorf("marks shown nowhere: %v", anchorTexts(got))
+	}
 }
 
 func TestScaleConflictPDF(t *testing.T) {
@@ -205,6 +220,11 @@ func TestScaleConflictPDF(t *testing.T) {
 		// Look-alike: the same plan at one scale, its A3 reduction at another.
 		plangen.SheetSpec{Number: "S2.02", Title: "SLAB PLAN", Date: "2026-03-02", Scale: "1:100 AT A1 SHEET | 1:200 AT A3 SHEET",
 			Labels: plangen.Notes(120, 140, "SLAB PLAN", "SCALE 1 : 100 AT A1")},
+		// Views at several scales: a detail sheet, a plan with a detail.
+		plangen.SheetSpec{Number: "S5.01", Title: "DETAILS", Date: "2026-03-02", Scale: "AS SHOWN @ A1",
+			Labels: plangen.Notes(120, 140, "1 FOOTING DETAIL", "SCALE 1:10 @ A1", "2 SLAB EDGE DETAIL", "SCALE 1:20 @ A1", "3 PLAN", "SCALE 1:100 @ A1")},
+		plangen.SheetSpec{Number: "S2.03", Title: "FOOTING PLAN", Date: "2026-03-02", Scale: "1:100 AT A1",
+			Labels: plangen.Notes(120, 140, "FOOTING PLAN", "SCALE 1:100 AT A1", "DETAIL A", "SCALE 1:20 AT A1")},
 	)
 	got := byRule(fs, "consistency-scale-conflict")
 	if len(got) != 1 || got[0].SheetNumber != "S2.01" {
@@ -221,6 +241,13 @@ func TestIssueStatusPDF(t *testing.T) {
 			Labels: []plangen.LabelSpec{stamp("REVISION SET 1 (PREBID ADDENDUM)")}},
 		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
 			Labels: []plangen.LabelSpec{stamp("DESIGN DEVELOPMENT")}},
+		plangen.SheetSpec{Number: "A-103", Title: "CEILING PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("90% CONSTRUCTION DOCUMENTS")}},
+		// A set issued for the permit and another purpose at once.
+		plangen.SheetSpec{Number: "A-204", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("PERMIT / BID SET")}},
+		plangen.SheetSpec{Number: "A-205", Title: "DETAILS", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("ISSUED FOR REVIEW & PERMIT")}},
 		// Look-alikes: the statuses a permit set carries, and a note that
 		// is no stamp.
 		plangen.SheetSpec{Number: "A-201", Title: "ELEVATIONS", Date: "2026-03-02", Scale: scale14,
@@ -238,7 +265,7 @@ func TestIssueStatusPDF(t *testing.T) {
 	for _, f := range got {
 		sheetsFlagged[f.SheetNumber] = true
 	}
-	if len(got) != 2 || !sheetsFlagged["A-101"] || !sheetsFlagged["A-102"] {
+	if len(got) != 3 || !sheetsFlagged["A-101"] || !sheetsFlagged["A-102"] || !sheetsFlagged["A-103"] {
 		t.Errorf("issue status: %v", anchorTexts(got))
 	}
 	if n := len(byRule(fs, "completeness-preliminary-stamp")); n != 0 {
@@ -276,12 +303,24 @@ func TestEmptySchedulePDF(t *testing.T) {
 	// A revision table is blank until the set is revised.
 	revLabels, revRules := table(1400, 200, []float64{60, 120, 300, 60},
 		[]string{"REV", "DATE", "DESCRIPTION", "BY"}, []string{"", "", "", ""}, []string{"", "", "", ""})
+	// An installation certificate and a special inspection log are
+	// filled in the field by the installer and the inspector.
+	certLabels, certRules := table(120, 700, []float64{200, 100, 100, 100, 100, 100},
+		[]string{"INSULATION INSTALLED", "R-VALUE", "THICKNESS", "MFR.", "INSTALLER", "HERS VERIFIED"},
+		[]string{"ATTIC", "R-38", "", "", "", ""}, []string{"WALLS", "R-21", "", "", "", ""}, []string{"FLOOR", "R-19", "", "", "", ""})
+	logLabels, logRules := table(1400, 700, []float64{300, 80, 80, 160, 100},
+		[]string{"VERIFICATION AND INSPECTION", "CONT.", "PERIODIC", "INSPECTOR", "INITIALS"},
+		[]string{"VERIFY REINFORCEMENT", "", "X", "", ""}, []string{"CONCRETE PLACEMENT", "X", "", "", ""}, []string{"ANCHORS CAST IN CONCRETE", "", "X", "", ""})
 	fs := reviewPDF(t,
 		plangen.SheetSpec{Number: "E-601", Title: "CONDUCTOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
 			Labels: blankLabels, Strokes: blankRules},
 		plangen.SheetSpec{Number: "E-602", Title: "CONDUCTOR SCHEDULE", Date: "2026-03-02", Scale: "NTS",
-			Labels: append(fullLabels, revLabels...), Strokes: append(fullRules, revRules...)},
+			Labels: append(append(append(fullLabels, revLabels...), certLabels...), logLabels...), Strokes: append(append(append(fullRules, revRules...), certRules...), logRules...)},
 	)
+	// The inspector's task "VERIFY REINFORCEMENT" is no open question.
+	if got := byRule(fs, "completeness-unfinished-text"); len(got) != 0 {
+		t.Errorf("special inspection tasks as unfinished text: %v", anchorTexts(got))
+	}
 	got := byRule(fs, "completeness-empty-schedule-cell")
 	if len(got) != 1 || got[0].SheetNumber != "E-601" || !strings.Contains(got[0].Anchors[0].Text, "CONDUCTOR") {
 		t.Errorf("empty schedules: %v", anchorTexts(got))
@@ -353,8 +392,9 @@ func TestCodeAnalysisPairsPDF(t *testing.T) {
 		t.Errorf("IRC riser rule: %v", anchorTexts(got))
 	}
 	// The same cover without the values: each field is reported missing.
+	// (Under the building code: the IRC has no construction types.)
 	empty := []plangen.LabelSpec{{Text: "CODE ANALYSIS", Left: 200, Top: 260, Size: 16}}
-	empty = append(empty, plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "APPLICABLE CODES: 2021 IRC", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING")...)
+	empty = append(empty, plangen.Notes(200, 300, "PROJECT: NEW RESIDENCE", "APPLICABLE CODES: 2021 IBC", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING")...)
 	fs = reviewPDF(t,
 		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: empty},
 		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14, Labels: stair},
@@ -617,5 +657,225 @@ func TestDrawingKindOtherDisciplinesPDF(t *testing.T) {
 		!strings.Contains(all, "refers to MEP drawings (") ||
 		!strings.Contains(all, "refers to civil drawings and landscape drawings (") {
 		t.Errorf("other disciplines: %v", kinds)
+	}
+}
+
+func TestCodeAnalysisTableRowsPDF(t *testing.T) {
+	// A ruled code-analysis table: each value in the cell right of its
+	// label, in the same type, without a digit ("V-B", "B", "YES").
+	rows := func(occ, ctype, spr string) ([]plangen.LabelSpec, []plangen.Stroke) {
+		return table(120, 600, []float64{260, 300}, []string{"CODE ANALYSIS", ""},
+			[]string{"OCCUPANCY CLASSIFICATION", occ},
+			[]string{"CONSTRUCTION TYPE", ctype},
+			[]string{"SPRINKLERED", spr},
+			[]string{"NUMBER OF STORIES", "1"})
+	}
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.")}
+	ids := []string{"completeness-occupancy-stated", "completeness-construction-type-stated", "completeness-sprinklers-stated"}
+	labels, rules := rows("B", "II-B", "YES")
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: append(labels, plangen.Notes(120, 140, "APPLICABLE CODES: 2021 IBC")...), Strokes: rules}, plan)
+	for _, id := range ids {
+		if got := byRule(fs, id); len(got) != 0 {
+			t.Errorf("%s on a set that states it in its code-analysis table", id)
+		}
+	}
+	// The same table with its value cells left blank: each is missing.
+	// (A bare "SPRINKLERED" caption is read as a statement by the line
+	// patterns of facts.go, so only the first two are asserted here.)
+	labels, rules = rows("", "", "")
+	fs = reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: append(labels, plangen.Notes(120, 140, "APPLICABLE CODES: 2021 IBC")...), Strokes: rules}, plan)
+	for _, id := range ids[:2] {
+		if got := byRule(fs, id); len(got) != 1 {
+			t.Errorf("%s: %d findings on a table whose value cells are blank", id, len(got))
+		}
+	}
+}
+
+func TestDeferredSubmittalListPDF(t *testing.T) {
+	notes := plangen.SheetSpec{Number: "S-1", Title: "ROOF FRAMING PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140,
+			"1. PRE-MANUFACTURED TRUSSES @ 24\" O.C. PER MANUFACTURER'S CALCULATIONS.",
+			"2. FIRE SPRINKLERS (NFPA 13D): DEFERRED SUBMITTAL.")}
+	cover := func(lines ...string) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "T-1", Title: "TITLE SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, append([]string{"PROJECT DATA", "SCOPE OF WORK: NEW SINGLE FAMILY DWELLING"}, lines...)...)}
+	}
+	kinds := func(fs []Finding) map[string]bool {
+		out := map[string]bool{}
+		for _, f := range byRule(fs, "completeness-reference-to-missing-document") {
+			for _, k := range []string{"truss layouts", "deferred submittals"} {
+				if strings.Contains(f.Rationale, "relies on "+k) {
+					out[k] = true
+				}
+			}
+		}
+		return out
+	}
+	// The cover lists the deferred items: the notes defer what the list
+	// names, which is what the building official approves.
+	got := kinds(reviewPDF(t, cover("DEFERRED SUBMITTALS", "1. FIRE SPRINKLER SYSTEM (NFPA 13D)", "2. PRE-MANUFACTURED ROOF TRUSSES",
+		"DEFERRED SUBMITTAL DOCUMENTS SHALL BE SUBMITTED TO THE ARCHITECT FOR REVIEW."), notes))
+	if len(got) != 0 {
+		t.Errorf("deferred items listed on the cover reported: %v", got)
+	}
+	// A list that does not name the trusses: the truss note relies on a
+	// document neither submitted nor deferred.
+	got = kinds(reviewPDF(t, cover("DEFERRED SUBMITTALS: FIRE SPRINKLER SYSTEM"), notes))
+	if !got["truss layouts"] || got["deferred submittals"] {
+		t.Errorf("list without trusses: %v", got)
+	}
+	// No list: a note deferring something is a finding (the list is what
+	// is missing), and so is the truss note.
+	got = kinds(reviewPDF(t, cover("DEFERRED SUBMITTAL DOCUMENTS SHALL BE SUBMITTED TO THE ARCHITECT FOR REVIEW."), notes))
+	if !got["truss layouts"] || !got["deferred submittals"] {
+		t.Errorf("no list: %v", got)
+	}
+}
+
+func TestPreliminaryStampNotesPDF(t *testing.T) {
+	stamp := func(text string) plangen.LabelSpec {
+		return plangen.LabelSpec{Text: text, Left: plangen.PageWidth - 330, Top: plangen.PageHeight - 420, Size: 14}
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: []plangen.LabelSpec{stamp("PRELIMINARY - NOT FOR CONSTRUCTION")}},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "THIS SHEET IS NOT FOR CONSTRUCTION")},
+		// Look-alikes: standing notes of a sheet issued for permit.
+		plangen.SheetSpec{Number: "A-201", Title: "ELEVATIONS", Date: "2026-03-02", Scale: scale14,
+			Labels: append([]plangen.LabelSpec{stamp("ISSUED FOR PERMIT")}, plangen.Notes(120, 140,
+				"1. DRAWINGS ARE NOT FOR CONSTRUCTION UNTIL APPROVED BY THE BUILDING DEPARTMENT.",
+				"2. WORK SHOWN DASHED BY OTHERS IS NOT FOR CONSTRUCTION UNDER THIS PERMIT.",
+				"3. SHEETS MARKED 'NOT FOR CONSTRUCTION' SHALL NOT BE USED IN THE FIELD.",
+				"4. NOT FOR CONSTRUCTION UNLESS SIGNED AND SEALED BY THE ENGINEER OF RECORD.")...)},
+	)
+	got := byRule(fs, "completeness-preliminary-stamp")
+	if len(got) != 2 || got[0].SheetNumber == "A-201" || got[1].SheetNumber == "A-201" {
+		t.Fatalf("stamps: %v", anchorTexts(got))
+	}
+	for _, f := range got {
+		if f.SheetNumber == "A-101" && f.Anchors[0].Text != "PRELIMINARY - NOT FOR CONSTRUCTION" {
+			t.Errorf("anchor %q, want the whole stamp", f.Anchors[0].Text)
+		}
+	}
+}
+
+func TestConstructionTypeResidentialCodePDF(t *testing.T) {
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. EXT. WALLS: 2X6 @ 16\" O.C. W/ R-21 BATT.")}
+	cover := func(lines ...string) plangen.SheetSpec {
+		return plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, append([]string{"PROJECT INFORMATION", "FIRE SPRINKLERS: NOT REQUIRED"}, lines...)...)}
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  int
+	}{
+		// A house under the residential code: the IRC has no construction
+		// types.
+		{"IRC house", []string{"OCCUPANCY GROUP: R-3 (SFD), U (GARAGE)", "CODES: 2021 IRC AS AMENDED BY THE STATE OF IDAHO; 2021 IECC; 2020 NEC"}, 0},
+		{"IRC without a group", []string{"SCOPE: NEW SINGLE FAMILY RESIDENCE", "CODES: 2021 IRC, 2020 NEC"}, 0},
+		// An R-3 under the building code, and a business occupancy with
+		// the IRC listed beside: the type is asked for.
+		{"IBC R-3", []string{"OCCUPANCY GROUP: R-3", "CODES: 2021 IBC"}, 1},
+		{"IBC B", []string{"OCCUPANCY GROUP: B", "CODES: 2021 IBC, 2021 IRC"}, 1},
+	} {
+		fs := reviewPDF(t, cover(c.lines...), plan)
+		if got := byRule(fs, "completeness-construction-type-stated"); len(got) != c.want {
+			t.Errorf("%s: %d construction-type findings, want %d", c.name, len(got), c.want)
+		}
+	}
+}
+
+func TestSetIndexSeparateSubmittalsPDF(t *testing.T) {
+	// Rows the index itself marks as submitted apart are not missing
+	// sheets; a sheet merely missing still is, and so is a sheet whose
+	// title is the deferred-submittal list.
+	var index []plangen.LabelSpec
+	index = append(index, plangen.LabelSpec{Text: "SHEET INDEX", Left: 200, Top: 300, Size: 16})
+	for i, r := range [][2]string{{"G0.1", "COVER SHEET"}, {"G0.2", "DEFERRED SUBMITTALS"}, {"A1.1", "FLOOR PLAN"}, {"A1.2", "ROOF PLAN"},
+		{"C1.0", "GRADING & DRAINAGE PLAN (BY OTHERS)"}, {"FP1.0", "FIRE SPRINKLER PLAN (DEFERRED SUBMITTAL)"}, {"L1.0", "LANDSCAPE PLAN - UNDER SEPARATE PERMIT"}} {
+		index = append(index, plangen.LabelSpec{Text: r[0], Left: 200, Top: 340 + float64(i)*24}, plangen.LabelSpec{Text: r[1], Left: 300, Top: 340 + float64(i)*24})
+	}
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "G0.1", Title: "COVER SHEET", Date: "2026-03-02", Labels: index},
+		plangen.SheetSpec{Number: "A1.1", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14})
+	var listed []string
+	for _, f := range byRule(fs, "completeness-sheet-index-missing-sheet") {
+		listed = append(listed, f.Rationale)
+	}
+	if len(listed) != 2 || !strings.Contains(strings.Join(listed, " "), "lists A1.2") || !strings.Contains(strings.Join(listed, " "), "lists G0.2") {
+		t.Errorf("missing: %v", listed)
+	}
+}
+
+func TestIndexTitleSpellingsPDF(t *testing.T) {
+	// Index title, title-block title: the same title written short or
+	// long is no contradiction; another subject or level is.
+	pairs := [][3]string{
+		{"A-1", "1ST FLOOR PLAN", "FIRST FLOOR PLAN"},
+		{"A-2", "ELECTRICAL PLAN", "ELECT. PLAN"},
+		{"A-3", "FOUNDATION PLAN", "FNDN. PLAN & DETAILS"},
+		{"A-4", "INTERIOR ELEVATIONS", "ENLARGED PLANS & INT. ELEVS."},
+		{"A-5", "WALL SECTIONS", "DETAILS"},
+		{"A-6", "FIRST FLOOR PLAN", "2ND FLOOR PLAN"},
+	}
+	index := []plangen.LabelSpec{{Text: "SHEET INDEX", Left: 1300, Top: 300, Size: 16},
+		{Text: "T-1", Left: 1300, Top: 340}, {Text: "TITLE SHEET", Left: 1400, Top: 340}}
+	for i, p := range pairs {
+		index = append(index, plangen.LabelSpec{Text: p[0], Left: 1300, Top: 364 + float64(i)*24}, plangen.LabelSpec{Text: p[1], Left: 1400, Top: 364 + float64(i)*24})
+	}
+	specs := []plangen.SheetSpec{{Number: "T-1", Title: "TITLE SHEET", Date: "2026-03-02", Labels: index}}
+	for _, p := range pairs {
+		specs = append(specs, plangen.SheetSpec{Number: p[0], Title: p[2], Date: "2026-03-02", Scale: scale14})
+	}
+	got := byRule(reviewPDF(t, specs...), "completeness-index-title-mismatch")
+	flagged := map[string]bool{}
+	for _, f := range got {
+		flagged[f.SheetNumber] = true
+	}
+	if len(got) != 2 || !flagged["A-5"] || !flagged["A-6"] {
+		t.Errorf("title mismatches: %v", anchorTexts(got))
+	}
+}
+
+func TestCodeAnalysisUSPhrasingsPDF(t *testing.T) {
+	// Code-analysis blocks as US covers print them: each states all three
+	// facts, so none is reported missing.
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. EXT. WALLS: 2X6 @ 16\" O.C.")}
+	for _, lines := range [][]string{
+		{"OCC. GROUP: R3", "CONSTRUCTION TYPE: V-B", "FIRE SPRINKLERS: NONE"},
+		{"OCCUPANCY CLASSIFICATION: R-3/U", "CONSTRUCTION: V-B", "SPRINKLER SYSTEM: NOT REQUIRED"},
+		{"OCCUPANCY: B / S-1", "BUILDING TYPE: II-B", "AUTOMATIC SPRINKLER SYSTEM: YES PER NFPA 13"},
+		// Each label over its value, in the same type.
+		{"OCCUPANCY GROUP", "R-3", "CONSTRUCTION TYPE", "V-B", "SPRINKLERED", "NO"},
+	} {
+		fs := reviewPDF(t, plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, append(append([]string{"CODE ANALYSIS"}, lines...), "2021 IBC")...)}, plan)
+		for _, f := range fs {
+			if f.Topic == "completeness.code-analysis" {
+				t.Errorf("%v: %s", lines, f.RuleID)
+			}
+		}
+	}
+}
+
+func TestEnergyCertificateInSetPDF(t *testing.T) {
+	// The REScheck certificate is a page of the file: the plan's reference
+	// to it is answered. Without it, the reference is a finding.
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "INSULATION PER REScheck: R-49 CEILING, R-21 WALLS")}
+	cert := plangen.SheetSpec{Labels: plangen.Notes(120, 140, "REScheck Software Version 4.7.2", "Compliance Certificate",
+		"Project: SMITH RESIDENCE", "Energy Code: 2021 IECC", "Envelope PASSES: Design 5% better than code")}
+	if got := byRule(reviewPDF(t, plan, cert), "completeness-reference-to-missing-document"); len(got) != 0 {
+		t.Errorf("certificate in the file reported missing: %v", anchorTexts(got))
+	}
+	if got := byRule(reviewPDF(t, plan), "completeness-reference-to-missing-document"); len(got) != 1 {
+		t.Errorf("certificate not in the file: %v", anchorTexts(got))
 	}
 }

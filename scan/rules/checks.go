@@ -199,8 +199,9 @@ func checkIndexMissing(rv *review, r *Rule) []observation {
 	reported := map[string]bool{}
 	for _, ip := range rv.indexPages() {
 		for _, e := range ip.index {
-			// A number the index marks reserved is kept free on purpose.
-			if _, ok := present[e.Key]; ok || reported[e.Key] || reservedTitleRe.MatchString(e.Title) {
+			// A number the index marks reserved is kept free on purpose;
+			// a sheet it marks by others or separate is submitted apart.
+			if _, ok := present[e.Key]; ok || reported[e.Key] || notExpected(e) {
 				continue
 			}
 			reported[e.Key] = true
@@ -415,7 +416,10 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	case "occupancy":
 		stated = len(rv.facts.groups) > 0
 	case "construction_type":
-		stated = len(rv.facts.construction) > 0
+		// The residential code does not classify a dwelling by
+		// construction type (that is the building code's chapter 6): an
+		// IRC house is not asked for one.
+		stated = len(rv.facts.construction) > 0 || underResidentialCode(rv.facts)
 	case "sprinklers":
 		stated = len(rv.facts.sprinklerStmts) > 0
 	}
@@ -424,6 +428,35 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	}
 	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " "), "where": where.sheetNumberOr()},
 		evidence: "no " + r.Params["field"]}}
+}
+
+// residentialCodes are the code families of one- and two-family dwellings
+// and townhouses: the IRC and the state codes based on it.
+var residentialCodes = map[string]bool{"IRC": true, "CRC": true, "FBCR": true}
+
+// underResidentialCode reports whether the set is a dwelling under the
+// residential code: it states one, and every occupancy it states is R-3
+// or U (a house and its garage). With no occupancy stated, a building
+// code stated beside it leaves the question open.
+func underResidentialCode(f setFacts) bool {
+	residential, building := false, false
+	for _, c := range f.codes {
+		switch {
+		case residentialCodes[c.group]:
+			residential = true
+		case buildingFamilies[c.group]:
+			building = true
+		}
+	}
+	if !residential {
+		return false
+	}
+	for _, g := range f.groups {
+		if g.group != "R-3" && g.group != "U" {
+			return false
+		}
+	}
+	return len(f.groups) > 0 || !building
 }
 
 // requiredExits is the minimum number of exits for a story's occupant load

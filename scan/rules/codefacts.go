@@ -1,8 +1,12 @@
 package rules
 
 import (
+	"math"
 	"regexp"
+	"slices"
 	"strings"
+
+	"planreview/scan/sheets"
 )
 
 // Code-analysis statements printed as label and value (the value right of
@@ -12,11 +16,11 @@ import (
 // label and value share a line.
 var (
 	occupancyLabelRe    = regexp.MustCompile(`(?i)^(?:OCCUPANCY(?:\s+(?:GROUP|GROUPS|CLASSIFICATION|CLASS|TYPE|CATEGORY))?|USE\s+GROUP|OCC\.?\s+GROUP|GROUP)\s*:?$`)
-	occupancyValueRe    = regexp.MustCompile(`(?i)^(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
-	constructionLabelRe = regexp.MustCompile(`(?i)^(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE|CONSTRUCTION\s+CLASSIFICATION)\s*:?$`)
+	occupancyValueRe    = regexp.MustCompile(`(?i)^(?:GROUP\s+)?(A-?[1-5]|B|E|F-?[12]|H-?[1-5]|I-?[1-4]|M|R-?[1-4]|S-?[12]|U)\b`)
+	constructionLabelRe = regexp.MustCompile(`(?i)^(?:CONSTRUCTION(?:\s+(?:TYPE|CLASSIFICATION|CLASS))?|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE|BUILDING\s+TYPE)\s*:?$`)
 	constructionValueRe = regexp.MustCompile(`(?i)^(?:TYPE\s+)?(IV-HT|IV-[ABC]|I{1,3}-?[AB]|IV|V-?[AB])\b`)
 	sprinklerLabelRe    = regexp.MustCompile(`(?i)^(?:(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEM)?|SPRINKLERED|FIRE\s+SUPPRESSION(?:\s+SYSTEM)?)\s*:?$`)
-	sprinklerValueRe    = regexp.MustCompile(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED)\b`)
+	sprinklerValueRe    = regexp.MustCompile(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|NOT\s+(?:REQUIRED|PROVIDED)|N/A)(?:\W|$)`)
 	codeSheetLineRe     = lineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
 )
 
@@ -34,32 +38,111 @@ func addPairFacts(pages []*pageView, f *setFacts) {
 		}
 		lp := pv.layoutPage()
 		for _, pr := range lp.Pairs {
-			label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(pr.Label), ":"))
-			value := strings.TrimSpace(pr.Value)
-			h := hit{pv: pv, words: append(append([]int{}, pr.LabelWords...), pr.ValueWords...), text: pr.Label + " " + pr.Value}
-			switch {
-			case occupancyLabelRe.MatchString(label):
-				if m := occupancyValueRe.FindStringSubmatch(value); m != nil {
-					h.group = strings.ToUpper(m[1])
-					f.groups = append(f.groups, h)
-				}
-			case constructionLabelRe.MatchString(label):
-				if constructionValueRe.MatchString(value) {
-					f.construction = append(f.construction, h)
-				}
-			case sprinklerLabelRe.MatchString(label):
-				if m := sprinklerValueRe.FindStringSubmatch(value); m != nil {
-					switch v := strings.ToUpper(m[1]); v {
-					case "NO", "N", "NONE":
-						h.group = "NON-SPRINKLERED"
-					case "YES", "Y":
-						h.group = "SPRINKLERED"
-					default:
-						h.group = v
+			f.addCodePair(pv, pr.Label, pr.Value, append(append([]int{}, pr.LabelWords...), pr.ValueWords...))
+		}
+		// A label alone on its line with its value alone on the line just
+		// under it, in the same type ("OCCUPANCY GROUP" over "R-3"): the
+		// layout pairs a caption with a value below only when the value is
+		// set larger.
+		for li, l := range pv.lines {
+			if !codeLabel(l.Text) {
+				continue
+			}
+			if vi := lineUnder(pv.lines, li); vi >= 0 {
+				v := pv.lines[vi]
+				f.addCodePair(pv, l.Text, v.Text, append(append([]int{}, l.Words...), v.Words...))
+			}
+		}
+		// A code-analysis table's row: the label's cell and the next
+		// filled cell of its row. The layout pairs a caption with a value
+		// cell only when the value has a digit or larger type (a schedule's
+		// header row is no field), so "CONSTRUCTION TYPE" | "V-B" and
+		// "SPRINKLERED" | "NO" are read here, where the label itself says
+		// what the value is.
+		for _, t := range lp.Tables {
+			for _, row := range t.Rows {
+				for ci, c := range row.Cells {
+					if len(c.Words) == 0 || !codeLabel(c.Text) {
+						continue
 					}
-					f.sprinklerStmts = append(f.sprinklerStmts, h)
+					for _, n := range row.Cells[ci+1:] {
+						if len(n.Words) > 0 {
+							f.addCodePair(pv, c.Text, n.Text, append(append([]int{}, c.Words...), n.Words...))
+							break
+						}
+					}
 				}
 			}
+		}
+	}
+}
+
+// lineUnder returns the line standing just under line li, left-aligned
+// with it (within a line height), with at most a line height of space
+// between: -1 when there is none.
+func lineUnder(lines []sheets.Line, li int) int {
+	l := lines[li]
+	h := l.Box.Y1 - l.Box.Y0
+	best, gap := -1, 0.0
+	for i, o := range lines {
+		if i == li || o.Box.Y0 < l.Box.Y1-0.2*h || o.Box.Y0-l.Box.Y1 > h || math.Abs(o.Box.X0-l.Box.X0) > h {
+			continue
+		}
+		if g := o.Box.Y0 - l.Box.Y1; best < 0 || g < gap {
+			best, gap = i, g
+		}
+	}
+	return best
+}
+
+// codeLabel reports whether a cell's text is the label of a code-analysis
+// fact.
+func codeLabel(text string) bool {
+	label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(text), ":"))
+	return occupancyLabelRe.MatchString(label) || constructionLabelRe.MatchString(label) || sprinklerLabelRe.MatchString(label)
+}
+
+// addCodePair records the fact a label and its value state, when the
+// value reads as one (an occupancy group, a construction type, a
+// sprinkler statement). A fact already read from the same words is not
+// counted twice.
+func (f *setFacts) addCodePair(pv *pageView, rawLabel, rawValue string, words []int) {
+	label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rawLabel), ":"))
+	value := strings.TrimSpace(rawValue)
+	h := hit{pv: pv, words: words, text: rawLabel + " " + rawValue}
+	seen := func(hs []hit) bool {
+		for _, o := range hs {
+			if o.pv == pv && slices.Equal(o.words, words) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case occupancyLabelRe.MatchString(label):
+		if m := occupancyValueRe.FindStringSubmatch(value); m != nil && !seen(f.groups) {
+			// "R3" is group R-3 written without its hyphen.
+			h.group = strings.ToUpper(m[1])
+			if len(h.group) == 2 {
+				h.group = h.group[:1] + "-" + h.group[1:]
+			}
+			f.groups = append(f.groups, h)
+		}
+	case constructionLabelRe.MatchString(label):
+		if constructionValueRe.MatchString(value) && !seen(f.construction) {
+			f.construction = append(f.construction, h)
+		}
+	case sprinklerLabelRe.MatchString(label):
+		if m := sprinklerValueRe.FindStringSubmatch(value); m != nil && !seen(f.sprinklerStmts) {
+			switch v := strings.Join(strings.Fields(strings.ToUpper(m[1])), " "); v {
+			case "NO", "N", "NONE", "NOT REQUIRED", "NOT PROVIDED", "N/A":
+				h.group = "NON-SPRINKLERED"
+			case "YES", "Y":
+				h.group = "SPRINKLERED"
+			default:
+				h.group = v
+			}
+			f.sprinklerStmts = append(f.sprinklerStmts, h)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"planreview/scan/sheets"
 )
 
 // Door and window tags against their schedules, both directions. A tag is
@@ -131,14 +133,27 @@ func checkTagNotInSchedule(rv *review, r *Rule) []observation {
 }
 
 // checkScheduleMarkNotOnPlans reports a schedule mark no floor plan shows.
+// A mark tagged on another drawing of the set (a clerestory window on an
+// elevation, a skylight on the roof plan, an opening in an enlarged plan
+// or section) is shown where it is: not a finding.
 func checkScheduleMarkNotOnPlans(rv *review, r *Rule) []observation {
 	sched, plans, ok := rv.openingTags()
 	if !ok {
 		return nil
 	}
+	present := rv.presentSheets()
+	elsewhere := map[string]bool{}
+	for _, pv := range rv.pages {
+		if !pv.readable || pv.isOpeningSchedule() {
+			continue
+		}
+		for _, h := range pv.standaloneMarks(present) {
+			elsewhere[h.mark] = true
+		}
+	}
 	var out []observation
 	for _, m := range sortedTagKeys(sched) {
-		if _, shown := plans[m]; shown {
+		if _, shown := plans[m]; shown || elsewhere[m] {
 			continue
 		}
 		h := sched[m][0]
@@ -163,45 +178,93 @@ func sortedTagKeys(m map[string][]tagHit) []string {
 // title-block font is skipped).
 var scaleAtRe = lineSet.MustCompile(`(?i)\b1\s*:\s*(\d{1,5})\b(?:\s*1\s*:)?\s*(?:@|AT)\s*(A[0-4])\b`)
 
-// checkScaleConflict reports a sheet that states two different scales for
-// the same paper size (a view at 1:100 at A1 where the title block says
-// 1:200 at A1): one of them is wrong, and dimensions scaled from the print
-// would be too.
+// checkScaleConflict reports a sheet whose title block states one scale
+// for a paper size and whose views all state another for the same paper (a
+// plan at 1:100 at A1 where the title block says 1:200 at A1): one of
+// them is wrong, and dimensions scaled from the print would be too. Views
+// at different scales (a detail sheet: 1:10, 1:20 and 1:100 at A1) are
+// what a sheet of several views prints, not a conflict.
 func checkScaleConflict(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pv := range rv.pages {
 		if !pv.readable {
 			continue
 		}
-		type stated struct {
-			ratio, paper, text string
-			words              []int
+		// The title block's statement is the one in its scale field; a
+		// sheet whose model has none takes the right third of the sheet
+		// (where title blocks stand) — never the bottom strip, where views
+		// print their titles and scales.
+		fieldWords := map[int]bool{}
+		if pv.model != nil {
+			tb := pv.model.TitleBlock
+			for _, f := range pv.model.Fields {
+				// A view's "SCALE 1:100" caption is a field too: only the
+				// one inside the title block counts.
+				if f.Kind == sheets.FieldScale && f.CaptionBox.X0 >= tb.X0 && f.CaptionBox.X1 <= tb.X1 && f.CaptionBox.Y0 >= tb.Y0 && f.CaptionBox.Y1 <= tb.Y1 && tb.X1 > tb.X0 {
+					for _, wi := range append(append([]int{}, f.CaptionWords...), f.ValueWords...) {
+						fieldWords[wi] = true
+					}
+				}
+			}
 		}
-		first := map[string]stated{}
+		inTitleBlock := func(l sheets.Line, words []int) bool {
+			if len(fieldWords) == 0 {
+				return l.Box.X0 > 0.65*pv.page.Width
+			}
+			for _, wi := range words {
+				if fieldWords[wi] {
+					return true
+				}
+			}
+			return false
+		}
+		titleBlock := map[string][]statedScale{} // paper → statements
+		views := map[string][]statedScale{}
+		var papers []string
 		for li, l := range pv.lines {
 			if strings.IndexByte(l.Text, ':') < 0 {
 				continue // scaleAtRe needs the ratio's colon
 			}
 			for _, m := range pv.findAll(scaleAtRe, li) {
-				s := stated{ratio: l.Text[m[2]:m[3]], paper: strings.ToUpper(l.Text[m[4]:m[5]]),
-					text: strings.TrimSpace(l.Text[m[0]:m[1]]), words: l.WordsInSpan(m[0], m[1])}
-				f, ok := first[s.paper]
-				if !ok {
-					first[s.paper] = s
-					continue
+				paper := strings.ToUpper(l.Text[m[4]:m[5]])
+				s := statedScale{ratio: l.Text[m[2]:m[3]], text: strings.TrimSpace(l.Text[m[0]:m[1]]), words: l.WordsInSpan(m[0], m[1])}
+				if len(titleBlock[paper])+len(views[paper]) == 0 {
+					papers = append(papers, paper)
 				}
-				if f.ratio == s.ratio || f.ratio == "" {
-					continue
+				if inTitleBlock(l, s.words) {
+					titleBlock[paper] = append(titleBlock[paper], s)
+				} else {
+					views[paper] = append(views[paper], s)
 				}
-				out = append(out, observation{page: pv, words: s.words,
-					vars:     map[string]string{"first": f.text, "second": s.text, "paper": s.paper},
-					evidence: "scales " + s.paper + " 1:" + f.ratio + " 1:" + s.ratio})
-				// One finding per paper size and sheet.
-				first[s.paper] = stated{paper: s.paper}
 			}
+		}
+		for _, paper := range papers {
+			tb, vs := titleBlock[paper], views[paper]
+			if len(tb) == 0 || len(vs) == 0 || !sameRatio(tb) || !sameRatio(vs) || tb[0].ratio == vs[0].ratio {
+				continue
+			}
+			out = append(out, observation{page: pv, words: vs[0].words,
+				vars:     map[string]string{"first": tb[0].text, "second": vs[0].text, "paper": paper},
+				evidence: "scales " + paper + " 1:" + tb[0].ratio + " 1:" + vs[0].ratio})
 		}
 	}
 	return out
+}
+
+// statedScale is one scale printed for a paper size.
+type statedScale struct {
+	ratio, text string
+	words       []int
+}
+
+// sameRatio reports whether every statement gives the same ratio.
+func sameRatio(ss []statedScale) bool {
+	for _, s := range ss {
+		if s.ratio != ss[0].ratio {
+			return false
+		}
+	}
+	return true
 }
 
 // checkScheduleMarkRepeated reports a mark a door or window schedule lists

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strings"
 
 	"planreview/scan/textmatch"
 )
@@ -13,30 +14,80 @@ type referencedDocument struct {
 	kind    string
 	mention *textmatch.Regexp // run on every line: prefiltered by its literals
 	present *regexp.Regexp    // run on sheet titles
+	// itself marks a page that is the document (a REScheck certificate,
+	// a calculation package's cover): nil when titles alone tell.
+	itself *regexp.Regexp
 }
 
 var referencedDocuments = []referencedDocument{
 	{"truss layouts and calculations",
 		lineSet.MustCompile(`(?i)\bTRUSS(?:ES)?\b.*\bPER\s+(?:MANUF(?:ACTURER)?'?S?\.?\s+)?(?:LAYOUTS?|DESIGNS?|CALC(?:ULATION)?S)\b|\bTRUSS\s+(?:LAYOUTS?|CALC(?:ULATION)?S|DESIGNS?)\s+(?:BY|FROM)\s+(?:OTHERS|(?:THE\s+)?(?:MANUFACTURER|SUPPLIER|FABRICATOR))`),
-		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`)},
+		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`), nil},
 	{"structural engineer's design",
 		lineSet.MustCompile(`(?i)\bTO\s+(?:THE\s+)?(?:STRUCTURAL\s+)?ENG(?:INEE)?R'?S\.?\s+(?:DESIGN|DETAILS?|SPECIFICATION)|\bPER\s+(?:THE\s+)?STRUCTURAL\s+(?:CALC(?:ULATION)?S|DRAWINGS|ENGINEER)\b`),
-		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`)},
+		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`), nil},
 	{"calculations",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:[A-Z0-9.]+\s+){0,3}CALC(?:ULATION)?S\b`),
-		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`)},
+		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`),
+		regexp.MustCompile(`(?i)^\s*(?:STRUCTURAL\s+)?CALCULATIONS\s*$`)},
 	{"soils report",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|ENGINEER|INVESTIGATION)\b`),
-		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`)},
+		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`), nil},
 	{"energy compliance documentation",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:TITLE\s+24|ENERGY)\s+(?:REPORT|CALC(?:ULATION)?S|COMPLIANCE|DOCUMENTATION)\b|\bREScheck\b|\bCOMcheck\b`),
-		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`)},
+		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`),
+		regexp.MustCompile(`(?i)\b(?:REScheck|COMcheck)(?:-Web)?\s+(?:Software\s+Version|Compliance\s+Certificate)\b|^\s*CERTIFICATE\s+OF\s+COMPLIANCE\b|^\s*(?:ENERGY\s+)?COMPLIANCE\s+CERTIFICATE\s*$`)},
 	{"deferred submittals",
 		lineSet.MustCompile(`(?i)\bDEFERRED\s+SUBMITTALS?\b`),
-		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`)},
+		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`), nil},
 	{"project specifications",
 		lineSet.MustCompile(`(?i)\b(?:REFER\s+TO|SEE)\s+(?:THE\s+)?(?:PROJECT\s+)?SPECIFICATIONS?\b`),
-		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`)},
+		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`), nil},
+}
+
+// A set lists its deferred submittals under a heading of their own
+// ("DEFERRED SUBMITTALS", "LIST OF DEFERRED SUBMITTAL ITEMS:"), or as a
+// label with its items ("DEFERRED SUBMITTALS: FIRE SPRINKLERS, TRUSSES").
+// A sentence about them ("DEFERRED SUBMITTAL DOCUMENTS SHALL BE …") is
+// no list.
+var (
+	deferredListRe = regexp.MustCompile(`(?i)^\s*(?:LIST\s+OF\s+)?DEFERRED\s+SUBMITTALS?(?:\s+(?:LIST|ITEMS|SCHEDULE|REQUIRED))?\s*(?::\s*(.*?))?\s*$`)
+	listItemRe     = regexp.MustCompile(`^\s*(?:\d{1,2}[.)]|[A-Za-z][.)]|[-•*–])\s+\S`)
+)
+
+// deferredList returns whether the set lists its deferred submittals, and
+// the text of the items listed: the rest of the heading's line and the
+// numbered or bulleted lines that follow it.
+func deferredList(rv *review) (bool, string) {
+	found := false
+	var items []string
+	for _, pv := range rv.pages {
+		if !pv.readable {
+			continue
+		}
+		for li, l := range pv.lines {
+			m := deferredListRe.FindStringSubmatch(l.Text)
+			if m == nil {
+				continue
+			}
+			found = true
+			items = append(items, m[1])
+			for _, next := range pv.lines[li+1 : min(li+13, len(pv.lines))] {
+				if !listItemRe.MatchString(next.Text) {
+					break
+				}
+				items = append(items, next.Text)
+			}
+		}
+	}
+	return found, strings.Join(items, " | ")
+}
+
+// deferredSubject tells, per kind of document, whether a deferred
+// submittal list names it: truss design is the usual deferred item.
+var deferredSubject = map[string]*regexp.Regexp{
+	"truss layouts and calculations": regexp.MustCompile(`(?i)\bTRUSS`),
+	"deferred submittals":            regexp.MustCompile(`.`),
 }
 
 // checkMissingDocuments reports, once per kind of document, a note that
@@ -52,6 +103,7 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 			specFile = true
 		}
 	}
+	listed, deferredItems := deferredList(rv)
 	var out []observation
 	for _, d := range referencedDocuments {
 		if specFile {
@@ -62,6 +114,24 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 			if pv.sheet.Title != "" && d.present.MatchString(pv.sheet.Title) {
 				submitted = true
 				break
+			}
+		}
+		// A document the set defers on its list is submitted the way the
+		// code allows (IBC 107.3.4.1, IRC R106.3.3's deferral): the list
+		// is what the examiner approves. The heading alone answers a note
+		// that defers something; a truss note needs trusses on the list.
+		if re := deferredSubject[d.kind]; listed && re != nil && (d.kind == "deferred submittals" || re.MatchString(deferredItems)) {
+			submitted = true
+		}
+		for _, pv := range rv.pages {
+			if submitted || d.itself == nil || !pv.readable {
+				continue
+			}
+			for _, l := range pv.lines {
+				if d.itself.MatchString(l.Text) {
+					submitted = true
+					break
+				}
 			}
 		}
 		if submitted {

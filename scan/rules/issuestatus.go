@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -13,7 +14,7 @@ import (
 // change before construction. The strong stamps (NOT FOR CONSTRUCTION,
 // PRELIMINARY) anywhere on a sheet are completeness-preliminary-stamp's.
 var (
-	stageStatusRe = lineSet.MustCompile(`(?i)\bPRE-?BID\b|\bBID\s+(?:SET|ISSUE|DOCUMENTS?|PACKAGE)\b|\bFOR\s+BID(?:DING)?\b|\bTENDER\b|\bADDENDUM\b|\bDESIGN\s+DEVELOPMENT\b|\bSCHEMATIC\s+DESIGN\b|\bCONCEPT(?:UAL)?\s+DESIGN\b|\bDRAFT\b|\bFOR\s+(?:REVIEW|APPROVAL|COMMENTS?|INFORMATION|COORDINATION|PRICING)\b|\bVORENTWURF|\bENTWURFSPLANUNG\b|\bPROGETTO\s+(?:PRELIMINARE|DEFINITIVO)\b`)
+	stageStatusRe = lineSet.MustCompile(`(?i)\bPRE-?BID\b|\bBID\s+(?:SET|ISSUE|DOCUMENTS?|PACKAGE)\b|\bFOR\s+BID(?:DING)?\b|\bTENDER\b|\bADDENDUM\b|\bDESIGN\s+DEVELOPMENT\b|\bSCHEMATIC\s+DESIGN\b|\bCONCEPT(?:UAL)?\s+DESIGN\b|\bDRAFT\b|\bFOR\s+(?:REVIEW|APPROVAL|COMMENTS?|INFORMATION|COORDINATION|PRICING)\b|\b[1-9]\d?\s*%\s*(?:CD'?S|CONSTRUCTION\s+DOC(?:UMENT)?S|DD|SD)\b|\bVORENTWURF|\bENTWURFSPLANUNG\b|\bPROGETTO\s+(?:PRELIMINARE|DEFINITIVO)\b`)
 )
 
 // checkIssueStatus reports, once per sheet, a title-block status of an
@@ -30,7 +31,9 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 			status, words = pv.titleBlockStage()
 		}
 		m := stageStatusRe.FindString(status)
-		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) || pv.issuedForPermit() {
+		// A status naming the permit beside another purpose ("PERMIT /
+		// BID SET", "ISSUED FOR REVIEW & PERMIT") is an issue for permit.
+		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) || permitPurposeRe.MatchString(status) || pv.issuedForPermit() {
 			continue
 		}
 		out = append(out, observation{page: pv, words: words,
@@ -48,6 +51,10 @@ func (e *Engine) ruleByID(id string) *Rule {
 	}
 	return nil
 }
+
+// permitPurposeRe names the permit (or its review, plan check) as a purpose
+// of an issue; "PRE-PERMIT" is not.
+var permitPurposeRe = regexp.MustCompile(`(?i)(?:^|[^-\w])(?:PERMIT|PLAN\s+CHECK)\b`)
 
 // permitIssueRe is an issue for the permit or for construction.
 var permitIssueRe = lineSet.MustCompile(`(?i)\bISSUED\s+FOR\s+(?:PERMIT|CONSTRUCTION|BUILDING\s+(?:PERMIT|CONSENT))\b|\bPERMIT\s+(?:SET|SUBMITTAL|ISSUE)\b|^\s*FOR\s+CONSTRUCTION\s*$`)

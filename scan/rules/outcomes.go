@@ -267,7 +267,7 @@ func (rv *review) indexUndecided() map[int][]string {
 		candidates := map[*pageView]bool{}
 		var pages []*pageView
 		for _, e := range ip.index {
-			if _, ok := present[e.Key]; ok || reported[e.Key] || reservedTitleRe.MatchString(e.Title) {
+			if _, ok := present[e.Key]; ok || reported[e.Key] || notExpected(e) {
 				continue
 			}
 			reported[e.Key] = true
@@ -313,6 +313,18 @@ var placeholderTitleRe = regexp.MustCompile(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)
 // reservedTitleRe is an index row that keeps its number free on purpose:
 // the sheet is not expected in the set.
 var reservedTitleRe = regexp.MustCompile(`(?i)^\W*(?:RESERVED|NOT\s+USED|(?:INTENTIONALLY\s+)?(?:LEFT\s+)?BLANK|VOID|DELETED|OMITTED)\W*$`)
+
+// elsewhereTitleRe is an index row whose title says the sheet is not part
+// of this submittal: "GRADING PLAN (BY OTHERS)", "FIRE SPRINKLER PLAN -
+// DEFERRED SUBMITTAL", "SITE UTILITIES (UNDER SEPARATE PERMIT)", "SURVEY
+// (FOR REFERENCE ONLY)".
+var elsewhereTitleRe = regexp.MustCompile(`(?i)\bBY\s+OTHERS\b|\b(?:UNDER\s+)?SEPARATE\s+(?:SUBMITTAL|SUBMISSION|PERMIT|COVER|PACKAGE|CONTRACT)\b|\(\s*DEFERRED\b|[-–]\s*DEFERRED\b|\bFOR\s+REFERENCE\b|\bNOT\s+(?:INCLUDED|IN\s+(?:THIS\s+)?(?:SET|SUBMITTAL|CONTRACT))\b|\bN\.\s?I\.\s?C\.?(?:\W|$)`)
+
+// notExpected reports whether an index row names a sheet this set is not
+// meant to hold: a number kept free, or a sheet submitted separately.
+func notExpected(e sheets.IndexEntry) bool {
+	return reservedTitleRe.MatchString(e.Title) || elsewhereTitleRe.MatchString(e.Title)
+}
 
 // isPlaceholderTitle reports whether an index row's title is a placeholder.
 func isPlaceholderTitle(t string) bool {

@@ -22,6 +22,10 @@ func (pv *pageView) layoutPage() *layout.Page {
 var (
 	revisionHeaderRe = regexp.MustCompile(`(?i)\b(?:REV(?:ISION)?S?|ISSUES?|DATE|DESCRIPTION|BY|APPROVED|CHK'?D|NO\.?)\b`)
 	remarksHeaderRe  = regexp.MustCompile(`(?i)\b(?:REMARKS?|COMMENTS?|NOTES?)\b`)
+	// A table with a column for whoever installs, inspects or signs is a
+	// form filled in the field (an installation certificate, a special
+	// inspection log): its blanks are for them, not the designer's.
+	fieldFormHeaderRe = regexp.MustCompile(`(?i)\b(?:INSTALLER|INSPECTOR|INSPECTED|INITIALS?|SIGNATURE|SIGNED|VERIFIED|PASS\s*(?:/|OR)\s*FAIL|COMPLETED)\b`)
 )
 
 // checkEmptySchedule reports a ruled schedule whose rows name their items
@@ -58,7 +62,7 @@ func checkEmptySchedule(rv *review, r *Rule) []observation {
 				htext = append(htext, c.Text)
 				hwords = append(hwords, c.Words...)
 			}
-			if revisionHeaderRe.MatchString(strings.Join(htext, " ")) && len(hrow.Cells) <= 6 {
+			if revisionHeaderRe.MatchString(strings.Join(htext, " ")) && len(hrow.Cells) <= 6 || fieldFormHeaderRe.MatchString(strings.Join(htext, " | ")) {
 				continue
 			}
 			body, values, empty := 0, 0, 0

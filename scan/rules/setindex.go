@@ -294,6 +294,75 @@ func titleTokens(s string) map[string]bool {
 	return out
 }
 
+// titleTerm is a word of a title as compared across its spellings:
+// ordinals spelled out (1ST → FIRST), plurals singular, and whether it was
+// printed as an abbreviation (a period after letters: "ELECT.", "INT.").
+type titleTerm struct {
+	word   string
+	abbrev bool
+}
+
+var (
+	titleTermRe = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?(\.)?`)
+	ordinals    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "6TH": "SIXTH"}
+)
+
+func titleTerms(s string) []titleTerm {
+	var out []titleTerm
+	seen := map[string]bool{}
+	for _, m := range titleTermRe.FindAllStringSubmatch(strings.ToUpper(s), -1) {
+		w := strings.TrimSuffix(m[0], ".")
+		switch w {
+		case "AND", "OF", "THE", "A", "TO", "FOR":
+			continue
+		}
+		if o, ok := ordinals[w]; ok {
+			w = o
+		}
+		if len(w) > 3 && strings.HasSuffix(w, "S") && !strings.HasSuffix(w, "SS") {
+			w = strings.TrimSuffix(w, "S")
+		}
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, titleTerm{word: w, abbrev: m[1] != "" && hasLetterRe.MatchString(w)})
+	}
+	return out
+}
+
+// abbreviates reports whether short is an abbreviation of long: the same
+// first letter and its letters in order ("ELECT" of "ELECTRICAL", "FNDN"
+// of "FOUNDATION", "ELEV" of "ELEVATION"). Without a period only a short
+// word (at most 5 letters) against a longer one counts.
+func abbreviates(short titleTerm, long string) bool {
+	s := short.word
+	if len(s) < 2 || len(s) >= len(long) || s[0] != long[0] || !short.abbrev && (len(s) > 5 || len(long) < len(s)+2) {
+		return false
+	}
+	i := 0
+	for j := 0; j < len(long) && i < len(s); j++ {
+		if long[j] == s[i] {
+			i++
+		}
+	}
+	return i == len(s)
+}
+
+// sharedTerms counts the terms of a that b holds, spelled either way.
+func sharedTerms(a, b []titleTerm) int {
+	n := 0
+	for _, x := range a {
+		for _, y := range b {
+			if x.word == y.word || abbreviates(x, y.word) || abbreviates(y, x.word) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 func subsetOf(a, b map[string]bool) bool {
 	for t := range a {
 		if !b[t] {
@@ -339,13 +408,11 @@ func checkIndexTitleMismatch(rv *review, r *Rule) []observation {
 			if len(a) == 0 || len(b) == 0 || subsetOf(a, b) || subsetOf(b, a) {
 				continue
 			}
-			shared := 0
-			for t := range a {
-				if b[t] {
-					shared++
-				}
-			}
-			if 2*shared > len(a)+len(b)-shared {
+			// The same words written short or long ("ELECT. PLAN",
+			// "1ST FLOOR PLAN", "INT. ELEVS.") are the same title.
+			ta, tt := titleTerms(e.Title), titleTerms(tb)
+			shared := sharedTerms(ta, tt)
+			if shared == len(ta) || shared == len(tt) || 2*shared > len(ta)+len(tt)-shared {
 				continue
 			}
 			// On the sheet whose title block the index contradicts, where

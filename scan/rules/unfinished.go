@@ -25,8 +25,16 @@ var (
 	tbdRe = lineSet.MustCompile(`(?i)\b(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|CONFIRMED|DECIDED|ADVISED|SPECIFIED))\b|\bTO\s+LATER\s+DETAIL\b|\bDETAILS?\s+TO\s+FOLLOW\b`)
 	// "CABINET HARDWARE: TBD BY OWNER": finishes and furnishings the
 	// owner selects; no code or construction requirement waits on them.
-	ownerRe          = regexp.MustCompile(`(?i)\bOWNER'?S?\b`)
+	ownerRe = regexp.MustCompile(`(?i)\bOWNER'?S?\b`)
+	// A colour waits on nobody's code: "PAINT COLOR TBD" is a selection
+	// whoever makes it.
+	colourTBDRe      = regexp.MustCompile(`(?i)\b(?:COLOU?RS?|STAIN)\b`)
 	ownerSelectionRe = regexp.MustCompile(`(?i)\b(?:HARDWARE|COLOU?RS?|PAINT|FINISH(?:ES)?|TILES?|CARPET|CABINET(?:S|RY)?|COUNTER\s*TOPS?|APPLIANCES?|FURNITURE|FURNISHINGS|ACCESSORIES|WALL\s*PAPER|STAIN|BACKSPLASH|PLUMBING\s+FIXTURE\s+MODELS?|LIGHT\s+FIXTURE\s+(?:MODELS?|SELECTIONS?))\b`)
+	// "GENERAL CONTRACTOR: TBD", "SPECIAL INSPECTOR: TO BE DETERMINED": a
+	// party hired after the permit (a contractor bids on the permitted
+	// set), named on the permit application, not in the drawings; no
+	// construction information waits on it.
+	partyTBDRe = regexp.MustCompile(`(?i)^\s*(?:(?:GENERAL|PRIME|ELECTRICAL|MECHANICAL|PLUMBING|ROOFING|FRAMING|FIRE\s+(?:SPRINKLER|ALARM)|SOLAR|PV)\s+)?(?:CONTRACTOR|BUILDER|SUB-?CONTRACTOR|INSTALLER|SPECIAL\s+INSPECTOR|INSPECTION\s+AGENCY|TESTING\s+(?:AGENCY|LAB(?:ORATORY)?)|LENDER)(?:'S)?(?:\s+(?:NAME|LICENSE(?:\s+NO\.?)?|LIC\.?\s*#?))?\s*[:\-–]?\s*(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|SELECTED|ADVISED|CONFIRMED))\.?\s*$`)
 	// "TBD = TO BE DETERMINED" is an abbreviation list's entry.
 	tbdDefinitionRe = regexp.MustCompile(`(?i)\bTBD\b\s*[-=:–]?\s*TO\s+BE\s+DETERMINED`)
 	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
@@ -41,10 +49,31 @@ var (
 	// A contractor's standing instruction to check the site is not a
 	// placeholder: "FIELD VERIFY ALL NEW CONDITIONS", "CONTRACTOR SHALL
 	// VERIFY ALL JOB SITE CONDITIONS AND RELATED DIMENSIONS".
-	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b`)
+	// So is checking a product against its maker's data: "VERIFY ROUGH
+	// OPENING W/ WINDOW MFR.".
+	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b|(?:\bW/|\bWITH)\s*(?:THE\s+)?(?:[A-Z]+\s+)?(?:MFR|MANUF|MANUFACTURER|SUPPLIER|VENDOR|FABRICATOR)S?\b`)
 	verifyOwnerRe    = regexp.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
+	// The tasks of a statement of special inspections ("VERIFY
+	// REINFORCEMENT", "VERIFY USE OF REQUIRED DESIGN MIX", IBC Table
+	// 1705.3) are what the inspector verifies, not what the designer owes.
+	inspectionPageRe = lineSet.MustCompile(`(?i)\bSPECIAL\s+INSPECTIONS?\b|\bVERIFICATION\s+AND\s+INSPECTION\b|\bINSPECTION\s+(?:SCHEDULE|CHECKLIST)\b`)
 	abbreviationsRe  = lineSet.MustCompile(`(?i)\bABBREVIATIONS?\b|\bLEGEND\b|\bSYMBOLS\b`)
 )
+
+// formFieldWordRe is the caption of a form's fill-in line: "Name - Title
+// ______ Signature ______ Date ______" has no colons, but its blanks follow
+// the field they are for.
+var formFieldWordRe = regexp.MustCompile(`(?i)^(?:NAME|TITLE|SIGNATURE|SIGNED|DATE|PHONE|TEL|EMAIL|E-MAIL|LICENSE|LIC|NO|NUMBER|INITIALS|PRINT|BY|ADDRESS|COMPANY|FIRM|STAMP)$`)
+
+// formFieldBlank reports whether the blank after before is a form's
+// fill-in line: the word just before it names a field.
+func formFieldBlank(before string) bool {
+	f := strings.Fields(before)
+	if len(f) == 0 {
+		return false
+	}
+	return formFieldWordRe.MatchString(strings.Trim(f[len(f)-1], ".#:-"))
+}
 
 // checkUnfinishedText reports placeholders and deferred decisions left in
 // the notes and schedules: one finding per distinct text on a sheet.
@@ -54,12 +83,10 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 		if !pv.readable {
 			continue
 		}
-		legendPage := false
+		legendPage, inspectionPage := false, false
 		for li := range pv.lines {
-			if pv.matches(abbreviationsRe, li) {
-				legendPage = true
-				break
-			}
+			legendPage = legendPage || pv.matches(abbreviationsRe, li)
+			inspectionPage = inspectionPage || pv.matches(inspectionPageRe, li)
 		}
 		// One finding per kind of placeholder on a sheet, anchored on its
 		// first occurrence: a keynote list that defers ten items is one
@@ -92,7 +119,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				add(li, 0, len(l.Text), "?", "a question mark where a value belongs")
 				continue
 			}
-			if m := pv.find(blankRe, li); m != nil && !strings.HasSuffix(strings.TrimSpace(l.Text[:m[2]]), ":") {
+			if m := pv.find(blankRe, li); m != nil && !strings.HasSuffix(strings.TrimSpace(l.Text[:m[2]]), ":") && !formFieldBlank(l.Text[:m[2]]) {
 				add(li, 0, len(l.Text), "_", "a blank left in a note")
 				continue
 			}
@@ -107,8 +134,9 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 					continue
 				}
 				// A finish the owner will choose (hardware, colours, tile)
-				// is a selection, not missing construction information.
-				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) {
+				// is a selection, not missing construction information; so
+				// is a contractor not yet hired.
+				if ownerRe.MatchString(l.Text) && ownerSelectionRe.MatchString(l.Text) || colourTBDRe.MatchString(l.Text) || partyTBDRe.MatchString(l.Text) {
 					continue
 				}
 				add(li, 0, len(l.Text), "tbd", "a decision left open ("+strings.TrimSpace(l.Text[m[0]:m[1]])+")")
@@ -118,7 +146,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				rest := l.Text[strings.Index(strings.ToUpper(l.Text), "VERIFY")+len("VERIFY"):]
 				// The owner still owes the answer; otherwise a standing
 				// instruction to the contractor is not a placeholder.
-				if !verifyOwnerRe.MatchString(l.Text) && verifyStandingRe.MatchString(rest) {
+				if !verifyOwnerRe.MatchString(l.Text) && (verifyStandingRe.MatchString(rest) || inspectionPage) {
 					continue
 				}
 				add(li, 0, len(l.Text), "verify", "information still to be verified")
