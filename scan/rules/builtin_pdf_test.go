@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -877,5 +878,36 @@ func TestEnergyCertificateInSetPDF(t *testing.T) {
 	}
 	if got := byRule(reviewPDF(t, plan), "completeness-reference-to-missing-document"); len(got) != 1 {
 		t.Errorf("certificate not in the file: %v", anchorTexts(got))
+	}
+}
+
+// TestSheetReferenceLookAlikesPDF: abbreviations with a slash ("W/ R-19"),
+// a document named like a sheet ("SEE T-24 FORMS") and a sheet the index
+// lists as by others are not references to missing sheets; a letter
+// callout and a written reference still are.
+func TestSheetReferenceLookAlikesPDF(t *testing.T) {
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-1", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "SHEET INDEX", "A-1 COVER SHEET", "A-2 FLOOR PLAN", "C1.0 GRADING PLAN (BY OTHERS)")},
+		plangen.SheetSpec{Number: "A-2", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140,
+				"1. EXTERIOR WALLS 2X6 @ 16\" O.C. W/ R-19 INSULATION.",
+				"2. HERS VERIFICATION REQUIRED. SEE T-24 FORMS.",
+				"3. REFER TO C1.0 FOR GRADING.",
+				"4. FOR STAIR SECTION SEE SHEET A-3.",
+				"B/A-4")},
+	)
+	got := byRule(fs, "completeness-reference-to-missing-sheet")
+	var targets []string
+	for _, f := range got {
+		for _, tgt := range []string{"R-19", "T-24", "C1.0", "A-3", "A-4"} {
+			if strings.Contains(f.Rationale, "sheet "+tgt+" is not") {
+				targets = append(targets, tgt)
+			}
+		}
+	}
+	sort.Strings(targets)
+	if strings.Join(targets, " ") != "A-3 A-4" {
+		t.Errorf("references: %v (%v)", targets, anchorTexts(got))
 	}
 }

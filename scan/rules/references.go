@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -15,13 +16,19 @@ const sheetTarget = `[A-Z]{1,3}[-.]?\d{1,4}(?:\.\d{1,3})?(?:-[A-Z0-9]{1,2}|[A-Z]
 
 var (
 	// Detail and section callouts: "3/A4.2", "A/A-501", "SEE: 1 / E201B".
-	calloutRe = lineSet.MustCompile(`(?:^|[\s(:])(?:\d{1,3}|[A-Z])\s*/\s*(` + sheetTarget + `)\b`)
+	// A letter mark is written against its slash ("A/A-501"): "W/ R-19"
+	// (with), "T/ SLAB" (top of) are abbreviations, and W is never a mark.
+	calloutRe = lineSet.MustCompile(`(?:^|[\s(:])(?:\d{1,3}\s*/\s*|[A-VX-Z]/)(` + sheetTarget + `)\b`)
 	// Written references: "SEE SHEET A-501", "REFER TO DWG S-201", "ON
 	// DRAWINGS S3.01 & S3.11", "SEE A-501" (the bare form only with an index).
 	writtenRe     = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO|ON|IN)\s+(?:SHEETS?|DWGS?\.?|DRAWINGS?)\s*:?\s*(` + sheetTarget + `)\b`)
 	bareSeeRe     = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?(` + sheetTarget + `)\b`)
 	targetListRe  = lineSet.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
 	targetSuffixR = lineSet.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
+	// documentAfterRe is a word after a reference's target that makes the
+	// target a document's name: "SEE T-24 FORMS", "REFER TO ACI-318
+	// STANDARD".
+	documentAfterRe = regexp.MustCompile(`(?i)^\s*(?:FORMS?|REPORTS?|CALCS?\.?|CALCULATIONS?|COMPLIANCE|DOCUMENTATION|DOCUMENTS?|REQUIREMENTS|STANDARDS?|SPEC(?:IFICATION)?S?|MANUAL|CERTIFICATES?|WORKSHEETS?)\b`)
 )
 
 // fineShape is a sheet number's shape with its lengths: letters "A",
@@ -67,6 +74,16 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		return nil
 	}
 	indexed := len(rv.indexPages()) > 0
+	// Sheets the index lists as submitted apart (BY OTHERS, UNDER
+	// SEPARATE PERMIT) are accounted for: a note may point at them.
+	elsewhere := map[string]bool{}
+	for _, ip := range rv.indexPages() {
+		for _, e := range ip.index {
+			if notExpected(e) {
+				elsewhere[e.Key] = true
+			}
+		}
+	}
 	shapes := map[string]bool{}
 	for _, pv := range present {
 		n := strings.ToUpper(pv.sheet.Number)
@@ -89,7 +106,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		wanted := func(target string) bool {
 			key := sheets.NumberKey(target)
 			_, in := present[key]
-			return !in && !reported[key] && key != pv.sheet.Key && (looksLikeSheet(target) || shapes[looseShape(target)])
+			return !in && !reported[key] && !elsewhere[key] && key != pv.sheet.Key && (looksLikeSheet(target) || shapes[looseShape(target)])
 		}
 		for li, l := range pv.lines {
 			var spans [][3]int // reference start, end; target start
@@ -119,7 +136,10 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 			for _, sp := range spans {
 				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))
 				key := sheets.NumberKey(target)
-				if _, ok := present[key]; ok || reported[key] || key == pv.sheet.Key || !looksLikeSheet(target) {
+				if _, ok := present[key]; ok || reported[key] || elsewhere[key] || key == pv.sheet.Key || !looksLikeSheet(target) {
+					continue
+				}
+				if documentAfterRe.MatchString(l.Text[sp[1]:]) {
 					continue
 				}
 				reported[key] = true
