@@ -855,6 +855,7 @@ func TestCodeAnalysisUSPhrasingsPDF(t *testing.T) {
 		{"OCCUPANCY: B / S-1", "BUILDING TYPE: II-B", "AUTOMATIC SPRINKLER SYSTEM: YES PER NFPA 13"},
 		// Each label over its value, in the same type.
 		{"OCCUPANCY GROUP", "R-3", "CONSTRUCTION TYPE", "V-B", "SPRINKLERED", "NO"},
+		{"OCCUPANCY: R-3", "TYPE VB CONSTRUCTION", "FIRE SPRINKLERS: NO"},
 	} {
 		fs := reviewPDF(t, plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
 			Labels: plangen.Notes(120, 140, append(append([]string{"CODE ANALYSIS"}, lines...), "2021 IBC")...)}, plan)
@@ -909,5 +910,41 @@ func TestSheetReferenceLookAlikesPDF(t *testing.T) {
 	sort.Strings(targets)
 	if strings.Join(targets, " ") != "A-3 A-4" {
 		t.Errorf("references: %v (%v)", targets, anchorTexts(got))
+	}
+}
+
+// TestCodeStatementsUSPhrasingsPDF: codes stated with their edition in the
+// ways US covers print them count as stated.
+func TestCodeStatementsUSPhrasingsPDF(t *testing.T) {
+	plan := plangen.SheetSpec{Number: "A1.0", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. EXT. WALLS: 2X6 @ 16\" O.C.")}
+	for _, code := range []string{
+		"INTERNATIONAL RESIDENTIAL CODE, 2021 EDITION",
+		"INTERNATIONAL BUILDING CODE (2021)",
+		"2021 OREGON RESIDENTIAL SPECIALTY CODE (ORSC)",
+		"FLORIDA BUILDING CODE - RESIDENTIAL, 8TH EDITION (2023)",
+	} {
+		fs := reviewPDF(t, plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "CODE ANALYSIS", "APPLICABLE CODES:", code, "OCCUPANCY: R-3", "CONSTRUCTION TYPE: V-B", "SPRINKLERED: NO")}, plan)
+		if got := byRule(fs, "completeness-code-edition-stated"); len(got) != 0 {
+			t.Errorf("%s: %s", code, got[0].Rationale)
+		}
+	}
+}
+
+// TestSprinklerCaptionAloneIsNoStatement: a sprinkler caption whose value
+// was not read says the question was answered, not that the building is
+// sprinklered.
+func TestSprinklerCaptionAloneIsNoStatement(t *testing.T) {
+	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "t", Pages: specPages(t,
+		plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: plangen.Notes(120, 140, "CODE ANALYSIS", "OCCUPANCY: R-3", "SPRINKLERED:"),
+		})}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := gatherFacts(c.pages)
+	if len(f.sprinklerStmts) != 1 || f.sprinklered {
+		t.Errorf("statements %d, sprinklered %v", len(f.sprinklerStmts), f.sprinklered)
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -46,20 +47,36 @@ var (
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<st>` + stateCodeNames + `)\s+(?P<sname>BUILDING|RESIDENTIAL)\s+CODE`),
 		lineSet.MustCompile(`(?i)\b(?P<st>` + stateCodeNames + `)\s+(?P<sname>BUILDING|RESIDENTIAL)\s+CODE\b[\s,\-]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
+		// "INTERNATIONAL RESIDENTIAL CODE, 2021 EDITION", "INTERNATIONAL
+		// BUILDING CODE (2021)".
+		lineSet.MustCompile(`(?i)\bINTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE\s*[,\-–]?\s*\(?(?P<ed>20\d\d)\b`),
+		// "FLORIDA BUILDING CODE - RESIDENTIAL, 8TH EDITION (2023)".
+		lineSet.MustCompile(`(?i)\b(?P<st>FLORIDA)\s+BUILDING\s+CODE\s*[,\-–]\s*(?P<sname>RESIDENTIAL)\b[\s,\-]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
+		// Another state's code by name: "2021 OREGON RESIDENTIAL SPECIALTY
+		// CODE (ORSC)". The appliance holds no adoption of it; it is a
+		// code stated with its edition, named in the scope's "codes not
+		// applied".
+		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<other>(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?`),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
 		lineSet.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
 		lineSet.MustCompile(`(?i)\b(?P<fam>` + codeFamilies + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b`),
 	}
-	constructionRe = lineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b`)
+	constructionRe = lineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b|\bTYPE\s+(I{1,3}[AB]|IV(?:HT|[ABC])|V[AB])\s+CONSTRUCTION\b`)
 	sprinklerRe    = lineSet.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
-	voiceAlarmRe   = lineSet.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
-	occupantLoadRe = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
-	exitsRe        = lineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
-	stairFactorRe  = lineSet.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	otherFactorRe  = lineSet.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	stairWidthRe   = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	otherWidthRe   = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	// sprinklerCaptionRe is a line that is only a sprinkler caption.
+	sprinklerCaptionRe = regexp.MustCompile(`(?i)^\s*(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEMS?)?\s*[:=\-]?\s*$`)
+	voiceAlarmRe       = lineSet.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
+	occupantLoadRe     = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
+	exitsRe            = lineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
+	stairFactorRe      = lineSet.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	otherFactorRe      = lineSet.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	stairWidthRe       = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	otherWidthRe       = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
 )
+
+// sprinklerUnknown is the group of a sprinkler caption whose value was not
+// read: stated, but neither sprinklered nor not.
+const sprinklerUnknown = "UNKNOWN"
 
 // codeFamilies are the code abbreviations a statement may name. Only the
 // families of adopted packs are judged for edition; the others still count
@@ -70,6 +87,11 @@ const codeFamilies = `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|FBC
 // abbreviations are the adoption table's (scan/codebasis/adoptions.yaml),
 // which says what model code each is based on.
 const stateCodeNames = `CALIFORNIA|FLORIDA|NEW\s+YORK\s+CITY|NYC`
+
+// otherStateNames are the states whose codes are read by name without an
+// adoption in the table: the statement still counts as a code and edition
+// stated.
+const otherStateNames = `ALABAMA|ALASKA|ARIZONA|ARKANSAS|COLORADO|CONNECTICUT|DELAWARE|GEORGIA|HAWAII|IDAHO|ILLINOIS|INDIANA|IOWA|KANSAS|KENTUCKY|LOUISIANA|MAINE|MARYLAND|MASSACHUSETTS|MICHIGAN|MINNESOTA|MISSISSIPPI|MISSOURI|MONTANA|NEBRASKA|NEVADA|NEW\s+HAMPSHIRE|NEW\s+JERSEY|NEW\s+MEXICO|NEW\s+YORK(?:\s+STATE)?|NORTH\s+CAROLINA|NORTH\s+DAKOTA|OHIO|OKLAHOMA|OREGON|PENNSYLVANIA|RHODE\s+ISLAND|SOUTH\s+CAROLINA|SOUTH\s+DAKOTA|TENNESSEE|TEXAS|UTAH|VERMONT|VIRGINIA|WASHINGTON|WEST\s+VIRGINIA|WISCONSIN|WYOMING`
 
 var stateCodeFamily = map[string]string{
 	"CALIFORNIA BUILDING": "CBC", "CALIFORNIA RESIDENTIAL": "CRC",
@@ -85,6 +107,7 @@ var codeFamilyByName = map[string]string{
 // gatherFacts reads the project statements of every readable page.
 func gatherFacts(pages []*pageView) setFacts {
 	var f setFacts
+	var captions []hit // sprinkler captions standing alone
 	for _, pv := range pages {
 		if !pv.readable {
 			continue
@@ -140,6 +163,12 @@ func gatherFacts(pages []*pageView) setFacts {
 					if name := sub("name"); name != "" {
 						family = codeFamilyByName[name]
 					}
+					if other := sub("other"); other != "" {
+						family = other
+						if abbr := sub("abbr"); abbr != "" {
+							family = abbr
+						}
+					}
 					if st := sub("st"); st != "" {
 						family = stateCodeFamily[st+" "+sub("sname")]
 						if family == "" { // "NYC RESIDENTIAL CODE": no such code
@@ -152,7 +181,17 @@ func gatherFacts(pages []*pageView) setFacts {
 				}
 			}
 			find(constructionRe, &f.construction, func(m []int) (hit, bool) { return hit{}, true })
-			find(sprinklerRe, &f.sprinklerStmts, group)
+			find(sprinklerRe, &f.sprinklerStmts, func(m []int) (hit, bool) {
+				// A caption standing alone ("SPRINKLERED", "FIRE
+				// SPRINKLER SYSTEM:") says neither yes nor no: its value is
+				// read from the pair (addPairFacts), and the caption is
+				// kept only to show the statement was made.
+				if sprinklerCaptionRe.MatchString(l.Text) {
+					captions = append(captions, hit{pv: pv, line: li, text: l.Text, words: l.WordsInSpan(m[0], m[1]), group: sprinklerUnknown})
+					return hit{}, false
+				}
+				return group(m)
+			})
 			if pv.matches(voiceAlarmRe, li) {
 				f.voiceAlarm = true
 			}
@@ -165,7 +204,13 @@ func gatherFacts(pages []*pageView) setFacts {
 		}
 	}
 	addPairFacts(pages, &f)
+	if len(f.sprinklerStmts) == 0 && len(captions) > 0 {
+		f.sprinklerStmts = captions[:1]
+	}
 	for _, s := range f.sprinklerStmts {
+		if s.group == sprinklerUnknown {
+			continue
+		}
 		g := strings.Join(strings.Fields(s.group), " ")
 		negative := strings.HasPrefix(g, "NON") || strings.HasPrefix(g, "NOT") ||
 			strings.HasSuffix(g, " NO") || strings.HasSuffix(g, ":NO") || strings.HasSuffix(g, " N") || strings.HasSuffix(g, "=NO")
