@@ -824,6 +824,7 @@ func TestIndexTitleSpellingsPDF(t *testing.T) {
 		{"A-4", "INTERIOR ELEVATIONS", "ENLARGED PLANS & INT. ELEVS."},
 		{"A-5", "WALL SECTIONS", "DETAILS"},
 		{"A-6", "FIRST FLOOR PLAN", "2ND FLOOR PLAN"},
+		{"A-7", "CAL GREEN CHECKLIST", "CALGREEN CHECKLIST"},
 	}
 	index := []plangen.LabelSpec{{Text: "SHEET INDEX", Left: 1300, Top: 300, Size: 16},
 		{Text: "T-1", Left: 1300, Top: 340}, {Text: "TITLE SHEET", Left: 1400, Top: 340}}

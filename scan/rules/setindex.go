@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
@@ -404,6 +405,11 @@ func checkIndexTitleMismatch(rv *review, r *Rule) []observation {
 			if tb == "" || listsTitle(ip.index, e.Key, tb) {
 				continue
 			}
+			// "CAL GREEN" and "CALGREEN", "T-24" and "T24": the same
+			// letters and digits spaced or joined otherwise.
+			if sa, sb := lettersAndDigits(e.Title), lettersAndDigits(tb); strings.Contains(sa, sb) || strings.Contains(sb, sa) {
+				continue
+			}
 			a, b := titleTokens(e.Title), titleTokens(tb)
 			if len(a) == 0 || len(b) == 0 || subsetOf(a, b) || subsetOf(b, a) {
 				continue
@@ -466,4 +472,15 @@ func listsTitle(index []sheets.IndexEntry, key, title string) bool {
 		}
 	}
 	return false
+}
+
+// lettersAndDigits is s in upper case without spaces or punctuation.
+func lettersAndDigits(s string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
 }
