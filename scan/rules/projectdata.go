@@ -734,7 +734,12 @@ func (c *Classified) Facts() []Fact {
 	}
 	addHits("occupancy", sf.groups, func(h hit) string { return h.group })
 	addHits("construction_type", sf.construction, func(h hit) string { return strings.TrimSpace(h.text) })
-	addHits("sprinklers", sf.sprinklerStmts, func(h hit) string { return h.group })
+	addHits("sprinklers", sf.sprinklerStmts, func(h hit) string {
+		if h.group == sprinklerUnknown {
+			return "(caption; value not read)"
+		}
+		return h.group
+	})
 	addHits("code", sf.codes, func(h hit) string { return strings.TrimSpace(h.group + " " + h.extra) })
 	for _, f := range readProjectData(c.pages).facts {
 		fact := Fact{Kind: f.kind, AreaKind: f.areaKind, Level: f.level, Qualifier: f.qualifier, Label: f.label,
