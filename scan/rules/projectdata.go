@@ -272,11 +272,12 @@ type unreadProjectData struct {
 // readProjectData reads the project facts of every readable page.
 func readProjectData(pages []*pageView) *projectData {
 	pd := &projectData{}
+	memo := newFactMemo()
 	for _, pv := range pages {
 		if !pv.readable {
 			continue
 		}
-		facts := pageProjectFacts(pv)
+		facts := pageProjectFacts(pv, memo)
 		lists := pageAreaLists(pv)
 		// A list's total is its own fact, not also a room's area.
 		inList := map[int]bool{}
@@ -320,15 +321,50 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 	return starts
 }
 
+// factMemo remembers what readFact and the value test made of a text
+// over one review's pages: a set prints its title block and data labels
+// on every sheet, and reading a label runs a dozen expressions. Both are
+// pure functions of their text, so a remembered reading is the reading.
+type factMemo struct {
+	facts  map[[2]string]factReading
+	values map[string]bool
+}
+
+type factReading struct {
+	f  projectFact
+	ok bool
+}
+
+func newFactMemo() *factMemo {
+	return &factMemo{facts: map[[2]string]factReading{}, values: map[string]bool{}}
+}
+
+func (m *factMemo) readFact(label, value string) (projectFact, bool) {
+	key := [2]string{label, value}
+	if r, ok := m.facts[key]; ok {
+		return r.f, r.ok
+	}
+	f, ok := readFact(label, value)
+	m.facts[key] = factReading{f, ok}
+	return f, ok
+}
+
+func (m *factMemo) isValue(t string) bool {
+	if v, ok := m.values[t]; ok {
+		return v
+	}
+	_, a := parseAreaValue(t)
+	_, h := parseHeightValue(t)
+	_, p := parsePercentValue(t)
+	_, s := parseStoriesValue(t)
+	v := a || h || p || s
+	m.values[t] = v
+	return v
+}
+
 // pageProjectFacts reads one page's project facts, each value once.
-func pageProjectFacts(pv *pageView) []projectFact {
-	facts := readPageFacts(pv, factKeywords, readFact, func(t string) bool {
-		_, a := parseAreaValue(t)
-		_, h := parseHeightValue(t)
-		_, p := parsePercentValue(t)
-		_, s := parseStoriesValue(t)
-		return a || h || p || s
-	})
+func pageProjectFacts(pv *pageView, memo *factMemo) []projectFact {
+	facts := readPageFacts(pv, factKeywords, memo.readFact, memo.isValue)
 	return append(facts, roomAreas(pv, facts)...)
 }
 
