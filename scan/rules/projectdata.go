@@ -465,9 +465,10 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		// A second value further along the baseline (existing and
 		// proposed columns without a header): which one the line's label
 		// means cannot be told.
-		secondValue := false
-		if n := nextOnBaseline(lp, near, li); n >= 0 && isValue(n) {
-			secondValue = true
+		// Asked only once a fact is read (most keyword lines hold none).
+		secondValue := func() bool {
+			n := nextOnBaseline(lp, near, li)
+			return n >= 0 && isValue(n)
 		}
 		// A label and its value on one line: at a colon, else the
 		// shortest tail of words that reads as the label's value. Every
@@ -481,7 +482,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			}
 			if k < len(l.Words) {
 				if f, ok := readFact(l.Text[:c], l.Text[c+1:]); ok {
-					if !secondValue {
+					if !secondValue() {
 						add(f, l.Words[:k], l.Words[k:])
 					}
 					continue
@@ -491,7 +492,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		found := false
 		for k := len(l.Words) - 1; sameLine && k >= 1 && len(l.Words)-k <= 5; k-- {
 			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
-				if !secondValue {
+				if !secondValue() {
 					add(f, l.Words[:k], l.Words[k:])
 				}
 				found = true
