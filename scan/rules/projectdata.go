@@ -340,6 +340,9 @@ func newFactMemo() *factMemo {
 }
 
 func (m *factMemo) readFact(label, value string) (projectFact, bool) {
+	if !mayBeValue(value) {
+		return projectFact{}, false // readFact reads no fact without a value
+	}
 	key := [2]string{label, value}
 	if r, ok := m.facts[key]; ok {
 		return r.f, r.ok
@@ -350,6 +353,9 @@ func (m *factMemo) readFact(label, value string) (projectFact, bool) {
 }
 
 func (m *factMemo) isValue(t string) bool {
+	if !mayBeValue(t) {
+		return false
+	}
 	if v, ok := m.values[t]; ok {
 		return v
 	}
@@ -360,6 +366,19 @@ func (m *factMemo) isValue(t string) bool {
 	v := a || h || p || s
 	m.values[t] = v
 	return v
+}
+
+// mayBeValue is a necessary condition for the value parsers (area,
+// height, percent, stories): each needs an ASCII digit or a number word.
+// Text with other than ASCII is left to them (case folding may match a
+// number word hasKeyword does not see).
+func mayBeValue(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 0x80 {
+			return true
+		}
+	}
+	return mayHoldValue(t)
 }
 
 // pageProjectFacts reads one page's project facts, each value once.
