@@ -448,26 +448,47 @@ func (pn *pageNotes) build(lp *layout.Page) {
 		pn.lines[k].text = all[sp[0]:sp[1]]
 	}
 	pn.blocks = make([]noteBlock, 0, len(lp.Blocks))
-	// The blocks' lines are cut from two page-wide slabs (a drawing has
-	// hundreds of small blocks).
-	lineSlab := make([]normLine, 0, len(pn.lines))
-	upperSlab := make([]string, 0, len(pn.lines))
+	// A block whose lines are a run of the page's lines, in order (the
+	// usual case), shares them; the others' lines are cut from two
+	// page-wide slabs (a drawing has hundreds of small blocks).
+	upper := make([]string, len(pn.lines))
+	for k := range pn.lines {
+		upper[k] = strings.ToUpper(pn.lines[k].text)
+	}
+	var lineSlab []normLine
+	var upperSlab []string
 	for _, b := range lp.Blocks {
 		nb := noteBlock{box: b.Box, page: pn}
-		from := len(lineSlab)
+		first, n, run := -1, 0, true
 		for _, li := range b.Lines {
 			k := byLine[li]
 			if k < 0 {
 				continue
 			}
-			lineSlab = append(lineSlab, pn.lines[k])
-			upperSlab = append(upperSlab, strings.ToUpper(pn.lines[k].text))
+			if first < 0 {
+				first = k
+			}
+			run = run && k == first+n
+			n++
 			nb.lineH = max(nb.lineH, pn.boxes[k].Y1-pn.boxes[k].Y0)
 		}
-		if to := len(lineSlab); to > from {
-			nb.lines, nb.upper = lineSlab[from:to:to], upperSlab[from:to:to]
-			pn.blocks = append(pn.blocks, nb)
+		if n == 0 {
+			continue
 		}
+		if run {
+			nb.lines, nb.upper = pn.lines[first:first+n:first+n], upper[first:first+n:first+n]
+		} else {
+			from := len(lineSlab)
+			for _, li := range b.Lines {
+				if k := byLine[li]; k >= 0 {
+					lineSlab = append(lineSlab, pn.lines[k])
+					upperSlab = append(upperSlab, upper[k])
+				}
+			}
+			to := len(lineSlab)
+			nb.lines, nb.upper = lineSlab[from:to:to], upperSlab[from:to:to]
+		}
+		pn.blocks = append(pn.blocks, nb)
 	}
 }
 
