@@ -36,7 +36,10 @@ func (b Box) union(o Box) Box {
 // fractions of CAD fonts made plain: "7‐3/4" with a Unicode hyphen, "7–6"
 // with an en dash, "7¾" (which NFKC would turn into the ambiguous "73⁄4",
 // so the raw text is used for it).
-func WordText(w pdftext.Word) string {
+func WordText(w pdftext.Word) string { return wordText(&w) }
+
+// wordText is WordText without copying the word (the page-wide loops).
+func wordText(w *pdftext.Word) string {
 	t := w.Norm
 	// The fractions are not ASCII: an ASCII word (nearly every word) has none.
 	if t == "" || !isASCII(w.Text) && strings.ContainsAny(w.Text, vulgarFractions) {
@@ -153,7 +156,7 @@ func Lines(p *pdftext.Page) []Line {
 		if len(g) > 1 {
 			size += len(g) - 1
 			for _, i := range g {
-				size += len(WordText(p.Words[i]))
+				size += len(wordText(&p.Words[i]))
 			}
 		}
 	}
@@ -188,7 +191,7 @@ func makeLineIn(p *pdftext.Page, words []int, starts []int, sb *strings.Builder)
 			sb.WriteByte(' ')
 		}
 		l.Starts[k] = sb.Len() - from
-		sb.WriteString(WordText(p.Words[i]))
+		sb.WriteString(wordText(&p.Words[i]))
 		b := WordBox(p, i)
 		if k == 0 {
 			l.Box = b
@@ -207,12 +210,12 @@ func makeLine(p *pdftext.Page, words []int, starts []int) Line {
 	case 0:
 		return l
 	case 1:
-		l.Text, l.Box = WordText(p.Words[words[0]]), WordBox(p, words[0])
+		l.Text, l.Box = wordText(&p.Words[words[0]]), WordBox(p, words[0])
 		return l
 	}
 	n := len(words) - 1
 	for _, i := range words {
-		n += len(WordText(p.Words[i]))
+		n += len(wordText(&p.Words[i]))
 	}
 	var sb strings.Builder
 	sb.Grow(n)
@@ -221,7 +224,7 @@ func makeLine(p *pdftext.Page, words []int, starts []int) Line {
 			sb.WriteByte(' ')
 		}
 		l.Starts[k] = sb.Len()
-		sb.WriteString(WordText(p.Words[i]))
+		sb.WriteString(wordText(&p.Words[i]))
 		b := WordBox(p, i)
 		if k == 0 {
 			l.Box = b

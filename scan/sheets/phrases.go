@@ -189,8 +189,8 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string, slab *textSlab, 
 	if len(words) == 1 {
 		// A label of one word (most phrases of a drawing): its texts are
 		// the word's own, with nothing to join or allocate.
-		w := p.Words[words[0]]
-		ph.Text, ph.Raw = WordText(w), w.Text
+		w := &p.Words[words[0]]
+		ph.Text, ph.Raw = wordText(w), w.Text
 		ph.Norms[0] = normWord(ph.Text)
 		ph.H = ph.Box.height()
 		return ph
@@ -202,7 +202,7 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string, slab *textSlab, 
 	textLen := len(words) - 1
 	same := true // every word's text is as printed: Raw is Text
 	for k, w := range words {
-		t := WordText(p.Words[w])
+		t := wordText(&p.Words[w])
 		texts = append(texts, t)
 		textLen += len(t)
 		same = same && t == p.Words[w].Text
