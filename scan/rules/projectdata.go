@@ -72,10 +72,21 @@ func mayHoldValue(s string) bool {
 // in any case, without making an upper-case copy of s: every label of
 // project data holds one, so lines, pairs and cells without are not read.
 func hasKeyword(s string, keywords []string) bool {
-	var first [256]bool
+	first := keywordFirsts(keywords)
+	return hasKeywordFrom(s, keywords, &first)
+}
+
+// keywordFirsts marks the first bytes of keywords, for hasKeywordFrom.
+func keywordFirsts(keywords []string) (first [256]bool) {
 	for _, k := range keywords {
 		first[k[0]] = true
 	}
+	return first
+}
+
+// hasKeywordFrom is hasKeyword with the keywords' first bytes marked once
+// for many texts.
+func hasKeywordFrom(s string, keywords []string, first *[256]bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i] &^ 0x20 // ASCII upper case (letters only are compared)
 		if !first[c] {
@@ -340,8 +351,11 @@ func newFactMemo() *factMemo {
 }
 
 func (m *factMemo) readFact(label, value string) (projectFact, bool) {
-	if !mayBeValue(value) {
-		return projectFact{}, false // readFact reads no fact without a value
+	// Every fact readFact reads has a value one of the value parsers
+	// reads; the test, remembered by text, spares the label's expressions
+	// on the tails of a line that are not values.
+	if !m.isValue(value) {
+		return projectFact{}, false
 	}
 	key := [2]string{label, value}
 	if r, ok := m.facts[key]; ok {
@@ -476,8 +490,9 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
 	near := &linesByHeight{lp: lp} // ordered on first use: most pages hold no label
+	first := keywordFirsts(keywords)
 	for li, l := range lp.Lines {
-		if !upright(l) || !hasKeyword(l.Text, keywords) {
+		if !upright(l) || !hasKeywordFrom(l.Text, keywords, &first) {
 			continue
 		}
 		starts := lineWordStarts(lp, l)
@@ -541,7 +556,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		}
 	}
 	for _, pr := range lp.Pairs {
-		if len(pr.ValueWords) == 0 || !hasKeyword(pr.Label, keywords) {
+		if len(pr.ValueWords) == 0 || !hasKeywordFrom(pr.Label, keywords, &first) {
 			continue
 		}
 		if last := pr.ValueWords[len(pr.ValueWords)-1]; last < len(lp.LineOf) && lp.LineOf[last] >= 0 {
@@ -565,7 +580,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 				continue
 			}
 			for ci := 0; ci+1 < len(row.Cells); ci++ {
-				if !hasKeyword(row.Cells[ci].Text, keywords) {
+				if !hasKeywordFrom(row.Cells[ci].Text, keywords, &first) {
 					continue
 				}
 				f, ok := readFact(row.Cells[ci].Text, row.Cells[ci+1].Text)
