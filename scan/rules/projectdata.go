@@ -158,60 +158,141 @@ func normaliseLabel(s string) string {
 
 // readFact reads one label and value as project data, or says it is not.
 func readFact(label, value string) (projectFact, bool) {
+	return readLabel(label).read(value)
+}
+
+// How a label's value is read.
+const (
+	valueArea = iota
+	valueRoomArea
+	valueStories
+	valueHeight
+	valueCoverage
+)
+
+// labelReading is what a label says of the fact it names, before its
+// value is read: all of readFact that depends on the label alone.
+type labelReading struct {
+	ok               bool // the label can name a fact
+	label, qualifier string
+	how              int    // value* above
+	belowGrade       bool   // stories below grade
+	areaKind, level  string // for valueArea
+	aboveGrade       bool
+}
+
+// readLabel reads a label for readFact.
+func readLabel(label string) labelReading {
 	l := normaliseLabel(label)
 	if l == "" || len(strings.Fields(l)) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-		return projectFact{}, false
+		return labelReading{}
 	}
 	if labelValueRe.MatchString(l) {
-		return projectFact{}, false
+		return labelReading{}
 	}
 	// Digits other than a level's number ("BEDROOM 2") leave only a
 	// room's area.
 	numbered := strings.ContainsAny(labelDigitsRe.ReplaceAllString(l, ""), "0123456789")
-	f := projectFact{label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":")), value: strings.TrimSpace(value)}
+	r := labelReading{ok: true, label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":"))}
 	switch {
 	case allowableWordRe.MatchString(l):
-		f.qualifier = "allowable"
+		r.qualifier = "allowable"
 	case removedWordRe.MatchString(l):
-		f.qualifier = "removed"
+		r.qualifier = "removed"
 	case existingWordRe.MatchString(l):
-		f.qualifier = "existing"
+		r.qualifier = "existing"
 	case newWordRe.MatchString(l):
-		f.qualifier = "new"
+		r.qualifier = "new"
 	case proposedWordRe.MatchString(l):
-		f.qualifier = "proposed"
+		r.qualifier = "proposed"
 	}
 	// The kind is read from the label without its qualifiers.
 	core := strings.Join(strings.Fields(proposedWordRe.ReplaceAllString(newWordRe.ReplaceAllString(
 		existingWordRe.ReplaceAllString(allowableWordRe.ReplaceAllString(l, " "), " "), " "), " ")), " ")
 	if numbered {
+		r.how = valueRoomArea
+		return r
+	}
+	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
+		r.how, r.belowGrade = valueStories, m[1] == "BELOW"
+		return r
+	}
+	if heightLabelRe.MatchString(core) {
+		r.how = valueHeight
+		return r
+	}
+	if coverageWordRe.MatchString(core) {
+		r.how = valueCoverage
+		return r
+	}
+	r.how = valueArea
+	switch {
+	case lotLabelRe.MatchString(core):
+		r.areaKind = AreaLot
+	case footprintRe.MatchString(core):
+		r.areaKind = AreaFootprint
+	case partOfFloorRe.MatchString(core):
+		r.areaKind = AreaOther
+		if !areaWordRe.MatchString(core) {
+			r.areaKind = AreaRoom
+		}
+	case levelRe.MatchString(core):
+		m := levelRe.FindStringSubmatch(core)
+		switch {
+		case m[1] != "":
+			r.level = m[1]
+		case m[2] != "":
+			r.level = "LEVEL " + strings.TrimLeft(m[2], "0")
+		default:
+			r.level = m[3]
+		}
+		if w, ok := levelWords[r.level]; ok {
+			r.level = w
+		}
+		r.areaKind = AreaFloor
+	case totalWordRe.MatchString(core):
+		r.areaKind = AreaTotal
+		r.aboveGrade = aboveGradeRe.MatchString(core)
+	case areaWordRe.MatchString(core):
+		r.areaKind = AreaOther
+	default:
+		r.areaKind = AreaRoom
+	}
+	return r
+}
+
+// read reads the label's value.
+func (r labelReading) read(value string) (projectFact, bool) {
+	if !r.ok {
+		return projectFact{}, false
+	}
+	f := projectFact{label: r.label, value: strings.TrimSpace(value), qualifier: r.qualifier}
+	switch r.how {
+	case valueRoomArea:
 		v, ok := parseAreaValue(value)
 		if !ok {
 			return projectFact{}, false
 		}
 		f.kind, f.areaKind, f.m = FactArea, AreaRoom, v
 		return f, true
-	}
-	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
+	case valueStories:
 		v, ok := parseStoriesValue(value)
 		if !ok {
 			return projectFact{}, false
 		}
 		f.kind, f.m = FactStories, v
-		if m[1] == "BELOW" {
+		if r.belowGrade {
 			f.kind = FactStoriesBelowGrade
 		}
 		return f, true
-	}
-	if heightLabelRe.MatchString(core) {
+	case valueHeight:
 		v, ok := parseHeightValue(value)
 		if !ok {
 			return projectFact{}, false
 		}
 		f.kind, f.m = FactBuildingHeight, v
 		return f, true
-	}
-	if coverageWordRe.MatchString(core) {
+	case valueCoverage:
 		v, ok := parsePercentValue(value)
 		if !ok {
 			if v, ok = parseAreaValue(value); !ok {
@@ -226,38 +307,7 @@ func readFact(label, value string) (projectFact, bool) {
 		return projectFact{}, false
 	}
 	f.kind, f.m = FactArea, v
-	switch {
-	case lotLabelRe.MatchString(core):
-		f.areaKind = AreaLot
-	case footprintRe.MatchString(core):
-		f.areaKind = AreaFootprint
-	case partOfFloorRe.MatchString(core):
-		f.areaKind = AreaOther
-		if !areaWordRe.MatchString(core) {
-			f.areaKind = AreaRoom
-		}
-	case levelRe.MatchString(core):
-		m := levelRe.FindStringSubmatch(core)
-		switch {
-		case m[1] != "":
-			f.level = m[1]
-		case m[2] != "":
-			f.level = "LEVEL " + strings.TrimLeft(m[2], "0")
-		default:
-			f.level = m[3]
-		}
-		if w, ok := levelWords[f.level]; ok {
-			f.level = w
-		}
-		f.areaKind = AreaFloor
-	case totalWordRe.MatchString(core):
-		f.areaKind = AreaTotal
-		f.aboveGrade = aboveGradeRe.MatchString(core)
-	case areaWordRe.MatchString(core):
-		f.areaKind = AreaOther
-	default:
-		f.areaKind = AreaRoom
-	}
+	f.areaKind, f.level, f.aboveGrade = r.areaKind, r.level, r.aboveGrade
 	return f, true
 }
 
@@ -338,6 +388,7 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 // pure functions of their text, so a remembered reading is the reading.
 type factMemo struct {
 	facts  map[[2]string]factReading
+	labels map[string]labelReading
 	values map[string]bool
 }
 
@@ -347,7 +398,7 @@ type factReading struct {
 }
 
 func newFactMemo() *factMemo {
-	return &factMemo{facts: map[[2]string]factReading{}, values: map[string]bool{}}
+	return &factMemo{facts: map[[2]string]factReading{}, labels: map[string]labelReading{}, values: map[string]bool{}}
 }
 
 func (m *factMemo) readFact(label, value string) (projectFact, bool) {
@@ -361,7 +412,12 @@ func (m *factMemo) readFact(label, value string) (projectFact, bool) {
 	if r, ok := m.facts[key]; ok {
 		return r.f, r.ok
 	}
-	f, ok := readFact(label, value)
+	r, ok := m.labels[label]
+	if !ok {
+		r = readLabel(label)
+		m.labels[label] = r
+	}
+	f, ok := r.read(value)
 	m.facts[key] = factReading{f, ok}
 	return f, ok
 }
