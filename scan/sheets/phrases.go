@@ -106,7 +106,7 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	out := make([]textRun, len(ends))
 	// The texts of phrases of several words are written into one
 	// page-wide builder and cut from it once it is complete.
-	slab := &textSlab{}
+	slab := &textSlab{spans: make([]textSpan, 0, len(ends))}
 	slab.sb.Grow(textSlabHint(p))
 	from := 0
 	for i, e := range ends {
