@@ -698,10 +698,31 @@ func (rv *review) firstPage() *pageView {
 }
 
 func renderTemplate(tpl string, vars map[string]string) string {
-	return templateVarRe.ReplaceAllStringFunc(tpl, func(m string) string {
-		if v, ok := vars[m[1:len(m)-1]]; ok {
-			return v
+	// templateVarRe's matches ({name}, leftmost first, not overlapping),
+	// found by hand: every finding renders its rationale.
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(tpl); i++ {
+		if tpl[i] != '{' {
+			continue
 		}
-		return m
-	})
+		j := i + 1
+		for j < len(tpl) && ('a' <= tpl[j] && tpl[j] <= 'z' || 'A' <= tpl[j] && tpl[j] <= 'Z') {
+			j++
+		}
+		if j == i+1 || j == len(tpl) || tpl[j] != '}' {
+			continue
+		}
+		if v, ok := vars[tpl[i+1:j]]; ok {
+			b.WriteString(tpl[last:i])
+			b.WriteString(v)
+			last = j + 1
+		}
+		i = j
+	}
+	if last == 0 {
+		return tpl
+	}
+	b.WriteString(tpl[last:])
+	return b.String()
 }
