@@ -402,30 +402,93 @@ func (pn *pageNotes) build(lp *layout.Page) {
 	byLine := make([]int, len(lp.Lines))
 	pn.lines = make([]normLine, 0, len(lp.Lines))
 	pn.boxes = make([]layout.Box, 0, len(lp.Lines))
+	// The lines are normText's, their texts and word offsets cut from
+	// page-wide slabs (one builder, one offset slice) instead of
+	// allocated line by line.
+	word := func(w int) string {
+		if t := lp.Words[w].Norm; t != "" {
+			return t
+		}
+		return lp.Words[w].Text
+	}
+	size, words := 0, 0
+	for _, l := range lp.Lines {
+		if l.Layer == layout.LayerOverlay {
+			continue
+		}
+		words += len(l.Words)
+		for _, w := range l.Words {
+			size += len(word(w)) + 1
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	startSlab := make([]int, 0, words)
+	spans := make([][2]int, 0, len(lp.Lines))
 	for li, l := range lp.Lines {
 		byLine[li] = -1
 		if l.Layer == layout.LayerOverlay {
 			continue
 		}
 		byLine[li] = len(pn.lines)
-		pn.lines = append(pn.lines, normText(lp, l.Words))
+		from, first := sb.Len(), len(startSlab)
+		for k, w := range l.Words {
+			if k > 0 {
+				sb.WriteByte(' ')
+			}
+			startSlab = append(startSlab, sb.Len()-from)
+			sb.WriteString(word(w))
+		}
+		pn.lines = append(pn.lines, normLine{words: l.Words, starts: startSlab[first:len(startSlab):len(startSlab)]})
+		spans = append(spans, [2]int{from, sb.Len()})
 		pn.boxes = append(pn.boxes, l.Box)
 	}
+	all := sb.String()
+	for k, sp := range spans {
+		pn.lines[k].text = all[sp[0]:sp[1]]
+	}
 	pn.blocks = make([]noteBlock, 0, len(lp.Blocks))
+	// A block whose lines are a run of the page's lines, in order (the
+	// usual case), shares them; the others' lines are cut from two
+	// page-wide slabs (a drawing has hundreds of small blocks).
+	upper := make([]string, len(pn.lines))
+	for k := range pn.lines {
+		upper[k] = strings.ToUpper(pn.lines[k].text)
+	}
+	var lineSlab []normLine
+	var upperSlab []string
 	for _, b := range lp.Blocks {
-		nb := noteBlock{box: b.Box, page: pn, lines: make([]normLine, 0, len(b.Lines)), upper: make([]string, 0, len(b.Lines))}
+		nb := noteBlock{box: b.Box, page: pn}
+		first, n, run := -1, 0, true
 		for _, li := range b.Lines {
 			k := byLine[li]
 			if k < 0 {
 				continue
 			}
-			nb.lines = append(nb.lines, pn.lines[k])
-			nb.upper = append(nb.upper, strings.ToUpper(pn.lines[k].text))
+			if first < 0 {
+				first = k
+			}
+			run = run && k == first+n
+			n++
 			nb.lineH = max(nb.lineH, pn.boxes[k].Y1-pn.boxes[k].Y0)
 		}
-		if len(nb.lines) > 0 {
-			pn.blocks = append(pn.blocks, nb)
+		if n == 0 {
+			continue
 		}
+		if run {
+			nb.lines, nb.upper = pn.lines[first:first+n:first+n], upper[first:first+n:first+n]
+		} else {
+			from := len(lineSlab)
+			for _, li := range b.Lines {
+				if k := byLine[li]; k >= 0 {
+					lineSlab = append(lineSlab, pn.lines[k])
+					upperSlab = append(upperSlab, upper[k])
+				}
+			}
+			to := len(lineSlab)
+			nb.lines, nb.upper = lineSlab[from:to:to], upperSlab[from:to:to]
+		}
+		pn.blocks = append(pn.blocks, nb)
 	}
 }
 

@@ -187,6 +187,33 @@ type review struct {
 	valueNotes map[*pageView]*pageNotes
 	// project is the project data (projectdata.go), read on first use.
 	project *projectData
+	// textMatches remembers an expression's matches in a line text
+	// (rv.findAll): title blocks and notes repeat from sheet to sheet.
+	textMatches map[textMatchKey][][]int
+}
+
+type textMatchKey struct {
+	re   *textmatch.Regexp
+	text string
+}
+
+// findAll is pv.findAll(re, li), the matches remembered by expression and
+// text for the review (callers only read them).
+func (rv *review) findAll(pv *pageView, re *textmatch.Regexp, li int) [][]int {
+	text := pv.lines[li].Text
+	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
+		return nil
+	}
+	k := textMatchKey{re, text}
+	if m, ok := rv.textMatches[k]; ok {
+		return m
+	}
+	if rv.textMatches == nil {
+		rv.textMatches = map[textMatchKey][][]int{}
+	}
+	m := re.Regexp.FindAllStringSubmatchIndex(text, -1)
+	rv.textMatches[k] = m
+	return m
 }
 
 // Review applies the active rules to a plan set. Pages that are not
@@ -457,7 +484,7 @@ func (rv *review) match(r *Rule) []observation {
 			// The rule's own pattern first: it rules out nearly every line,
 			// while the exclusion (a long case-insensitive alternation) is
 			// the slow one, so it runs only where the pattern matched.
-			matches := pv.findAll(r.Pattern, li)
+			matches := rv.findAll(pv, r.Pattern, li)
 			if len(matches) == 0 || (r.Unless != nil && pv.matches(r.Unless, li)) {
 				continue
 			}
@@ -671,10 +698,31 @@ func (rv *review) firstPage() *pageView {
 }
 
 func renderTemplate(tpl string, vars map[string]string) string {
-	return templateVarRe.ReplaceAllStringFunc(tpl, func(m string) string {
-		if v, ok := vars[m[1:len(m)-1]]; ok {
-			return v
+	// templateVarRe's matches ({name}, leftmost first, not overlapping),
+	// found by hand: every finding renders its rationale.
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(tpl); i++ {
+		if tpl[i] != '{' {
+			continue
 		}
-		return m
-	})
+		j := i + 1
+		for j < len(tpl) && ('a' <= tpl[j] && tpl[j] <= 'z' || 'A' <= tpl[j] && tpl[j] <= 'Z') {
+			j++
+		}
+		if j == i+1 || j == len(tpl) || tpl[j] != '}' {
+			continue
+		}
+		if v, ok := vars[tpl[i+1:j]]; ok {
+			b.WriteString(tpl[last:i])
+			b.WriteString(v)
+			last = j + 1
+		}
+		i = j
+	}
+	if last == 0 {
+		return tpl
+	}
+	b.WriteString(tpl[last:])
+	return b.String()
 }

@@ -108,13 +108,34 @@ var codeFamilyByName = map[string]string{
 func gatherFacts(pages []*pageView) setFacts {
 	var f setFacts
 	var captions []hit // sprinkler captions standing alone
+	// A set prints its title block and general notes on many sheets: an
+	// expression's matches in a line's text are found once per text (the
+	// hits themselves are made per page; the matches are only read).
+	type matchKey struct {
+		re   *textmatch.Regexp
+		text string
+	}
+	matched := map[matchKey][][]int{}
 	for _, pv := range pages {
 		if !pv.readable {
 			continue
 		}
+		findAll := func(re *textmatch.Regexp, li int) [][]int {
+			text := pv.lines[li].Text
+			if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
+				return nil // pv.findAll's prefilter
+			}
+			k := matchKey{re, text}
+			if m, ok := matched[k]; ok {
+				return m
+			}
+			m := re.Regexp.FindAllStringSubmatchIndex(text, -1)
+			matched[k] = m
+			return m
+		}
 		for li, l := range pv.lines {
 			find := func(re *textmatch.Regexp, dst *[]hit, parse func(m []int) (hit, bool)) {
-				for _, m := range pv.findAll(re, li) {
+				for _, m := range findAll(re, li) {
 					h, ok := parse(m)
 					if !ok {
 						continue
@@ -141,7 +162,7 @@ func gatherFacts(pages []*pageView) setFacts {
 			// IFC" must not also yield "IBC, 2021").
 			var taken [][2]int
 			for _, re := range codeStatementRes {
-				for _, m := range pv.findAll(re, li) {
+				for _, m := range findAll(re, li) {
 					if overlapsAny(taken, m[0], m[1]) {
 						continue
 					}

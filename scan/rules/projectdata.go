@@ -72,10 +72,21 @@ func mayHoldValue(s string) bool {
 // in any case, without making an upper-case copy of s: every label of
 // project data holds one, so lines, pairs and cells without are not read.
 func hasKeyword(s string, keywords []string) bool {
-	var first [256]bool
+	first := keywordFirsts(keywords)
+	return hasKeywordFrom(s, keywords, &first)
+}
+
+// keywordFirsts marks the first bytes of keywords, for hasKeywordFrom.
+func keywordFirsts(keywords []string) (first [256]bool) {
 	for _, k := range keywords {
 		first[k[0]] = true
 	}
+	return first
+}
+
+// hasKeywordFrom is hasKeyword with the keywords' first bytes marked once
+// for many texts.
+func hasKeywordFrom(s string, keywords []string, first *[256]bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i] &^ 0x20 // ASCII upper case (letters only are compared)
 		if !first[c] {
@@ -147,60 +158,141 @@ func normaliseLabel(s string) string {
 
 // readFact reads one label and value as project data, or says it is not.
 func readFact(label, value string) (projectFact, bool) {
+	return readLabel(label).read(value)
+}
+
+// How a label's value is read.
+const (
+	valueArea = iota
+	valueRoomArea
+	valueStories
+	valueHeight
+	valueCoverage
+)
+
+// labelReading is what a label says of the fact it names, before its
+// value is read: all of readFact that depends on the label alone.
+type labelReading struct {
+	ok               bool // the label can name a fact
+	label, qualifier string
+	how              int    // value* above
+	belowGrade       bool   // stories below grade
+	areaKind, level  string // for valueArea
+	aboveGrade       bool
+}
+
+// readLabel reads a label for readFact.
+func readLabel(label string) labelReading {
 	l := normaliseLabel(label)
 	if l == "" || len(strings.Fields(l)) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-		return projectFact{}, false
+		return labelReading{}
 	}
 	if labelValueRe.MatchString(l) {
-		return projectFact{}, false
+		return labelReading{}
 	}
 	// Digits other than a level's number ("BEDROOM 2") leave only a
 	// room's area.
 	numbered := strings.ContainsAny(labelDigitsRe.ReplaceAllString(l, ""), "0123456789")
-	f := projectFact{label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":")), value: strings.TrimSpace(value)}
+	r := labelReading{ok: true, label: strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":"))}
 	switch {
 	case allowableWordRe.MatchString(l):
-		f.qualifier = "allowable"
+		r.qualifier = "allowable"
 	case removedWordRe.MatchString(l):
-		f.qualifier = "removed"
+		r.qualifier = "removed"
 	case existingWordRe.MatchString(l):
-		f.qualifier = "existing"
+		r.qualifier = "existing"
 	case newWordRe.MatchString(l):
-		f.qualifier = "new"
+		r.qualifier = "new"
 	case proposedWordRe.MatchString(l):
-		f.qualifier = "proposed"
+		r.qualifier = "proposed"
 	}
 	// The kind is read from the label without its qualifiers.
 	core := strings.Join(strings.Fields(proposedWordRe.ReplaceAllString(newWordRe.ReplaceAllString(
 		existingWordRe.ReplaceAllString(allowableWordRe.ReplaceAllString(l, " "), " "), " "), " ")), " ")
 	if numbered {
+		r.how = valueRoomArea
+		return r
+	}
+	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
+		r.how, r.belowGrade = valueStories, m[1] == "BELOW"
+		return r
+	}
+	if heightLabelRe.MatchString(core) {
+		r.how = valueHeight
+		return r
+	}
+	if coverageWordRe.MatchString(core) {
+		r.how = valueCoverage
+		return r
+	}
+	r.how = valueArea
+	switch {
+	case lotLabelRe.MatchString(core):
+		r.areaKind = AreaLot
+	case footprintRe.MatchString(core):
+		r.areaKind = AreaFootprint
+	case partOfFloorRe.MatchString(core):
+		r.areaKind = AreaOther
+		if !areaWordRe.MatchString(core) {
+			r.areaKind = AreaRoom
+		}
+	case levelRe.MatchString(core):
+		m := levelRe.FindStringSubmatch(core)
+		switch {
+		case m[1] != "":
+			r.level = m[1]
+		case m[2] != "":
+			r.level = "LEVEL " + strings.TrimLeft(m[2], "0")
+		default:
+			r.level = m[3]
+		}
+		if w, ok := levelWords[r.level]; ok {
+			r.level = w
+		}
+		r.areaKind = AreaFloor
+	case totalWordRe.MatchString(core):
+		r.areaKind = AreaTotal
+		r.aboveGrade = aboveGradeRe.MatchString(core)
+	case areaWordRe.MatchString(core):
+		r.areaKind = AreaOther
+	default:
+		r.areaKind = AreaRoom
+	}
+	return r
+}
+
+// read reads the label's value.
+func (r labelReading) read(value string) (projectFact, bool) {
+	if !r.ok {
+		return projectFact{}, false
+	}
+	f := projectFact{label: r.label, value: strings.TrimSpace(value), qualifier: r.qualifier}
+	switch r.how {
+	case valueRoomArea:
 		v, ok := parseAreaValue(value)
 		if !ok {
 			return projectFact{}, false
 		}
 		f.kind, f.areaKind, f.m = FactArea, AreaRoom, v
 		return f, true
-	}
-	if m := storiesLabelRe.FindStringSubmatch(core); m != nil {
+	case valueStories:
 		v, ok := parseStoriesValue(value)
 		if !ok {
 			return projectFact{}, false
 		}
 		f.kind, f.m = FactStories, v
-		if m[1] == "BELOW" {
+		if r.belowGrade {
 			f.kind = FactStoriesBelowGrade
 		}
 		return f, true
-	}
-	if heightLabelRe.MatchString(core) {
+	case valueHeight:
 		v, ok := parseHeightValue(value)
 		if !ok {
 			return projectFact{}, false
 		}
 		f.kind, f.m = FactBuildingHeight, v
 		return f, true
-	}
-	if coverageWordRe.MatchString(core) {
+	case valueCoverage:
 		v, ok := parsePercentValue(value)
 		if !ok {
 			if v, ok = parseAreaValue(value); !ok {
@@ -215,38 +307,7 @@ func readFact(label, value string) (projectFact, bool) {
 		return projectFact{}, false
 	}
 	f.kind, f.m = FactArea, v
-	switch {
-	case lotLabelRe.MatchString(core):
-		f.areaKind = AreaLot
-	case footprintRe.MatchString(core):
-		f.areaKind = AreaFootprint
-	case partOfFloorRe.MatchString(core):
-		f.areaKind = AreaOther
-		if !areaWordRe.MatchString(core) {
-			f.areaKind = AreaRoom
-		}
-	case levelRe.MatchString(core):
-		m := levelRe.FindStringSubmatch(core)
-		switch {
-		case m[1] != "":
-			f.level = m[1]
-		case m[2] != "":
-			f.level = "LEVEL " + strings.TrimLeft(m[2], "0")
-		default:
-			f.level = m[3]
-		}
-		if w, ok := levelWords[f.level]; ok {
-			f.level = w
-		}
-		f.areaKind = AreaFloor
-	case totalWordRe.MatchString(core):
-		f.areaKind = AreaTotal
-		f.aboveGrade = aboveGradeRe.MatchString(core)
-	case areaWordRe.MatchString(core):
-		f.areaKind = AreaOther
-	default:
-		f.areaKind = AreaRoom
-	}
+	f.areaKind, f.level, f.aboveGrade = r.areaKind, r.level, r.aboveGrade
 	return f, true
 }
 
@@ -272,11 +333,12 @@ type unreadProjectData struct {
 // readProjectData reads the project facts of every readable page.
 func readProjectData(pages []*pageView) *projectData {
 	pd := &projectData{}
+	memo := newFactMemo()
 	for _, pv := range pages {
 		if !pv.readable {
 			continue
 		}
-		facts := pageProjectFacts(pv)
+		facts := pageProjectFacts(pv, memo)
 		lists := pageAreaLists(pv)
 		// A list's total is its own fact, not also a room's area.
 		inList := map[int]bool{}
@@ -320,15 +382,78 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 	return starts
 }
 
+// factMemo remembers what readFact and the value test made of a text
+// over one review's pages: a set prints its title block and data labels
+// on every sheet, and reading a label runs a dozen expressions. Both are
+// pure functions of their text, so a remembered reading is the reading.
+type factMemo struct {
+	facts  map[[2]string]factReading
+	labels map[string]labelReading
+	values map[string]bool
+}
+
+type factReading struct {
+	f  projectFact
+	ok bool
+}
+
+func newFactMemo() *factMemo {
+	return &factMemo{facts: map[[2]string]factReading{}, labels: map[string]labelReading{}, values: map[string]bool{}}
+}
+
+func (m *factMemo) readFact(label, value string) (projectFact, bool) {
+	// Every fact readFact reads has a value one of the value parsers
+	// reads; the test, remembered by text, spares the label's expressions
+	// on the tails of a line that are not values.
+	if !m.isValue(value) {
+		return projectFact{}, false
+	}
+	key := [2]string{label, value}
+	if r, ok := m.facts[key]; ok {
+		return r.f, r.ok
+	}
+	r, ok := m.labels[label]
+	if !ok {
+		r = readLabel(label)
+		m.labels[label] = r
+	}
+	f, ok := r.read(value)
+	m.facts[key] = factReading{f, ok}
+	return f, ok
+}
+
+func (m *factMemo) isValue(t string) bool {
+	if !mayBeValue(t) {
+		return false
+	}
+	if v, ok := m.values[t]; ok {
+		return v
+	}
+	_, a := parseAreaValue(t)
+	_, h := parseHeightValue(t)
+	_, p := parsePercentValue(t)
+	_, s := parseStoriesValue(t)
+	v := a || h || p || s
+	m.values[t] = v
+	return v
+}
+
+// mayBeValue is a necessary condition for the value parsers (area,
+// height, percent, stories): each needs an ASCII digit or a number word.
+// Text with other than ASCII is left to them (case folding may match a
+// number word hasKeyword does not see).
+func mayBeValue(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 0x80 {
+			return true
+		}
+	}
+	return mayHoldValue(t)
+}
+
 // pageProjectFacts reads one page's project facts, each value once.
-func pageProjectFacts(pv *pageView) []projectFact {
-	facts := readPageFacts(pv, factKeywords, readFact, func(t string) bool {
-		_, a := parseAreaValue(t)
-		_, h := parseHeightValue(t)
-		_, p := parsePercentValue(t)
-		_, s := parseStoriesValue(t)
-		return a || h || p || s
-	})
+func pageProjectFacts(pv *pageView, memo *factMemo) []projectFact {
+	facts := readPageFacts(pv, factKeywords, memo.readFact, memo.isValue)
 	return append(facts, roomAreas(pv, facts)...)
 }
 
@@ -421,17 +546,19 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
 	near := &linesByHeight{lp: lp} // ordered on first use: most pages hold no label
+	first := keywordFirsts(keywords)
 	for li, l := range lp.Lines {
-		if !upright(l) || !hasKeyword(l.Text, keywords) {
+		if !upright(l) || !hasKeywordFrom(l.Text, keywords, &first) {
 			continue
 		}
 		starts := lineWordStarts(lp, l)
 		// A second value further along the baseline (existing and
 		// proposed columns without a header): which one the line's label
 		// means cannot be told.
-		secondValue := false
-		if n := nextOnBaseline(lp, near, li); n >= 0 && isValue(n) {
-			secondValue = true
+		// Asked only once a fact is read (most keyword lines hold none).
+		secondValue := func() bool {
+			n := nextOnBaseline(lp, near, li)
+			return n >= 0 && isValue(n)
 		}
 		// A label and its value on one line: at a colon, else the
 		// shortest tail of words that reads as the label's value. Every
@@ -445,7 +572,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			}
 			if k < len(l.Words) {
 				if f, ok := readFact(l.Text[:c], l.Text[c+1:]); ok {
-					if !secondValue {
+					if !secondValue() {
 						add(f, l.Words[:k], l.Words[k:])
 					}
 					continue
@@ -455,7 +582,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		found := false
 		for k := len(l.Words) - 1; sameLine && k >= 1 && len(l.Words)-k <= 5; k-- {
 			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
-				if !secondValue {
+				if !secondValue() {
 					add(f, l.Words[:k], l.Words[k:])
 				}
 				found = true
@@ -485,7 +612,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		}
 	}
 	for _, pr := range lp.Pairs {
-		if len(pr.ValueWords) == 0 || !hasKeyword(pr.Label, keywords) {
+		if len(pr.ValueWords) == 0 || !hasKeywordFrom(pr.Label, keywords, &first) {
 			continue
 		}
 		if last := pr.ValueWords[len(pr.ValueWords)-1]; last < len(lp.LineOf) && lp.LineOf[last] >= 0 {
@@ -509,7 +636,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 				continue
 			}
 			for ci := 0; ci+1 < len(row.Cells); ci++ {
-				if !hasKeyword(row.Cells[ci].Text, keywords) {
+				if !hasKeywordFrom(row.Cells[ci].Text, keywords, &first) {
 					continue
 				}
 				f, ok := readFact(row.Cells[ci].Text, row.Cells[ci+1].Text)

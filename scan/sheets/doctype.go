@@ -193,9 +193,23 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	var metric int
 	lang := map[string]int{}
 	languageOf := languageOf()
+	// A phrase printed again (a title block on every sheet) adds no code,
+	// address or authority its first reading did not (add keeps the first
+	// of each), so each text is read once; its metric marks still count
+	// every time.
+	metricOf := map[string]int{}
 	for _, r := range reads {
 		for _, q := range r.phrases {
 			t := q.Text
+			if n, ok := metricOf[t]; ok {
+				metric += n
+				for _, n := range q.Norms {
+					for _, l := range languageOf[n] {
+						lang[l]++
+					}
+				}
+				continue
+			}
 			// Every address and measurement has an ASCII digit (\d):
 			// phrases without one cannot match and skip the expressions.
 			digits := hasASCIIDigit(t)
@@ -214,9 +228,12 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			for _, a := range authorityRe.FindAllString(t, 3) {
 				add(&hints, "authority: "+trimStopWords(a))
 			}
+			m := 0
 			if digits && mayHoldMetric(t) {
-				metric += len(metricRe.FindAllStringIndex(t, -1))
+				m = len(metricRe.FindAllStringIndex(t, -1))
 			}
+			metricOf[t] = m
+			metric += m
 			for _, n := range q.Norms {
 				for _, l := range languageOf[n] {
 					lang[l]++

@@ -36,7 +36,10 @@ func (b Box) union(o Box) Box {
 // fractions of CAD fonts made plain: "7‐3/4" with a Unicode hyphen, "7–6"
 // with an en dash, "7¾" (which NFKC would turn into the ambiguous "73⁄4",
 // so the raw text is used for it).
-func WordText(w pdftext.Word) string {
+func WordText(w pdftext.Word) string { return wordText(&w) }
+
+// wordText is WordText without copying the word (the page-wide loops).
+func wordText(w *pdftext.Word) string {
 	t := w.Norm
 	// The fractions are not ASCII: an ASCII word (nearly every word) has none.
 	if t == "" || !isASCII(w.Text) && strings.ContainsAny(w.Text, vulgarFractions) {
@@ -145,11 +148,58 @@ func Lines(p *pdftext.Page) []Line {
 		n += len(g)
 	}
 	starts := make([]int, n) // every line's Starts, cut from one slab
+	// The texts of lines of several words are written into one page-wide
+	// builder and cut from it once it is complete.
+	var sb strings.Builder
+	size := 0
 	for _, g := range groups {
-		lines = append(lines, makeLine(p, g, starts[:len(g):len(g)]))
+		if len(g) > 1 {
+			size += len(g) - 1
+			for _, i := range g {
+				size += len(wordText(&p.Words[i]))
+			}
+		}
+	}
+	sb.Grow(size)
+	spans := make([][2]int, len(groups))
+	for gi, g := range groups {
+		if len(g) > 1 {
+			spans[gi][0] = sb.Len()
+			lines = append(lines, makeLineIn(p, g, starts[:len(g):len(g)], &sb))
+			spans[gi][1] = sb.Len()
+		} else {
+			lines = append(lines, makeLine(p, g, starts[:len(g):len(g)]))
+		}
 		starts = starts[len(g):]
 	}
+	all := sb.String()
+	for gi, g := range groups {
+		if len(g) > 1 {
+			lines[gi].Text = all[spans[gi][0]:spans[gi][1]]
+		}
+	}
 	return lines
+}
+
+// makeLineIn is makeLine for a line of several words, writing its text
+// into sb (the caller sets Text from it).
+func makeLineIn(p *pdftext.Page, words []int, starts []int, sb *strings.Builder) Line {
+	l := Line{Words: words, Starts: starts}
+	from := sb.Len()
+	for k, i := range words {
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		l.Starts[k] = sb.Len() - from
+		sb.WriteString(wordText(&p.Words[i]))
+		b := WordBox(p, i)
+		if k == 0 {
+			l.Box = b
+		} else {
+			l.Box = l.Box.union(b)
+		}
+	}
+	return l
 }
 
 // makeLine makes the line of words, writing the words' offsets into starts
@@ -160,12 +210,12 @@ func makeLine(p *pdftext.Page, words []int, starts []int) Line {
 	case 0:
 		return l
 	case 1:
-		l.Text, l.Box = WordText(p.Words[words[0]]), WordBox(p, words[0])
+		l.Text, l.Box = wordText(&p.Words[words[0]]), WordBox(p, words[0])
 		return l
 	}
 	n := len(words) - 1
 	for _, i := range words {
-		n += len(WordText(p.Words[i]))
+		n += len(wordText(&p.Words[i]))
 	}
 	var sb strings.Builder
 	sb.Grow(n)
@@ -174,7 +224,7 @@ func makeLine(p *pdftext.Page, words []int, starts []int) Line {
 			sb.WriteByte(' ')
 		}
 		l.Starts[k] = sb.Len()
-		sb.WriteString(WordText(p.Words[i]))
+		sb.WriteString(wordText(&p.Words[i]))
 		b := WordBox(p, i)
 		if k == 0 {
 			l.Box = b

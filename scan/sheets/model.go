@@ -157,7 +157,8 @@ func textLayer(p *pdftext.Page) string {
 	// Fonts whose glyphs map back to text only in part read as scattered
 	// letters ("R LU N NG U P"): most words are a single letter.
 	single := 0
-	for _, w := range p.Words {
+	for i := range p.Words {
+		w := &p.Words[i] // not a copy of every word
 		if r, size := utf8.DecodeRuneInString(w.Text); size > 0 && size == len(w.Text) && unicode.IsLetter(r) {
 			single++
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"planreview/scan/pdftext"
 )
@@ -28,11 +29,15 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	if n == 0 {
 		return nil
 	}
-	boxes := make([]Box, n)
+	// The word boxes, the order and the used marks are scratch: reused
+	// from page to page (a set has hundreds of pages of a thousand words).
+	sc := phraseScratchPool.Get().(*phraseScratch)
+	defer phraseScratchPool.Put(sc)
+	boxes := slices.Grow(sc.boxes[:0], n)[:n]
 	for i := range boxes {
 		boxes[i] = WordBox(p, i)
 	}
-	order := make([]int, n)
+	order := slices.Grow(sc.order[:0], n)[:n]
 	for i := range order {
 		order[i] = i
 	}
@@ -42,7 +47,9 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	// are found first, as ranges of the word slab, so the phrases are
 	// allocated once, at their number.
 	var ends []int32 // end of each phrase's words in wordSlab
-	used := make([]bool, n)
+	used := slices.Grow(sc.used[:0], n)[:n]
+	clear(used)
+	sc.boxes, sc.order, sc.used = boxes, order, used
 	// Each word is in one phrase: the phrases' word lists and normalised
 	// words are cut from two page-wide slabs instead of allocated one by one.
 	wordSlab := make([]int, 0, n)
@@ -97,11 +104,22 @@ func buildPhrases(p *pdftext.Page) []textRun {
 		start = end
 	}
 	out := make([]textRun, len(ends))
+	// The texts of phrases of several words are written into one
+	// page-wide builder and cut from it once it is complete.
+	slab := &textSlab{spans: make([]textSpan, 0, len(ends))}
+	slab.sb.Grow(textSlabHint(p))
 	from := 0
 	for i, e := range ends {
 		to := int(e)
-		out[i] = makePhraseIn(p, wordSlab[from:to:to], normSlab[from:to:to])
+		out[i] = makePhraseIn(p, wordSlab[from:to:to], normSlab[from:to:to], slab, i)
 		from = to
+	}
+	all := slab.sb.String()
+	for _, sp := range slab.spans {
+		out[sp.phrase].Text = all[sp.from:sp.to]
+		if sp.rawIsText {
+			out[sp.phrase].Raw = out[sp.phrase].Text
+		}
 	}
 	sort.SliceStable(out, func(a, b int) bool {
 		if abs(out[a].Box.Y0-out[b].Box.Y0) > 0.5*min(out[a].H, out[b].H) {
@@ -111,6 +129,15 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	})
 	return out
 }
+
+// phraseScratch is buildPhrases' per-page scratch.
+type phraseScratch struct {
+	boxes []Box
+	order []int
+	used  []bool
+}
+
+var phraseScratchPool = sync.Pool{New: func() any { return new(phraseScratch) }}
 
 // lessAsCmp orders as x < y does (a NaN ties with everything), for the
 // generic sorts, which run sort.Slice's algorithm (pdqsort, same
@@ -130,18 +157,40 @@ func isVertical(b Box, text string) bool {
 }
 
 func makePhrase(p *pdftext.Page, words []int) textRun {
-	return makePhraseIn(p, words, make([]string, len(words)))
+	return makePhraseIn(p, words, make([]string, len(words)), nil, 0)
+}
+
+// textSlab holds the joined texts of a page's phrases: spans of one
+// builder, set on the phrases once it is complete.
+type textSlab struct {
+	sb    strings.Builder
+	spans []textSpan
+}
+
+type textSpan struct {
+	phrase, from, to int
+	rawIsText        bool // the phrase's Raw is its Text
+}
+
+// textSlabHint is the length of the page's words joined by spaces, the
+// size the slab most likely needs.
+func textSlabHint(p *pdftext.Page) int {
+	n := 0
+	for i := range p.Words {
+		n += len(p.Words[i].Text) + 1
+	}
+	return n
 }
 
 // makePhraseIn is makePhrase writing the normalised words into norms
 // (len(words) long).
-func makePhraseIn(p *pdftext.Page, words []int, norms []string) textRun {
+func makePhraseIn(p *pdftext.Page, words []int, norms []string, slab *textSlab, phrase int) textRun {
 	ph := textRun{Words: words, Box: WordBox(p, words[0]), Norms: norms}
 	if len(words) == 1 {
 		// A label of one word (most phrases of a drawing): its texts are
 		// the word's own, with nothing to join or allocate.
-		w := p.Words[words[0]]
-		ph.Text, ph.Raw = WordText(w), w.Text
+		w := &p.Words[words[0]]
+		ph.Text, ph.Raw = wordText(w), w.Text
 		ph.Norms[0] = normWord(ph.Text)
 		ph.H = ph.Box.height()
 		return ph
@@ -153,7 +202,7 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string) textRun {
 	textLen := len(words) - 1
 	same := true // every word's text is as printed: Raw is Text
 	for k, w := range words {
-		t := WordText(p.Words[w])
+		t := wordText(&p.Words[w])
 		texts = append(texts, t)
 		textLen += len(t)
 		same = same && t == p.Words[w].Text
@@ -164,7 +213,23 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string) textRun {
 	}
 	slices.Sort(hs)
 	ph.H = hs[len(hs)/2]
-	ph.Text = joinWords(texts, textLen)
+	if slab != nil {
+		// Text (and Raw when it is the same) are set from the slab.
+		sp := textSpan{phrase: phrase, from: slab.sb.Len(), rawIsText: same}
+		for k, t := range texts {
+			if k > 0 {
+				slab.sb.WriteByte(' ')
+			}
+			slab.sb.WriteString(t)
+		}
+		sp.to = slab.sb.Len()
+		slab.spans = append(slab.spans, sp)
+		if same {
+			return ph
+		}
+	} else {
+		ph.Text = joinWords(texts, textLen)
+	}
 	if same {
 		ph.Raw = ph.Text
 		return ph

@@ -63,8 +63,8 @@ func turnPage(p *pdftext.Page, angle float64) turnedPage {
 func sideways(p *pdftext.Page) *turnedPage {
 	for _, angle := range []float64{90, 270} {
 		n := 0
-		for _, w := range p.Words {
-			if math.Abs(w.Angle-angle) <= 10 {
+		for i := range p.Words {
+			if math.Abs(p.Words[i].Angle-angle) <= 10 {
 				n++
 			}
 		}

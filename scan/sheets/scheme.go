@@ -90,7 +90,13 @@ func idShaped(s string) bool {
 }
 
 func looksLikeDate(s string) bool {
-	return dateRe.MatchString(s) && len(dateRe.FindString(s)) >= len(s)-1
+	// mayHoldDate is a necessary condition for dateRe; one search gives
+	// both whether and how much it matches.
+	if !mayHoldDate(s) {
+		return false
+	}
+	loc := dateRe.FindStringIndex(s)
+	return loc != nil && loc[1]-loc[0] >= len(s)-1
 }
 
 // pageCandidates returns the sheet-number candidates of one page: the values
