@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -159,6 +160,16 @@ func TestHostilePDFs(t *testing.T) {
 	srv := startServer(t, dir, "--config", writeConfig(t, hostileConfig))
 	c := apiClient{t: t, base: srv.base, key: issueKey(t, dir, "hostile").Key}
 	p := startPinger(srv.base, issueKey(t, dir, "pinger").Key, 20*time.Millisecond)
+	// The reference in the same run: a bare net/http handler pinged the
+	// same way. What the host's scheduler costs every process (go test
+	// runs other packages' tests beside this one on the same cores) shows
+	// in both; what the server's scans cost its own API only in p.
+	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	defer bare.Close()
+	ref := startPinger(bare.URL, "", 20*time.Millisecond)
 
 	type row struct {
 		name, outcome string
@@ -207,18 +218,21 @@ func TestHostilePDFs(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintf(&table, "| %s | %d | %s | %.2f s |\n", r.name, r.size, r.outcome, r.took.Seconds())
 	}
-	p99 := p.p99()
-	t.Logf("\n%s\npings: %d, p99 %v, slowest %v; server peak RSS %d MiB", table.String(), pings,
-		p99.Round(time.Millisecond), slowest.Round(time.Millisecond), peak>>20)
+	_, _, _ = ref.finish()
+	p99, refP99 := p.p99(), ref.p99()
+	t.Logf("\n%s\npings: %d, p99 %v, slowest %v; bare net/http reference p99 %v; server peak RSS %d MiB", table.String(), pings,
+		p99.Round(time.Millisecond), slowest.Round(time.Millisecond), refP99.Round(time.Millisecond), peak>>20)
 	if len(failed) > 0 {
 		t.Errorf("%d pings failed: %v", len(failed), failed[:min(5, len(failed))])
 	}
-	// The bound is on the 99th percentile: on a shared 2-vCPU machine a
-	// single ping can wait on the host scheduler whatever the server does
-	// (load averages of 10-15 while other builds run). A server held
-	// hostage by a scan shows in the percentile, and in the log below.
-	if p99 > hostilePingDeadline {
-		t.Errorf("p99 ping %v, over %v", p99, hostilePingDeadline)
+	// The bound is on the 99th percentile, over what the host costs the
+	// reference: on a shared 2-vCPU machine a single ping can wait on the
+	// host scheduler whatever the server does (load averages of 10-15
+	// while other builds run; other packages' tests beside this one). A
+	// server held hostage by a scan shows in the percentile over the
+	// reference's, and in the log below.
+	if p99 > hostilePingDeadline+refP99 {
+		t.Errorf("p99 ping %v, over %v plus the reference's p99 %v", p99, hostilePingDeadline, refP99)
 	}
 	if slowest > hostilePingDeadline {
 		p.mu.Lock()
