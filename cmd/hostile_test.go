@@ -156,6 +156,13 @@ func TestHostilePDFs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("uploads and scans about 60 files, some of 100 MB")
 	}
+	if os.Getenv("PLANREVIEW_HOSTILE_ALONE") != "" {
+		// .ci/run runs this suite on its own after the others: its ping
+		// bound is the server's latency, which other packages' tests on
+		// the same 2 cores would confound (p99 over 100 ms in about one
+		// CI run in two, with a bare handler beside it at 2-5 ms).
+		t.Skip("run alone after the other tests (PLANREVIEW_HOSTILE_ALONE)")
+	}
 	dir := newDataDir(t)
 	srv := startServer(t, dir, "--config", writeConfig(t, hostileConfig))
 	c := apiClient{t: t, base: srv.base, key: issueKey(t, dir, "hostile").Key}
