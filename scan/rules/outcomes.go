@@ -671,7 +671,9 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 	openings := rv.openingCoverage()
 	undecided := rv.indexUndecided()
 	var out []observation
-	for _, pages := range rv.filePages() {
+	files := rv.filePages()
+	setLevel := firstInScopeFile(rv, files)
+	for _, pages := range files {
 		fi := pages[0].fileIndex
 		if fi < len(rv.scopes) && rv.scopes[fi].Class == ScopeOutOfScope {
 			continue
@@ -687,7 +689,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 		parts = append(parts, rv.stairCoverage(pages)...)
 		parts = append(parts, rv.guardCoverage(pages)...)
 		parts = append(parts, rv.doorCoverage(pages)...)
-		if s := rv.projectDataCoverage(fi, fi == firstInScopeFile(rv, pages)); s != "" {
+		if s := rv.projectDataCoverage(fi, fi == setLevel); s != "" {
 			parts = append(parts, s)
 		}
 		if len(parts) == 0 {
@@ -954,13 +956,16 @@ func (rv *review) projectDataCoverage(fi int, setLevel bool) string {
 }
 
 // firstInScopeFile is the file set-level coverage sentences go with: the
-// first file of the review that is not out of scope.
-func firstInScopeFile(rv *review, pages []*pageView) int {
-	for _, fp := range rv.filePages() {
+// first file of the review that is not out of scope (else the first).
+func firstInScopeFile(rv *review, files [][]*pageView) int {
+	for _, fp := range files {
 		fi := fp[0].fileIndex
 		if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeOutOfScope {
 			return fi
 		}
 	}
-	return pages[0].fileIndex
+	if len(files) == 0 {
+		return -1
+	}
+	return files[0][0].fileIndex
 }

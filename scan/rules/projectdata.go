@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -59,8 +60,8 @@ type projectFact struct {
 }
 
 // numberWords are the number words a value may be written in ("TWO
-// STORIES"); see storiesValueRe.
-var numberWords = []string{"ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN"}
+// STORIES"): the words of wordNumbers, which storiesValueRe reads.
+var numberWords = slices.Collect(maps.Keys(wordNumbers))
 
 // mayHoldValue reports whether s can hold a project-data value: every one
 // (area, height, stories, level mark) has a digit or a number word.
