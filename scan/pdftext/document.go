@@ -167,6 +167,9 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	m := &meter{}
 	m.reset(b)
 	obj := objects{xref: pdf.XRefTable, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
+	if pdf.XRefTable.Encrypt == nil {
+		obj.file = newLengthRecovery(r, size)
+	}
 	var catalog types.Dict
 	if root := pdf.XRefTable.Root; root != nil {
 		catalog = obj.dict(*root)

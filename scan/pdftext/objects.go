@@ -27,6 +27,10 @@ type objects struct {
 	// meter counts the current page's decoded bytes and lookups against
 	// its budgets; nil counts nothing.
 	meter *meter
+	// file is the PDF itself, for streams whose /Length does not land on
+	// endstream; nil when the file is encrypted (its raw bytes would need
+	// decrypting) or not at hand.
+	file *lengthRecovery
 }
 
 // cmapStream parses a CMap stream once per object.
@@ -138,6 +142,9 @@ func (o objects) streamAppend(dst []byte, obj types.Object) (types.Dict, []byte,
 	sd, ok := o.resolve(obj).(types.StreamDict)
 	if !ok {
 		return nil, dst, fmt.Errorf("%w: not a stream", ErrInvalid)
+	}
+	if o.file != nil {
+		sd = o.file.recover(sd, o.maxDecoded)
 	}
 	limit, metered := o.maxDecoded, false
 	if o.meter != nil && o.meter.decodeRoom() <= limit {
