@@ -178,7 +178,8 @@ func (d *apiDoc) checkMediaExamples(t *testing.T, where string, holder map[strin
 				}
 				continue
 			}
-			for _, e := range d.validate(media["schema"], v, fmt.Sprintf("%s %s example %q", where, mt, name)) {
+			at := fmt.Sprintf("%s %s example %q", where, mt, name)
+			for _, e := range append(d.validate(media["schema"], v, at), d.undeclared(media["schema"], v, at)...) {
 				t.Error(e)
 			}
 		}

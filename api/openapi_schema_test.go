@@ -243,9 +243,10 @@ func (d *apiDoc) validate(schema any, v any, at string) []string {
 }
 
 // declaredProperties lists every property name a schema declares through
-// $ref, allOf, oneOf and anyOf; open is true when it allows any.
-func (d *apiDoc) declaredProperties(schema any) (names map[string]any, open bool) {
-	names = map[string]any{}
+// $ref, allOf, oneOf and anyOf, and which of them are required; open is
+// true when it allows any.
+func (d *apiDoc) declaredProperties(schema any) (names map[string]any, required map[string]bool, open bool) {
+	names, required = map[string]any{}, map[string]bool{}
 	var walk func(any, int)
 	walk = func(schema any, depth int) {
 		s, _ := d.deref(schema)
@@ -255,6 +256,9 @@ func (d *apiDoc) declaredProperties(schema any) (names map[string]any, open bool
 		props, hasProps := s["properties"].(map[string]any)
 		for k, v := range props {
 			names[k] = v
+		}
+		for _, r := range asSlice(s["required"]) {
+			required[r.(string)] = true
 		}
 		if ap, ok := s["additionalProperties"]; ok && ap != false {
 			open = true
@@ -271,16 +275,19 @@ func (d *apiDoc) declaredProperties(schema any) (names map[string]any, open bool
 		}
 	}
 	walk(schema, 0)
-	return names, open
+	return names, required, open
 }
 
 // undeclared reports object properties in v that its schema does not
-// declare, at any depth: a field the server sends that the document omits.
+// declare, at any depth (a field the server sends that the document omits),
+// and properties sent as null that are not required: a generated client
+// turns an optional field into one it leaves out when empty, so it would
+// drop the null the server sends.
 func (d *apiDoc) undeclared(schema any, v any, at string) []string {
 	var errs []string
 	switch v := v.(type) {
 	case map[string]any:
-		names, open := d.declaredProperties(schema)
+		names, required, open := d.declaredProperties(schema)
 		if open {
 			return nil
 		}
@@ -294,6 +301,9 @@ func (d *apiDoc) undeclared(schema any, v any, at string) []string {
 			if !ok {
 				errs = append(errs, fmt.Sprintf("%s.%s is sent but the schema does not declare it", at, k))
 				continue
+			}
+			if v[k] == nil && !required[k] {
+				errs = append(errs, fmt.Sprintf("%s.%s is sent as null but is not required; a field the server always sends belongs in required", at, k))
 			}
 			errs = append(errs, d.undeclared(d.branchFor(ps, v[k]), v[k], at+"."+k)...)
 		}
