@@ -121,12 +121,25 @@ func TestOpenAPIHeaderParameters(t *testing.T) {
 	}
 }
 
-// TestOpenAPIExamples: every request body and every response body that is
-// not binary has an example, and every example validates against its
-// schema.
+// TestOpenAPIExamples: every parameter, every request body and every
+// response body that is not binary or an HTML page has an example, and
+// every example validates against its schema and sends no field the schema
+// does not declare.
 func TestOpenAPIExamples(t *testing.T) {
 	d := mustLoadAPIDoc(t)
 	for _, o := range d.operations() {
+		// The request: each parameter's example, then the body's.
+		for _, p := range d.parameters(o) {
+			ex, ok := p["example"]
+			where := fmt.Sprintf("%s %s parameter %v", o, p["in"], p["name"])
+			if !ok {
+				t.Errorf(`%s: no example; add "example" with a real value`, where)
+				continue
+			}
+			for _, e := range d.validate(p["schema"], ex, where+" example") {
+				t.Error(e)
+			}
+		}
 		if rb, _ := d.deref(o.op["requestBody"]); rb != nil {
 			d.checkMediaExamples(t, fmt.Sprintf("%s request body", o), rb)
 		}

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -317,5 +316,3 @@ func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "clientcheck: "+format+"\n", args...)
 	os.Exit(1)
 }
-
-var _ = errors.New
