@@ -3,8 +3,10 @@
 # (oapi-codegen, in a module of its own, so neither it nor its runtime enters
 # this project's go.mod) and runs the partner flow with it against a temp
 # server started from this checkout: key from the CLI, create job, register,
-# upload to the signed URL, scan, poll, findings, CSV, marked-up PDF, chat,
-# embed link, and typed error answers. The program uses only generated types
+# delete a stray file, upload to the signed URL, scan, poll, findings, CSV,
+# marked-up PDF, chat, embed links and the screens' JSON calls with their
+# token, the document itself, and typed error answers. The program uses only
+# generated types
 # and checks that every typed answer re-encodes to the JSON the server sent
 # (no field lost, no number narrowed, null kept), which is how it proves the
 # document decodes real responses.

@@ -93,6 +93,15 @@ func main() {
 	tooLarge, err := c.RegisterFileWithResponse(ctx, job.JobId, nil, client.RegisterFileJSONRequestBody{
 		FileName: "plans.pdf", FileSize: 200 << 20, ContentType: "application/pdf"})
 	check.errorAnswer("registerFile too large", tooLarge, err, http.StatusBadRequest, tooLarge.JSON400, "file_too_large")
+	stray, err := c.RegisterFileWithResponse(ctx, job.JobId, nil, client.RegisterFileJSONRequestBody{
+		FileName: "never-uploaded.pdf", FileSize: 1024, ContentType: "application/pdf"})
+	check.answer("registerFile (to delete)", stray, err, http.StatusCreated, stray.JSON201)
+	removed, err := c.DeleteFileWithResponse(ctx, job.JobId, stray.JSON201.FileId)
+	if err != nil || removed.StatusCode() != http.StatusNoContent {
+		fail("deleteFile: %v %d %s", err, removed.StatusCode(), removed.Body)
+	}
+	gone, err := c.DeleteFileWithResponse(ctx, job.JobId, stray.JSON201.FileId)
+	check.errorAnswer("deleteFile again", gone, err, http.StatusNotFound, gone.JSON404, "not_found")
 	tag := "architectural"
 	reg, err := c.RegisterFileWithResponse(ctx, job.JobId, nil, client.RegisterFileJSONRequestBody{
 		FileName: "plans.pdf", FileSize: int64(len(pdf)), ContentType: "application/pdf", FileTag: &tag})
@@ -159,18 +168,64 @@ func main() {
 		fail("downloadAnnotatedPDF: %v %d", err, download.StatusCode())
 	}
 
-	answer, err := c.ChatWithResponse(ctx, job.JobId, client.ChatJSONRequestBody{Message: "What is the occupancy group?"})
-	check.answer("chat", answer, err, http.StatusOK, answer.JSON200)
+	var cited *client.ChatCitation
+	for _, q := range []string{"What is the occupancy group?", "What is the inverter model?", "What is the project address?"} {
+		answer, err := c.ChatWithResponse(ctx, job.JobId, client.ChatJSONRequestBody{Message: q})
+		check.answer("chat", answer, err, http.StatusOK, answer.JSON200)
+		if len(answer.JSON200.Citations) > 0 && cited == nil {
+			cited = &answer.JSON200.Citations[0]
+		}
+	}
 	noMessage, err := c.ChatWithResponse(ctx, job.JobId, client.ChatJSONRequestBody{Message: " "})
 	check.errorAnswer("chat blank message", noMessage, err, http.StatusBadRequest, noMessage.JSON400, "missing_message")
 
 	link, err := c.CreateEmbedLinkWithResponse(ctx, client.CreateEmbedLinkJSONRequestBody{Screen: "job", JobId: &job.JobId})
 	check.answer("createEmbedLink", link, err, http.StatusOK, link.JSON200)
+	// The hosted screens' JSON calls, with the link's token.
+	jobToken := linkToken(link.JSON200.Url)
+	embedJob, err := anonymous.EmbedGetJobWithResponse(ctx, job.JobId, &client.EmbedGetJobParams{XEmbedToken: &jobToken})
+	check.answer("embedGetJob", embedJob, err, http.StatusOK, embedJob.JSON200)
+	embedFindings, err := anonymous.EmbedFindingsWithResponse(ctx, job.JobId, &client.EmbedFindingsParams{XEmbedToken: &jobToken})
+	check.answer("embedFindings", embedFindings, err, http.StatusOK, embedFindings.JSON200)
+	chatLink, err := c.CreateEmbedLinkWithResponse(ctx, client.CreateEmbedLinkJSONRequestBody{Screen: "chat", JobId: &job.JobId})
+	check.answer("createEmbedLink chat", chatLink, err, http.StatusOK, chatLink.JSON200)
+	chatToken := linkToken(chatLink.JSON200.Url)
+	embedAnswer, err := anonymous.EmbedChatWithResponse(ctx, job.JobId, &client.EmbedChatParams{XEmbedToken: &chatToken},
+		client.EmbedChatJSONRequestBody{Message: "What is the inverter model?"})
+	check.answer("embedChat", embedAnswer, err, http.StatusOK, embedAnswer.JSON200)
+	if cited != nil {
+		words, err := anonymous.EmbedCitedWordsWithResponse(ctx, job.JobId, cited.FileId, cited.Page,
+			&client.EmbedCitedWordsParams{Text: cited.Excerpt, XEmbedToken: &chatToken})
+		check.answer("embedCitedWords", words, err, http.StatusOK, words.JSON200)
+		if len(words.JSON200.Boxes) == 0 {
+			fail("embedCitedWords: no box for the cited excerpt %q on page %d", cited.Excerpt, cited.Page)
+		}
+	}
+	viaChat, err := anonymous.EmbedGetJobWithResponse(ctx, job.JobId, &client.EmbedGetJobParams{XEmbedToken: &chatToken})
+	if err != nil || viaChat.StatusCode() != http.StatusOK {
+		fail("embedGetJob with the chat link: %v %d", err, viaChat.StatusCode())
+	}
+	tampered := jobToken + "0"
+	refused, err := anonymous.EmbedGetJobWithResponse(ctx, job.JobId, &client.EmbedGetJobParams{XEmbedToken: &tampered})
+	check.errorAnswer("embedGetJob tampered token", refused, err, http.StatusForbidden, refused.JSON403, "signature_invalid")
+
+	document, err := anonymous.OpenapiWithResponse(ctx)
+	check.answer("openapi", document, err, http.StatusOK, document.JSON200)
+
 	noJob, err := c.CreateEmbedLinkWithResponse(ctx, client.CreateEmbedLinkJSONRequestBody{Screen: "chat"})
 	check.errorAnswer("createEmbedLink without jobId", noJob, err, http.StatusBadRequest, noJob.JSON400, "missing_job_id")
 
 	fmt.Printf("clientcheck: %d typed answers matched the server's JSON (%d findings, job %s)\n",
 		check.answers, len(findings.JSON200.Findings), job.JobId)
+}
+
+// linkToken is the signed token of an embed link (its t parameter).
+func linkToken(link string) string {
+	u, err := url.Parse(link)
+	if err != nil || u.Query().Get("t") == "" {
+		fail("embed link %q has no token", link)
+	}
+	return u.Query().Get("t")
 }
 
 // uploadTarget splits a signed upload URL into the generated operation's
