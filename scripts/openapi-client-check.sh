@@ -6,10 +6,9 @@
 # delete a stray file, upload to the signed URL, scan, poll, findings, CSV,
 # marked-up PDF, chat, embed links and the screens' JSON calls with their
 # token, the document itself, and typed error answers. The program uses only
-# generated types
-# and checks that every typed answer re-encodes to the JSON the server sent
-# (no field lost, no number narrowed, null kept), which is how it proves the
-# document decodes real responses.
+# generated types and checks that every typed answer re-encodes to the JSON
+# the server sent (no field lost, no number narrowed, null kept), which is
+# how it proves the document decodes real responses.
 #
 #   scripts/openapi-client-check.sh [PDF]
 #
