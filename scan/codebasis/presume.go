@@ -38,11 +38,15 @@ func (t *AdoptionTable) Presume(place rules.Place, date string) *Presumption {
 			}
 		}
 	}
-	for i, st := range place.States {
-		if p := t.inForce("ocd-division/country:us/state:"+strings.ToLower(st), date); p != nil {
-			p.From = fmt.Sprintf("the project address (%s)", place.Addresses[i])
-			return p
-		}
+	// Addresses in more than one state are a firm's beside the project's
+	// (an architect from another state): which is the project's is not
+	// presumed.
+	if len(place.States) != 1 {
+		return nil
+	}
+	if p := t.inForce("ocd-division/country:us/state:"+strings.ToLower(place.States[0]), date); p != nil {
+		p.From = fmt.Sprintf("the project address (%s)", place.Addresses[0])
+		return p
 	}
 	return nil
 }

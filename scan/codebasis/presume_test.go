@@ -12,7 +12,7 @@ func TestPresumeFromThePlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	address := rules.Place{States: []string{"IL", "CA"}, Addresses: []string{"SPRINGFIELD, IL 62701", "CARLSBAD, CA 92011"}}
+	address := rules.Place{States: []string{"CA"}, Addresses: []string{"CARLSBAD, CA 92011"}}
 	codesOf := func(p *Presumption) string {
 		var out []string
 		for _, a := range p.Adopted {
@@ -34,6 +34,7 @@ func TestPresumeFromThePlans(t *testing.T) {
 		{"Florida by its code", rules.Place{Codes: []rules.StatedCode{{Text: "5th Edition (2014) FBC", Family: "FBC", Edition: "2014"}}}, "2024-03-01", "FBC 2023, FBCR 2023", "(5th Edition (2014) FBC)"},
 		{"model codes name no state", rules.Place{Codes: []rules.StatedCode{{Text: "2021 IBC", Family: "IBC", Edition: "2021"}}}, "2024-03-01", "", ""},
 		{"a city's own code is not a state's", rules.Place{Codes: []rules.StatedCode{{Text: "2022 NYC BUILDING CODE", Family: "NYCBC", Edition: "2022"}}}, "2024-03-01", "", ""},
+		{"addresses in two states (an architect from another state)", rules.Place{States: []string{"CA", "TX"}, Addresses: []string{"CARLSBAD, CA 92011", "AUSTIN, TX 78701"}}, "2024-03-01", "", ""},
 		{"a state the table does not hold", rules.Place{States: []string{"TX"}, Addresses: []string{"AUSTIN, TX 78701"}}, "2024-03-01", "", ""},
 		{"outside the United States", rules.Place{Outside: "drawing language Italian, metric units", States: []string{"CA"}, Addresses: []string{"CA 92011"}}, "2024-03-01", "", ""},
 	} {
