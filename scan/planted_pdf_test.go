@@ -3,10 +3,12 @@ package scan_test
 import (
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -29,7 +31,55 @@ func plantConfig() *model.Configuration {
 }
 
 func removePage(in, out string, page int) error {
-	return api.RemovePagesFile(in, out, []string{strconv.Itoa(page)}, plantConfig())
+	err := api.RemovePagesFile(in, out, []string{strconv.Itoa(page)}, plantConfig())
+	if err == nil {
+		return nil
+	}
+	return withContext(in, out, model.REMOVEPAGES, err, func(ctx *model.Context) (*model.Context, error) {
+		var keep []int
+		for p := 1; p <= ctx.PageCount; p++ {
+			if p != page {
+				keep = append(keep, p)
+			}
+		}
+		return pdfcpu.ExtractPages(ctx, keep, false)
+	})
+}
+
+// withContext redoes an operation that pdfcpu's validation refused (a
+// real file can break a rule pdfcpu checks, such as a measure dictionary's
+// precision) on the document read without validation.
+func withContext(in, out string, cmd model.CommandMode, validationErr error, op func(*model.Context) (*model.Context, error)) error {
+	f, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	conf := plantConfig()
+	conf.Cmd = cmd
+	ctx, err := api.ReadContext(f, conf)
+	if err != nil {
+		return fmt.Errorf("%w; unvalidated read: %v", validationErr, err)
+	}
+	if err := ctx.EnsurePageCount(); err != nil {
+		return fmt.Errorf("%w; unvalidated page count: %v", validationErr, err)
+	}
+	if err := pdfcpu.OptimizeXRefTable(ctx); err != nil {
+		return fmt.Errorf("%w; unvalidated optimize: %v", validationErr, err)
+	}
+	dst, err := op(ctx)
+	if err != nil {
+		return fmt.Errorf("%w; unvalidated: %v", validationErr, err)
+	}
+	w, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := api.WriteContext(dst, w); err != nil {
+		w.Close()
+		return fmt.Errorf("%w; unvalidated write: %v", validationErr, err)
+	}
+	return w.Close()
 }
 
 // duplicatePage writes the set with page repeated right after itself.
@@ -38,7 +88,20 @@ func duplicatePage(in, out string, page, pages int) error {
 	if page < pages {
 		sel = append(sel, fmt.Sprintf("%d-%d", page+1, pages))
 	}
-	return api.CollectFile(in, out, sel, plantConfig())
+	err := api.CollectFile(in, out, sel, plantConfig())
+	if err == nil {
+		return nil
+	}
+	return withContext(in, out, model.COLLECT, err, func(ctx *model.Context) (*model.Context, error) {
+		var seq []int
+		for p := 1; p <= ctx.PageCount; p++ {
+			seq = append(seq, p)
+			if p == page {
+				seq = append(seq, p)
+			}
+		}
+		return pdfcpu.ExtractPages(ctx, seq, false)
+	})
 }
 
 // textStamp is text placed on a page of displayed size (w, h): its
@@ -104,7 +167,13 @@ func stampTexts(in, out string, pageW, pageH float64, stamps map[int][]textStamp
 			m[page] = append(m[page], wm)
 		}
 	}
-	return api.AddWatermarksSliceMapFile(in, out, m, plantConfig())
+	err := api.AddWatermarksSliceMapFile(in, out, m, plantConfig())
+	if err == nil {
+		return nil
+	}
+	return withContext(in, out, model.ADDWATERMARKS, err, func(ctx *model.Context) (*model.Context, error) {
+		return ctx, pdfcpu.AddWatermarksSliceMap(ctx, m)
+	})
 }
 
 // diagonalExtent is half the width and height of the axis-aligned hull of

@@ -3,7 +3,9 @@ package scan_test
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
+	"strings"
 
 	"planreview/scan"
 )
@@ -29,25 +31,46 @@ func readStructure(base scan.Result) setStructure {
 	// largest such word on the most other pages (at least two): confirmed
 	// by the sheets it matches.
 	bestMatched := 0
+	var columns []sheetIndex
 	for _, tp := range st.pages {
-		for _, cand := range findIndexColumns(tp) {
-			known := map[string]bool{}
-			for _, n := range cand.numbers() {
-				known[normNumber(n)] = true
+		columns = append(columns, findIndexColumns(tp)...)
+	}
+	confirmed := make([]int, len(columns))
+	for ci, cand := range columns {
+		known := map[string]bool{}
+		for _, n := range cand.numbers() {
+			known[normNumber(n)] = true
+		}
+		// Distinct numbers on distinct other pages, each page its own.
+		seen := map[string]bool{}
+		pagesMatched := 0
+		for _, other := range st.pages {
+			if other.number == cand.page {
+				continue
 			}
-			matched := 0
-			for _, other := range st.pages {
-				if _, ok := titleBlockNumber(other, known, &cand); ok {
-					matched++
-				}
+			if w, ok := titleBlockNumber(other, known, nil); ok {
+				pagesMatched++
+				seen[normNumber(w.text)] = true
 			}
-			if matched >= 2 && matched > bestMatched {
+		}
+		if len(seen) >= 2 && float64(len(seen)) >= 0.75*float64(pagesMatched) {
+			confirmed[ci] = len(seen)
+			if len(seen) > bestMatched {
 				c := cand
-				st.index, bestMatched = &c, matched
+				st.index, bestMatched = &c, len(seen)
 			}
 		}
 	}
 	if st.index != nil {
+		// The other confirmed columns of the same page are the same index
+		// (discipline groups, side-by-side columns).
+		merged := *st.index
+		for ci, cand := range columns {
+			if confirmed[ci] > 0 && cand.page == merged.page && !sameColumn(cand, *st.index) {
+				merged.rows = append(merged.rows, cand.rows...)
+			}
+		}
+		st.index = &merged
 		st.listed = map[string]bool{}
 		for _, n := range st.index.numbers() {
 			st.listed[normNumber(n)] = true
@@ -87,6 +110,13 @@ func readStructure(base scan.Result) setStructure {
 	return st
 }
 
+// numberRange is an index row for several sheets (21-23).
+var numberRange = regexp.MustCompile(`^\d+-\d+$`)
+
+func sameColumn(a, b sheetIndex) bool {
+	return a.page == b.page && len(a.rows) == len(b.rows) && a.rows[0].number == b.rows[0].number
+}
+
 // unusedNumber is a number of the set's scheme (from an example number of
 // the set) that no page prints and the index does not list.
 func (st setStructure) unusedNumber(example string) string {
@@ -115,7 +145,11 @@ func (st setStructure) printed(n string) bool {
 // first page's that has one.
 func (st setStructure) exampleNumber() string {
 	if st.index != nil {
-		return st.index.rows[len(st.index.rows)-1].number.text
+		for i := len(st.index.rows) - 1; i >= 0; i-- {
+			if n := st.index.rows[i].number.text; !numberRange.MatchString(n) {
+				return n
+			}
+		}
 	}
 	pages := st.numberedPages()
 	if len(pages) > 0 {
@@ -135,7 +169,7 @@ func (st setStructure) numberedPages() []int {
 
 // planPlants reads the file's structure and plans one variant per kind.
 // fileOrder alternates the unfinished-text placeholder (XX, ???).
-func planPlants(base scan.Result, fileOrder int) []plant {
+func planPlants(base scan.Result, fileOrder int) ([]plant, string) {
 	st := readStructure(base)
 	nPages := len(st.pages)
 	var plants []plant
@@ -254,12 +288,30 @@ func planPlants(base scan.Result, fileOrder int) []plant {
 	} else {
 		p := pages[len(pages)/2]
 		n := st.numbers[p].text
-		dup.what, dup.names = n, []string{normNumber(n)}
+		dup.what, dup.names, dup.copies = n, []string{normNumber(n)}, []int{p, p + 1}
 		dup.where = fmt.Sprintf("page %d printed twice (pages %d and %d)", p, p, p+1)
 		dup.make = func(in, out string) error { return duplicatePage(in, out, p, nPages) }
 	}
 	plants = append(plants, dup)
-	return plants
+	return plants, st.describe()
+}
+
+// describe says what the planter read, for the test's log.
+func (st setStructure) describe() string {
+	var b strings.Builder
+	if st.index != nil {
+		fmt.Fprintf(&b, "index p%d %v; ", st.index.page, st.index.numbers())
+	} else {
+		b.WriteString("no index; ")
+	}
+	b.WriteString("numbers")
+	for _, p := range st.numberedPages() {
+		fmt.Fprintf(&b, " p%d=%s", p, st.numbers[p].text)
+	}
+	if st.notes != nil {
+		fmt.Fprintf(&b, "; notes p%d with %d items from %q", st.notes.page, len(st.notes.items), st.notes.items[0].text())
+	}
+	return b.String()
 }
 
 func medianSize(tp textPage) float64 {
@@ -294,7 +346,14 @@ func planPhantomRow(st setStructure, p plant) plant {
 	ix := st.index
 	rows := ix.rows
 	last := rows[len(rows)-1]
-	number := st.unusedNumber(last.number.text)
+	example := last.number.text
+	for i := len(rows) - 1; i >= 0; i-- {
+		if !numberRange.MatchString(rows[i].number.text) {
+			example = rows[i].number.text
+			break
+		}
+	}
+	number := st.unusedNumber(example)
 	if number == "" {
 		p.na = "no unused number in the set's scheme"
 		return p

@@ -57,7 +57,7 @@ func readTextPage(p pdftext.Page) textPage {
 		if w.Angle != 0 || strings.TrimSpace(w.Text) == "" {
 			continue
 		}
-		tw := tword{text: w.Text, x0: w.BBox.Left * p.Width, y0: w.BBox.Top * p.Height,
+		tw := tword{text: dashes.Replace(w.Text), x0: w.BBox.Left * p.Width, y0: w.BBox.Top * p.Height,
 			x1: (w.BBox.Left + w.BBox.Width) * p.Width, y1: (w.BBox.Top + w.BBox.Height) * p.Height, size: w.FontSize}
 		if tw.size <= 0 {
 			tw.size = tw.h()
@@ -67,6 +67,9 @@ func readTextPage(p pdftext.Page) textPage {
 	tp.segments = segmentsOf(tp.words)
 	return tp
 }
+
+// dashes are the hyphens and dashes sheet numbers are printed with.
+var dashes = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2212", "-")
 
 // segmentsOf joins words that share a row (centres within half a height)
 // and follow each other with at most a wide space between them.
@@ -141,7 +144,7 @@ func newSegment(ws []tword) segment {
 // discipline prefix of one to three letters, an optional separator, digits
 // with an optional decimal or dash part and an optional letter suffix
 // (A-101, G001, S2.01, FP2.20, E201A, 12).
-var sheetNumberShape = regexp.MustCompile(`^(?:[A-Z]{1,3}[-.]?)?\d{1,4}(?:[.\-]\d{1,3})?[A-Z]?$`)
+var sheetNumberShape = regexp.MustCompile(`^(?:[A-Z]{1,3}[-.]?)?\d{1,4}(?:[.\-]\d{1,3}){0,2}[A-Z]?$`)
 
 // scheme is a number's shape with every digit made 9: A-101 -> A-999, the
 // number of a sheet that follows the set's scheme and is unlikely to exist.
@@ -200,7 +203,13 @@ func findIndexColumns(tp textPage) []sheetIndex {
 	var cands []cand
 	for si, s := range tp.segments {
 		first := s.words[0]
-		if !sheetNumberShape.MatchString(first.text) || !strings.ContainsAny(first.text, "0123456789") {
+		if last := s.words[len(s.words)-1]; len(s.words) > 1 && isNumberWord(last.text) && !isNumberWord(first.text) &&
+			hasLetters(s.words[:len(s.words)-1]) {
+			// The title first, the number closing its cell.
+			cands = append(cands, cand{row: indexRow{number: last, title: newSegment(s.words[:len(s.words)-1]), before: true}})
+			continue
+		}
+		if !isNumberWord(first.text) {
 			continue
 		}
 		// The title: the rest of this segment, or the nearest segment on
@@ -253,6 +262,10 @@ func findIndexColumns(tp textPage) []sheetIndex {
 		}
 	}
 	return out
+}
+
+func isNumberWord(s string) bool {
+	return sheetNumberShape.MatchString(s) && strings.ContainsAny(s, "0123456789")
 }
 
 func hasLetters(ws []tword) bool {
@@ -316,26 +329,37 @@ func steadyRuns(col []indexRow) [][]indexRow {
 	return append(runs, cur)
 }
 
-// titleBlockNumber is the page's sheet number: among the words in the
-// candidates set (the index's numbers, or, with no index, any
-// scheme-shaped word in the bottom-right quadrant), the largest.
+// titleBlockNumber is the page's sheet number: the largest word of sheet
+// number shape outside the page's central area (title blocks run along the
+// right or bottom edge) that is one of known (the index's numbers), or,
+// with no index, that has a discipline prefix and at least two digits and
+// lies in the bottom-right quadrant.
 func titleBlockNumber(tp textPage, known map[string]bool, exclude *sheetIndex) (tword, bool) {
+	outer := func(w tword) bool { return w.x0 >= 0.5*tp.width || w.y0 >= 0.7*tp.height }
+	// The title block's number is printed large: among the number-shaped
+	// words of the title-block zone, near the largest.
+	largest := 0.0
+	for _, w := range tp.words {
+		if outer(w) && isNumberWord(w.text) && (exclude == nil || !inIndex(exclude, w)) {
+			largest = math.Max(largest, w.size)
+		}
+	}
 	var best tword
 	found := false
 	for _, w := range tp.words {
 		if exclude != nil && inIndex(exclude, w) {
 			continue
 		}
+		if !isNumberWord(w.text) || !outer(w) {
+			continue
+		}
 		if known != nil {
-			if !known[normNumber(w.text)] {
+			if !known[normNumber(w.text)] || w.size < 0.7*largest {
 				continue
 			}
 		} else {
-			if !sheetNumberShape.MatchString(w.text) || !strings.ContainsAny(w.text, "0123456789") ||
-				!strings.ContainsAny(w.text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-				continue
-			}
-			if w.x0 < 0.55*tp.width || w.y0 < 0.55*tp.height {
+			if !prefixedNumber.MatchString(w.text) && !partedNumber.MatchString(w.text) ||
+				w.x0 < 0.55*tp.width || w.y0 < 0.55*tp.height {
 				continue
 			}
 		}
@@ -345,6 +369,15 @@ func titleBlockNumber(tp textPage, known map[string]bool, exclude *sheetIndex) (
 	}
 	return best, found
 }
+
+// prefixedNumber: a discipline prefix and at least two digits (A01,
+// S2.01, E-201): what a sheet number looks like without an index to
+// confirm it.
+var prefixedNumber = regexp.MustCompile(`^[A-Z]{1,3}[-.]?\d[-.]?\d`)
+
+// partedNumber: digits in two or three parts (201-00, 5.1.00), a drawing
+// number without a discipline prefix; not a decimal (1.5) nor a date.
+var partedNumber = regexp.MustCompile(`^\d{1,4}(?:-\d{2,3}|\.\d{1,2}\.\d{2,3})$`)
 
 func inIndex(ix *sheetIndex, w tword) bool {
 	for _, r := range ix.rows {
@@ -367,9 +400,19 @@ var enumerator = regexp.MustCompile(`^\(?(?:\d{1,2}|[A-Z])[.)]$`)
 
 func findNotesBlocks(tp textPage) []notesBlock {
 	var starts []segment
-	for _, s := range tp.segments {
-		if len(s.words) >= 3 && enumerator.MatchString(s.words[0].text) {
+	for i, s := range tp.segments {
+		if !enumerator.MatchString(s.words[0].text) {
+			continue
+		}
+		if len(s.words) >= 3 {
 			starts = append(starts, s)
+			continue
+		}
+		// An enumerator set apart from its text by a hanging indent.
+		if len(s.words) == 1 {
+			if t, ok := rowNeighbour(tp.segments, i, +1); ok && t.x0-s.x1 < 6*s.size && len(t.words) >= 2 {
+				starts = append(starts, newSegment(append([]tword{s.words[0]}, t.words...)))
+			}
 		}
 	}
 	var out []notesBlock
