@@ -35,13 +35,15 @@ func readStructure(base scan.Result) setStructure {
 	for _, tp := range st.pages {
 		columns = append(columns, findIndexColumns(tp)...)
 	}
-	confirmed := make([]int, len(columns))
+	// A column is confirmed by distinct numbers on distinct other pages,
+	// each page its own; the index is the page whose confirmed columns
+	// (discipline groups, side-by-side columns) match the most sheets.
+	confirmed := make([]map[string]bool, len(columns))
 	for ci, cand := range columns {
 		known := map[string]bool{}
 		for _, n := range cand.numbers() {
 			known[normNumber(n)] = true
 		}
-		// Distinct numbers on distinct other pages, each page its own.
 		seen := map[string]bool{}
 		pagesMatched := 0
 		for _, other := range st.pages {
@@ -54,19 +56,31 @@ func readStructure(base scan.Result) setStructure {
 			}
 		}
 		if len(seen) >= 2 && float64(len(seen)) >= 0.75*float64(pagesMatched) {
-			confirmed[ci] = len(seen)
-			if len(seen) > bestMatched {
-				c := cand
-				st.index, bestMatched = &c, len(seen)
-			}
+			confirmed[ci] = seen
 		}
 	}
-	if st.index != nil {
-		// The other confirmed columns of the same page are the same index
-		// (discipline groups, side-by-side columns).
-		merged := *st.index
+	byPage := map[int]map[string]bool{}
+	for ci, seen := range confirmed {
+		if seen == nil {
+			continue
+		}
+		if byPage[columns[ci].page] == nil {
+			byPage[columns[ci].page] = map[string]bool{}
+		}
+		for n := range seen {
+			byPage[columns[ci].page][n] = true
+		}
+	}
+	indexPage := 0
+	for page, seen := range byPage {
+		if len(seen) > bestMatched || len(seen) == bestMatched && page < indexPage {
+			indexPage, bestMatched = page, len(seen)
+		}
+	}
+	if indexPage > 0 {
+		merged := sheetIndex{page: indexPage}
 		for ci, cand := range columns {
-			if confirmed[ci] > 0 && cand.page == merged.page && !sameColumn(cand, *st.index) {
+			if confirmed[ci] != nil && cand.page == indexPage {
 				merged.rows = append(merged.rows, cand.rows...)
 			}
 		}
@@ -112,10 +126,6 @@ func readStructure(base scan.Result) setStructure {
 
 // numberRange is an index row for several sheets (21-23).
 var numberRange = regexp.MustCompile(`^\d+-\d+$`)
-
-func sameColumn(a, b sheetIndex) bool {
-	return a.page == b.page && len(a.rows) == len(b.rows) && a.rows[0].number == b.rows[0].number
-}
 
 // unusedNumber is a number of the set's scheme (from an example number of
 // the set) that no page prints and the index does not list.

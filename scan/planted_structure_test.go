@@ -344,13 +344,22 @@ func titleBlockNumber(tp textPage, known map[string]bool, exclude *sheetIndex) (
 			largest = math.Max(largest, w.size)
 		}
 	}
+	// A sheet number is a field of its own: alone in its cell, after a
+	// caption or before a title, never inside a line of text (an
+	// address's postal code).
+	own := map[tword]bool{}
+	for _, s := range tp.segments {
+		for i, w := range s.words {
+			own[w] = i == 0 || i == len(s.words)-1
+		}
+	}
 	var best tword
 	found := false
 	for _, w := range tp.words {
 		if exclude != nil && inIndex(exclude, w) {
 			continue
 		}
-		if !isNumberWord(w.text) || !outer(w) {
+		if !isNumberWord(w.text) || !outer(w) || !own[w] {
 			continue
 		}
 		if known != nil {

@@ -287,7 +287,7 @@ func runPlant(name, path, variant string, p plant, base scan.Result, review func
 	for _, f := range res.Findings {
 		if plantedBy(f, p) && !inBase(f, p, base.Findings) {
 			o.status = "found"
-			o.detail = fmt.Sprintf("%s p%d %q", f.RuleID, f.Sheet.Page, anchorText(f))
+			o.detail = fmt.Sprintf("planted %q %s; reported by %s p%d %q", p.what, p.where, f.RuleID, f.Sheet.Page, anchorText(f))
 			return o
 		}
 	}
@@ -480,9 +480,7 @@ func reportPlanted(t *testing.T, outcomes []plantOutcome) map[string][2]int {
 	}
 	t.Log(line)
 	for _, o := range outcomes {
-		if o.status != "found" {
-			t.Logf("  %s %s: %s: %s", strings.TrimSuffix(o.file, ".pdf"), o.kind, o.status, o.detail)
-		}
+		t.Logf("  %s %s: %s: %s", strings.TrimSuffix(o.file, ".pdf"), o.kind, o.status, o.detail)
 	}
 	return totals
 }
