@@ -457,18 +457,22 @@ func planStamp(st setStructure, base scan.Result) plant {
 	tp := st.pages[page-1]
 	size := math.Max(8, 0.012*math.Max(tp.width, tp.height))
 	half := diagonalExtent(helveticaWidth(stampText)*size, size)
+	// Over the title-block number when it is in the title-block corner,
+	// else over the corner itself.
 	cx, cy := 0.86*tp.width, 0.86*tp.height
-	if w, ok := st.numbers[page]; ok {
+	w, numbered := st.numbers[page]
+	numbered = numbered && w.x0 > 0.6*tp.width && w.y0 > 0.6*tp.height
+	if numbered {
 		cx, cy = (w.x0+w.x1)/2, (w.y0+w.y1)/2-half/2
 	}
 	cx = math.Min(math.Max(cx, half+0.02*tp.width), 0.98*tp.width-half)
 	cy = math.Min(math.Max(cy, half+0.02*tp.height), 0.98*tp.height-half)
 	p = textPlant(st, p, page, textStamp{text: stampText, x: cx, baseline: cy, size: size, rotation: 45, color: "#CC0000", opacity: 0.6})
 	p.names = []string{"PRELIMINARY", "CONSTRUCTION"}
-	if _, ok := st.numbers[page]; ok {
-		p.where += " (over the title-block number " + st.numbers[page].text + ")"
+	if numbered {
+		p.where += " (over the title-block number " + w.text + ")"
 	} else {
-		p.where += " (bottom-right corner; no sheet number found)"
+		p.where += " (over the bottom-right corner)"
 	}
 	return p
 }

@@ -39,12 +39,12 @@ const plantedShortPages = 4
 // plantedFloors are the defects found per kind on the whole corpus (the
 // full run), measured at the commit docs/quality.md names.
 var plantedFloors = map[string]int{
-	kindRemoved:    0,
-	kindPhantom:    0,
-	kindStamp:      0,
-	kindUnfinished: 0,
-	kindCallout:    0,
-	kindDuplicate:  0,
+	kindRemoved:    2,  // of 2
+	kindPhantom:    2,  // of 2
+	kindStamp:      0,  // of 14
+	kindUnfinished: 4,  // of 4
+	kindCallout:    11, // of 14
+	kindDuplicate:  13, // of 14
 }
 
 const (
