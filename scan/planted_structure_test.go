@@ -319,7 +319,7 @@ func steadyRuns(col []indexRow) [][]indexRow {
 	for i, r := range col {
 		if i > 0 {
 			gap := r.number.y0 - col[i-1].number.y0
-			if gap < 0.8*r.number.h() || gap > 3.5*r.number.size {
+			if gap < 0.8*r.number.size || gap > 3.5*r.number.size {
 				runs = append(runs, cur)
 				cur = nil
 			}

@@ -40,7 +40,7 @@ const plantedShortPages = 4
 // plantedFloors are the defects found per kind on the whole corpus (the
 // full run), measured at the commit docs/quality.md names.
 var plantedFloors = map[string]int{
-	kindRemoved:    2,  // of 2
+	kindRemoved:    3,  // of 3
 	kindPhantom:    2,  // of 2
 	kindStamp:      0,  // of 14
 	kindUnfinished: 4,  // of 4
