@@ -98,11 +98,6 @@ type plantOutcome struct {
 	detail             string
 }
 
-type nopProgressPlant struct{}
-
-func (nopProgressPlant) Stage(string)   {}
-func (nopProgressPlant) Pages(int, int) {}
-
 func TestPlantedDefects(t *testing.T) {
 	corpus := filepath.Join("..", "..", "shared", "corpus")
 	entries, err := os.ReadDir(corpus)
@@ -152,7 +147,7 @@ func TestPlantedDefects(t *testing.T) {
 		skipped  []string
 	)
 	review := func(name, path string) (scan.Result, error) {
-		return pipeline.Review(context.Background(), []scan.Input{{FileID: "file_1", Name: name, Path: path}}, nopProgressPlant{})
+		return pipeline.Review(context.Background(), []scan.Input{{FileID: "file_1", Name: name, Path: path}}, nopProgress{})
 	}
 	work := make(chan func())
 	var wg sync.WaitGroup
