@@ -394,8 +394,11 @@ func planPhantomRow(st setStructure, p plant) plant {
 	}
 	tp := st.pages[ix.page-1]
 	try := func(top float64) (bool, float64) {
+		// The new row's glyphs, from cap height to descent: text boxes
+		// (Ghostscript's) can be taller than the row pitch and overlap.
 		x0, x1 := math.Min(numX, titleX), math.Max(numX+numW, titleX+titleW)
-		return tp.free(x0, top, x1, top+last.number.h()), top
+		baseline := top + 0.79*last.number.h()
+		return tp.free(x0, baseline-0.75*size, x1, baseline+0.2*size), top
 	}
 	top := last.number.y0 + pitch
 	ok, _ := try(top)

@@ -41,7 +41,7 @@ const plantedShortPages = 4
 // full run), measured at the commit docs/quality.md names.
 var plantedFloors = map[string]int{
 	kindRemoved:    3,  // of 3
-	kindPhantom:    2,  // of 2
+	kindPhantom:    2,  // of 3
 	kindStamp:      0,  // of 14
 	kindUnfinished: 4,  // of 4
 	kindCallout:    11, // of 14
@@ -223,8 +223,8 @@ func TestPlantedDefects(t *testing.T) {
 			t.Errorf("%s, %s: the plant did not land: %s", o.file, o.kind, o.detail)
 		}
 	}
-	if testing.Short() {
-		return
+	if testing.Short() || len(only) > 0 {
+		return // the floors are the whole corpus's
 	}
 	for _, kind := range plantedKinds {
 		if got := totals[kind][0]; got < plantedFloors[kind] {
