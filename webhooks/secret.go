@@ -11,6 +11,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"planreview/api/signing"
 )
 
 // SecretPrefix starts every endpoint secret.
@@ -126,4 +128,14 @@ func (s *Sealer) Open(sealed []byte) (string, error) {
 		return "", errors.New("webhook secret does not open with this appliance's signing key")
 	}
 	return string(plain), nil
+}
+
+// SealerFromSigner derives the sealer from the appliance's signing key, so
+// the key needs no file of its own and a restored backup opens its secrets.
+func SealerFromSigner(s *signing.Signer) (*Sealer, error) {
+	key, err := hex.DecodeString(s.Sign("planreview webhook secret sealing key"))
+	if err != nil {
+		return nil, err
+	}
+	return NewSealer(key)
 }
