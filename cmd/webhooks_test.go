@@ -245,7 +245,7 @@ func TestWebhookRegistrationGuard(t *testing.T) {
 	}{
 		{"", "http://127.0.0.1:9/hook", "url"},
 		{webhookConfig, "http://127.0.0.2:9/hook", "url"},
-		{webhookConfig, "http://localhost:9/hook", "url"},
+		{webhookConfig, "ftp://127.0.0.1:9/hook", "url"},
 		{webhookConfig, "http://127.0.0.1:9/hook#x", "url"},
 	} {
 		dir := newDataDir(t)

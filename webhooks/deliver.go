@@ -111,7 +111,7 @@ type outcome struct {
 func (d *Deliverer) Run(ctx context.Context) {
 	d.init()
 	jobs := make(chan store.DueDelivery, d.Workers)
-	results := make(chan outcome, 4*d.Workers)
+	results := make(chan outcome, d.Workers)
 	var wg sync.WaitGroup
 	for range d.Workers {
 		wg.Go(func() {
@@ -120,101 +120,120 @@ func (d *Deliverer) Run(ctx context.Context) {
 			}
 		})
 	}
+	// Outcomes are written by a committer of their own, in batches, so the
+	// workers go on sending while bbolt syncs the last batch to disk.
+	toCommit := make(chan []store.AttemptResult)
+	committed := make(chan []store.AttemptResult)
+	go func() {
+		defer close(committed)
+		for batch := range toCommit {
+			if err := d.Store.RecordAttempts(batch); err != nil {
+				// The attempts stay due and are made again: at least once.
+				d.Log.Error("webhooks: record delivery attempts", "error", err, "count", len(batch))
+			}
+			committed <- batch
+		}
+	}()
+
+	// inflight: sent to a worker or waiting to be committed (never fetched
+	// again meanwhile); sending counts those a worker has, per webhook.
 	inflight := map[store.DeliveryKey]bool{}
-	perHook := map[string]int{}
+	sending := map[string]int{}
+	busy := 0
 	hookCap := max(1, d.Workers/2)
-	capacity := 2 * d.Workers // queued beyond the workers, so they never wait on a commit
+	var uncommitted []store.AttemptResult
+	committing := false
+	commit := func() {
+		if !committing && len(uncommitted) > 0 {
+			toCommit <- uncommitted
+			uncommitted, committing = nil, true
+		}
+	}
+	done := func(batch []store.AttemptResult) {
+		for _, r := range batch {
+			delete(inflight, r.DeliveryKey)
+		}
+		committing = false
+	}
+	finished := func(o outcome) {
+		busy--
+		if sending[o.res.WebhookID]--; sending[o.res.WebhookID] <= 0 {
+			delete(sending, o.res.WebhookID)
+		}
+		if o.skipped {
+			delete(inflight, o.res.DeliveryKey)
+			return
+		}
+		uncommitted = append(uncommitted, o.res)
+	}
+
 	purge := time.NewTicker(time.Hour)
 	defer purge.Stop()
 	d.purge()
-
-	record := func(first outcome) {
-		batch := []outcome{first}
-	drain:
-		for {
-			select {
-			case o := <-results:
-				batch = append(batch, o)
-			default:
-				break drain
-			}
-		}
-		var rs []store.AttemptResult
-		for _, o := range batch {
-			delete(inflight, o.res.DeliveryKey)
-			perHook[o.res.WebhookID]--
-			if perHook[o.res.WebhookID] <= 0 {
-				delete(perHook, o.res.WebhookID)
-			}
-			if !o.skipped {
-				rs = append(rs, o.res)
-			}
-		}
-		if err := d.Store.RecordAttempts(rs); err != nil {
-			// The attempts stay due and are made again: at least once.
-			d.Log.Error("webhooks: record delivery attempts", "error", err, "count", len(rs))
-		}
-	}
-
-	var timer *time.Timer
-	for {
+	timer := time.NewTimer(time.Minute)
+	defer timer.Stop()
+	for ctx.Err() == nil {
 		var next time.Time
-		if ctx.Err() == nil && len(inflight) < capacity {
+		if busy < d.Workers {
 			var err error
 			var due []store.DueDelivery
-			due, next, err = d.Store.DueDeliveries(d.Now(), capacity-len(inflight), func(k store.DeliveryKey) bool {
-				return inflight[k] || perHook[k.WebhookID] >= hookCap
+			due, next, err = d.Store.DueDeliveries(d.Now(), d.Workers-busy, func(k store.DeliveryKey) bool {
+				return inflight[k] || sending[k.WebhookID] >= hookCap
 			})
 			if err != nil {
 				d.Log.Error("webhooks: read due deliveries", "error", err)
 				next = d.Now().Add(5 * time.Second)
 			}
 			for _, job := range due {
-				if perHook[job.WebhookID] >= hookCap {
+				if sending[job.WebhookID] >= hookCap {
 					continue // filled by an earlier one of this batch
 				}
 				inflight[job.Key()] = true
-				perHook[job.WebhookID]++
-				select {
-				case jobs <- job:
-				case o := <-results:
-					record(o)
-					jobs <- job
-				}
+				sending[job.WebhookID]++
+				busy++
+				jobs <- job // never blocks: busy <= Workers, the channel holds Workers
 			}
-		}
-		if ctx.Err() != nil {
-			close(jobs)
-			go func() { wg.Wait(); close(results) }()
-			for o := range results {
-				record(o)
-			}
-			return
 		}
 		wait := time.Minute // a poll, in case a wake-up was missed
 		if !next.IsZero() {
 			wait = min(wait, max(next.Sub(d.Now()), time.Millisecond))
 		}
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		} else {
-			timer.Reset(wait)
-		}
+		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
 		case o := <-results:
-			record(o)
+			finished(o)
+		drain:
+			for {
+				select {
+				case o := <-results:
+					finished(o)
+				default:
+					break drain
+				}
+			}
+		case batch := <-committed:
+			done(batch)
 		case <-d.wake:
 		case <-timer.C:
 		case <-purge.C:
 			d.purge()
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
+		commit()
+	}
+	// Shutdown: attempts in flight end (their requests carry ctx); what
+	// finished is still recorded so it is not sent again.
+	close(jobs)
+	go func() { wg.Wait(); close(results) }()
+	for o := range results {
+		finished(o)
+	}
+	if committing {
+		done(<-committed)
+	}
+	commit()
+	close(toCommit)
+	for range committed {
 	}
 }
 
