@@ -1,17 +1,25 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"planreview/api"
 	"planreview/scan/plangen"
+	"planreview/store"
 	"planreview/webhooks"
 )
 
@@ -288,5 +296,112 @@ func TestWebhookSurvivesSIGKILL(t *testing.T) {
 	again := rc.waitFor(t, 2, 30*time.Second)[1]
 	if again.ID != first.ID || again.Type != "scan.failed" || !again.ValidSig || again.Data["jobId"] != jobID {
 		t.Fatalf("after restart: %+v, first %+v", again, first)
+	}
+}
+
+// TestWebhookRefusedAddressAtDelivery: the in-process appliance, with DNS
+// replaced so that a listed name, hooks.test, resolves to 127.0.0.2 while
+// only 127.0.0.1 is listed as an address. Registration accepts the name;
+// every delivery to it is refused at connect time (nothing reaches
+// 127.0.0.2), while an endpoint on 127.0.0.1 gets the same event; the
+// metrics count both.
+func TestWebhookRefusedAddressAtDelivery(t *testing.T) {
+	forbidden, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("127.0.0.2 is not a loopback address here: %v", err)
+	}
+	var hits atomic.Int64
+	forbiddenSrv := &http.Server{Handler: http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) })}
+	go forbiddenSrv.Serve(forbidden)
+	t.Cleanup(func() { forbiddenSrv.Close() })
+
+	webhookResolver = func(_ context.Context, host string) ([]netip.Addr, error) {
+		if host == "hooks.test" {
+			return []netip.Addr{netip.MustParseAddr("127.0.0.2")}, nil
+		}
+		return nil, fmt.Errorf("no such host %s in this test", host)
+	}
+	t.Cleanup(func() { webhookResolver = nil })
+	cfg, err := loadConfig(newViper(), "", pflag.NewFlagSet("webhooks", pflag.ContinueOnError))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Data.Dir = newDataDir(t)
+	cfg.Server.Listen, cfg.Metrics.Listen = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.Webhooks.AllowedHosts = []string{"127.0.0.1", "hooks.test"}
+	cfg.Webhooks.RetryBase = time.Hour // one attempt each in this test
+	ap, err := startAppliance(cfg, newLogger(cfg, io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ap.Shutdown(context.Background()) })
+	admin := &api.Admin{Store: ap.db, Changed: ap.api.KeysChanged}
+	k, err := admin.IssueKey(context.Background(), "guarded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := apiClient{t: t, base: ap.publicURL, key: k.Key}
+
+	good := newReceiver(t, nil)
+	c.registerWebhook(good, "scan.failed")
+	var rebound webhookAnswer
+	_, port, _ := net.SplitHostPort(forbidden.Addr().String())
+	if status := c.do(http.MethodPost, "/api/v1/webhooks", map[string]any{"url": "http://hooks.test:" + port + "/hook", "events": []string{"scan.failed"}}, &rebound); status != http.StatusCreated {
+		t.Fatalf("a listed name is refused at registration: %d", status)
+	}
+	jobID := c.jobWithUpload("unreadable", pdfBytes(t, 4096))
+	if status := c.do(http.MethodPost, "/api/v1/jobs/"+jobID+"/scan", nil, nil); status != http.StatusOK {
+		t.Fatalf("scan: %d", status)
+	}
+	event := good.waitFor(t, 1, time.Minute)[0]
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ds, err := ap.db.Deliveries(event.ID, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var refused *store.Delivery
+		for i := range ds {
+			if ds[i].WebhookID == rebound.WebhookID && ds[i].Attempts > 0 {
+				refused = &ds[i]
+			}
+		}
+		if refused != nil {
+			if refused.Status != store.DeliveryPending || !strings.Contains(refused.LastError, "hooks.test resolves to 127.0.0.2, which is not in webhooks.allowed_hosts") {
+				t.Fatalf("refused delivery: %+v", refused)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no attempt to hooks.test: %+v", ds)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("127.0.0.2 got %d requests", n)
+	}
+	wants := []string{`planreview_webhook_attempts_total{outcome="refused"} 1`, `planreview_webhook_deliveries_total{state="delivered"} 1`,
+		`planreview_webhook_deliveries_total{state="failed"} 0`, "planreview_webhook_deliveries_pending 1"}
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + ap.metricsAddr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var missing []string
+		for _, want := range wants {
+			if !strings.Contains(string(body), want) {
+				missing = append(missing, want)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("metrics lack %q", missing)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
