@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -296,6 +297,10 @@ func (d *Deliverer) attempt(ctx context.Context, job store.DueDelivery) outcome 
 			return outcome{res: store.AttemptResult{DeliveryKey: job.Key()}, skipped: true}
 		}
 		msg := err.Error()
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			msg = ue.Err.Error() // without the URL, whose query may hold the partner's token
+		}
 		refused := errors.Is(err, ErrNotAllowed)
 		if refused {
 			d.Log.Warn("webhooks: delivery refused by webhooks.allowed_hosts", "event_id", job.EventID,
