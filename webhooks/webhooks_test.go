@@ -253,3 +253,32 @@ func TestGuardRefusesAtConnectTime(t *testing.T) {
 	}
 	forbiddenHits.Range(func(k, _ any) bool { t.Errorf("the forbidden address got %v", k); return true })
 }
+
+// TestDeliveryFailsAfterRetryWindow: an attempt whose next retry would
+// fall after the event's 72 h ends the delivery failed.
+func TestDeliveryFailsAfterRetryWindow(t *testing.T) {
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
+	defer recv.Close()
+	policy, _ := webhooks.ParsePolicy([]string{"127.0.0.1"})
+	db, err := store.Open(filepath.Join(t.TempDir(), "planreview.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := &rig{db: db}
+	r.partner, _, _ = db.EnsurePartner("p")
+	r.sealer, _ = webhooks.NewSealer(make([]byte, 32))
+	r.hook(t, recv.URL)
+	r.completeScan(t)
+	late := func() time.Time { return time.Now().Add(store.RetryWindow - time.Second) }
+	d := &webhooks.Deliverer{Store: db, Client: policy.Client(), Sealer: r.sealer, RetryBase: time.Minute, Now: late}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	waitFor(t, "the delivery to fail", func() bool { c, _ := db.DeliveryCounts(); return c.Failed == 1 })
+	ds, _ := db.Deliveries("", "", 0)
+	if len(ds) != 1 || ds[0].Status != store.DeliveryFailed || ds[0].Attempts != 1 || ds[0].LastStatus != 503 || ds[0].NextAttemptAt != nil {
+		t.Fatalf("delivery: %+v", ds)
+	}
+}
