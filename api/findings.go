@@ -11,20 +11,22 @@ import (
 )
 
 type findingView struct {
-	FindingID       string         `json:"findingId"`
-	Number          int            `json:"number"`
-	RuleID          string         `json:"ruleId"`
-	Title           string         `json:"title"`
-	Severity        string         `json:"severity"`
-	Confidence      float64        `json:"confidence"`
-	Rationale       string         `json:"rationale"`
-	GoverningRefs   string         `json:"governingRefs"`
-	Topic           string         `json:"topic"`
-	Source          string         `json:"source"`
-	FileID          string         `json:"fileId"`
-	Sheet           store.SheetRef `json:"sheet"`
-	EvidenceAnchors []anchorView   `json:"evidenceAnchors"`
-	Fingerprint     string         `json:"fingerprint"`
+	FindingID       string            `json:"findingId"`
+	Number          int               `json:"number"`
+	RuleID          string            `json:"ruleId"`
+	Title           string            `json:"title"`
+	Severity        string            `json:"severity"`
+	Confidence      float64           `json:"confidence"`
+	Rationale       string            `json:"rationale"`
+	GoverningRefs   string            `json:"governingRefs"`
+	Topic           string            `json:"topic"`
+	Source          string            `json:"source"`
+	FileID          string            `json:"fileId"`
+	Sheet           store.SheetRef    `json:"sheet"`
+	EvidenceAnchors []anchorView      `json:"evidenceAnchors"`
+	Fingerprint     string            `json:"fingerprint"`
+	Disposition     store.Disposition `json:"disposition"`
+	TemplateID      string            `json:"templateId,omitempty"`
 }
 
 type anchorView struct {
@@ -40,6 +42,7 @@ func ViewFinding(f store.Finding) findingView {
 		FindingID: f.ID, Number: f.Number, RuleID: f.RuleID, Title: f.Title, Severity: f.Severity,
 		Confidence: f.Confidence, Rationale: f.Rationale, GoverningRefs: f.GoverningRefs, Topic: f.Topic,
 		Source: f.Source, FileID: f.FileID, Sheet: f.Sheet, Fingerprint: f.Fingerprint,
+		Disposition: store.DispositionOf(f), TemplateID: f.TemplateID,
 		EvidenceAnchors: make([]anchorView, len(f.Anchors)),
 	}
 	for i, a := range f.Anchors {
