@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"math"
 	"net/http"
 	"slices"
@@ -188,6 +189,10 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) error {
 	if !store.ValidID(jobID, store.PrefixJob) {
 		return errNotFound
 	}
+	partnerID := principalFrom(r.Context()).partner.ID
+	if _, _, err := s.store.Job(partnerID, jobID); err != nil {
+		return err // another partner's job is not found, whatever the body
+	}
 	var req commentRequest
 	if err := decodeJSON(r, &req); err != nil {
 		return err
@@ -196,7 +201,6 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	partnerID := principalFrom(r.Context()).partner.ID
 	if req.FileID == nil || *req.FileID == "" {
 		return invalidParam("fileId", "fileId is required.")
 	}
@@ -248,12 +252,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *http.Request) error {
 		return invalidParam("fileId", "No such file in this job.")
 	}
 	file, v, err := s.store.JobFile(partnerID, jobID, *req.FileID)
-	if err == store.ErrNotFound {
-		// The job itself may be missing (404); a file that is not the
-		// job's is a bad reference in the body.
-		if _, _, jerr := s.store.Job(partnerID, jobID); jerr != nil {
-			return jerr
-		}
+	if errors.Is(err, store.ErrNotFound) {
 		return invalidParam("fileId", "No such file in this job.")
 	}
 	if err != nil {

@@ -118,7 +118,10 @@ func (s *Server) getFindings(w http.ResponseWriter, r *http.Request) error {
 
 // CSVHeader is the contract's export header row.
 var CSVHeader = []string{"findingId", "versionId", "fileId", "page", "sheetNumber", "sheetType", "severity",
-	"confidence", "ruleId", "title", "governingRefs", "rationale", "left", "top", "width", "height"}
+	"confidence", "ruleId", "title", "governingRefs", "rationale", "left", "top", "width", "height",
+	// Additive, after the contract's columns: who made the finding and
+	// what examiners decided about it.
+	"source", "disposition", "dispositionNote"}
 
 // WriteFindingsCSV writes the contract's CSV export: RFC 4180 with CRLF,
 // one row per finding, first anchor's page and box, and a leading ' on any
@@ -137,7 +140,8 @@ func WriteFindingsCSV(w *csv.Writer, versionID string, findings []store.Finding)
 			left, top, width, height = num(a.BBox.Left), num(a.BBox.Top), num(a.BBox.Width), num(a.BBox.Height)
 		}
 		row := []string{f.ID, versionID, f.FileID, page, f.Sheet.SheetNumber, f.Sheet.SheetType, f.Severity,
-			num(f.Confidence), f.RuleID, f.Title, f.GoverningRefs, f.Rationale, left, top, width, height}
+			num(f.Confidence), f.RuleID, f.Title, f.GoverningRefs, f.Rationale, left, top, width, height,
+			f.Source, store.DispositionOf(f).Status, store.DispositionOf(f).Note}
 		for i, cell := range row {
 			row[i] = neutraliseFormula(cell)
 		}

@@ -48,6 +48,7 @@ func newRootCmd() *cobra.Command {
 		newPartnersCmd(a),
 		newLawsCmd(a),
 		newBackupCmd(a),
+		newAuditCmd(a),
 		newRestoreCmd(a),
 		newConfigCmd(a),
 		newReviewCmd(a),
