@@ -341,7 +341,7 @@ func jobScreen() templ.Component {
 			templ_7745c5c3_Var15 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<header class=\"bar\"><p><a id=\"back\" href=\"#\" hidden>← All jobs</a></p><h1 id=\"job-title\">Plan review</h1><p id=\"job-status\" class=\"status\" aria-live=\"polite\"></p></header><section id=\"upload\" class=\"panel\" hidden aria-labelledby=\"upload-h\"><h2 id=\"upload-h\">Upload plans</h2><label for=\"pdfs\">PDF files (up to 100 MB each)</label> <input id=\"pdfs\" type=\"file\" accept=\"application/pdf,.pdf\" multiple><ul id=\"uploads\" class=\"uploads\"></ul><button type=\"button\" id=\"start\" disabled>Start the review</button></section><section id=\"progress\" class=\"panel\" hidden aria-labelledby=\"progress-h\"><h2 id=\"progress-h\">Review in progress</h2><progress id=\"bar\" max=\"1\" value=\"0\" aria-labelledby=\"progress-h\"></progress><ol id=\"stages\" class=\"stages\"></ol></section><section id=\"results\" hidden><div id=\"basis\" class=\"panel basis\"></div><div class=\"tools\"><label for=\"f-sev\">Severity</label> <select id=\"f-sev\"><option value=\"\">All</option> <option value=\"critical\">Critical</option> <option value=\"high\">High</option> <option value=\"medium\">Medium</option> <option value=\"low\">Low</option> <option value=\"info\">Info</option></select> <label for=\"f-sheet\">Sheet</label> <select id=\"f-sheet\"><option value=\"\">All</option></select> <span id=\"downloads\" class=\"downloads\"></span></div><div class=\"split\"><section aria-labelledby=\"findings-h\" class=\"findings-col\"><h2 id=\"findings-h\">Findings <span id=\"count\" class=\"muted\"></span></h2><ol id=\"findings\" class=\"findings\"></ol></section><section aria-labelledby=\"sheets-h\" class=\"sheets-col\"><h2 id=\"sheets-h\">Marked-up sheets</h2><div id=\"sheets\"></div></section></div></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<header class=\"bar\"><p><a id=\"back\" href=\"#\" hidden>← All jobs</a></p><h1 id=\"job-title\">Plan review</h1><p id=\"job-status\" class=\"status\" aria-live=\"polite\"></p></header><section id=\"upload\" class=\"panel\" hidden aria-labelledby=\"upload-h\"><h2 id=\"upload-h\">Upload plans</h2><label for=\"pdfs\">PDF files (up to 100 MB each)</label> <input id=\"pdfs\" type=\"file\" accept=\"application/pdf,.pdf\" multiple><ul id=\"uploads\" class=\"uploads\"></ul><button type=\"button\" id=\"start\" disabled>Start the review</button></section><section id=\"progress\" class=\"panel\" hidden aria-labelledby=\"progress-h\"><h2 id=\"progress-h\">Review in progress</h2><progress id=\"bar\" max=\"1\" value=\"0\" aria-labelledby=\"progress-h\"></progress><ol id=\"stages\" class=\"stages\"></ol></section><section id=\"results\" hidden><div id=\"basis\" class=\"panel basis\"></div><div class=\"tools\"><label for=\"f-sev\">Severity</label> <select id=\"f-sev\"><option value=\"\">All</option> <option value=\"critical\">Critical</option> <option value=\"high\">High</option> <option value=\"medium\">Medium</option> <option value=\"low\">Low</option> <option value=\"info\">Info</option></select> <label for=\"f-sheet\">Sheet</label> <select id=\"f-sheet\"><option value=\"\">All</option></select> <span id=\"downloads\" class=\"downloads\"></span></div><div id=\"desk-tools\" class=\"panel desk-tools\" hidden><button type=\"button\" id=\"add-comment\" aria-pressed=\"false\">Add a comment on a sheet</button> <span id=\"draw-hint\" class=\"muted\" hidden>Drag on a sheet to mark the area the comment is about.</span><div id=\"comment-panel\" hidden></div></div><div class=\"split\"><section aria-labelledby=\"findings-h\" class=\"findings-col\"><h2 id=\"findings-h\">Findings <span id=\"count\" class=\"muted\"></span></h2><ol id=\"findings\" class=\"findings\"></ol></section><section aria-labelledby=\"sheets-h\" class=\"sheets-col\"><h2 id=\"sheets-h\">Marked-up sheets</h2><div id=\"sheets\"></div></section></div></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -420,7 +420,7 @@ func Expired(screen, jobID string) templ.Component {
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(screen)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 158, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 163, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
@@ -433,7 +433,7 @@ func Expired(screen, jobID string) templ.Component {
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(jobID)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 158, Col: 60}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 163, Col: 60}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 			if templ_7745c5c3_Err != nil {
@@ -495,7 +495,7 @@ func ScreenError(status int, message string) templ.Component {
 			var templ_7745c5c3_Var23 string
 			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(message)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 171, Col: 15}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 176, Col: 15}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
@@ -508,7 +508,7 @@ func ScreenError(status int, message string) templ.Component {
 			var templ_7745c5c3_Var24 string
 			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(status))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 172, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 177, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 			if templ_7745c5c3_Err != nil {
