@@ -29,6 +29,7 @@ type AdminStore interface {
 	RotateKey(oldID, newHash, newHint string, grace time.Duration) (store.Key, store.Key, error)
 	UpdatePartner(name string, change func(*store.Partner)) (store.Partner, error)
 	Partners() ([]store.Partner, error)
+	VerifyAudit(jobID string) (store.AuditVerification, error)
 	backup.Snapshotter
 }
 
@@ -398,6 +399,10 @@ func AdminHandler(a *Admin, log *slog.Logger) http.Handler {
 		}
 		return nil
 	}
+	mux.HandleFunc("POST /v1/audit/{jobId}/verify", func(w http.ResponseWriter, r *http.Request) {
+		res, err := a.VerifyAudit(r.Context(), r.PathValue("jobId"))
+		reply(w, res, err)
+	})
 	mux.HandleFunc("POST /v1/keys", func(w http.ResponseWriter, r *http.Request) {
 		var req struct{ Partner string }
 		if err := decode(r, &req); err != nil {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"mime"
@@ -9,7 +10,9 @@ import (
 	"os"
 	"path"
 	"strings"
+	"time"
 
+	"planreview/scan/annotate"
 	"planreview/store"
 )
 
@@ -57,6 +60,9 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.redrawMarkedUp(r.Context(), f); err != nil {
+		return err
+	}
 	file, err := os.Open(s.blobs.AnnotatedPath(fileID))
 	if errors.Is(err, os.ErrNotExist) {
 		return errNotFound
@@ -77,4 +83,26 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Cache-Control", "private, max-age=900")
 	http.ServeContent(w, r, name, st.ModTime(), file)
 	return nil
+}
+
+// redrawMarkedUp draws a file's marked-up copy again when people changed
+// its version's findings since it was drawn (dispositions, edits, examiner
+// comments), so the copy always shows the findings as they stand. One
+// request draws at a time per file; the others then find it current.
+func (s *Server) redrawMarkedUp(ctx context.Context, f store.File) error {
+	v, findings, err := s.store.VersionFindings(f.VersionID)
+	if err != nil || v.FindingsRevision == f.AnnotatedRevision || v.Status != store.StatusComplete {
+		return err
+	}
+	defer s.idem.lock("marked-up\x00" + f.ID)()
+	if current, err := s.store.File(f.ID); err != nil || current.AnnotatedRevision == v.FindingsRevision {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	sum := annotate.Summary{JobID: v.JobID, VersionID: v.ID, FileName: f.FileName, CodeBasis: codeBasisLines(v.CodeBasis)}
+	if err := annotate.RenderFile(ctx, s.blobs.Path(f.ID, f.SHA256), s.blobs.AnnotatedPath(f.ID), annotate.MarksFor(findings, f.ID), sum); err != nil {
+		return err
+	}
+	return s.store.SetAnnotatedRevision(f.ID, v.FindingsRevision)
 }

@@ -23,8 +23,10 @@ type PageImages interface {
 }
 
 type embedRequest struct {
-	Screen *string `json:"screen"`
-	JobID  *string `json:"jobId"`
+	Screen *string       `json:"screen"`
+	JobID  *string       `json:"jobId"`
+	Role   *string       `json:"role"`
+	Actor  *actorRequest `json:"actor"`
 }
 
 type embedLink struct {
@@ -66,7 +68,26 @@ func (s *Server) createEmbed(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	token, claims, err := s.embedTokens().Mint(partner.ID, screen, jobID, s.opts.EmbedLinkTTL)
+	claims := embed.Claims{PartnerID: partner.ID, Screen: screen, JobID: jobID}
+	switch {
+	case req.Role == nil || *req.Role == embed.RoleViewer:
+		if req.Actor != nil {
+			// An actor on a read-only link would suggest it can act.
+			return invalidParam("actor", "actor is only for links with role examiner.")
+		}
+	case *req.Role == embed.RoleExaminer:
+		if screen == embed.ScreenChat {
+			return invalidParam("role", "role examiner is for the job screen (and the job screens a login link opens).")
+		}
+		actor, err := validActor("actor", req.Actor)
+		if err != nil {
+			return err
+		}
+		claims.Role, claims.Actor = embed.RoleExaminer, &embed.Actor{ID: actor.ID, Name: actor.Name}
+	default:
+		return invalidParam("role", "role must be viewer or examiner.")
+	}
+	token, claims, err := s.embedTokens().MintClaims(claims, s.opts.EmbedLinkTTL)
 	if err != nil {
 		return err
 	}
@@ -145,7 +166,7 @@ func (s *Server) embedAPI(next handlerFunc, screens ...string) http.Handler {
 			return err
 		}
 		requestInfoFrom(r.Context()).partnerID = partner.ID
-		return next(w, r.WithContext(context.WithValue(r.Context(), ctxPrincipal, principal{partner: partner})))
+		return next(w, r.WithContext(context.WithValue(r.Context(), ctxPrincipal, principal{partner: partner, link: &c})))
 	})
 }
 
@@ -195,7 +216,10 @@ func (s *Server) embedScreen(screen string) http.Handler {
 		}
 		requestInfoFrom(r.Context()).partnerID = partner.ID
 		info := ui.ScreenInfo{Screen: screen, JobID: r.PathValue("jobId"), Token: r.URL.Query().Get("t"),
-			ExpiresAt: c.ExpiresAt, Partner: partner.Name, Via: c.Screen}
+			ExpiresAt: c.ExpiresAt, Partner: partner.Name, Via: c.Screen, Role: embed.RoleViewer}
+		if c.Examiner() {
+			info.Role, info.ActorName = embed.RoleExaminer, c.Actor.Name
+		}
 		_ = ui.Screen(info).Render(r.Context(), w)
 	})
 }

@@ -55,6 +55,8 @@ func asAPIError(err error) *Error {
 		return errorf(http.StatusForbidden, "url_expired", "This signed URL has expired; request a new one.")
 	case errors.Is(err, signing.ErrSignature):
 		return errorf(http.StatusForbidden, "signature_invalid", "This signed URL's signature is not valid.")
+	case errors.Is(err, store.ErrScanNotComplete):
+		return errorf(http.StatusConflict, "scan_not_complete", "The scan of this version is not complete; its findings can be acted on when it is.")
 	case errors.Is(err, store.ErrDatabaseLocked):
 		return errorf(http.StatusServiceUnavailable, "unavailable", "The service is temporarily unavailable.")
 	default:

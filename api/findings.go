@@ -11,20 +11,22 @@ import (
 )
 
 type findingView struct {
-	FindingID       string         `json:"findingId"`
-	Number          int            `json:"number"`
-	RuleID          string         `json:"ruleId"`
-	Title           string         `json:"title"`
-	Severity        string         `json:"severity"`
-	Confidence      float64        `json:"confidence"`
-	Rationale       string         `json:"rationale"`
-	GoverningRefs   string         `json:"governingRefs"`
-	Topic           string         `json:"topic"`
-	Source          string         `json:"source"`
-	FileID          string         `json:"fileId"`
-	Sheet           store.SheetRef `json:"sheet"`
-	EvidenceAnchors []anchorView   `json:"evidenceAnchors"`
-	Fingerprint     string         `json:"fingerprint"`
+	FindingID       string            `json:"findingId"`
+	Number          int               `json:"number"`
+	RuleID          string            `json:"ruleId"`
+	Title           string            `json:"title"`
+	Severity        string            `json:"severity"`
+	Confidence      float64           `json:"confidence"`
+	Rationale       string            `json:"rationale"`
+	GoverningRefs   string            `json:"governingRefs"`
+	Topic           string            `json:"topic"`
+	Source          string            `json:"source"`
+	FileID          string            `json:"fileId"`
+	Sheet           store.SheetRef    `json:"sheet"`
+	EvidenceAnchors []anchorView      `json:"evidenceAnchors"`
+	Fingerprint     string            `json:"fingerprint"`
+	Disposition     store.Disposition `json:"disposition"`
+	TemplateID      string            `json:"templateId,omitempty"`
 }
 
 type anchorView struct {
@@ -40,6 +42,7 @@ func ViewFinding(f store.Finding) findingView {
 		FindingID: f.ID, Number: f.Number, RuleID: f.RuleID, Title: f.Title, Severity: f.Severity,
 		Confidence: f.Confidence, Rationale: f.Rationale, GoverningRefs: f.GoverningRefs, Topic: f.Topic,
 		Source: f.Source, FileID: f.FileID, Sheet: f.Sheet, Fingerprint: f.Fingerprint,
+		Disposition: store.DispositionOf(f), TemplateID: f.TemplateID,
 		EvidenceAnchors: make([]anchorView, len(f.Anchors)),
 	}
 	for i, a := range f.Anchors {
@@ -115,7 +118,10 @@ func (s *Server) getFindings(w http.ResponseWriter, r *http.Request) error {
 
 // CSVHeader is the contract's export header row.
 var CSVHeader = []string{"findingId", "versionId", "fileId", "page", "sheetNumber", "sheetType", "severity",
-	"confidence", "ruleId", "title", "governingRefs", "rationale", "left", "top", "width", "height"}
+	"confidence", "ruleId", "title", "governingRefs", "rationale", "left", "top", "width", "height",
+	// Additive, after the contract's columns: who made the finding and
+	// what examiners decided about it.
+	"source", "disposition", "dispositionNote"}
 
 // WriteFindingsCSV writes the contract's CSV export: RFC 4180 with CRLF,
 // one row per finding, first anchor's page and box, and a leading ' on any
@@ -134,7 +140,8 @@ func WriteFindingsCSV(w *csv.Writer, versionID string, findings []store.Finding)
 			left, top, width, height = num(a.BBox.Left), num(a.BBox.Top), num(a.BBox.Width), num(a.BBox.Height)
 		}
 		row := []string{f.ID, versionID, f.FileID, page, f.Sheet.SheetNumber, f.Sheet.SheetType, f.Severity,
-			num(f.Confidence), f.RuleID, f.Title, f.GoverningRefs, f.Rationale, left, top, width, height}
+			num(f.Confidence), f.RuleID, f.Title, f.GoverningRefs, f.Rationale, left, top, width, height,
+			f.Source, store.DispositionOf(f).Status, store.DispositionOf(f).Note}
 		for i, cell := range row {
 			row[i] = neutraliseFormula(cell)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"planreview/api/apikey"
+	"planreview/embed"
 	"planreview/store"
 )
 
@@ -47,6 +48,8 @@ func requestInfoFrom(ctx context.Context) *requestInfo {
 type principal struct {
 	key     store.Key
 	partner store.Partner
+	// link is the embed link's claims on /embed/api/ (nil for a key).
+	link *embed.Claims
 }
 
 func principalFrom(ctx context.Context) principal {

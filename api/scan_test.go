@@ -172,7 +172,8 @@ func TestScanFindingsCSVAndMarkedUpPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != "findingId,versionId,fileId,page,sheetNumber,sheetType,severity,confidence,ruleId,title,governingRefs,rationale,left,top,width,height" {
+	// The contract's columns in its order, then the additive ones.
+	if strings.Join(rows[0], ",") != "findingId,versionId,fileId,page,sheetNumber,sheetType,severity,confidence,ruleId,title,governingRefs,rationale,left,top,width,height,source,disposition,dispositionNote" {
 		t.Errorf("CSV header %v", rows[0])
 	}
 	if len(rows) != len(body.Findings)+1 {

@@ -38,6 +38,16 @@ type Store interface {
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
 	ChatIndex(partnerID, jobID, versionID string, need func(versionID string) bool) (store.Version, []byte, bool, error)
+
+	UpdateFinding(partnerID, jobID, findingID string, ch store.FindingChange) (store.ChangedFinding, error)
+	AddExaminerFinding(partnerID, jobID string, f store.Finding, actor store.Actor, reply *store.Reply[store.ChangedFinding]) (store.ChangedFinding, error)
+	Audit(partnerID, jobID string, q store.AuditQuery) ([]store.AuditEvent, string, error)
+	CreateTemplate(t store.CommentTemplate, reply *store.Reply[store.CommentTemplate]) (store.CommentTemplate, error)
+	Templates(partnerID string) ([]store.CommentTemplate, error)
+	Template(partnerID, templateID string) (store.CommentTemplate, error)
+	DeleteTemplate(partnerID, templateID string) error
+	VersionFindings(versionID string) (store.Version, []store.Finding, error)
+	SetAnnotatedRevision(fileID string, revision int) error
 }
 
 // Blobs is what the API needs of the blob store.

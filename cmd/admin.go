@@ -30,6 +30,7 @@ type adminOps interface {
 	ListPartners(ctx context.Context) ([]api.PartnerInfo, error)
 	ShowPartner(ctx context.Context, name string) (api.PartnerDetail, error)
 	Backup(ctx context.Context, w io.Writer) (int64, error)
+	VerifyAudit(ctx context.Context, jobID string) (api.AuditReport, error)
 	lawsOps
 	webhookOps
 }

@@ -49,6 +49,7 @@ func newRootCmd() *cobra.Command {
 		newLawsCmd(a),
 		newWebhooksCmd(a),
 		newBackupCmd(a),
+		newAuditCmd(a),
 		newRestoreCmd(a),
 		newConfigCmd(a),
 		newReviewCmd(a),

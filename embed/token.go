@@ -22,6 +22,13 @@ const (
 	ScreenChat  = "chat"
 )
 
+// Roles a link may carry: a viewer reads, an examiner also acts on
+// findings (dispositions, edits, comments) in the job screen.
+const (
+	RoleViewer   = "viewer"
+	RoleExaminer = "examiner"
+)
+
 // Claims is what a token grants.
 type Claims struct {
 	PartnerID string `json:"p"`
@@ -29,7 +36,21 @@ type Claims struct {
 	JobID     string `json:"j,omitempty"`
 	ExpiresAt int64  `json:"e"` // Unix seconds
 	ID        string `json:"n"` // random, so two links are never equal
+	// Role is RoleExaminer for a link that may act; "" reads as viewer,
+	// so links minted before roles existed stay read-only.
+	Role string `json:"r,omitempty"`
+	// Actor is the person an examiner link acts as (nil for viewers).
+	Actor *Actor `json:"a,omitempty"`
 }
+
+// Actor is the partner's user behind an examiner link.
+type Actor struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Examiner reports whether the link may act on findings.
+func (c Claims) Examiner() bool { return c.Role == RoleExaminer && c.Actor != nil }
 
 // ErrMalformed means the string is not a token of this appliance.
 var ErrMalformed = errors.New("malformed embed token")
@@ -50,14 +71,19 @@ func (t *Tokens) now() time.Time {
 	return time.Now()
 }
 
-// Mint returns a token for the claims, valid for ttl.
+// Mint returns a viewer token for the screen, valid for ttl.
 func (t *Tokens) Mint(partnerID, screen, jobID string, ttl time.Duration) (token string, c Claims, err error) {
+	return t.MintClaims(Claims{PartnerID: partnerID, Screen: screen, JobID: jobID}, ttl)
+}
+
+// MintClaims returns a token for c (role and actor included), valid for
+// ttl; expiry and random id are set here.
+func (t *Tokens) MintClaims(c Claims, ttl time.Duration) (token string, _ Claims, err error) {
 	var nonce [12]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return "", Claims{}, err
 	}
-	c = Claims{PartnerID: partnerID, Screen: screen, JobID: jobID,
-		ExpiresAt: t.now().Add(ttl).Unix(), ID: hex.EncodeToString(nonce[:])}
+	c.ExpiresAt, c.ID = t.now().Add(ttl).Unix(), hex.EncodeToString(nonce[:])
 	raw, err := json.Marshal(c)
 	if err != nil {
 		return "", Claims{}, err

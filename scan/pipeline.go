@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +80,10 @@ type Result struct {
 	CodeBasis CodeBasis
 	// ChatIndex is the version's chat index in its stored form.
 	ChatIndex []byte
+	// ProjectAddress is the first street address the set prints, in
+	// file and reading order ("" when it prints none): the correction
+	// letter shows it as read.
+	ProjectAddress string
 }
 
 // CodeBasis is the findings answer's codeBasis object; its
@@ -242,6 +247,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	for i, sheets := range classified.Sheets() {
 		res.Files[i].Sheets = sheets
 	}
+	res.ProjectAddress = firstAddress(classified.Models())
 
 	progress.Stage(store.StageReviewing)
 	plan, err := p.lawPlanner().Plan(law, p.now())
@@ -456,28 +462,17 @@ func toStoreFindings(found []rules.Finding) []store.Finding {
 func (p *Pipeline) Annotate(ctx context.Context, res Result, file Reviewed, dstPath string, sum annotate.Summary) error {
 	sum.FileName = file.Name
 	sum.CodeBasis = res.CodeBasis.Lines
-	return annotate.RenderFile(ctx, file.Path, dstPath, MarksFor(res.Findings, file.FileID), sum)
+	return annotate.RenderFile(ctx, file.Path, dstPath, annotate.MarksFor(res.Findings, file.FileID), sum)
 }
 
-// MarksFor turns a file's findings into annotation marks: one per anchor,
-// or one summary-only mark for a finding without an anchor.
-func MarksFor(findings []store.Finding, fileID string) []annotate.Mark {
-	var marks []annotate.Mark
-	for _, f := range findings {
-		if f.FileID != fileID {
-			continue
-		}
-		base := annotate.Mark{Number: f.Number, FindingID: f.ID, Severity: f.Severity, Title: f.Title,
-			GoverningRefs: f.GoverningRefs, Rationale: f.Rationale, SheetNumber: f.Sheet.SheetNumber}
-		if len(f.Anchors) == 0 {
-			marks = append(marks, base)
-			continue
-		}
-		for _, a := range f.Anchors {
-			m := base
-			m.Page, m.Rect = a.Page, pdftext.Rect(a.Rect)
-			marks = append(marks, m)
+// firstAddress is the first address hint of the set's files.
+func firstAddress(models []sheets.SetModel) string {
+	for _, m := range models {
+		for _, h := range m.JurisdictionHints {
+			if a, ok := strings.CutPrefix(h, "address: "); ok {
+				return a
+			}
 		}
 	}
-	return marks
+	return ""
 }

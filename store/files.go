@@ -31,6 +31,9 @@ type File struct {
 	Error       *Problem   `json:"error,omitempty"`
 	CreatedAt   time.Time  `json:"createdAt"`
 	UploadedAt  *time.Time `json:"uploadedAt"`
+	// AnnotatedRevision is the version's FindingsRevision the marked-up
+	// copy on disk shows.
+	AnnotatedRevision int `json:"annotatedRevision,omitempty"`
 }
 
 // RegisterFile adds a file to the job's current version. When a scan has

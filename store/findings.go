@@ -17,6 +17,10 @@ type Finding struct {
 	Sheet         SheetRef `json:"sheet"`
 	Anchors       []Anchor `json:"evidenceAnchors"`
 	Fingerprint   string   `json:"fingerprint"`
+	// Disposition is nil until someone acts on the finding (open).
+	Disposition *Disposition `json:"disposition,omitempty"`
+	// TemplateID names the comment template an examiner comment came from.
+	TemplateID string `json:"templateId,omitempty"`
 }
 
 // SheetRef names the sheet a finding is on.

@@ -66,6 +66,13 @@ type Version struct {
 	// ScanAttempts counts the claims of the current scan that did not end
 	// (a crash during it); RecoverScans fails the scan after too many.
 	ScanAttempts int `json:"scanAttempts,omitempty"`
+	// FindingsRevision counts the changes people made to the findings
+	// (dispositions, edits, comments); a marked-up copy drawn for an older
+	// revision is drawn again.
+	FindingsRevision int `json:"findingsRevision,omitempty"`
+	// ProjectAddress is the project's address as the scan read it from
+	// the sheets ("" when none was read).
+	ProjectAddress string `json:"projectAddress,omitempty"`
 }
 
 // Open reports whether files may still be registered and uploaded.

@@ -414,6 +414,7 @@ type ScanResult struct {
 	LocalLawCoverage []byte // JSON or nil
 	CodeBasis        []byte // JSON or nil
 	ChatIndex        []byte // the chat index (package chat's encoding) or nil
+	ProjectAddress   string // as read from the sheets; "" when none
 }
 
 // CompleteScan stores a scan's findings and marks the version complete.
@@ -455,6 +456,8 @@ func (db *DB) finishScan(versionID, status string, pipeline Pipeline, res *ScanR
 		v.FindingCounts = countFindings(res.Findings)
 		v.LocalLawCoverage = res.LocalLawCoverage
 		v.CodeBasis = res.CodeBasis
+		v.ProjectAddress = res.ProjectAddress
+		v.FindingsRevision = 0
 		v.UpdatedAt = db.now().UTC()
 		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
 			return err
@@ -540,7 +543,8 @@ func (db *DB) Findings(partnerID, jobID, versionID string) (Version, []Finding, 
 			}
 			out = append(out, f)
 		}
-		return nil
+		out, err = inContractOrder(tx, versionID, out)
+		return err
 	})
 	return v, out, err
 }

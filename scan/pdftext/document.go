@@ -572,3 +572,18 @@ func annotPlacement(m matrix, bbox, rect []float64) (matrix, bool) {
 	sx, sy := (rx1-rx0)/(bx1-bx0), (ry1-ry0)/(by1-by0)
 	return matrix{sx, 0, 0, sy, rx0 - bx0*sx, ry0 - by0*sy}, true
 }
+
+// UserRect maps a box given as fractions of page n as displayed (CropBox
+// after /Rotate, top-left origin, as a Word's BBox) back to the page's
+// default user space, where annotations are placed.
+func (d *Document) UserRect(n int, b BBox) (Rect, error) {
+	if n < 1 || n > d.pageCount {
+		return Rect{}, fmt.Errorf("page %d out of range 1–%d", n, d.pageCount)
+	}
+	g := d.geometry(d.pages[n-1])
+	inv, ok := g.device.invert()
+	if !ok {
+		return Rect{}, fmt.Errorf("page %d: its geometry cannot be inverted", n)
+	}
+	return userRect(inv, b.Left*g.width, b.Top*g.height, (b.Left+b.Width)*g.width, (b.Top+b.Height)*g.height), nil
+}

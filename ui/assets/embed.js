@@ -198,28 +198,12 @@
         }
       });
       $('downloads').appendChild(el('a', { href: withToken(jobPath('/export/csv')), download: '', text: 'Findings CSV' }));
-      $('count').textContent = '(' + body.findings.length + ')';
-      body.findings.forEach(function (f, i) {
-        var id = 'finding-' + f.findingId;
-        var details = el('details', { id: id, 'data-finding': f.findingId },
-          el('summary', null, severityBadge(f.severity), el('span', { text: ' ' + f.title }),
-            el('span', { class: 'muted', text: ' · ' + (f.sheet.sheetNumber || 'page ' + f.sheet.page) })),
-          el('p', { text: f.rationale }),
-          el('p', null, el('strong', { text: 'Code: ' }), el('span', { text: f.governingRefs || '—' })),
-          el('p', { class: 'muted', text: 'Confidence ' + Math.round(f.confidence * 100) + '% · ' + (f.source === 'model' ? 'model review' : 'rule ' + f.ruleId) }));
-        var li = el('li', { class: 'finding sev-line-' + f.severity, 'data-severity': f.severity, 'data-sheet': f.fileId + ':' + f.sheet.page }, details);
-        $('findings').appendChild(li);
-        f.evidenceAnchors.forEach(function (a, n) {
-          var canvas = boxesFor[f.fileId + ':' + a.page];
-          if (!canvas) return;
-          var b = el('button', { type: 'button', class: 'box sev-box-' + f.severity, 'data-finding': f.findingId,
-            'aria-label': 'Finding ' + (i + 1) + ': ' + f.title + (f.evidenceAnchors.length > 1 ? ' (' + (n + 1) + ')' : '') });
-          b.style.left = (a.bbox.left * 100) + '%'; b.style.top = (a.bbox.top * 100) + '%';
-          b.style.width = (a.bbox.width * 100) + '%'; b.style.height = (a.bbox.height * 100) + '%';
-          canvas.appendChild(b);
-        });
-        details.addEventListener('toggle', function () { if (details.open) showBox(f.findingId); });
-      });
+      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter')), download: '', 'data-letter': 'pdf', text: 'Correction letter (PDF)' }));
+      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter?format=docx')), download: '', 'data-letter': 'docx', text: 'Correction letter (Word)' }));
+      desk.boxesFor = boxesFor; desk.sheetName = sheetName;
+      body.findings.forEach(function (f) { showFinding(f); });
+      countShown();
+      if (examiner) desk.start(files);
       say('Review complete: ' + body.findings.length + ' findings');
     }).catch(function (e) { if (e.message !== 'expired') $('job-status').textContent = e.message; });
 
@@ -241,17 +225,241 @@
         .catch(function (e) { say(e.message); });
     });
     function filter() {
-      var sev = $('f-sev').value, sheet = $('f-sheet').value, shown = 0;
+      var sev = $('f-sev').value, sheet = $('f-sheet').value;
       Array.prototype.forEach.call(document.querySelectorAll('.finding'), function (li) {
         var on = (!sev || li.dataset.severity === sev) && (!sheet || li.dataset.sheet === sheet);
-        li.hidden = !on; if (on) shown++;
-        Array.prototype.forEach.call(document.querySelectorAll('.box[data-finding="' + li.querySelector('details').dataset.finding + '"]'), function (b) { b.hidden = !on; });
+        li.hidden = !on;
+        Array.prototype.forEach.call(document.querySelectorAll('.box[data-finding="' + li.dataset.finding + '"]'), function (b) { b.hidden = !on; });
       });
       Array.prototype.forEach.call(document.querySelectorAll('.sheet'), function (fig) { fig.hidden = !!sheet && fig.dataset.sheet !== sheet; });
-      $('count').textContent = '(' + shown + ')';
+      countShown();
     }
     $('f-sev').addEventListener('change', filter);
     $('f-sheet').addEventListener('change', filter);
+  }
+
+  // ---- findings and the examiner's desk ----
+  var examiner = app.dataset.role === 'examiner';
+  var desk = { boxesFor: {}, sheetName: {}, templates: [] };
+  var STATUS_WORDS = { open: 'Open', accepted: 'Accepted', dismissed: 'Dismissed' };
+
+  function countShown() {
+    var all = document.querySelectorAll('.finding'), shown = 0, open = 0;
+    Array.prototype.forEach.call(all, function (li) { if (!li.hidden) shown++; if (li.dataset.status === 'open') open++; });
+    $('count').textContent = '(' + shown + (examiner ? ', ' + open + ' open' : '') + ')';
+  }
+
+  // showFinding draws a finding in the list and its boxes on the sheets,
+  // replacing what an earlier state of it drew.
+  function showFinding(f) {
+    var oldDetails = $('finding-' + f.findingId), old = oldDetails && oldDetails.parentNode, wasOpen = oldDetails && oldDetails.open;
+    var d = f.disposition || { status: 'open' };
+    var details = el('details', { id: 'finding-' + f.findingId, 'data-finding': f.findingId },
+      el('summary', null, el('span', { class: 'tag', text: '#' + f.number + ' ' }), severityBadge(f.severity),
+        el('span', { class: 'disp disp-' + d.status, text: ' ' + STATUS_WORDS[d.status] + ' ' }),
+        el('span', { class: 'ftitle', text: f.title }),
+        el('span', { class: 'muted', text: ' · ' + (f.sheet.sheetNumber || 'page ' + f.sheet.page) })),
+      el('p', { class: 'rationale', text: f.rationale }),
+      el('p', null, el('strong', { text: 'Code: ' }), el('span', { text: f.governingRefs || '—' })),
+      f.evidenceAnchors.length && f.evidenceAnchors[0].text ? el('p', { class: 'muted', text: 'On the sheet: “' + f.evidenceAnchors[0].text + '”' }) : null,
+      d.note ? el('p', { class: 'note', text: (d.status === 'dismissed' ? 'Reason: ' : 'Note: ') + d.note }) : null,
+      d.actor ? el('p', { class: 'muted', text: STATUS_WORDS[d.status] + ' by ' + d.actor.name + (d.updatedAt ? ', ' + new Date(d.updatedAt).toLocaleString() : '') }) : null,
+      el('p', { class: 'muted', text: f.source === 'examiner' ? 'Examiner comment' : 'Confidence ' + Math.round(f.confidence * 100) + '% · ' + (f.source === 'model' ? 'model review' : 'rule ' + f.ruleId) }));
+    if (examiner) details.appendChild(deskActions(f, d));
+    var li = el('li', { class: 'finding sev-line-' + f.severity + ' st-' + d.status, 'data-severity': f.severity,
+      'data-sheet': f.fileId + ':' + f.sheet.page, 'data-status': d.status, 'data-source': f.source, 'data-finding': f.findingId }, details);
+    if (old) old.parentNode.replaceChild(li, old); else $('findings').appendChild(li);
+    details.open = !!wasOpen;
+    Array.prototype.forEach.call(document.querySelectorAll('.box[data-finding="' + f.findingId + '"]'), function (b) { b.remove(); });
+    f.evidenceAnchors.forEach(function (a, n) {
+      var canvas = desk.boxesFor[f.fileId + ':' + a.page];
+      if (!canvas) return;
+      var b = el('button', { type: 'button', class: 'box sev-box-' + f.severity + ' box-' + d.status, 'data-finding': f.findingId,
+        'aria-label': 'Finding ' + f.number + ': ' + f.title + (f.evidenceAnchors.length > 1 ? ' (' + (n + 1) + ')' : '') + (d.status === 'dismissed' ? ' (dismissed)' : '') });
+      place(b, a.bbox);
+      canvas.appendChild(b);
+    });
+    details.addEventListener('toggle', function () { if (details.open) showBox(f.findingId); });
+    return li;
+  }
+
+  function place(node, bb) {
+    node.style.left = (bb.left * 100) + '%'; node.style.top = (bb.top * 100) + '%';
+    node.style.width = (bb.width * 100) + '%'; node.style.height = (bb.height * 100) + '%';
+  }
+
+  function patchFinding(f, change, status) {
+    status.textContent = 'Saving…';
+    return api('PATCH', jobPath('/findings/' + f.findingId), change).then(function (nf) {
+      showFinding(nf); countShown();
+      say('Finding ' + nf.number + ': ' + STATUS_WORDS[nf.disposition.status]);
+      var d = $('finding-' + nf.findingId); d.open = true;
+      d.querySelector('summary').focus();
+      return nf;
+    }).catch(function (e) { if (e.message !== 'expired') status.textContent = e.message; throw e; });
+  }
+
+  // deskActions: accept, dismiss with a reason, edit the text, reopen, and
+  // the finding's audit trail.
+  function deskActions(f, d) {
+    var status = el('p', { class: 'muted desk-status', role: 'status' });
+    var bar = el('div', { class: 'desk-actions' });
+    var panel = el('div', { class: 'desk-panel' });
+    function button(cls, text, fn) {
+      var b = el('button', { type: 'button', class: cls, text: text });
+      b.addEventListener('click', fn); bar.appendChild(b); return b;
+    }
+    if (d.status !== 'accepted') button('act-accept', 'Accept', function () { patchFinding(f, { status: 'accepted' }, status); });
+    if (d.status !== 'dismissed') button('act-dismiss secondary', 'Dismiss…', function () {
+      panel.textContent = '';
+      var reason = el('textarea', { id: 'reason-' + f.findingId, rows: '2', maxlength: '4000', required: 'required' });
+      var form = el('form', { class: 'desk-form dismiss-form' }, el('label', { for: 'reason-' + f.findingId, text: 'Reason for dismissing' }), reason,
+        el('div', { class: 'row' }, el('button', { type: 'submit', text: 'Dismiss finding' }), cancel()));
+      form.addEventListener('submit', function (ev) {
+        ev.preventDefault();
+        if (!reason.value.trim()) { status.textContent = 'A dismissal needs a reason.'; reason.focus(); return; }
+        patchFinding(f, { status: 'dismissed', note: reason.value.trim() }, status);
+      });
+      panel.appendChild(form); reason.focus();
+    });
+    if (d.status !== 'open') button('act-reopen secondary', 'Reopen', function () { patchFinding(f, { status: 'open' }, status); });
+    button('act-edit secondary', 'Edit…', function () {
+      panel.textContent = '';
+      var title = el('input', { id: 'title-' + f.findingId, type: 'text', maxlength: '200', value: f.title });
+      var text = el('textarea', { id: 'text-' + f.findingId, rows: '4', maxlength: '4000' }); text.value = f.rationale;
+      var sev = severitySelect('sev-' + f.findingId, f.severity);
+      var form = el('form', { class: 'desk-form edit-form' }, el('label', { for: title.id, text: 'Title' }), title,
+        el('label', { for: text.id, text: 'Comment' }), text, el('label', { for: sev.id, text: 'Severity' }), sev,
+        el('div', { class: 'row' }, el('button', { type: 'submit', text: 'Save' }), cancel()));
+      form.addEventListener('submit', function (ev) {
+        ev.preventDefault();
+        var change = {};
+        if (title.value.trim() !== f.title) change.title = title.value.trim();
+        if (text.value.trim() !== f.rationale) change.rationale = text.value.trim();
+        if (sev.value !== f.severity) change.severity = sev.value;
+        if (!Object.keys(change).length) { panel.textContent = ''; return; }
+        patchFinding(f, change, status);
+      });
+      panel.appendChild(form); title.focus();
+    });
+    button('act-history link', 'History', function () {
+      panel.textContent = 'Loading…';
+      api('GET', jobPath('/audit?findingId=' + encodeURIComponent(f.findingId))).then(function (page) {
+        panel.textContent = '';
+        var ol = el('ol', { class: 'history' });
+        page.events.forEach(function (ev) {
+          var what = ev.action.replace('finding.', '');
+          var change = [];
+          ['status', 'title', 'severity', 'note', 'rationale'].forEach(function (k) {
+            if (ev.before && ev.before[k] !== ev.after[k]) change.push(k + ': “' + ev.before[k] + '” → “' + ev.after[k] + '”');
+          });
+          ol.appendChild(el('li', null, el('strong', { text: what }), el('span', { text: ' by ' + ev.actor.name + ', ' + new Date(ev.at).toLocaleString() }),
+            change.length ? el('div', { class: 'muted', text: change.join('; ') }) : null));
+        });
+        if (!page.events.length) ol.appendChild(el('li', { class: 'muted', text: 'No changes yet: as the review found it.' }));
+        panel.appendChild(el('h3', { text: 'History' })); panel.appendChild(ol);
+      }).catch(function (e) { if (e.message !== 'expired') panel.textContent = e.message; });
+    });
+    function cancel() {
+      var b = el('button', { type: 'button', class: 'secondary', text: 'Cancel' });
+      b.addEventListener('click', function () { panel.textContent = ''; });
+      return b;
+    }
+    return el('div', { class: 'desk' }, bar, panel, status);
+  }
+
+  function severitySelect(id, value) {
+    var sel = el('select', { id: id });
+    SEVERITIES.forEach(function (s) { var o = el('option', { value: s, text: s }); if (s === value) o.selected = true; sel.appendChild(o); });
+    return sel;
+  }
+
+  // Adding a comment: draw a box on a sheet (or pick a sheet without one),
+  // then write it or pick a standard comment.
+  desk.start = function (files) {
+    var tools = $('desk-tools'); tools.hidden = false;
+    api('GET', jobPath('/comment-templates')).then(function (l) { desk.templates = l.templates; }).catch(function () { /* templates are optional */ });
+    var drawing = false;
+    $('add-comment').addEventListener('click', function () {
+      drawing = !drawing;
+      $('sheets').classList.toggle('drawing', drawing);
+      this.setAttribute('aria-pressed', String(drawing));
+      $('draw-hint').hidden = !drawing;
+      say(drawing ? 'Drag on a sheet to mark the area the comment is about.' : 'Drawing stopped');
+    });
+    var start = null, rubber = null;
+    function frac(canvas, ev) {
+      var r = canvas.getBoundingClientRect();
+      return { x: Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width)), y: Math.min(1, Math.max(0, (ev.clientY - r.top) / r.height)) };
+    }
+    $('sheets').addEventListener('pointerdown', function (ev) {
+      var canvas = ev.target.closest && ev.target.closest('.canvas');
+      if (!drawing || !canvas) return;
+      ev.preventDefault();
+      start = { canvas: canvas, p: frac(canvas, ev) };
+      rubber = el('span', { class: 'rubber' }); canvas.appendChild(rubber);
+      place(rubber, { left: start.p.x, top: start.p.y, width: 0, height: 0 });
+    });
+    $('sheets').addEventListener('pointermove', function (ev) {
+      if (!start) return;
+      var p = frac(start.canvas, ev);
+      place(rubber, box(start.p, p));
+    });
+    $('sheets').addEventListener('pointerup', function (ev) {
+      if (!start) return;
+      var bb = box(start.p, frac(start.canvas, ev)), key = start.canvas.closest('figure').dataset.sheet;
+      start = null;
+      if (bb.width < 0.003 || bb.height < 0.003) { rubber.remove(); return; }
+      drawing = false; $('sheets').classList.remove('drawing'); $('add-comment').setAttribute('aria-pressed', 'false'); $('draw-hint').hidden = true;
+      commentForm(key, bb, rubber);
+    });
+    function box(a, b) {
+      return { left: Math.min(a.x, b.x), top: Math.min(a.y, b.y), width: Math.abs(a.x - b.x), height: Math.abs(a.y - b.y) };
+    }
+  };
+
+  function commentForm(key, bb, rubber) {
+    var parts = key.split(':'), fileId = parts[0], page = parseInt(parts[1], 10);
+    var holder = $('comment-panel'); holder.textContent = ''; holder.hidden = false;
+    var tpl = el('select', { id: 'c-template' }, el('option', { value: '', text: 'Write a new comment' }));
+    desk.templates.forEach(function (t) { tpl.appendChild(el('option', { value: t.templateId, text: t.title })); });
+    var title = el('input', { id: 'c-title', type: 'text', maxlength: '200' });
+    var text = el('textarea', { id: 'c-text', rows: '4', maxlength: '4000' });
+    var refs = el('input', { id: 'c-refs', type: 'text', maxlength: '500' });
+    var sev = severitySelect('c-sev', 'medium');
+    var status = el('p', { class: 'muted', role: 'status' });
+    tpl.addEventListener('change', function () {
+      var t = desk.templates.filter(function (x) { return x.templateId === tpl.value; })[0];
+      if (!t) return;
+      title.value = t.title; text.value = t.text; refs.value = t.governingRefs || '';
+      if (t.severity) sev.value = t.severity;
+    });
+    var form = el('form', { class: 'desk-form comment-form' },
+      el('h2', { text: 'New comment on ' + (desk.sheetName[key] || 'page ' + page) }),
+      el('label', { for: 'c-template', text: 'Standard comment' }), tpl,
+      el('label', { for: 'c-title', text: 'Title' }), title,
+      el('label', { for: 'c-text', text: 'Comment' }), text,
+      el('label', { for: 'c-refs', text: 'Code reference' }), refs,
+      el('label', { for: 'c-sev', text: 'Severity' }), sev,
+      el('div', { class: 'row' }, el('button', { type: 'submit', text: 'Add comment' }), el('button', { type: 'button', class: 'secondary', id: 'c-cancel', text: 'Cancel' })),
+      status);
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var body = { fileId: fileId, page: page, bbox: bb, title: title.value.trim(), rationale: text.value.trim(), severity: sev.value };
+      if (refs.value.trim()) body.governingRefs = refs.value.trim();
+      if (tpl.value) body.templateId = tpl.value;
+      if (!body.title || !body.rationale) { status.textContent = 'A comment needs a title and a text.'; return; }
+      status.textContent = 'Saving…';
+      api('POST', jobPath('/findings'), body).then(function (f) {
+        rubber.remove(); holder.hidden = true; holder.textContent = '';
+        var li = showFinding(f); countShown();
+        li.querySelector('details').open = true; li.querySelector('summary').focus();
+        say('Comment ' + f.number + ' added');
+      }).catch(function (e) { if (e.message !== 'expired') status.textContent = e.message; });
+    });
+    form.querySelector('#c-cancel').addEventListener('click', function () { rubber.remove(); holder.hidden = true; holder.textContent = ''; });
+    holder.appendChild(form);
+    tpl.focus();
   }
 
   function showBox(findingId) {
