@@ -131,6 +131,7 @@ func (s *Server) patchFinding(w http.ResponseWriter, r *http.Request) error {
 	}
 	changed, err := s.store.UpdateFinding(principalFrom(r.Context()).partner.ID, jobID, findingID, store.FindingChange{
 		Status: req.Status, Note: req.Note, Title: req.Title, Rationale: req.Rationale, Severity: req.Severity, Actor: actor,
+		View: func(f store.Finding) any { return ViewFinding(f) },
 	})
 	if err != nil {
 		return err

@@ -124,6 +124,25 @@ type CommentTemplate struct {
 type FindingChange struct {
 	Status, Note, Title, Rationale, Severity *string
 	Actor                                    Actor
+	// View is the finding as the API shows it, for the finding.updated
+	// event written with the change; nil sends the stored finding.
+	View func(Finding) any
+}
+
+// changedFields names the fields a change set, for the finding.updated
+// event.
+func changedFields(before, after FindingState) []string {
+	var out []string
+	for _, c := range []struct {
+		name string
+		a, b string
+	}{{"status", before.Status, after.Status}, {"note", before.Note, after.Note}, {"title", before.Title, after.Title},
+		{"rationale", before.Rationale, after.Rationale}, {"severity", before.Severity, after.Severity}} {
+		if c.a != c.b {
+			out = append(out, c.name)
+		}
+	}
+	return out
 }
 
 // ChangedFinding is a finding after a change, with its version and the
@@ -189,8 +208,16 @@ func (db *DB) UpdateFinding(partnerID, jobID, findingID string, ch FindingChange
 		}
 		ev, err := appendAudit(tx, j.ID, AuditEvent{ID: eventID, At: now, Actor: actor, Action: action,
 			VersionID: v.ID, FindingID: f.ID}, before, after)
+		if err != nil {
+			return err
+		}
 		out.Event = &ev
-		return err
+		var view any = f
+		if ch.View != nil {
+			view = ch.View(f)
+		}
+		return db.recordFindingUpdated(tx, partnerID, FindingUpdatedData{JobID: j.ID, VersionID: v.ID, FindingID: f.ID,
+			Finding: view, Changed: changedFields(before, after), Actor: actor})
 	})
 	return out, err
 }

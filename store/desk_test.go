@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -114,4 +115,46 @@ func BenchmarkUpdateFindingParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestFindingChangeReportsFindingUpdated: a disposition change writes its
+// finding.updated event in the same transaction, with the fields it set
+// and the finding as the caller shows it; a change that changes nothing
+// reports nothing.
+func TestFindingChangeReportsFindingUpdated(t *testing.T) {
+	db, _ := openDB(t)
+	j, _, findings := completedJob(t, db, "p", 1)
+	accepted, note := store.DispositionAccepted, "checked on A-201"
+	change := store.FindingChange{Status: &accepted, Note: &note, Actor: store.Actor{ID: "u1", Name: "Dana"},
+		View: func(f store.Finding) any { return map[string]string{"shown": f.ID} }}
+	for range 2 { // the second is a retry: no change, no event
+		if _, err := db.UpdateFinding(j.PartnerID, j.ID, findings[0].ID, change); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _, err := db.Events(j.PartnerID, "", time.Time{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []store.Event
+	for _, e := range all {
+		if e.Type != store.EventScanCompleted {
+			events = append(events, e)
+		}
+	}
+	if len(events) != 1 || events[0].Type != store.EventFindingUpdated {
+		t.Fatalf("events %+v: want one finding.updated", events)
+	}
+	var data struct {
+		FindingID string            `json:"findingId"`
+		Finding   map[string]string `json:"finding"`
+		Changed   []string          `json:"changed"`
+		Actor     store.Actor       `json:"actor"`
+	}
+	if err := json.Unmarshal(events[0].Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	if data.FindingID != findings[0].ID || data.Finding["shown"] != findings[0].ID || fmt.Sprint(data.Changed) != "[status note]" || data.Actor.Name != "Dana" {
+		t.Errorf("event data %s", events[0].Data)
+	}
 }
