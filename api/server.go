@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"planreview/scan/pdftext"
 	"sync/atomic"
 	"time"
 
@@ -76,6 +77,9 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	EmbedLinkTTL   time.Duration // hosted-screen links (endpoint 12)
 	Pages          PageImages    // sheet images of the screens; nil: none
+	// PDFBudgets bound the extractor when a screen asks where words are
+	// on a page (scan.budgets, as for scans; zero fields: the defaults).
+	PDFBudgets pdftext.Budgets
 
 	// ScanQueued is called after a scan was queued, to wake the runner.
 	ScanQueued func()

@@ -59,6 +59,9 @@ type Renderer struct {
 	Timeout     time.Duration // per page; default 20 s
 	MemoryLimit int           // WebAssembly memory per instance, bytes; default 1 GiB
 	Workers     int           // concurrent renders; default 1
+	// Memory, when set, is what all renders' PDFium memory draws from:
+	// the process's memory ceiling, shared with the scans.
+	Memory *MemoryBudget
 	// ModuleCacheDir holds wazero's compiled PDFium; default CacheDir/wasm.
 	ModuleCacheDir string
 	// Compile, when set, fills ModuleCacheDir in another process before
@@ -128,7 +131,8 @@ func (r *Renderer) initPool() (pool pdfium.Pool, err error) {
 			}
 		}
 	}
-	return webassembly.Init(webassembly.Config{MinIdle: 0, MaxIdle: r.Workers, MaxTotal: r.Workers, RuntimeConfig: cfg})
+	ctx := experimental.WithMemoryAllocator(context.Background(), allocator(r.Memory))
+	return webassembly.Init(webassembly.Config{Context: ctx, MinIdle: 0, MaxIdle: r.Workers, MaxTotal: r.Workers, RuntimeConfig: cfg})
 }
 
 func (r *Renderer) moduleCacheDir() string {
