@@ -32,14 +32,17 @@ func (b *MemoryBudget) InUse() uint64 {
 	return b.inUse.Load()
 }
 
-func (b *MemoryBudget) take(n uint64) bool {
+// take counts n more bytes, unless they would pass the ceiling; force
+// counts them regardless (an instance's initial memory, which wazero
+// cannot do without).
+func (b *MemoryBudget) take(n uint64, force bool) bool {
 	if b == nil {
 		return true
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	total := b.inUse.Load() + n
-	if b.Ceiling > 0 && total+heapLive() > b.Ceiling {
+	if !force && b.Ceiling > 0 && total+heapLive() > b.Ceiling {
 		return false
 	}
 	b.inUse.Store(total)
@@ -117,7 +120,11 @@ func (m *linearMemory) Reallocate(size uint64) []byte {
 		m.buf = buf
 	}
 	if size > m.size {
-		if !m.budget.take(size - m.size) {
+		// The first call is the module's declared minimum (PDFium's
+		// static data, about 18 MiB): refusing it fails the instance in a
+		// way wazero does not expect, so it is granted and counted. The
+		// budget decides every grow after it.
+		if !m.budget.take(size-m.size, m.size == 0) {
 			return nil
 		}
 		m.size = size

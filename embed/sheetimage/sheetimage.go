@@ -245,9 +245,11 @@ func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
 	r.slots <- struct{}{}
 	defer func() { <-r.slots }()
 
-	inst, err := r.pool.GetInstance(r.timeout())
+	inst, err := r.instance()
 	if err != nil {
-		return nil, fmt.Errorf("sheet images: %w", err)
+		// An instance the memory budget cannot start is a page that
+		// cannot be rendered now, like one that runs out during a render.
+		return nil, fmt.Errorf("%w: sheet images: %v", ErrPage, err)
 	}
 	type result struct {
 		img image.Image
@@ -281,6 +283,17 @@ func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
 		_ = inst.Kill() // interrupts the WebAssembly call; the pool makes a fresh instance
 		return nil, fmt.Errorf("%w: page %d took longer than %s", ErrPage, page, r.timeout())
 	}
+}
+
+// instance takes a PDFium instance from the pool; a panic while one is
+// made is an error, not the end of the process.
+func (r *Renderer) instance() (inst pdfium.Pdfium, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("starting an instance: %v", p)
+		}
+	}()
+	return r.pool.GetInstance(r.timeout())
 }
 
 // renderPage renders one page to a grey image whose long side is size

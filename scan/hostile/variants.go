@@ -43,7 +43,6 @@ func Variants() []Variant {
 		{"flate_content_bomb", func(pdf []byte) ([]byte, error) { return WithPages(pdf, 1, contentBombPage("flate")) }, any},
 		{"hex_content_bomb", func(pdf []byte) ([]byte, error) { return WithPages(pdf, 1, contentBombPage("hex")) }, any},
 		{"runlength_content_bomb", func(pdf []byte) ([]byte, error) { return WithPages(pdf, 1, contentBombPage("runlength")) }, any},
-		{"words_600k_x100", func(pdf []byte) ([]byte, error) { return WithPages(pdf, 100, wordsPage(600_000)) }, any},
 	}
 }
 
@@ -219,16 +218,6 @@ func filterChainPage(depth int) pageMaker {
 func operatorPage(reps int) pageMaker {
 	return func(u *update) (string, string) {
 		c := u.stream("/Filter /FlateDecode", deflate([]byte("0 0 m 9 9 l S\n"), reps))
-		return "", fmt.Sprintf("%d 0 R", c)
-	}
-}
-
-// wordsPage shows n one-letter words on a page, in lines of 100.
-func wordsPage(n int) pageMaker {
-	return func(u *update) (string, string) {
-		line := "(" + strings.Repeat("a ", 100) + ") Tj T*\n"
-		body := "BT /F1 1 Tf 1 TL 10 1700 Td\n" + strings.Repeat(line, n/100) + "ET"
-		c := u.stream("/Filter /FlateDecode", deflate([]byte(body), 1))
 		return "", fmt.Sprintf("%d 0 R", c)
 	}
 }
