@@ -182,11 +182,12 @@ func peakRSS(t *testing.T, pid int) int64 {
 }
 
 // resetPeakRSS starts the process's VmHWM again from its current RSS
-// (clear_refs 5), so the next reading is one job's peak.
+// (clear_refs 5), so the next reading is one job's peak. Where the kernel
+// refuses, the readings are the peak since start, bounded all the same.
 func resetPeakRSS(t *testing.T, pid int) {
 	t.Helper()
 	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
-		t.Skipf("cannot reset the peak RSS: %v", err)
+		t.Logf("peak RSS not reset (%v): the reading is the peak since start", err)
 	}
 }
 
