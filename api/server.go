@@ -8,12 +8,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"planreview/scan/pdftext"
 	"sync/atomic"
 	"time"
 
 	"planreview/api/signing"
 	"planreview/chat"
+	"planreview/scan/pdftext"
 	"planreview/store"
 	"planreview/store/blob"
 )
