@@ -316,7 +316,7 @@ func (s *Server) citedWords(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
-	doc, err := pdftext.Open(ctx, s.blobs.Path(fileID, f.SHA256))
+	doc, err := pdftext.OpenWithBudgets(ctx, s.blobs.Path(fileID, f.SHA256), s.opts.PDFBudgets)
 	if err != nil {
 		return errNotFound
 	}

@@ -13,6 +13,7 @@ import (
 
 	"planreview/api/signing"
 	"planreview/chat"
+	"planreview/scan/pdftext"
 	"planreview/store"
 	"planreview/store/blob"
 	"planreview/webhooks"
@@ -87,6 +88,9 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	EmbedLinkTTL   time.Duration // hosted-screen links (endpoint 12)
 	Pages          PageImages    // sheet images of the screens; nil: none
+	// PDFBudgets bound the extractor when a screen asks where words are
+	// on a page (scan.budgets, as for scans; zero fields: the defaults).
+	PDFBudgets pdftext.Budgets
 
 	// ScanQueued is called after a scan was queued, to wake the runner.
 	ScanQueued func()

@@ -155,13 +155,21 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	}
 	pipeline.Budgets = cfg.Scan.Budgets.PDFBudgets()
 	pipeline.HeapLimit = uint64(cfg.Scan.MemoryLimitMB) << 20
+	// One memory ceiling for the process: the scans' heap and the sheet
+	// images' PDFium memory (outside the Go heap) draw from it together.
+	renderMemory := &sheetimage.MemoryBudget{Ceiling: pipeline.HeapLimit}
+	pipeline.ExternalMemory = renderMemory.InUse
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// The collector works harder as memory nears the ceiling (plus
 		// room for stacks and runtime structures), so garbage does not
 		// push the process past it between the scans' heap checks, which
 		// do not force a collection for garbage. Plus 32 MiB collected so
-		// often that the API's p99 latency doubled under scans.
-		debug.SetMemoryLimit(int64(cfg.Scan.MemoryLimitMB+64) << 20)
+		// often that the API's p99 latency doubled under scans. What
+		// PDFium holds is outside the Go heap, so the heap's share shrinks
+		// by it while a page renders.
+		softLimit := int64(cfg.Scan.MemoryLimitMB+64) << 20
+		debug.SetMemoryLimit(softLimit)
+		renderMemory.Changed = func(inUse uint64) { debug.SetMemoryLimit(softLimit - int64(inUse)) }
 	}
 	if ap.listener, err = net.Listen("tcp", cfg.Server.Listen); err != nil {
 		return nil, fmt.Errorf("server.listen: %w", err)
@@ -193,7 +201,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	// Sheet images for the hosted screens: PDFium (WebAssembly) compiles
 	// in the background so start-up does not wait for it.
 	ap.pages = &sheetimage.Renderer{CacheDir: filepath.Join(cfg.Data.Dir, "sheet-images"),
-		ModuleCacheDir: cfg.Embed.PDFiumCacheDir, Compile: compilePDFiumOutOfProcess}
+		ModuleCacheDir: cfg.Embed.PDFiumCacheDir, Compile: compilePDFiumOutOfProcess, Memory: renderMemory}
 	if sheetImageModuleCache != "" {
 		// In-process test servers: the test binary is not planreview, so
 		// it compiles here, once, into a folder the tests share.
@@ -229,7 +237,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		Metrics:    meters, MetricsHandler: meters.Handler(), MetricsToken: netw.metricsToken,
 		TrustedProxies: netw.trustedProxies,
 		Chat:           chat.NewResponder(model, log),
-		EmbedLinkTTL:   cfg.Embed.LinkTTL, Pages: ap.pages,
+		EmbedLinkTTL:   cfg.Embed.LinkTTL, Pages: ap.pages, PDFBudgets: pipeline.Budgets,
 		Webhooks: webhookOpts,
 	})
 	if err := ap.startMetricsListener(cfg, meters, netw.metricsToken, log); err != nil {

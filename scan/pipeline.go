@@ -122,6 +122,10 @@ type Pipeline struct {
 	// stops between two pages with too_complex, after one collection
 	// failed to bring it back under.
 	HeapLimit uint64
+	// ExternalMemory, when set, is what other stages of the process hold
+	// outside the Go heap right now (PDFium rendering sheet images); it
+	// counts against HeapLimit with the heap.
+	ExternalMemory func() uint64
 	// Model, when set, runs the model review pass with at most
 	// ModelConcurrency sheets in flight (each call also holds one of the
 	// model's own slots, shared with chat). Log receives the pass's record.
@@ -235,6 +239,8 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	}
 	current = ""
 
+	// The stages after extraction work on what it left in memory; they
+	// are held to the same ceiling, looked at as each ends.
 	progress.Stage(store.StageClassifying)
 	set := rules.PlanSet{Files: make([]rules.File, len(res.Files))}
 	for i, f := range res.Files {
@@ -248,6 +254,9 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 		res.Files[i].Sheets = sheets
 	}
 	res.ProjectAddress = firstAddress(classified.Models())
+	if err := p.checkSetHeap(res.Files); err != nil {
+		return Result{}, err
+	}
 
 	progress.Stage(store.StageReviewing)
 	plan, err := p.lawPlanner().Plan(law, p.now())
@@ -304,11 +313,17 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	res.Held = len(report.Findings) - len(delivered)
 	res.Findings = toStoreFindings(delivered)
 	res.CodeBasis = verdict.CodeBasis
+	if err := p.checkSetHeap(res.Files); err != nil {
+		return Result{}, err
+	}
 
 	// Chat reads no PDF: what it searches is indexed now, from the words
 	// and models already in memory.
 	progress.Stage(store.StageIndexing)
 	if res.ChatIndex, err = indexForChat(ctx, res, classified.Models()); err != nil {
+		return Result{}, err
+	}
+	if err := p.checkSetHeap(res.Files); err != nil {
 		return Result{}, err
 	}
 	// The layouts served the checks and the index; what comes after
@@ -394,16 +409,40 @@ func (p *Pipeline) checkHeap(in Input) error {
 	if p.HeapLimit == 0 {
 		return nil
 	}
+	var outside uint64
+	if p.ExternalMemory != nil {
+		outside = p.ExternalMemory()
+	}
 	objects, live := heapNow()
-	if objects <= p.HeapLimit || live <= p.HeapLimit {
+	if objects+outside <= p.HeapLimit || live+outside <= p.HeapLimit {
 		return nil
 	}
 	runtime.GC()
-	if objects, _ = heapNow(); objects > p.HeapLimit {
+	if objects, _ = heapNow(); objects+outside > p.HeapLimit {
 		return &Error{Code: CodeTooComplex, FileID: in.FileID,
 			Message: fmt.Sprintf("%s needs more memory than this appliance allows for a scan (%d MiB, scan.memory_limit_mb); simplify or split it.", in.Name, p.HeapLimit>>20)}
 	}
 	return nil
+}
+
+// checkSetHeap is checkHeap after a stage that works on the whole set:
+// the file with the most words is the one named (and rejected), as the
+// one that brought the most into memory.
+func (p *Pipeline) checkSetHeap(files []Reviewed) error {
+	if p.HeapLimit == 0 || len(files) == 0 {
+		return nil
+	}
+	heaviest, most := 0, -1
+	for i, f := range files {
+		words := 0
+		for j := range f.Pages {
+			words += len(f.Pages[j].Words)
+		}
+		if words > most {
+			heaviest, most = i, words
+		}
+	}
+	return p.checkHeap(files[heaviest].Input)
 }
 
 var heapSample = []metrics.Sample{

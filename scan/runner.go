@@ -241,6 +241,10 @@ func (r *Runner) run(ctx context.Context, v store.Version, files []store.File, t
 		if err := r.Pipeline.Annotate(ctx, res, file, r.Blobs.AnnotatedPath(file.FileID), sum); err != nil {
 			return res, annotateError(file.Input, err)
 		}
+		// pdfcpu read the whole file again beside the set's words.
+		if err := r.Pipeline.checkHeap(file.Input); err != nil {
+			return res, err
+		}
 	}
 	return res, nil
 }

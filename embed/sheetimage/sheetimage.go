@@ -59,6 +59,9 @@ type Renderer struct {
 	Timeout     time.Duration // per page; default 20 s
 	MemoryLimit int           // WebAssembly memory per instance, bytes; default 1 GiB
 	Workers     int           // concurrent renders; default 1
+	// Memory, when set, is what all renders' PDFium memory draws from:
+	// the process's memory ceiling, shared with the scans.
+	Memory *MemoryBudget
 	// ModuleCacheDir holds wazero's compiled PDFium; default CacheDir/wasm.
 	ModuleCacheDir string
 	// Compile, when set, fills ModuleCacheDir in another process before
@@ -128,7 +131,8 @@ func (r *Renderer) initPool() (pool pdfium.Pool, err error) {
 			}
 		}
 	}
-	return webassembly.Init(webassembly.Config{MinIdle: 0, MaxIdle: r.Workers, MaxTotal: r.Workers, RuntimeConfig: cfg})
+	ctx := experimental.WithMemoryAllocator(context.Background(), allocator(r.Memory))
+	return webassembly.Init(webassembly.Config{Context: ctx, MinIdle: 0, MaxIdle: r.Workers, MaxTotal: r.Workers, RuntimeConfig: cfg})
 }
 
 func (r *Renderer) moduleCacheDir() string {
@@ -241,9 +245,11 @@ func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
 	r.slots <- struct{}{}
 	defer func() { <-r.slots }()
 
-	inst, err := r.pool.GetInstance(r.timeout())
+	inst, err := r.instance()
 	if err != nil {
-		return nil, fmt.Errorf("sheet images: %w", err)
+		// An instance the memory budget cannot start is a page that
+		// cannot be rendered now, like one that runs out during a render.
+		return nil, fmt.Errorf("%w: sheet images: %v", ErrPage, err)
 	}
 	type result struct {
 		img image.Image
@@ -277,6 +283,17 @@ func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
 		_ = inst.Kill() // interrupts the WebAssembly call; the pool makes a fresh instance
 		return nil, fmt.Errorf("%w: page %d took longer than %s", ErrPage, page, r.timeout())
 	}
+}
+
+// instance takes a PDFium instance from the pool; a panic while one is
+// made is an error, not the end of the process.
+func (r *Renderer) instance() (inst pdfium.Pdfium, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("starting an instance: %v", p)
+		}
+	}()
+	return r.pool.GetInstance(r.timeout())
 }
 
 // renderPage renders one page to a grey image whose long side is size

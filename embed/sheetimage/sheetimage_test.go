@@ -21,7 +21,11 @@ const corpus = "../../../shared/corpus/"
 // newRenderer shares the compiled module between test runs (compiling
 // PDFium takes about 15 s on one core; the pages cache stays per test).
 func newRenderer(t testing.TB, timeout time.Duration) *sheetimage.Renderer {
-	r := &sheetimage.Renderer{CacheDir: t.TempDir(), Timeout: timeout,
+	return newRendererWith(t, timeout, nil)
+}
+
+func newRendererWith(t testing.TB, timeout time.Duration, memory *sheetimage.MemoryBudget) *sheetimage.Renderer {
+	r := &sheetimage.Renderer{CacheDir: t.TempDir(), Timeout: timeout, Memory: memory,
 		ModuleCacheDir: filepath.Join(os.TempDir(), "planreview-test-wasm-cache")}
 	r.Start()
 	t.Cleanup(r.Close)
@@ -150,6 +154,29 @@ func TestBoundedPage(t *testing.T) {
 	if _, err := r.Page(context.Background(), junk, "junk", 1, sheetimage.SizeScreen); !errors.Is(err, sheetimage.ErrPage) {
 		t.Fatalf("junk file: %v, want ErrPage", err)
 	}
+}
+
+// TestMemoryBudget: a render whose PDFium memory the budget refuses fails
+// its image only; one the budget allows works, and gives all its memory
+// back when it ends.
+func TestMemoryBudget(t *testing.T) {
+	path := corpusFile(t, "drawingparser_adu_existing_site_plan.pdf")
+	starved := newRendererWith(t, time.Minute, &sheetimage.MemoryBudget{Ceiling: 1})
+	// At the large size the bitmap alone (35 MB) is past PDFium's initial
+	// memory, so PDFium must grow it.
+	if _, err := starved.Page(context.Background(), path, "starved", 1, sheetimage.SizeLarge); !errors.Is(err, sheetimage.ErrPage) {
+		t.Fatalf("render without memory: %v, want ErrPage", err)
+	}
+	var peak uint64
+	budget := &sheetimage.MemoryBudget{Changed: func(inUse uint64) { peak = max(peak, inUse) }}
+	r := newRendererWith(t, time.Minute, budget)
+	if _, err := r.Page(context.Background(), path, "fed", 1, sheetimage.SizeLarge); err != nil {
+		t.Fatalf("render within the budget: %v", err)
+	}
+	if peak == 0 || budget.InUse() != 0 {
+		t.Fatalf("PDFium held %d bytes at most, %d after the render: want some, then none", peak, budget.InUse())
+	}
+	t.Logf("PDFium memory for one 24x36 in sheet at %d px: %d MiB", sheetimage.SizeLarge, peak>>20)
 }
 
 // BenchmarkFirstImage is the job screen's first sheet on a 24×36 in sheet
