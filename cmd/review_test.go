@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/hostile"
 	"planreview/scan/plangen"
 )
 
@@ -88,6 +89,34 @@ func TestReviewCommand(t *testing.T) {
 	} {
 		if res := runCLI(t, "", args...); res.code != 2 || !strings.HasPrefix(res.stderr, "planreview: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, res.code, res.stderr)
+		}
+	}
+}
+
+// TestReviewAnnotatesRepairedFiles: files whose page tree the extractor had
+// to rebuild (the root lost, the catalog's /Pages garbled) are reviewed
+// with --annotated into a marked-up copy qpdf accepts, never a review whose
+// copy fails.
+func TestReviewAnnotatesRepairedFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, pdf := range map[string][]byte{
+		"root-lost.pdf":             hostile.LostRoot(),
+		"catalog-without-pages.pdf": hostile.CatalogWithoutPages(),
+	} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, pdf, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		marked := filepath.Join(dir, "marked-"+name)
+		res := runCLI(t, "", "review", "--fail-on", "none", "--annotated", marked, in)
+		if res.code != 0 {
+			t.Errorf("%s: exit %d\n%s", name, res.code, res.stderr)
+			continue
+		}
+		if qpdf, err := exec.LookPath("qpdf"); err == nil {
+			if out, err := exec.Command(qpdf, "--check", marked).CombinedOutput(); err != nil {
+				t.Errorf("%s: qpdf --check on the marked-up copy: %v\n%s", name, err, out)
+			}
 		}
 	}
 }

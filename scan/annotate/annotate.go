@@ -256,10 +256,20 @@ func dropStreamData(xt *model.XRefTable) {
 // returns what it added, for the writer.
 func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental bool) (*objectSet, error) {
 	xt := pctx.XRefTable
-	pages, pagesRoot, repaired, err := walkPageTree(xt)
+	tree, err := walkPageTree(xt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadablePDF, err)
 	}
+	objs := newObjectSet(xt, incremental, len(marks), estimateSize(marks))
+	if tree.orphaned {
+		// The extractor read these pages though no tree lists them (the
+		// root was lost); the copy gets a tree over them, in the same
+		// order, so the marks and the summary have pages to go on.
+		if err := adoptOrphans(xt, objs, &tree); err != nil {
+			return nil, err
+		}
+	}
+	pages, pagesRoot, repaired := tree.pages, tree.root, tree.repaired
 	// A marked-up copy uploaded again ends in an earlier run's summary; it
 	// goes, like that run's annotations, so the copy never carries two.
 	sheets := len(pages)
@@ -279,7 +289,6 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 			marks[i].Page = 0
 		}
 	}
-	objs := newObjectSet(xt, incremental, len(marks), estimateSize(marks))
 	if !incremental {
 		// Written whole, the copy gets the tree as repaired (an update
 		// leaves the original's objects as they are, and viewers repair
