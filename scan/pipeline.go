@@ -448,8 +448,9 @@ func (p *Pipeline) Annotate(ctx context.Context, res Result, file Reviewed, dstP
 	return annotate.RenderFile(ctx, file.Path, dstPath, MarksFor(res.Findings, file.FileID), sum)
 }
 
-// MarksFor turns a file's findings into annotation marks: one per anchor,
-// or one summary-only mark for a finding without an anchor.
+// MarksFor turns a file's findings into annotation marks: one per anchor;
+// for a finding without one, a sheet-level mark (a margin tag) on the sheet
+// it is about, or a summary-only mark when it names no sheet.
 func MarksFor(findings []store.Finding, fileID string) []annotate.Mark {
 	var marks []annotate.Mark
 	for _, f := range findings {
@@ -459,6 +460,7 @@ func MarksFor(findings []store.Finding, fileID string) []annotate.Mark {
 		base := annotate.Mark{Number: f.Number, FindingID: f.ID, Severity: f.Severity, Title: f.Title,
 			GoverningRefs: f.GoverningRefs, Rationale: f.Rationale, SheetNumber: f.Sheet.SheetNumber}
 		if len(f.Anchors) == 0 {
+			base.Page = max(0, f.Sheet.Page) // a zero Rect: the sheet as a whole
 			marks = append(marks, base)
 			continue
 		}
