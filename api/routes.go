@@ -44,7 +44,7 @@ func (s *Server) routeTable() []route {
 		{"POST", "/embed/api/jobs/{jobId}/files", s.embedAPI(s.registerFile, embed.ScreenJob)},
 		{"POST", "/embed/api/jobs/{jobId}/scan", s.embedAPI(s.startScan, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/findings", s.embedAPI(s.getFindings, embed.ScreenJob)},
-		{"GET", "/embed/api/jobs/{jobId}/export/csv", s.embedAPI(s.exportCSV, embed.ScreenJob)},
+		{"GET", "/embed/api/jobs/{jobId}/export/csv", s.embedAPI(s.exportCSVDownload, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/annotated", s.embedAPI(s.annotatedURL, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}", s.embedAPI(s.pageImage, embed.ScreenJob, embed.ScreenChat)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}/words", s.embedAPI(s.citedWords, embed.ScreenJob, embed.ScreenChat)},
