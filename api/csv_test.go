@@ -72,7 +72,7 @@ func TestCSVFindingWithoutAnchor(t *testing.T) {
 func TestCSVCellsAgreeAcrossReaders(t *testing.T) {
 	findings := []store.Finding{
 		{ID: "fnd_1", Severity: "medium", Title: "Guard height 34\u201336 in \u2013 under 36\u2033",
-			Rationale: "Sheet \u201cSTANOVANJSKA HI\u0160A\u201d, line one,\nline two; area \u2265 4.8 m\u00b2 at 90\u00b0",
+			Rationale:     "Sheet \u201cSTANOVANJSKA HI\u0160A\u201d, line one,\nline two; area \u2265 4.8 m\u00b2 at 90\u00b0",
 			GoverningRefs: "IRC \u00a7R312.1.2", Sheet: store.SheetRef{SheetNumber: "A\u2011101", SheetType: "architectural"},
 			Anchors: []store.Anchor{{Page: 3, BBox: store.BBox{Left: 0.035797999999999996, Top: 0.1 + 0.2, Width: 1.0 / 3, Height: 2e-7}}}},
 		{ID: "fnd_2", Severity: "low", Title: "=cmd|' /C calc'!A0", Rationale: "\u65e5\u672c\u8a9e \u0417\u0434\u0430\u043d\u0438\u0435"},
