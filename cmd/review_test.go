@@ -31,6 +31,23 @@ func TestReviewCommand(t *testing.T) {
 	if table.code != 1 || !strings.Contains(table.stdout, "SEVERITY") || !strings.Contains(table.stdout, "Code basis:") {
 		t.Fatalf("table: exit %d (want 1: the set has high findings)\n%s%s", table.code, table.stdout, table.stderr)
 	}
+	// The table names what each finding is about, and its last line
+	// explains the exit status.
+	lines := strings.Split(strings.TrimSpace(table.stdout), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Exit status 1: ") || !strings.Contains(last, "at or above --fail-on high") {
+		t.Errorf("last line %q: want the exit status explained", last)
+	}
+	for _, line := range lines {
+		if strings.Contains(line, "completeness-reference-to-missing-sheet") && !strings.Contains(line, "A-501") {
+			t.Errorf("row %q does not name the missing sheet", line)
+		}
+	}
+	if strings.Contains(table.stdout, "Exit status 0") {
+		t.Error("exit 1 said as 0")
+	}
+	if help := runCLI(t, "", "review", "--help"); !strings.Contains(help.stdout, "1  a finding is at or above --fail-on") {
+		t.Errorf("--help does not explain exit 1:\n%s", help.stdout)
+	}
 	if table.stderr != "planreview: findings at or above high\n" {
 		t.Errorf("stderr %q: no progress bar is drawn when stderr is not a terminal", table.stderr)
 	}
