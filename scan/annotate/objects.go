@@ -55,7 +55,9 @@ func newObjectSet(xt *model.XRefTable, incremental bool, marks, sizeHint int) *o
 		// A reference to an object the file lost (cut off by a
 		// truncation) must not come to mean a new object.
 		if e != nil {
-			next = max(next, maxReference(e.Object, 0)+1)
+			if r := maxReference(e.Object, 0); r < maxObjectNumber {
+				next = max(next, r+1)
+			}
 		}
 	}
 	if !incremental {
@@ -72,6 +74,11 @@ func newObjectSet(xt *model.XRefTable, incremental bool, marks, sizeHint int) *o
 	}
 	return s
 }
+
+// maxObjectNumber is ISO 32000-1's implementation limit on object numbers
+// (Annex C): a reference beyond it is junk, and numbering past it would
+// give the copy a cross-reference /Size readers may refuse or allocate for.
+const maxObjectNumber = 8_388_607
 
 // maxReference is the highest object number obj refers to directly (not
 // through the objects it refers to). Parsed objects are trees, but a
