@@ -349,7 +349,9 @@ func (s *Server) citedWords(w http.ResponseWriter, r *http.Request) error {
 				}
 			}
 			for j := range want {
-				out.Boxes = append(out.Boxes, p.Words[i+j].BBox)
+				b := p.Words[i+j].BBox
+				r := store.BBox{Left: b.Left, Top: b.Top, Width: b.Width, Height: b.Height}.Rounded()
+				out.Boxes = append(out.Boxes, pdftext.BBox{Left: r.Left, Top: r.Top, Width: r.Width, Height: r.Height})
 			}
 			break
 		}

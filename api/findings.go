@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -46,7 +47,8 @@ func ViewFinding(f store.Finding) findingView {
 		EvidenceAnchors: make([]anchorView, len(f.Anchors)),
 	}
 	for i, a := range f.Anchors {
-		v.EvidenceAnchors[i] = anchorView{Page: a.Page, BBox: a.BBox, Text: a.Text}
+		// Rounded here too: versions scanned before rounding was stored.
+		v.EvidenceAnchors[i] = anchorView{Page: a.Page, BBox: a.BBox.Rounded(), Text: a.Text}
 	}
 	return v
 }
@@ -136,6 +138,7 @@ func WriteFindingsCSV(w *csv.Writer, versionID string, findings []store.Finding)
 		page, left, top, width, height := "", "", "", "", ""
 		if len(f.Anchors) > 0 {
 			a := f.Anchors[0]
+			a.BBox = a.BBox.Rounded()
 			page = strconv.Itoa(a.Page)
 			left, top, width, height = num(a.BBox.Left), num(a.BBox.Top), num(a.BBox.Width), num(a.BBox.Height)
 		}
@@ -160,7 +163,26 @@ func neutraliseFormula(cell string) string {
 	return cell
 }
 
+// UTF8BOM is the byte-order mark a spreadsheet download starts with: Excel
+// reads a CSV without one in the machine's legacy code page, which garbles
+// every en dash and accented sheet title; with it, Excel, LibreOffice and
+// Numbers read UTF-8. The partner API's export leaves it out: the contract
+// fixes its header row, and RFC 4180 readers that do not strip a BOM
+// (Go's encoding/csv among them) would see it in the first header cell.
+const UTF8BOM = "\ufeff"
+
+// exportCSV is the partner API's export, exactly the contract's bytes.
 func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request) error {
+	return s.writeCSVExport(w, r, false)
+}
+
+// exportCSVDownload is the hosted screen's "Findings CSV" link, which a
+// person opens in a spreadsheet: the same file after a UTF-8 byte-order mark.
+func (s *Server) exportCSVDownload(w http.ResponseWriter, r *http.Request) error {
+	return s.writeCSVExport(w, r, true)
+}
+
+func (s *Server) writeCSVExport(w http.ResponseWriter, r *http.Request, bom bool) error {
 	jobID, v, findings, err := s.finishedFindings(r)
 	if err != nil {
 		return err
@@ -168,5 +190,10 @@ func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s-findings.csv"`, jobID, v.ID))
 	w.Header().Set("Cache-Control", "no-store")
+	if bom {
+		if _, err := io.WriteString(w, UTF8BOM); err != nil {
+			return err
+		}
+	}
 	return WriteFindingsCSV(csv.NewWriter(w), v.ID, findings)
 }

@@ -63,7 +63,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/embed/api/jobs/{jobId}/audit", s.embedAPI(s.getAudit, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/letter", s.embedAPI(s.getLetter, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/comment-templates", s.embedAPI(s.listTemplates, embed.ScreenJob)},
-		{"GET", "/embed/api/jobs/{jobId}/export/csv", s.embedAPI(s.exportCSV, embed.ScreenJob)},
+		{"GET", "/embed/api/jobs/{jobId}/export/csv", s.embedAPI(s.exportCSVDownload, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/annotated", s.embedAPI(s.annotatedURL, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}", s.embedAPI(s.pageImage, embed.ScreenJob, embed.ScreenChat)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}/words", s.embedAPI(s.citedWords, embed.ScreenJob, embed.ScreenChat)},

@@ -31,8 +31,14 @@ func newReviewCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "review FILE.pdf",
 		Short: "Review a plan PDF offline, with no server and no key",
-		Long: "Runs the whole scan pipeline on a local PDF and prints the findings.\n" +
-			"Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 on error.",
+		Long: "Runs the whole scan pipeline on a local PDF and prints the findings.\n\n" +
+			"Exit status, for scripts and CI:\n" +
+			"  0  no finding is at or above --fail-on (default high)\n" +
+			"  1  a finding is at or above --fail-on: the review ran and its findings\n" +
+			"     are printed (and --annotated written) as with 0; the table's last\n" +
+			"     line says how many findings crossed the threshold\n" +
+			"  2  the review could not run (unreadable file, bad flag, config error)\n" +
+			"--fail-on none never exits 1.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "table" && format != "json" && format != "csv" {
@@ -55,13 +61,11 @@ func newReviewCmd(a *app) *cobra.Command {
 			if err != nil {
 				return withExitCode(2, err)
 			}
-			if err := printFindings(cmd.OutOrStdout(), format, res); err != nil {
+			if err := printFindings(cmd.OutOrStdout(), format, res, failOn); err != nil {
 				return withExitCode(2, err)
 			}
-			for _, f := range res.Findings {
-				if threshold >= 0 && rules.SeverityRank(f.Severity) <= threshold {
-					return withExitCode(1, fmt.Errorf("findings at or above %s", failOn))
-				}
+			if atOrAbove(res.Findings, failOn) > 0 {
+				return withExitCode(1, fmt.Errorf("findings at or above %s", failOn))
 			}
 			return nil
 		},
@@ -117,7 +121,48 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 	return res, nil
 }
 
-func printFindings(w io.Writer, format string, res scan.Result) error {
+// atOrAbove counts the findings at or above the --fail-on severity (none
+// for "none").
+func atOrAbove(findings []store.Finding, failOn string) int {
+	if failOn == "none" {
+		return 0
+	}
+	threshold, n := rules.SeverityRank(failOn), 0
+	for _, f := range findings {
+		if rules.SeverityRank(f.Severity) <= threshold {
+			n++
+		}
+	}
+	return n
+}
+
+// maxSubject is how much of a finding's evidence the table shows.
+const maxSubject = 40
+
+// findingSubject names what a finding is about in a few words: the text of
+// its first evidence anchor (a sheet reference, a stated value), or the
+// sheet or set as a whole when no words anchor it.
+func findingSubject(f store.Finding) string {
+	if len(f.Anchors) == 0 {
+		if f.Sheet.Page > 0 {
+			return "(whole sheet)"
+		}
+		return "(whole set)"
+	}
+	text := strings.Join(strings.Fields(f.Anchors[0].Text), " ")
+	if r := []rune(text); len(r) > maxSubject {
+		text = string(r[:maxSubject-1]) + "\u2026"
+	}
+	if text == "" {
+		text = "(no text)"
+	}
+	if more := len(f.Anchors) - 1; more > 0 {
+		text += fmt.Sprintf(" (+%d)", more)
+	}
+	return text
+}
+
+func printFindings(w io.Writer, format string, res scan.Result, failOn string) error {
 	switch format {
 	case "json":
 		body := api.NewFindingsBody("", store.Version{}, res.Findings)
@@ -128,13 +173,13 @@ func printFindings(w io.Writer, format string, res scan.Result) error {
 		return api.WriteFindingsCSV(csv.NewWriter(w), "", res.Findings)
 	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tSEVERITY\tSHEET\tPAGE\tRULE\tFINDING")
+	fmt.Fprintln(tw, "#\tSEVERITY\tSHEET\tPAGE\tFINDING\tABOUT\tRULE")
 	for _, f := range res.Findings {
 		sheet := f.Sheet.SheetNumber
 		if sheet == "" {
 			sheet = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", f.Number, f.Severity, sheet, f.Sheet.Page, f.RuleID, f.Title)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\n", f.Number, f.Severity, sheet, f.Sheet.Page, f.Title, findingSubject(f), f.RuleID)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -155,6 +200,14 @@ func printFindings(w io.Writer, format string, res scan.Result) error {
 		for _, l := range c.Limitations {
 			fmt.Fprintf(w, "  - %s\n", l)
 		}
+	}
+	switch n := atOrAbove(res.Findings, failOn); {
+	case failOn == "none":
+		fmt.Fprintln(w, "Exit status 0: --fail-on none.")
+	case n > 0:
+		fmt.Fprintf(w, "Exit status 1: %d of %d findings at or above --fail-on %s.\n", n, len(res.Findings), failOn)
+	default:
+		fmt.Fprintf(w, "Exit status 0: no finding at or above --fail-on %s.\n", failOn)
 	}
 	return nil
 }

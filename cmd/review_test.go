@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/hostile"
 	"planreview/scan/plangen"
 )
 
@@ -29,6 +30,23 @@ func TestReviewCommand(t *testing.T) {
 	table := runCLI(t, "", "review", plans)
 	if table.code != 1 || !strings.Contains(table.stdout, "SEVERITY") || !strings.Contains(table.stdout, "Code basis:") {
 		t.Fatalf("table: exit %d (want 1: the set has high findings)\n%s%s", table.code, table.stdout, table.stderr)
+	}
+	// The table names what each finding is about, and its last line
+	// explains the exit status.
+	lines := strings.Split(strings.TrimSpace(table.stdout), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "Exit status 1: ") || !strings.Contains(last, "at or above --fail-on high") {
+		t.Errorf("last line %q: want the exit status explained", last)
+	}
+	for _, line := range lines {
+		if strings.Contains(line, "completeness-reference-to-missing-sheet") && !strings.Contains(line, "A-501") {
+			t.Errorf("row %q does not name the missing sheet", line)
+		}
+	}
+	if strings.Contains(table.stdout, "Exit status 0") {
+		t.Error("exit 1 said as 0")
+	}
+	if help := runCLI(t, "", "review", "--help"); !strings.Contains(help.stdout, "1  a finding is at or above --fail-on") {
+		t.Errorf("--help does not explain exit 1:\n%s", help.stdout)
 	}
 	if table.stderr != "planreview: findings at or above high\n" {
 		t.Errorf("stderr %q: no progress bar is drawn when stderr is not a terminal", table.stderr)
@@ -88,6 +106,34 @@ func TestReviewCommand(t *testing.T) {
 	} {
 		if res := runCLI(t, "", args...); res.code != 2 || !strings.HasPrefix(res.stderr, "planreview: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, res.code, res.stderr)
+		}
+	}
+}
+
+// TestReviewAnnotatesRepairedFiles: files whose page tree the extractor had
+// to rebuild (the root lost, the catalog's /Pages garbled) are reviewed
+// with --annotated into a marked-up copy qpdf accepts, never a review whose
+// copy fails.
+func TestReviewAnnotatesRepairedFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, pdf := range map[string][]byte{
+		"root-lost.pdf":             hostile.LostRoot(),
+		"catalog-without-pages.pdf": hostile.CatalogWithoutPages(),
+	} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, pdf, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		marked := filepath.Join(dir, "marked-"+name)
+		res := runCLI(t, "", "review", "--fail-on", "none", "--annotated", marked, in)
+		if res.code != 0 {
+			t.Errorf("%s: exit %d\n%s", name, res.code, res.stderr)
+			continue
+		}
+		if qpdf, err := exec.LookPath("qpdf"); err == nil {
+			if out, err := exec.Command(qpdf, "--check", marked).CombinedOutput(); err != nil {
+				t.Errorf("%s: qpdf --check on the marked-up copy: %v\n%s", name, err, out)
+			}
 		}
 	}
 }

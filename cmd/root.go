@@ -53,6 +53,7 @@ func newRootCmd() *cobra.Command {
 		newRestoreCmd(a),
 		newConfigCmd(a),
 		newReviewCmd(a),
+		newSampleCmd(),
 		newInspectCmd(),
 		newModelCmd(a),
 		newVersionCmd(),

@@ -292,12 +292,13 @@ type cliResult struct {
 // 30 s fails the test: nothing here may hang (e.g. on bbolt's file lock).
 func runCLI(t testing.TB, dir string, args ...string) cliResult {
 	t.Helper()
+	bin := planreviewBinary(t) // the first call builds it: not part of the run's 30 s
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if dir != "" {
 		args = append(args, "--data-dir", dir)
 	}
-	cmd := exec.CommandContext(ctx, planreviewBinary(t), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = childEnv()
 	cmd.Dir = os.TempDir() // a forgotten --data-dir must not make ./data in the repo
 	var stdout, stderr bytes.Buffer

@@ -490,7 +490,7 @@ func toStoreFindings(found []rules.Finding) []store.Finding {
 		}
 		for j, a := range f.Anchors {
 			sf.Anchors[j] = store.Anchor{Page: a.Page, Text: a.Text, Rect: a.Rect,
-				BBox: store.BBox{Left: a.BBox.Left, Top: a.BBox.Top, Width: a.BBox.Width, Height: a.BBox.Height}}
+				BBox: store.BBox{Left: a.BBox.Left, Top: a.BBox.Top, Width: a.BBox.Width, Height: a.BBox.Height}.Rounded()}
 		}
 		out[i] = sf
 	}

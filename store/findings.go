@@ -1,5 +1,7 @@
 package store
 
+import "math"
+
 // Finding is one rule result, stored with its version in the contract's
 // shape; Rect (PDF user space) is kept for the marked-up PDF and not shown.
 type Finding struct {
@@ -45,4 +47,21 @@ type BBox struct {
 	Top    float64 `json:"top"`
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
+}
+
+// BoxFractionDecimals is the precision of box fractions wherever they are
+// shown (JSON, CSV): a millionth of an A0 sheet's long side is about a
+// micrometre, far below any drawing's precision, and it keeps float noise
+// (0.035797999999999996) out of what partners and spreadsheets read.
+const BoxFractionDecimals = 6
+
+// RoundFraction rounds a box fraction to BoxFractionDecimals places.
+func RoundFraction(f float64) float64 {
+	const scale = 1e6
+	return math.Round(f*scale) / scale
+}
+
+// Rounded is the box with every fraction rounded (see RoundFraction).
+func (b BBox) Rounded() BBox {
+	return BBox{RoundFraction(b.Left), RoundFraction(b.Top), RoundFraction(b.Width), RoundFraction(b.Height)}
 }

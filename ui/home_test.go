@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -68,5 +69,30 @@ func TestAssetsEmbedded(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/css") {
 		t.Fatalf("app.css: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+}
+
+// TestHomeAgreesWithTheREADMEOnBackups: the front page says what the README
+// says a backup holds (one archive: database, uploads, marked-up copies and
+// signing key), not that files must be copied beside it.
+func TestHomeAgreesWithTheREADMEOnBackups(t *testing.T) {
+	var b strings.Builder
+	if err := ui.Home(ui.HomeInfo{Version: "1", APIVersion: "1.0.0", PublicURL: "http://127.0.0.1:8080"}).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"database", "uploads", "marked-up copies", "signing key"} {
+		if !strings.Contains(b.String(), part) {
+			t.Errorf("front page: the backup's %s not named", part)
+		}
+		if !strings.Contains(string(readme), part) {
+			t.Errorf("README: the backup's %s not named", part)
+		}
+	}
+	if strings.Contains(b.String(), "plus its") {
+		t.Error("front page still tells operators to copy files beside the backup")
 	}
 }

@@ -141,7 +141,7 @@ func Home(info HomeInfo) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "/api/v1</code></dd></dl><h2>For integrators</h2><ul><li><a href=\"/api/v1/openapi.json\">OpenAPI 3.1 document</a> of the partner API</li><li>Keys are issued by the operator: <code>planreview keys issue --partner NAME</code></li></ul><h2>For operators</h2><ul><li><a href=\"/readyz\">Readiness</a> and <a href=\"/healthz\">liveness</a> checks</li><li>Back up the data folder with <code>planreview backup FILE</code> plus its <code>files/</code> and <code>signing.key</code></li></ul>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "/api/v1</code></dd></dl><h2>For integrators</h2><ul><li><a href=\"/api/v1/openapi.json\">OpenAPI 3.1 document</a> of the partner API</li><li>Keys are issued by the operator: <code>planreview keys issue --partner NAME</code></li></ul><h2>For operators</h2><ul><li><a href=\"/readyz\">Readiness</a> and <a href=\"/healthz\">liveness</a> checks</li><li>Back up with <code>planreview backup FILE</code>, also while serving: one archive holding the database, the uploads, the marked-up copies and the signing key, with SHA-256 checksums; <code>planreview restore FILE</code> puts it back into an empty data folder</li></ul>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -53,7 +53,10 @@ type Mark struct {
 	// Page is 1-based. Page 0 lists the finding in the summary only: a
 	// finding of this file with no evidence box still belongs on the list.
 	Page int
-	// Rect is the evidence box in the page's default user space.
+	// Rect is the evidence box in the page's default user space. A zero
+	// Rect on a page is a finding about the sheet as a whole (no words
+	// anchor it: a title block with no sheet number): it gets a tag in the
+	// sheet's margin, which the summary's row links to like any other.
 	Rect pdftext.Rect
 	// Number is the tag shown on the sheet and in the summary table; all
 	// anchors of one finding share it.
@@ -65,6 +68,9 @@ type Mark struct {
 	Title, GoverningRefs, Rationale string
 	SheetNumber                     string
 }
+
+// SheetLevel reports a mark about its sheet as a whole (see Rect).
+func (m Mark) SheetLevel() bool { return m.Page > 0 && m.Rect == pdftext.Rect{} }
 
 // Summary is what the appended summary page says about the review.
 type Summary struct {
@@ -256,10 +262,20 @@ func dropStreamData(xt *model.XRefTable) {
 // returns what it added, for the writer.
 func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental bool) (*objectSet, error) {
 	xt := pctx.XRefTable
-	pages, pagesRoot, repaired, err := walkPageTree(xt)
+	tree, err := walkPageTree(xt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadablePDF, err)
 	}
+	objs := newObjectSet(xt, incremental, len(marks), estimateSize(marks))
+	if tree.orphaned {
+		// The extractor read these pages though no tree lists them (the
+		// root was lost); the copy gets a tree over them, in the same
+		// order, so the marks and the summary have pages to go on.
+		if err := adoptOrphans(xt, objs, &tree); err != nil {
+			return nil, err
+		}
+	}
+	pages, pagesRoot, repaired := tree.pages, tree.root, tree.repaired
 	// A marked-up copy uploaded again ends in an earlier run's summary; it
 	// goes, like that run's annotations, so the copy never carries two.
 	sheets := len(pages)
@@ -279,7 +295,6 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 			marks[i].Page = 0
 		}
 	}
-	objs := newObjectSet(xt, incremental, len(marks), estimateSize(marks))
 	if !incremental {
 		// Written whole, the copy gets the tree as repaired (an update
 		// leaves the original's objects as they are, and viewers repair
@@ -299,6 +314,7 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 
 	newAnnots := make([][]types.Object, len(pages))
 	anchorsSeen := map[string]int{}
+	sheetTags := map[int]int{} // page -> sheet-level tags placed on it
 	for _, m := range marks {
 		if m.Page == 0 {
 			continue
@@ -309,7 +325,11 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 			nm += "#" + strconv.Itoa(n)
 		}
 		p := pages[m.Page-1]
-		sq, pop, err := b.addMark(p, m, nm)
+		slot := sheetTags[m.Page]
+		if m.SheetLevel() {
+			sheetTags[m.Page]++
+		}
+		sq, pop, err := b.addMark(p, m, nm, slot)
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +351,7 @@ func buildMarkedUp(pctx *model.Context, marks []Mark, sum Summary, incremental b
 		}
 		objs.replace(p.ref, p.dict)
 	}
-	if err := b.appendSummary(pagesRoot, pages[0].geom, len(pages), marks, sum); err != nil {
+	if err := b.appendSummary(pagesRoot, pages, marks, sum); err != nil {
 		return nil, err
 	}
 	b.ensureVersion(pctx)

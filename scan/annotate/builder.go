@@ -55,18 +55,26 @@ func (b *builder) sharedResources() {
 
 // addMark adds the Square, its appearance and its Popup for one anchor and
 // returns the references to put in the page's /Annots.
-func (b *builder) addMark(p page, m Mark, nm string) (square, popup types.IndirectRef, err error) {
+//
+// A sheet-level mark (see Mark.SheetLevel) is its page's sheetSlot-th
+// margin tag.
+func (b *builder) addMark(p page, m Mark, nm string, sheetSlot int) (square, popup types.IndirectRef, err error) {
 	sev := severityStyles[strings.ToLower(m.Severity)]
-	evidence := boxFromRect(m.Rect)
-	if evidence.width() < minEvidenceSide {
-		cx := (evidence.llx + evidence.urx) / 2
-		evidence.llx, evidence.urx = cx-minEvidenceSide/2, cx+minEvidenceSide/2
+	var l markLayout
+	if m.SheetLevel() {
+		l = layoutSheetTag(p.geom, m.Number, sheetSlot)
+	} else {
+		evidence := boxFromRect(m.Rect)
+		if evidence.width() < minEvidenceSide {
+			cx := (evidence.llx + evidence.urx) / 2
+			evidence.llx, evidence.urx = cx-minEvidenceSide/2, cx+minEvidenceSide/2
+		}
+		if evidence.height() < minEvidenceSide {
+			cy := (evidence.lly + evidence.ury) / 2
+			evidence.lly, evidence.ury = cy-minEvidenceSide/2, cy+minEvidenceSide/2
+		}
+		l = layoutMark(p.geom, evidence, m.Number)
 	}
-	if evidence.height() < minEvidenceSide {
-		cy := (evidence.lly + evidence.ury) / 2
-		evidence.lly, evidence.ury = cy-minEvidenceSide/2, cy+minEvidenceSide/2
-	}
-	l := layoutMark(p.geom, evidence, m.Number)
 	mtx := l.formMatrix
 	ap, err := b.objs.newStream(types.Dict{
 		"Type":      types.Name("XObject"),
@@ -200,7 +208,7 @@ func (b *builder) isOwnAnnotation(d types.Dict) bool {
 // appendSummary adds the summary pages as the last kids of the page tree
 // root. Every attribute a page could inherit is set explicitly so nothing of
 // the original's root (a /Rotate, a CropBox) leaks onto the summary.
-func (b *builder) appendSummary(rootRef types.IndirectRef, first pageGeometry, pageCount int, marks []Mark, sum Summary) error {
+func (b *builder) appendSummary(rootRef types.IndirectRef, pages []page, marks []Mark, sum Summary) error {
 	root, err := b.xt.DereferenceDict(rootRef)
 	if err != nil || root == nil {
 		return fmt.Errorf("%w: page tree root: %v", ErrUnreadablePDF, err)
@@ -210,17 +218,31 @@ func (b *builder) appendSummary(rootRef types.IndirectRef, first pageGeometry, p
 	if err != nil {
 		return fmt.Errorf("%w: page tree root /Kids: %v", ErrUnreadablePDF, err)
 	}
-	w, h := summaryPageSize(first)
-	streams := summaryContents(w, h, sum, summaryRows(marks))
+	w, h := summaryPageSize(pages[0].geom)
+	streams, links := summaryContents(w, h, sum, summaryRows(marks))
+	annots := make([]types.Array, len(streams))
+	for _, l := range links {
+		if l.target > len(pages) || !pages[l.target-1].writable {
+			continue // a page no reference can reach
+		}
+		annots[l.page] = append(annots[l.page], b.objs.add(types.Dict{
+			"Type":    types.Name("Annot"),
+			"Subtype": types.Name("Link"),
+			"Rect":    pdfRect(l.rect),
+			"Border":  pdfNumbers(0, 0, 0),
+			"F":       types.Integer(4),
+			"Dest":    types.Array{pages[l.target-1].ref, types.Name("Fit")},
+		}))
+	}
 	newKids := make(types.Array, 0, len(kids)+len(streams))
 	newKids = append(newKids, kids...)
-	for _, content := range streams {
+	for i, content := range streams {
 		cs, err := b.objs.newStream(types.Dict{}, content, true)
 		if err != nil {
 			return fmt.Errorf("summary page: %w", err)
 		}
 		mediaBox := pdfNumbers(0, 0, w, h)
-		pageRef := b.objs.add(types.Dict{
+		pageDict := types.Dict{
 			"Type":      types.Name("Page"),
 			"Parent":    rootRef,
 			"MediaBox":  mediaBox,
@@ -234,12 +256,15 @@ func (b *builder) appendSummary(rootRef types.IndirectRef, first pageGeometry, p
 				"LastModified": b.date,
 				"Private":      types.Dict{"Kind": types.Name(summaryKind)},
 			}},
-		})
-		newKids = append(newKids, pageRef)
+		}
+		if len(annots[i]) > 0 {
+			pageDict["Annots"] = annots[i]
+		}
+		newKids = append(newKids, b.objs.add(pageDict))
 	}
 	b.objs.releaseDeflater()
 	root.Update("Kids", newKids)
-	root.Update("Count", types.Integer(pageCount+len(streams)))
+	root.Update("Count", types.Integer(len(pages)+len(streams)))
 	b.objs.replace(rootRef, root)
 	return nil
 }

@@ -84,48 +84,106 @@ type markLayout struct {
 	tagD            box
 	tagText         string
 	tagTextWidth    float64
+	tagFontSize     float64
 	rectDifferences [4]float64 // /RD: left, top, right, bottom insets
 	popupRect       box
 	style           markStyle
-	formW, formH    float64
-	formMatrix      [6]float64
+	// sideWidth is the left and right border's width, edgeWidth the top and
+	// bottom's: the latter lie between text lines, so they follow the
+	// evidence's height (see layoutMark).
+	sideWidth, edgeWidth float64
+	// sheetLevel marks a finding about the sheet as a whole: the tag alone,
+	// in the margin, with no square.
+	sheetLevel   bool
+	formW, formH float64
+	formMatrix   [6]float64
 }
 
-// layoutMark places the square around the evidence and the number tag on the
-// square's top-left corner as displayed, above it when there is room on the
-// visible page, else below, else inside, and shifted sideways onto the page
-// when the square reaches past its edge. The tag is part of the Square's own
-// appearance, so the annotation's /Rect is the union of both and /RD tells
-// viewers where the square itself is.
+// minTagFontSize keeps a tag beside a line of small print legible.
+const minTagFontSize = 5.0
+
+// layoutMark places the square around the evidence and the number tag
+// beside it, at its left as displayed (else at its right when the square
+// reaches the page's left edge, else over the square's top-left corner).
+//
+// A sheet's words sit in lines, often a line's height apart (a sheet index,
+// a general notes column): whatever reaches above or below the evidence
+// runs through the neighbouring line and makes it read as struck out. So
+// the square's padding above and below, its top and bottom borders and the
+// tag's height all follow the evidence's height, and the tag stays within
+// the square's band; the sides, between words of one line, keep the full
+// padding and border.
+//
+// The tag is part of the Square's own appearance, so the annotation's
+// /Rect is the union of both and /RD tells viewers where the square is.
 func layoutMark(g pageGeometry, evidence box, number int) markLayout {
 	st := styleFor(g)
 	l := markLayout{style: st, tagText: strconv.Itoa(number)}
-	l.square = evidence.grow(st.margin)
-	l.squareD = g.boxToDisplay(l.square)
+	evD := g.boxToDisplay(evidence)
+	h := evD.height()
+	l.sideWidth = st.lineWidth
+	l.edgeWidth = clamp(0.12*h, 0.75, st.lineWidth)
+	vertical := min(st.margin, l.edgeWidth+0.05*h)
+	l.squareD = box{evD.llx - st.margin, evD.lly - vertical, evD.urx + st.margin, evD.ury + vertical}
+	l.square = g.boxFromDisplay(l.squareD)
 
-	tw, err := font.TextWidthFloat(l.tagText, tagFontName, st.tagFontSize)
+	l.tagFontSize = max(minTagFontSize, min(st.tagFontSize, l.squareD.height()/1.3))
+	tw, err := font.TextWidthFloat(l.tagText, tagFontName, l.tagFontSize)
 	if err != nil {
-		tw = float64(len(l.tagText)) * st.tagFontSize * 0.6
+		tw = float64(len(l.tagText)) * l.tagFontSize * 0.6
 	}
 	l.tagTextWidth = tw
-	tagW := tw + 2*st.tagPad
-	tagH := st.tagFontSize * 1.3
+	pad := l.tagFontSize * 0.3
+	tagW := tw + 2*pad
+	tagH := l.tagFontSize * 1.3
 	pageW, pageH := g.displaySize()
 
 	sq := l.squareD
-	// Keep the tag on the visible page when the square runs off its side.
-	x := max(0, min(sq.llx, pageW-tagW))
-	var y float64
+	var x float64
 	switch {
-	case sq.ury+tagH <= pageH:
-		y = sq.ury
-	case sq.lly-tagH >= 0:
-		y = sq.lly - tagH
+	case sq.llx-tagW >= 0:
+		x = sq.llx - tagW
+	case sq.urx+tagW <= pageW:
+		x = sq.urx
 	default:
-		y = sq.ury - tagH
+		x = max(0, min(sq.llx, pageW-tagW))
 	}
+	y := (sq.lly + sq.ury - tagH) / 2
+	y = max(0, min(y, pageH-tagH))
 	l.tagD = box{x, y, x + tagW, y + tagH}
-	l.rectD = sq.union(l.tagD)
+	l.finish(g)
+	return l
+}
+
+// layoutSheetTag places the tag of a finding about a whole sheet (one no
+// words anchor, such as a title block with no sheet number) in the sheet's
+// top-right margin, the slot-th from the top when several share the sheet.
+func layoutSheetTag(g pageGeometry, number, slot int) markLayout {
+	st := styleFor(g)
+	l := markLayout{style: st, tagText: strconv.Itoa(number) + " (sheet)", sheetLevel: true, tagFontSize: st.tagFontSize}
+	tw, err := font.TextWidthFloat(l.tagText, tagFontName, l.tagFontSize)
+	if err != nil {
+		tw = float64(len(l.tagText)) * l.tagFontSize * 0.6
+	}
+	l.tagTextWidth = tw
+	pad := l.tagFontSize * 0.3
+	tagW, tagH := tw+2*pad, l.tagFontSize*1.3
+	pageW, pageH := g.displaySize()
+	inset := st.margin
+	x := max(0, pageW-inset-tagW)
+	y := max(0, pageH-inset-tagH-float64(slot)*(tagH+inset/2))
+	l.tagD = box{x, y, x + tagW, y + tagH}
+	l.squareD = l.tagD
+	l.square = g.boxFromDisplay(l.squareD)
+	l.finish(g)
+	return l
+}
+
+// finish derives the annotation's rectangle, /RD, form and popup from the
+// square and the tag.
+func (l *markLayout) finish(g pageGeometry) {
+	pageW, pageH := g.displaySize()
+	l.rectD = l.squareD.union(l.tagD)
 	l.rect = g.boxFromDisplay(l.rectD)
 	l.rectDifferences = [4]float64{
 		l.square.llx - l.rect.llx,
@@ -136,7 +194,6 @@ func layoutMark(g pageGeometry, evidence box, number int) markLayout {
 	l.formW, l.formH = l.rectD.width(), l.rectD.height()
 	l.formMatrix = g.formMatrix()
 	l.popupRect = g.boxFromDisplay(popupPlacement(l.rectD, pageW, pageH))
-	return l
 }
 
 // popupPlacement puts the note window beside the mark, on the side with room.
@@ -159,20 +216,27 @@ func popupPlacement(mark box, pageW, pageH float64) box {
 
 // appearance is the Square's normal appearance: a tinted fill, the border
 // and the number tag, drawn upright in display orientation; the form's
-// /Matrix turns it with the page.
+// /Matrix turns it with the page. A sheet-level mark is the tag alone.
 func (l markLayout) appearance(sev severityStyle) []byte {
 	ox, oy := l.rectD.llx, l.rectD.lly
 	sq := box{l.squareD.llx - ox, l.squareD.lly - oy, l.squareD.urx - ox, l.squareD.ury - oy}
 	tag := box{l.tagD.llx - ox, l.tagD.lly - oy, l.tagD.urx - ox, l.tagD.ury - oy}
-	lw := l.style.lineWidth
-	fs := l.style.tagFontSize
+	fs := l.tagFontSize
 
 	var b strings.Builder
-	b.Grow(320)
-	fmt.Fprintf(&b, "q /%s gs %s %s %s %s %s re f Q\n", tintStateKey, sev.color.fill(),
-		num(sq.llx), num(sq.lly), num(sq.width()), num(sq.height()))
-	fmt.Fprintf(&b, "q %s %s w 0 J 0 j [] 0 d %s %s %s %s re S Q\n", sev.color.stroke(), num(lw),
-		num(sq.llx+lw/2), num(sq.lly+lw/2), num(sq.width()-lw), num(sq.height()-lw))
+	b.Grow(400)
+	if !l.sheetLevel {
+		fmt.Fprintf(&b, "q /%s gs %s %s %s %s %s re f Q\n", tintStateKey, sev.color.fill(),
+			num(sq.llx), num(sq.lly), num(sq.width()), num(sq.height()))
+		// The border as four filled bands, inside the square: the sides
+		// sideWidth wide, top and bottom edgeWidth high.
+		sw, ew := l.sideWidth, l.edgeWidth
+		fmt.Fprintf(&b, "q %s %s %s %s %s re %s %s %s %s re %s %s %s %s re %s %s %s %s re f Q\n", sev.color.fill(),
+			num(sq.llx), num(sq.lly), num(sw), num(sq.height()),
+			num(sq.urx-sw), num(sq.lly), num(sw), num(sq.height()),
+			num(sq.llx), num(sq.lly), num(sq.width()), num(ew),
+			num(sq.llx), num(sq.ury-ew), num(sq.width()), num(ew))
+	}
 	fmt.Fprintf(&b, "q %s %s %s %s %s re f Q\n", sev.color.fill(),
 		num(tag.llx), num(tag.lly), num(tag.width()), num(tag.height()))
 	tx := tag.llx + (tag.width()-l.tagTextWidth)/2

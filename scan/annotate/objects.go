@@ -48,10 +48,22 @@ func newObjectSet(xt *model.XRefTable, incremental bool, marks, sizeHint int) *o
 	if xt.Size != nil && *xt.Size > next {
 		next = *xt.Size
 	}
-	for nr := range xt.Table {
+	for nr, e := range xt.Table {
 		if nr >= next {
 			next = nr + 1
 		}
+		// A reference to an object the file lost (cut off by a
+		// truncation) must not come to mean a new object.
+		if e != nil {
+			if r := maxReference(e.Object, 0); r < maxObjectNumber {
+				next = max(next, r+1)
+			}
+		}
+	}
+	if !incremental {
+		// pdfcpu's writer numbers the objects it adds (object streams)
+		// from /Size on.
+		xt.Size = &next
 	}
 	s := &objectSet{
 		xt: xt, next: next, incremental: incremental,
@@ -61,6 +73,42 @@ func newObjectSet(xt *model.XRefTable, incremental bool, marks, sizeHint int) *o
 		s.written.Grow(sizeHint)
 	}
 	return s
+}
+
+// maxObjectNumber is ISO 32000-1's implementation limit on object numbers
+// (Annex C): a reference beyond it is junk, and numbering past it would
+// give the copy a cross-reference /Size readers may refuse or allocate for.
+const maxObjectNumber = 8_388_607
+
+// maxReference is the highest object number obj refers to directly (not
+// through the objects it refers to). Parsed objects are trees, but a
+// hostile file can nest deeply: beyond maxPageTreeDepth levels nothing
+// more is looked at.
+func maxReference(obj types.Object, depth int) int {
+	if depth > maxPageTreeDepth {
+		return 0
+	}
+	switch o := obj.(type) {
+	case types.IndirectRef:
+		return o.ObjectNumber.Value()
+	case types.Dict:
+		n := 0
+		for _, v := range o {
+			n = max(n, maxReference(v, depth+1))
+		}
+		return n
+	case types.Array:
+		n := 0
+		for _, v := range o {
+			n = max(n, maxReference(v, depth+1))
+		}
+		return n
+	case types.StreamDict:
+		return maxReference(o.Dict, depth+1)
+	case types.ObjectStreamDict:
+		return maxReference(o.Dict, depth+1)
+	}
+	return 0
 }
 
 // reserve hands out a fresh object number, for objects that must be
@@ -90,6 +138,20 @@ func (s *objectSet) define(ref types.IndirectRef, obj types.Object) {
 func (s *objectSet) add(obj types.Object) types.IndirectRef {
 	ref := s.reserve()
 	s.define(ref, obj)
+	return ref
+}
+
+// addEditable stores a new object that later steps still change (through
+// the parsed table, like an existing one): it is serialised with the
+// changed objects, at the end.
+func (s *objectSet) addEditable(obj types.Object) types.IndirectRef {
+	ref := s.reserve()
+	s.xt.Table[ref.ObjectNumber.Value()] = model.NewXRefTableEntryGen0(obj)
+	if !s.incremental {
+		size := s.next
+		s.xt.Size = &size
+	}
+	s.replace(ref, obj)
 	return ref
 }
 

@@ -44,34 +44,44 @@ type inherited struct {
 // agree on the page list the findings are numbered by: each node is
 // visited once (cycles and a tree that lists itself add nothing the second
 // time), a missing kid keeps its place as a page that cannot be annotated,
-// and a tree with no pages falls back to the file's page objects in object
-// order.
+// and a tree with no pages (its root lost to truncation, say) falls back
+// to the file's page objects in object order.
 func collectPages(xt *model.XRefTable) (pages []page, root types.IndirectRef, err error) {
-	pages, root, _, err = walkPageTree(xt)
-	return pages, root, err
+	t, err := walkPageTree(xt)
+	return t.pages, t.root, err
 }
 
-// walkPageTree is collectPages that also returns, for every node whose
-// /Kids the repair skipped something in (a missing kid, a loop), the kids
-// that remain: a copy written whole must not carry the damage, as pdfcpu's
-// writer walks the tree again.
-func walkPageTree(xt *model.XRefTable) (pages []page, root types.IndirectRef, repaired map[types.IndirectRef]types.Array, err error) {
+// pageTree is the page list as the extractor reads it, and what a copy
+// needs to repair to show it.
+type pageTree struct {
+	pages []page
+	// root is the catalog's /Pages; rootDict is nil when the file lost it.
+	root     types.IndirectRef
+	rootDict types.Dict
+	// repaired holds, for every node whose /Kids the walk skipped something
+	// in (a missing kid, a loop), the kids that remain: a copy written whole
+	// must not carry the damage, as pdfcpu's writer walks the tree again.
+	repaired map[types.IndirectRef]types.Array
+	// orphaned is set when the tree gave no pages and pages are the page
+	// objects found outside it: the copy needs a new tree over them (see
+	// adoptOrphans) for its marks to show.
+	orphaned bool
+}
+
+func walkPageTree(xt *model.XRefTable) (t pageTree, err error) {
 	catalog, err := xt.Catalog()
 	if err != nil {
-		return nil, root, nil, fmt.Errorf("catalog: %w", err)
+		return t, fmt.Errorf("catalog: %w", err)
 	}
 	rootRef := catalog.IndirectRefEntry("Pages")
-	if rootRef == nil {
-		return nil, root, nil, errors.New("catalog has no indirect /Pages")
-	}
-	if d, err := xt.DereferenceDict(*rootRef); err != nil || d == nil {
-		// The summary page goes under the root: without one there is
-		// nothing to update (the extractor reads the orphaned pages, but
-		// a marked-up copy of them cannot be made).
-		return nil, root, nil, fmt.Errorf("page tree root %d is missing", rootRef.ObjectNumber.Value())
+	if rootRef != nil {
+		t.root = *rootRef
+		if d, err := xt.DereferenceDict(*rootRef); err == nil {
+			t.rootDict = d
+		}
 	}
 	visited := map[int]bool{}
-	repaired = map[types.IndirectRef]types.Array{}
+	t.repaired = map[types.IndirectRef]types.Array{}
 	// sound reports whether kid is a node the walk will use: an indirect,
 	// readable dictionary not met before.
 	sound := func(kid types.Object) bool {
@@ -101,7 +111,7 @@ func walkPageTree(xt *model.XRefTable) (pages []page, root types.IndirectRef, re
 		}
 		if d == nil {
 			if depth > 0 {
-				pages = append(pages, page{geom: geometryOf(inh)})
+				t.pages = append(t.pages, page{geom: geometryOf(inh)})
 			}
 			return nil
 		}
@@ -122,7 +132,7 @@ func walkPageTree(xt *model.XRefTable) (pages []page, root types.IndirectRef, re
 			typ = *t
 		}
 		if typ == "Page" || (!hasKids && typ != "Pages") {
-			pages = append(pages, page{ref: ref, dict: d, geom: geometryOf(inh), ancestors: inh.ancestors,
+			t.pages = append(t.pages, page{ref: ref, dict: d, geom: geometryOf(inh), ancestors: inh.ancestors,
 				writable: isRef})
 			return nil
 		}
@@ -140,25 +150,27 @@ func walkPageTree(xt *model.XRefTable) (pages []page, root types.IndirectRef, re
 			}
 		}
 		if isRef && len(kept) != len(kids) {
-			repaired[ref] = kept
+			t.repaired[ref] = kept
 		}
 		return nil
 	}
-	if err := walk(*rootRef, inherited{}, 0); err != nil {
-		return nil, root, nil, err
+	if t.rootDict != nil {
+		if err := walk(t.root, inherited{}, 0); err != nil {
+			return t, err
+		}
 	}
-	if len(pages) == 0 {
-		pages = orphanPages(xt)
+	if len(t.pages) == 0 {
+		t.pages, t.orphaned = orphanPages(xt), true
 	}
-	if len(pages) == 0 {
-		return nil, root, nil, errors.New("document has no pages")
+	if len(t.pages) == 0 {
+		return t, errors.New("document has no pages")
 	}
-	return pages, *rootRef, repaired, nil
+	return t, nil
 }
 
 // orphanPages lists the page objects of a file whose page tree has none,
 // in object order, as the extractor (and poppler) reconstruct it. They are
-// outside the tree, so no update can show annotations on them.
+// outside any tree until adoptOrphans gives them one.
 func orphanPages(xt *model.XRefTable) []page {
 	var nums []int
 	for n, e := range xt.Table {
@@ -172,7 +184,8 @@ func orphanPages(xt *model.XRefTable) []page {
 	slices.Sort(nums)
 	pages := make([]page, 0, len(nums))
 	for _, n := range nums {
-		d := xt.Table[n].Object.(types.Dict)
+		e := xt.Table[n]
+		d := e.Object.(types.Dict)
 		inh := inherited{}
 		if b, ok := boxEntry(xt, d, "MediaBox"); ok {
 			inh.media = &b
@@ -180,9 +193,53 @@ func orphanPages(xt *model.XRefTable) []page {
 		if b, ok := boxEntry(xt, d, "CropBox"); ok {
 			inh.crop = &b
 		}
-		pages = append(pages, page{dict: d, geom: geometryOf(inh)})
+		if o, found := d.Find("Rotate"); found {
+			if r, err := xt.DereferenceInteger(o); err == nil && r != nil {
+				inh.rotate = r.Value()
+			}
+		}
+		gen := 0
+		if e.Generation != nil {
+			gen = *e.Generation
+		}
+		pages = append(pages, page{ref: *types.NewIndirectRef(n, gen), dict: d, geom: geometryOf(inh)})
 	}
 	return pages
+}
+
+// adoptOrphans makes t's orphan pages the kids of a page tree root: the
+// catalog's, when it is still readable, else a new one the catalog is
+// pointed at. Each page's /Parent is set to it, and the pages become
+// writable.
+func adoptOrphans(xt *model.XRefTable, objs *objectSet, t *pageTree) error {
+	if xt.Root == nil {
+		return fmt.Errorf("%w: no catalog", ErrUnreadablePDF)
+	}
+	catalog, err := xt.DereferenceDict(*xt.Root)
+	if err != nil || catalog == nil {
+		return fmt.Errorf("%w: catalog: %v", ErrUnreadablePDF, err)
+	}
+	root := t.rootDict
+	if root == nil {
+		root = types.Dict{"Type": types.Name("Pages")}
+		t.root = objs.addEditable(root)
+		catalog.Update("Pages", t.root)
+		objs.replace(*xt.Root, catalog)
+	}
+	kids := make(types.Array, 0, len(t.pages))
+	for i := range t.pages {
+		p := &t.pages[i]
+		kids = append(kids, p.ref)
+		p.dict.Update("Parent", t.root)
+		p.ancestors = []types.IndirectRef{t.root}
+		p.writable = true
+		objs.replace(p.ref, p.dict)
+	}
+	root.Update("Kids", kids)
+	root.Update("Count", types.Integer(len(kids)))
+	objs.replace(t.root, root)
+	t.rootDict, t.orphaned = root, false
+	return nil
 }
 
 func geometryOf(inh inherited) pageGeometry {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -324,32 +325,57 @@ func TestEveryAnnotationContainsItsEvidence(t *testing.T) {
 
 func near(a, b float64) bool { return a-b < 0.01 && b-a < 0.01 }
 
-func TestTagSitsUprightAboveTheSquare(t *testing.T) {
-	// Away from the edges the tag is on top of the square as displayed, at
-	// its left edge, whatever the rotation.
+func TestTagSitsBesideTheSquare(t *testing.T) {
+	// Away from the edges the tag is at the square's left as displayed,
+	// within its band, whatever the rotation.
 	for _, r := range []int{0, 90, 180, 270} {
 		g := pageGeometry{media: box{0, 0, 1224, 792}, crop: box{100, 50, 1200, 780}, rotate: r}
 		l := layoutMark(g, box{500, 400, 560, 410}, 42)
-		if !near(l.tagD.lly, l.squareD.ury) || !near(l.tagD.llx, l.squareD.llx) {
+		if !near(l.tagD.urx, l.squareD.llx) || l.tagD.lly < l.squareD.lly-0.01 || l.tagD.ury > l.squareD.ury+0.01 {
 			t.Errorf("rotate %d: tag %v, square %v (display space)", r, l.tagD, l.squareD)
 		}
 		if !l.rect.contains(l.square) {
 			t.Errorf("rotate %d: rect %v lacks square %v", r, l.rect, l.square)
 		}
 	}
-	// At the top edge it goes below; at a side it stays on the page.
+	// At the left edge it goes to the right; it always stays on the page.
 	g := pageGeometry{media: box{0, 0, 612, 792}, crop: box{0, 0, 612, 792}}
-	l := layoutMark(g, box{100, 780, 150, 790}, 7)
-	if !near(l.tagD.ury, l.squareD.lly) {
-		t.Errorf("top edge: tag %v, square %v", l.tagD, l.squareD)
+	l := layoutMark(g, box{2, 300, 40, 310}, 7)
+	if !near(l.tagD.llx, l.squareD.urx) {
+		t.Errorf("left edge: tag %v, square %v", l.tagD, l.squareD)
 	}
-	for _, ev := range []box{{-1, 300, 40, 310}, {600, 300, 611, 310}} {
+	for _, ev := range []box{{-1, 300, 40, 310}, {600, 300, 611, 310}, {0, 300, 612, 310}} {
 		l := layoutMark(g, ev, 123)
 		if l.tagD.llx < 0 || l.tagD.urx > 612 {
 			t.Errorf("evidence %v at the side: tag %v leaves the page", ev, l.tagD)
 		}
 		if !l.rect.contains(ev) {
 			t.Errorf("evidence %v: rect %v", ev, l.rect)
+		}
+	}
+}
+
+// TestMarksKeepToTheirLine: on a sheet index, lines 1.2 times their height
+// apart, a mark on one row (square, padding, border and tag) stays clear of
+// the rows above and below, on Letter and on an A1 sheet, whatever the
+// rotation; the text is never under more than the square's own band.
+func TestMarksKeepToTheirLine(t *testing.T) {
+	for _, media := range []box{{0, 0, 612, 792}, {0, 0, 2384, 1684}} {
+		for _, r := range []int{0, 90, 180, 270} {
+			g := pageGeometry{media: media, crop: media, rotate: r}
+			for _, size := range []float64{6, 10, 18} {
+				// A row in user space, upright on the displayed sheet.
+				row := g.boxFromDisplay(box{300, 400, 420, 400 + size})
+				l := layoutMark(g, row, 17)
+				gap := 0.2 * size // between this row and the next, either side
+				if l.rectD.ury > 400+size+gap+0.01 || l.rectD.lly < 400-gap-0.01 {
+					t.Errorf("%vx%v rotate %d, %v pt rows: mark spans %v-%v, rows above and below begin at %v and %v",
+						media.urx, media.ury, r, size, l.rectD.lly, l.rectD.ury, 400+size+gap, 400-gap)
+				}
+				if l.tagFontSize < minTagFontSize {
+					t.Errorf("tag font %v pt", l.tagFontSize)
+				}
+			}
 		}
 	}
 }
@@ -598,5 +624,63 @@ func TestAFileWithoutFindingsStillGetsItsSummary(t *testing.T) {
 	_, pages, squares := readBack(t, out)
 	if len(squares) != 0 || len(pages) != 3 {
 		t.Errorf("%d squares, %d pages; want none and the sheets plus a summary", len(squares), len(pages))
+	}
+}
+
+// TestFindingsAboutAWholeSheetGetAMarginTag: a finding no words anchor (a
+// title block with no sheet number) is tagged in its sheet's top-right
+// margin, and its summary row links to that sheet; rendered, the tag shows
+// in the severity's colour.
+func TestFindingsAboutAWholeSheetGetAMarginTag(t *testing.T) {
+	d := planSet(2, [4]float64{0, 0, 612, 792}, nil, 0)
+	marks := []Mark{
+		{Page: 1, Rect: d.pages[0].words[0].rect(), Number: 1, FindingID: "fnd_a", Severity: "high", Title: "Anchored"},
+		{Page: 2, Number: 2, FindingID: "fnd_b", Severity: "critical", Title: "Title block has no sheet number"},
+		{Page: 2, Number: 3, FindingID: "fnd_c", Severity: "low", Title: "Second sheet-level finding"},
+	}
+	out := render(t, d.build(t), marks)
+	qpdfAccepts(t, out)
+	ctx, pages, squares := readBack(t, out)
+	if len(squares) != 3 {
+		t.Fatalf("%d squares, want 3", len(squares))
+	}
+	g := pages[1].geom
+	first, second := layoutSheetTag(g, 2, 0), layoutSheetTag(g, 3, 1)
+	if first.tagD.urx > 612 || first.tagD.ury > 792 || first.tagD.llx < 306 || first.tagD.lly < 700 {
+		t.Errorf("sheet tag at %v: want the top-right margin", first.tagD)
+	}
+	if first.tagD.lly < second.tagD.ury {
+		t.Errorf("two sheet tags overlap: %v and %v", first.tagD, second.tagD)
+	}
+	// The summary's rows link to pages 1 and 2.
+	linked := map[int]bool{}
+	for _, p := range pages[2:] {
+		arr, _ := ctx.XRefTable.DereferenceArray(p.dict["Annots"])
+		for _, e := range arr {
+			ad, _ := ctx.XRefTable.DereferenceDict(e)
+			if ad == nil || *ad.Subtype() != "Link" {
+				continue
+			}
+			dest, _ := ctx.XRefTable.DereferenceArray(ad["Dest"])
+			for i, sheet := range pages[:2] {
+				if len(dest) > 0 && dest[0] == types.Object(sheet.ref) {
+					linked[i+1] = true
+				}
+			}
+		}
+	}
+	if !linked[1] || !linked[2] {
+		t.Errorf("summary links to pages %v, want 1 and 2", linked)
+	}
+	if _, err := exec.LookPath("pdftoppm"); err == nil {
+		path := filepath.Join(t.TempDir(), "marked.pdf")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		img := renderPage(t, path, 2, 72)
+		x, y := first.tagD.llx+1.5, 792-(first.tagD.lly+first.tagD.ury)/2
+		if !colourNear(img, x, y, severityStyles["critical"].color) {
+			t.Errorf("no critical colour at the sheet tag (%.0f,%.0f)", x, y)
+		}
 	}
 }

@@ -99,6 +99,14 @@ type summaryLayout struct {
 	cur          *[]byte
 	y            float64
 	continuation string
+	links        []summaryLink
+}
+
+// summaryLink is a row's link to the sheet its finding is marked on.
+type summaryLink struct {
+	page   int // index into the summary's pages
+	rect   box // on that page
+	target int // 1-based page of the set
 }
 
 func newSummaryLayout(w, h float64) *summaryLayout {
@@ -191,7 +199,10 @@ func (s *summaryLayout) tableHeader() {
 // row writes one finding; a row taller than the space left moves to the next
 // page whole when it fits there, and is split across pages only when it is
 // taller than a page.
-func (s *summaryLayout) row(cells [][]textLine, swatch *rgb) {
+//
+// A row with a target page links to it: the reader goes from the list to
+// the mark (for a finding about a whole sheet, to its margin tag).
+func (s *summaryLayout) row(cells [][]textLine, swatch *rgb, target int) {
 	n := 0
 	for _, c := range cells {
 		n = max(n, len(c))
@@ -233,6 +244,10 @@ func (s *summaryLayout) row(cells [][]textLine, swatch *rgb) {
 			}
 		}
 		s.y = top - float64(end-start)*s.lineHeight - s.pad
+		if target > 0 {
+			s.links = append(s.links, summaryLink{page: len(s.pages) - 1,
+				rect: box{xs[0], s.y, xs[len(xs)-1], top + s.pad}, target: target})
+		}
 		s.rule(s.y, 0.3*s.k)
 		start = end
 		if start < n {
@@ -242,8 +257,8 @@ func (s *summaryLayout) row(cells [][]textLine, swatch *rgb) {
 }
 
 // summaryContents lays out the findings summary and returns one content
-// stream per page.
-func summaryContents(w, h float64, sum Summary, rows []summaryRow) [][]byte {
+// stream per page, and the rows' links.
+func summaryContents(w, h float64, sum Summary, rows []summaryRow) ([][]byte, []summaryLink) {
 	s := newSummaryLayout(w, h)
 	s.newPage()
 	generated := sum.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC")
@@ -276,7 +291,7 @@ func summaryContents(w, h float64, sum Summary, rows []summaryRow) [][]byte {
 	xs := s.columnX()
 	colW := func(i int) float64 { return xs[i+1] - xs[i] - 2*s.pad }
 	if len(rows) == 0 {
-		s.row([][]textLine{nil, nil, nil, nil, s.lines("No findings are anchored in this file.", false, colW(4))}, nil)
+		s.row([][]textLine{nil, nil, nil, nil, s.lines("No findings are anchored in this file.", false, colW(4))}, nil, 0)
 	}
 	for _, r := range rows {
 		st := severityStyles[r.severity]
@@ -299,7 +314,11 @@ func summaryContents(w, h float64, sum Summary, rows []summaryRow) [][]byte {
 			finding,
 		}
 		sw := st.color
-		s.row(cells, &sw)
+		target := 0
+		if len(r.pages) > 0 {
+			target = r.pages[0]
+		}
+		s.row(cells, &sw, target)
 	}
 
 	out := make([][]byte, len(s.pages))
@@ -310,7 +329,7 @@ func summaryContents(w, h float64, sum Summary, rows []summaryRow) [][]byte {
 		s.text(s.margin, s.margin, s.fontSize*0.85, false, rgb{0.35, 0.35, 0.35}, winAnsi(footer))
 		out[i] = *p
 	}
-	return out
+	return out, s.links
 }
 
 func orDash(s string) string {

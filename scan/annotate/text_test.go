@@ -112,7 +112,7 @@ func TestSummaryPaginatesLongTables(t *testing.T) {
 	}
 	// One finding with a rationale longer than a page must split, not vanish.
 	marks[5].Rationale = strings.Repeat("Very long rationale. ", 900)
-	pages := summaryContents(612, 792, testSummary, summaryRows(marks))
+	pages, _ := summaryContents(612, 792, testSummary, summaryRows(marks))
 	if len(pages) < 5 {
 		t.Fatalf("%d summary pages for 120 long findings", len(pages))
 	}

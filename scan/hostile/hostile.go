@@ -49,6 +49,8 @@ func Generated() []Case {
 		{"page_tree_lists_itself", PageTreeSelf, []string{Complete, InvalidPDF}},
 		{"page_tree_missing_kid", MissingKid, []string{Complete, InvalidPDF}},
 		{"page_tree_direct_kid", DirectKid, []string{Complete, InvalidPDF}},
+		{"page_tree_root_lost", LostRoot, []string{Complete, InvalidPDF}},
+		{"catalog_without_pages", CatalogWithoutPages, []string{Complete, InvalidPDF}},
 		{"inline_kids_3m", func() []byte { return InlineKids(3_000_000) }, []string{TooComplex, InvalidPDF}},
 		{"inline_kids_150k", func() []byte { return InlineKids(150_000) }, []string{TooComplex, TooManyPages}},
 		{"random_after_header", func() []byte { return RandomAfterHeader(100_000_000, 1) }, []string{InvalidPDF}},
@@ -272,6 +274,26 @@ func DirectKid() []byte {
 	return treeWith(func(root, node, p1, p2 int) (string, string) {
 		return fmt.Sprintf("%d 0 R << /Type /Page /MediaBox %s >> %d 0 R", p1, mediaBox, node), fmt.Sprintf("%d 0 R", p2)
 	})
+}
+
+// LostRoot: the catalog names a page tree root the file does not have (as
+// when a truncation or a flipped bit takes it); the two pages are there,
+// their /Parent pointing at the lost root.
+func LostRoot() []byte { return orphanedPages("/Pages 9999 0 R") }
+
+// CatalogWithoutPages: the catalog's /Pages key is garbled (a flipped bit
+// makes it /Pagds); the pages are there.
+func CatalogWithoutPages() []byte { return orphanedPages("/Pagds 9999 0 R") }
+
+func orphanedPages(catalogEntry string) []byte {
+	w := &Writer{}
+	font := w.Add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	c := w.Stream("", []byte(textPage))
+	for range 2 {
+		w.Add(fmt.Sprintf("<< /Type /Page /Parent 9999 0 R /MediaBox %s /Contents %d 0 R /Resources << /Font << /F1 %d 0 R >> >> >>",
+			mediaBox, c, font))
+	}
+	return w.Bytes(w.Add("<< /Type /Catalog " + catalogEntry + " >>"))
 }
 
 // InlineKids is a page tree whose root lists n inline page dictionaries.

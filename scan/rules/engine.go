@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -712,7 +713,47 @@ func (rv *review) firstPage() *pageView {
 	return nil
 }
 
+// valueAndMeasure is how the packs state a reading: as written on the
+// sheet, then as the engine measured it.
+const valueAndMeasure = "{value} ({measured})"
+
+// numberRe finds the numbers a quantity is stated with (4.8, 1/4, 10).
+var numberRe = regexp.MustCompile(`\d+(?:[./]\d+)*`)
+
+// sayOnce states a reading without repeating it: the parts of measured
+// (its head and a trailing parenthetical, as FormatQuantity writes them)
+// whose numbers are the value's say the same thing in other units and
+// go. "4.8 SF" and "4.8 sq ft" give "4.8 SF"; "6'-4\"" and "76 in (6 ft
+// 4 in)" give "6'-4\" (76 in)"; "1:10" and "1:10 (10%)" give "1:10 (10%)";
+// "2'-6\"" and "30 in" stay "2'-6\" (30 in)".
+func sayOnce(value, measured string) string {
+	parts := []string{measured}
+	if head, tail, ok := strings.Cut(measured, " ("); ok && strings.HasSuffix(tail, ")") {
+		parts = []string{head, strings.TrimSuffix(tail, ")")}
+	}
+	said := strings.Join(numberRe.FindAllString(value, -1), " ")
+	var kept []string
+	for _, p := range parts {
+		if said == "" || strings.Join(numberRe.FindAllString(p, -1), " ") != said {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return value
+	}
+	return value + " (" + strings.Join(kept, ", ") + ")"
+}
+
 func renderTemplate(tpl string, vars map[string]string) string {
+	if value, ok := vars["value"]; ok && strings.Contains(tpl, valueAndMeasure) {
+		if measured, ok := vars["measured"]; ok {
+			// Substituted after the other variables: a value read off the
+			// sheet may hold braces.
+			const mark = "\x00"
+			tpl = strings.ReplaceAll(tpl, valueAndMeasure, mark)
+			return strings.ReplaceAll(renderTemplate(tpl, vars), mark, sayOnce(value, measured))
+		}
+	}
 	// templateVarRe's matches ({name}, leftmost first, not overlapping),
 	// found by hand: every finding renders its rationale.
 	var b strings.Builder
