@@ -111,6 +111,9 @@ type pageView struct {
 	// layout is the page's layout: the scan's (File.Layouts), else
 	// analysed on first use (layoutPage).
 	layout *layout.Page
+	// regionRoles is the layout's regions by role (regions.go), found on
+	// first use.
+	regionRoles *layout.Roles
 
 	// possible: the members of lineSet that may match one of the page's
 	// lines; a pattern none of whose literals the page holds skips them.
