@@ -459,6 +459,7 @@ func definitionLine(text string) bool {
 // whole table, its heading sample ("XXX") included.
 func findAbbreviations(p *Page, rows *rowIndex) []Region {
 	var pairs []abbrevPair
+	var defs []int
 	var out []Region
 	for li := range p.Lines {
 		l := &p.Lines[li]
@@ -466,7 +467,7 @@ func findAbbreviations(p *Page, rows *rowIndex) []Region {
 			continue
 		}
 		if definitionLine(l.Text) {
-			out = append(out, Region{Role: RoleAbbreviations, Box: l.Box, Lines: []int{li}})
+			defs = append(defs, li)
 			continue
 		}
 		f := strings.Fields(l.Text)
@@ -487,6 +488,7 @@ func findAbbreviations(p *Page, rows *rowIndex) []Region {
 			pairs = append(pairs, abbrevPair{li, best})
 		}
 	}
+	out = append(out, definitionLists(p, defs)...)
 	// Columns of pairs: tokens sharing a left edge.
 	slices.SortFunc(pairs, func(a, b abbrevPair) int {
 		la, lb := p.Lines[a.tok].Box, p.Lines[b.tok].Box
@@ -516,6 +518,59 @@ func findAbbreviations(p *Page, rows *rowIndex) []Region {
 		}
 	}
 	return out
+}
+
+// definitionLists makes the regions of one-line definitions: each alone,
+// or stacked ones with one left edge as a list, which then takes the short
+// lines that continue its column above and below (its heading, an entry
+// whose expansion is missing).
+func definitionLists(p *Page, defs []int) []Region {
+	slices.SortFunc(defs, func(a, b int) int {
+		la, lb := p.Lines[a].Box, p.Lines[b].Box
+		return cmp.Or(cmp.Compare(math.Round(la.X0/(2*keyColumnTol)), math.Round(lb.X0/(2*keyColumnTol))), cmp.Compare(la.Y0, lb.Y0))
+	})
+	var out []Region
+	for i := 0; i < len(defs); {
+		j := i + 1
+		for j < len(defs) {
+			prev, cur := p.Lines[defs[j-1]], p.Lines[defs[j]]
+			if math.Abs(cur.Box.X0-prev.Box.X0) > 2*keyColumnTol || cur.Box.Y0-prev.Box.Y1 > 2*prev.FontSize {
+				break
+			}
+			j++
+		}
+		g := Region{Role: RoleAbbreviations, Box: p.Lines[defs[i]].Box, Lines: slices.Clone(defs[i:j])}
+		for _, li := range defs[i:j] {
+			g.Box = g.Box.union(p.Lines[li].Box)
+		}
+		if j-i >= 2 {
+			extendColumn(p, &g)
+		}
+		out = append(out, g)
+		i = j
+	}
+	return out
+}
+
+// extendColumn adds to a list the short lines that continue its column
+// above and below, one row spacing at a time.
+func extendColumn(p *Page, g *Region) {
+	first := p.Lines[g.Lines[0]]
+	step := 2 * first.FontSize
+	for grown := true; grown; {
+		grown = false
+		for li := range p.Lines {
+			l := &p.Lines[li]
+			if !upright(l) || slices.Contains(g.Lines, li) || math.Abs(l.Box.X0-g.Box.X0) > 2*keyColumnTol || len(strings.Fields(l.Text)) > 4 {
+				continue
+			}
+			if (l.Box.Y1 <= g.Box.Y0 && g.Box.Y0-l.Box.Y1 <= step) || (l.Box.Y0 >= g.Box.Y1 && l.Box.Y0-g.Box.Y1 <= step) {
+				g.Lines = append(g.Lines, li)
+				g.Box = g.Box.union(l.Box)
+				grown = true
+			}
+		}
+	}
 }
 
 // abbrevPair is a token line and the expansion line beside it.
