@@ -282,7 +282,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 		}
 		// A meaning ends its row: text right after it makes the column a
 		// table's (a schedule's cells are content).
-		next := false
+		next := len(l.Runs) > 1 // cells joined into one line across a gap
 		rows.each(l.Box.Y0, l.Box.Y1, func(o int) {
 			ob := p.Lines[o].Box
 			if o != li && ob.X0 > l.Box.X1 && ob.X0-l.Box.X1 <= keyCellGap*fs {
@@ -471,7 +471,14 @@ func findAbbreviations(p *Page, rows *rowIndex) []Region {
 			continue
 		}
 		f := strings.Fields(l.Text)
-		if len(f) != 1 || utf8.RuneCountInString(f[0]) > abbrevMaxToken+2 {
+		if len(f) == 0 || utf8.RuneCountInString(f[0]) > abbrevMaxToken+2 {
+			continue
+		}
+		// Token and expansion close enough to read as one line.
+		if len(f) > 1 {
+			if len(f) <= keyMaxWords+1 && Abbreviates(f[0], strings.Join(f[1:], " ")) {
+				pairs = append(pairs, abbrevPair{li, li})
+			}
 			continue
 		}
 		// The expansion: the nearest line to the right on the token's baseline.
@@ -593,9 +600,14 @@ func abbreviationList(p *Page, rows *rowIndex, col []abbrevPair) Region {
 		}
 	}
 	g := Region{Role: RoleAbbreviations, Box: box}
+	tokX := p.Lines[col[0].tok].Box.X0
 	rows.each(box.Y0, box.Y1, func(li int) {
-		if b := p.Lines[li].Box; b.X0 >= box.X0-1 && b.X1 <= box.X1+1 {
+		b := p.Lines[li].Box
+		// Inside the list, or a row of the token column whose expansion
+		// is wider than the others (or does not abbreviate in letters).
+		if b.X0 >= box.X0-1 && b.X1 <= box.X1+1 || math.Abs(b.X0-tokX) <= 2*keyColumnTol {
 			g.Lines = append(g.Lines, li)
+			g.Box = g.Box.union(b)
 		}
 	})
 	return g
