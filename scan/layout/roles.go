@@ -304,19 +304,22 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 	}
 	// Running text in the strip (another column's meanings, a note) bounds
 	// it: the samples lie between that text and the meanings.
-	for li := range p.Lines {
-		l := &p.Lines[li]
-		if l.Layer != LayerText || !inStrip(l.Box) {
-			continue
+	var near []int
+	rows.each(strip.Y0, strip.Y1, func(li int) {
+		if inStrip(p.Lines[li].Box) {
+			near = append(near, li)
 		}
+	})
+	for _, li := range near {
+		l := &p.Lines[li]
 		if n := len(strings.Fields(l.Text)); n > 3 || utf8.RuneCountInString(l.Text) > 14 {
 			strip.X0 = max(strip.X0, l.Box.X1)
 		}
 	}
 	var samples []int
-	for li := range p.Lines {
+	for _, li := range near {
 		l := &p.Lines[li]
-		if l.Layer != LayerText || !inStrip(l.Box) || l.Box.X0 < strip.X0 {
+		if l.Box.X0 < strip.X0 {
 			continue
 		}
 		if len(strings.Fields(l.Text)) <= 3 && utf8.RuneCountInString(l.Text) <= 14 {
@@ -432,8 +435,10 @@ var definitionSepRe = regexp.MustCompile(`^\s*(\S{1,10})\s*(?:=|:|\s[-–—]\s)
 // definitionLine reports whether the line is one definition: a token, a
 // separator and its expansion, or a token and the words its letters begin.
 func definitionLine(text string) bool {
-	if m := definitionSepRe.FindStringSubmatch(text); m != nil && Abbreviates(m[1], m[2]) && len(strings.Fields(m[2])) <= keyMaxWords {
-		return true
+	if strings.ContainsAny(text, "=:-–—") {
+		if m := definitionSepRe.FindStringSubmatch(text); m != nil && Abbreviates(m[1], m[2]) && len(strings.Fields(m[2])) <= keyMaxWords {
+			return true
+		}
 	}
 	f := strings.Fields(text)
 	if len(f) < 3 || len(f) > 7 {
@@ -495,7 +500,7 @@ func findAbbreviations(p *Page, rows *rowIndex) []Region {
 			pairs = append(pairs, abbrevPair{li, best})
 		}
 	}
-	out = append(out, definitionLists(p, defs)...)
+	out = append(out, definitionLists(p, rows, defs)...)
 	// Columns of pairs: tokens sharing a left edge.
 	slices.SortFunc(pairs, func(a, b abbrevPair) int {
 		la, lb := p.Lines[a.tok].Box, p.Lines[b.tok].Box
@@ -531,7 +536,7 @@ func findAbbreviations(p *Page, rows *rowIndex) []Region {
 // or stacked ones with one left edge as a list, which then takes the short
 // lines that continue its column above and below (its heading, an entry
 // whose expansion is missing).
-func definitionLists(p *Page, defs []int) []Region {
+func definitionLists(p *Page, rows *rowIndex, defs []int) []Region {
 	slices.SortFunc(defs, func(a, b int) int {
 		la, lb := p.Lines[a].Box, p.Lines[b].Box
 		return cmp.Or(cmp.Compare(math.Round(la.X0/(2*keyColumnTol)), math.Round(lb.X0/(2*keyColumnTol))), cmp.Compare(la.Y0, lb.Y0))
@@ -551,7 +556,7 @@ func definitionLists(p *Page, defs []int) []Region {
 			g.Box = g.Box.union(p.Lines[li].Box)
 		}
 		if j-i >= 2 {
-			extendColumn(p, &g)
+			extendColumn(p, rows, &g)
 		}
 		out = append(out, g)
 		i = j
@@ -561,22 +566,22 @@ func definitionLists(p *Page, defs []int) []Region {
 
 // extendColumn adds to a list the short lines that continue its column
 // above and below, one row spacing at a time.
-func extendColumn(p *Page, g *Region) {
+func extendColumn(p *Page, rows *rowIndex, g *Region) {
 	first := p.Lines[g.Lines[0]]
 	step := 2 * first.FontSize
 	for grown := true; grown; {
 		grown = false
-		for li := range p.Lines {
+		rows.each(g.Box.Y0-step-first.FontSize, g.Box.Y1+step+first.FontSize, func(li int) {
 			l := &p.Lines[li]
-			if !upright(l) || slices.Contains(g.Lines, li) || math.Abs(l.Box.X0-g.Box.X0) > 2*keyColumnTol || len(strings.Fields(l.Text)) > 4 {
-				continue
+			if slices.Contains(g.Lines, li) || math.Abs(l.Box.X0-g.Box.X0) > 2*keyColumnTol || len(strings.Fields(l.Text)) > 4 {
+				return
 			}
 			if (l.Box.Y1 <= g.Box.Y0 && g.Box.Y0-l.Box.Y1 <= step) || (l.Box.Y0 >= g.Box.Y1 && l.Box.Y0-g.Box.Y1 <= step) {
 				g.Lines = append(g.Lines, li)
 				g.Box = g.Box.union(l.Box)
 				grown = true
 			}
-		}
+		})
 	}
 }
 
