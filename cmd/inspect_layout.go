@@ -24,11 +24,12 @@ var svgStyle = []struct{ class, stroke, label string }{
 	{"table", "#1a9b4b", "table / cell"},
 	{"pair", "#e07b00", "label → value"},
 	{"tb", "#d11f3a", "title-block field"},
+	{"role", "#8e3fc7", "region by role (key, abbreviations, revisions, notes)"},
 }
 
 // writeLayoutSVG draws one page as the engine reads it: words, blocks,
-// tables and cells, label/value pairs and the title-block fields of the set
-// model, as boxes over the page outline, with each field's text in a
+// tables and cells, label/value pairs, regions by role and the title-block
+// fields of the set model, as boxes over the page outline, with each field's text in a
 // tooltip (<title>). No renderer is needed to read it.
 func writeLayoutSVG(ctx context.Context, out string, doc *pdftext.Document, pageNum int) error {
 	m, pages, err := readSetModel(ctx, doc)
@@ -53,7 +54,7 @@ func drawLayoutSVG(w io.Writer, lp *layout.Page, pm sheets.PageModel) {
 	for _, s := range svgStyle {
 		fmt.Fprintf(w, ".%s{stroke:%s}", s.class, s.stroke)
 	}
-	fmt.Fprint(w, ".word{stroke-width:0.5}.tb{stroke-width:2}.pair{stroke-dasharray:4 2}text{font-family:sans-serif}</style>\n")
+	fmt.Fprint(w, ".word{stroke-width:0.5}.tb{stroke-width:2}.pair{stroke-dasharray:4 2}.role{stroke-width:1.5;stroke-dasharray:8 3}text{font-family:sans-serif}</style>\n")
 	fmt.Fprintf(w, `<rect x="0" y="0" width="%.2f" height="%.2f" style="stroke:#000"/>`+"\n", pw, ph)
 	for _, s := range lp.Segments {
 		fmt.Fprintf(w, `<line class="seg" x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f"/>`+"\n", s.X0, s.Y0, s.X1, s.Y1)
@@ -83,6 +84,9 @@ func drawLayoutSVG(w io.Writer, lp *layout.Page, pm sheets.PageModel) {
 	}
 	for _, pr := range lp.Pairs {
 		rect("pair", pr.Box, pr.Label+" → "+pr.Value)
+	}
+	for _, g := range layout.FindRoles(lp).Regions {
+		rect("role", g.Box, g.Role.String())
 	}
 	tb := func(b sheets.Box) layout.Box { return layout.Box{X0: b.X0, Y0: b.Y0, X1: b.X1, Y1: b.Y1} }
 	if pm.TitleBlock != (sheets.Box{}) {

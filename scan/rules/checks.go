@@ -229,6 +229,11 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 			listed[e.Key] = true
 		}
 	}
+	// The sheet an index is printed on introduces the sheets it lists:
+	// a cover that does not list itself leaves nothing unaccounted for.
+	for _, ip := range ips {
+		listed[ip.sheet.Key] = true
+	}
 	var out []observation
 	reported := map[string]bool{}
 	for _, pv := range rv.pages {

@@ -114,6 +114,12 @@ type pageView struct {
 	// layout is the page's layout: the scan's (File.Layouts), else
 	// analysed on first use (layoutPage).
 	layout *layout.Page
+	// regionRoles is the layout's regions by role (regions.go), found on
+	// first use.
+	regionRoles *layout.Roles
+	// stampRuns are the page's stamps (stamps.go), read on first use.
+	stampRuns  []stamp
+	stampsRead bool
 
 	// possible: the members of lineSet that may match one of the page's
 	// lines; a pattern none of whose literals the page holds skips them.
@@ -194,6 +200,9 @@ type review struct {
 	// textMatches remembers an expression's matches in a line text
 	// (rv.findAll): title blocks and notes repeat from sheet to sheet.
 	textMatches map[textMatchKey][][]int
+	// stampSheets holds, per stamp of the set (rule, text, place), the
+	// variables of its one observation (stamps.go).
+	stampSheets map[stampKey]map[string]string
 }
 
 type textMatchKey struct {
@@ -547,6 +556,13 @@ func (rv *review) match(r *Rule) []observation {
 				}
 				out = append(out, observation{page: pv, words: words, vars: vars, confidence: conf,
 					evidence: text + "=" + FormatQuantity(r.Quantity, v)})
+			}
+		}
+		if r.Absent && !sheetHit {
+			// A stamp whose glyphs the text lines hold only as fragments.
+			for _, o := range rv.matchStamps(pv, r) {
+				sheetHit, anyHit = true, true
+				out = append(out, o)
 			}
 		}
 		if r.Present && r.Scope == "sheet" && !sheetHit {

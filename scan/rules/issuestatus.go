@@ -27,6 +27,12 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 			continue
 		}
 		status, words := strings.Join(strings.Fields(pv.model.IssueStatus), " "), pv.model.StatusWords
+		// A revision row ("1 ADDENDUM 1 6/10/20") records an earlier
+		// issue and a notes paragraph states conditions ("samples sent
+		// for review and approval"): neither is the sheet's status.
+		if status != "" && pv.history(words) {
+			status, words = "", nil
+		}
 		if status == "" {
 			status, words = pv.titleBlockStage()
 		}
@@ -81,7 +87,7 @@ func (pv *pageView) titleBlockStage() (string, []int) {
 		if len(l.Words) > 8 || !(l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) {
 			continue
 		}
-		if pv.matches(stageStatusRe, li) {
+		if pv.matches(stageStatusRe, li) && !pv.history(l.Words) {
 			return strings.Join(strings.Fields(l.Text), " "), l.Words
 		}
 	}

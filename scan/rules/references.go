@@ -128,7 +128,9 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 					}
 				}
 			}
-			if target, ref, words, ok := stackedReference(pv, li, wanted); ok {
+			// A legend's sample callout ("1" over "A101" beside "SHEET
+			// NUMBER") shows what a callout looks like; it points nowhere.
+			if target, ref, words, ok := stackedReference(pv, li, wanted); ok && !pv.explains(words) {
 				reported[sheets.NumberKey(target)] = true
 				out = append(out, observation{page: pv, words: words,
 					vars: map[string]string{"target": target, "reference": ref}, evidence: "ref " + ref})
@@ -139,7 +141,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 				if _, ok := present[key]; ok || reported[key] || elsewhere[key] || key == pv.sheet.Key || !looksLikeSheet(target) {
 					continue
 				}
-				if documentAfterRe.MatchString(l.Text[sp[1]:]) {
+				if documentAfterRe.MatchString(l.Text[sp[1]:]) || pv.explains(l.WordsInSpan(sp[0], sp[1])) {
 					continue
 				}
 				reported[key] = true

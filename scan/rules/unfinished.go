@@ -35,14 +35,10 @@ var (
 	// set), named on the permit application, not in the drawings; no
 	// construction information waits on it.
 	partyTBDRe = regexp.MustCompile(`(?i)^\s*(?:(?:GENERAL|PRIME|ELECTRICAL|MECHANICAL|PLUMBING|ROOFING|FRAMING|FIRE\s+(?:SPRINKLER|ALARM)|SOLAR|PV)\s+)?(?:CONTRACTOR|BUILDER|SUB-?CONTRACTOR|INSTALLER|SPECIAL\s+INSPECTOR|INSPECTION\s+AGENCY|TESTING\s+(?:AGENCY|LAB(?:ORATORY)?)|LENDER)(?:'S)?(?:\s+(?:NAME|LICENSE(?:\s+NO\.?)?|LIC\.?\s*#?))?\s*[:\-–]?\s*(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|SELECTED|ADVISED|CONFIRMED))\.?\s*$`)
-	// "TBD = TO BE DETERMINED" is an abbreviation list's entry.
-	tbdDefinitionRe = regexp.MustCompile(`(?i)\bTBD\b\s*[-=:–]?\s*TO\s+BE\s+DETERMINED`)
 	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
 	// the end of a line or after a label ("INSPECTOR: ______", "APPROVED
 	// BY ______") is a fill-in line of a form meant for the field.
 	blankRe = lineSet.MustCompile(`(?i)\b[A-Z][A-Z0-9'.]*\s+(_{3,})\s+[A-Z0-9]`)
-	// "TBD" opening a short line of a legend page is its entry.
-	tbdEntryRe = regexp.MustCompile(`(?i)^\s*(?:TBD|T\.B\.D\.?)(?:\s+\S+){0,3}\s*$`)
 	// "VA TO VERIFY NUMBER AND LOCATIONS", "VERIFY BLOCKING REQ'D AND
 	// LOCATIONS WITH VA": information the owner or designer still owes.
 	verifyRe = lineSet.MustCompile(`(?i)^(?:\d{1,3}\.?\s+)?(?:(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+)?VERIFY\s+\S.*$`)
@@ -52,12 +48,17 @@ var (
 	// So is checking a product against its maker's data: "VERIFY ROUGH
 	// OPENING W/ WINDOW MFR.".
 	verifyStandingRe = regexp.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b|(?:\bW/|\bWITH)\s*(?:THE\s+)?(?:[A-Z]+\s+)?(?:MFR|MANUF|MANUFACTURER|SUPPLIER|VENDOR|FABRICATOR)S?\b`)
-	verifyOwnerRe    = regexp.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
+	// A coordination note: the step is confirming or coordinating with a
+	// named party ("TO BE CONFIRMED W/ OWNER", "VERIFY AND COORDINATE …
+	// WITH OWNER"), not a decision left open. Confirming a value against
+	// another quantity ("TO BE CONFIRMED WITH CIVIL PAVEMENT THICKNESS")
+	// still leaves it open.
+	coordinationRe = regexp.MustCompile(`(?i)\b(?:CONFIRM(?:ED)?|COORDINATED?)\b(?:\s+\S+){0,8}?\s+(?:W/|WITH\b)\s*(?:THE\s+)?(?:OWNER|CLIENT|TENANT|USER|ARCHITECT|ENGINEER|DESIGNER|CONSULTANT|AHJ|UTILITY|OWNER'S\s+REP(?:RESENTATIVE)?)\b`)
+	verifyOwnerRe  = regexp.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
 	// The tasks of a statement of special inspections ("VERIFY
 	// REINFORCEMENT", "VERIFY USE OF REQUIRED DESIGN MIX", IBC Table
 	// 1705.3) are what the inspector verifies, not what the designer owes.
 	inspectionPageRe = lineSet.MustCompile(`(?i)\bSPECIAL\s+INSPECTIONS?\b|\bVERIFICATION\s+AND\s+INSPECTION\b|\bINSPECTION\s+(?:SCHEDULE|CHECKLIST)\b`)
-	abbreviationsRe  = lineSet.MustCompile(`(?i)\bABBREVIATIONS?\b|\bLEGEND\b|\bSYMBOLS\b`)
 )
 
 // formFieldWordRe is the caption of a form's fill-in line: "Name - Title
@@ -83,9 +84,8 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 		if !pv.readable {
 			continue
 		}
-		legendPage, inspectionPage := false, false
+		inspectionPage := false
 		for li := range pv.lines {
-			legendPage = legendPage || pv.matches(abbreviationsRe, li)
 			inspectionPage = inspectionPage || pv.matches(inspectionPageRe, li)
 		}
 		// One finding per kind of placeholder on a sheet, anchored on its
@@ -111,6 +111,12 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				evidence: "unfinished " + kind + " " + strings.ToUpper(strings.Join(strings.Fields(text), " "))})
 		}
 		for li, l := range pv.lines {
+			// A legend's sample tags ("XX", "XXX") and an abbreviation
+			// list's definitions ("TBD  TO BE DETERMINED") explain the
+			// drawing's conventions; they are not its notes.
+			if pv.explains(l.Words) {
+				continue
+			}
 			if m := pv.find(xPlaceholderRe, li); m != nil {
 				add(li, 0, len(l.Text), "x", "a placeholder ("+l.Text[m[2]:m[3]]+") where a value belongs")
 				continue
@@ -128,9 +134,10 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				continue
 			}
 			if m := pv.find(tbdRe, li); m != nil {
-				// An abbreviation list defines TBD; a legend's short
-				// entries are definitions, not notes.
-				if tbdDefinitionRe.MatchString(l.Text) || legendPage && tbdEntryRe.MatchString(l.Text) {
+				// A value to be confirmed with a named party is a
+				// coordination step ("LOCKSETS TO BE CONFIRMED W/ OWNER"):
+				// the value is drawn, its confirmation comes in construction.
+				if coordinationRe.MatchString(l.Text[m[0]:]) {
 					continue
 				}
 				// A finish the owner will choose (hardware, colours, tile)
@@ -146,7 +153,12 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				rest := l.Text[strings.Index(strings.ToUpper(l.Text), "VERIFY")+len("VERIFY"):]
 				// The owner still owes the answer; otherwise a standing
 				// instruction to the contractor is not a placeholder.
-				if !verifyOwnerRe.MatchString(l.Text) && (verifyStandingRe.MatchString(rest) || inspectionPage) {
+				// A check the contractor coordinates with a party ("VERIFY
+				// AND COORDINATE ALL … WITH OWNER PRIOR TO …") is a
+				// standing step too; the owner owing information ("OWNER
+				// TO VERIFY", "VERIFY LOCATIONS WITH VA") is not.
+				owes := verifyOwnerRe.MatchString(l.Text) && !coordinationRe.MatchString(l.Text)
+				if !owes && (verifyStandingRe.MatchString(rest) || inspectionPage) {
 					continue
 				}
 				add(li, 0, len(l.Text), "verify", "information still to be verified")
