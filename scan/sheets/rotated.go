@@ -70,10 +70,30 @@ func sideways(p *pdftext.Page) *turnedPage {
 		}
 		if n >= minTurnedWords && 5*n > 3*len(p.Words) {
 			tp := turnPage(p, angle)
+			tp.addOthers(p)
 			return &tp
 		}
 	}
 	return nil
+}
+
+// addOthers puts the page's words at other angles on the virtual page too,
+// turned with it: a sheet laid out sideways often prints part of its title
+// block (the number, the title, the date) upright, and those words are read
+// as the virtual page's own turned text layer.
+func (t *turnedPage) addOthers(p *pdftext.Page) {
+	ph, pw := t.page.Width, t.page.Height
+	for i, w := range p.Words {
+		if math.Abs(w.Angle-t.angle) <= 10 {
+			continue
+		}
+		v := t.toVirtual(WordBox(p, i))
+		nw := w
+		nw.Angle = math.Mod(w.Angle-t.angle+360, 360)
+		nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
+		t.page.Words = append(t.page.Words, nw)
+		t.origin = append(t.origin, i)
+	}
 }
 
 // toRealModel maps what was read on the upright virtual page back to the

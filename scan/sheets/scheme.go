@@ -111,12 +111,19 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		c.shape = Shape(c.text)
 		out = append(out, c)
 	}
+	// Type sizes are those of the text read on this page's baseline: a
+	// word set on a quarter turn (read by readTurned) is as tall as it is
+	// long, and would make every upright number look small.
+	upright := uprightPhrases(p, phrases)
+	if len(upright) == 0 {
+		return nil
+	}
 	maxH := 0.0
-	for _, q := range phrases {
+	for _, q := range upright {
 		maxH = max(maxH, q.H)
 	}
-	medH := medianH(phrases)
-	p90H := quantileH(phrases, 0.9)
+	medH := medianH(upright)
+	p90H := quantileH(upright, 0.9)
 	projectValues := map[string]bool{}
 	for _, f := range fields {
 		if f.Kind == FieldProject {
@@ -192,7 +199,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		}
 	}
 	// Large identifiers alone in their textRun, in the title-block strip.
-	for _, q := range phrases {
+	for _, q := range upright {
 		if len(q.Words) > 2 {
 			continue
 		}
@@ -414,4 +421,16 @@ func quantileH(phrases []textRun, q float64) float64 {
 	}
 	sort.Float64s(hs)
 	return hs[min(len(hs)-1, int(q*float64(len(hs))))]
+}
+
+// uprightPhrases are the phrases whose words run along the page's
+// baseline (within 10 degrees).
+func uprightPhrases(p *pdftext.Page, phrases []textRun) []textRun {
+	out := make([]textRun, 0, len(phrases))
+	for _, q := range phrases {
+		if a := p.Words[q.Words[0]].Angle; a <= 10 || a >= 350 {
+			out = append(out, q)
+		}
+	}
+	return out
 }
