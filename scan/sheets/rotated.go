@@ -138,11 +138,20 @@ func (t turnedPage) words(ws []int) []int {
 	return out
 }
 
+// turnedLayer is the text of one quarter turn of a page, read on its
+// virtual page: its phrases there, and their boxes on the page.
+type turnedLayer struct {
+	turn    turnedPage
+	phrases []textRun
+	boxes   []Box // each phrase's box in the page's frame
+}
+
 // readTurned reads the fields and number candidates of the page's turned
-// text layers, in real page terms.
-func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate) {
+// text layers, in real page terms, and returns the layers for the title.
+func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate, []turnedLayer) {
 	var fields []Field
 	var cands []numberCandidate
+	var layers []turnedLayer
 	pw, ph := pageScale(p)
 	for _, t := range turnedPages(p) {
 		phrases := buildPhrases(&t.page)
@@ -159,6 +168,11 @@ func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate) {
 			f.valueLines = nil
 			fields = append(fields, f)
 		}
+		l := turnedLayer{turn: t, phrases: phrases, boxes: make([]Box, len(phrases))}
+		for qi, q := range phrases {
+			l.boxes[qi] = t.toReal(q.Box)
+		}
+		layers = append(layers, l)
 	}
-	return fields, cands
+	return fields, cands, layers
 }
