@@ -34,6 +34,10 @@ func (b Box) contains(o Box) bool {
 	return cx >= b.X0 && cx <= b.X1 && cy >= b.Y0 && cy <= b.Y1
 }
 
+func (b Box) containsPoint(x, y float64) bool {
+	return x >= b.X0 && x <= b.X1 && y >= b.Y0 && y <= b.Y1
+}
+
 // gapTo is the distance between b and o, zero when they overlap.
 func (b Box) gapTo(o Box) float64 {
 	dx := max(0, max(o.X0-b.X1, b.X0-o.X1))

@@ -44,6 +44,24 @@ type PageModel struct {
 	TitleWords  []int
 	ScaleWords  []int
 	StatusWords []int
+	// Unread lists the title-block fields (FieldNumber) printed where the
+	// text layer has no words but strokes shaped like glyphs: text drawn
+	// as outlines, which could not be read, rather than left out.
+	Unread []string
+}
+
+// FieldUnread reports whether the field of this kind was found drawn as
+// outlines in the title block, so that it could not be read.
+func (pm *PageModel) FieldUnread(kind string) bool {
+	if pm == nil {
+		return false
+	}
+	for _, k := range pm.Unread {
+		if k == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // SetModel is how the engine reads a file: its document type, what it says
@@ -136,6 +154,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		}
 		m.Pages[i] = pm
 	}
+	markOutlinedNumbers(pages, m.Pages)
 	best := 0
 	for s, n := range shapes {
 		if n > best || n == best && s < m.Scheme {
