@@ -24,6 +24,9 @@ import (
 //     finding;
 //   - no non-info finding on a file the key marks out of scope.
 //
+// The targets hold over the files the rules were tuned on; the first-look
+// files (firstLook) are scored apart and held to their first-look figures.
+//
 // Matching. A finding's category is fixed by its rule (findingCategory). A
 // finding matches a key item when
 //
@@ -47,6 +50,24 @@ import (
 // look-alike in mustNotFlag.
 
 const targetPrecision, targetCertainRecall = 0.90, 0.80
+
+// firstLook lists the files whose keys were written before the engine ever
+// ran on them, with what the review scored on that first look
+// (docs/quality.md). They measure whether a change generalises to sets the
+// engine was not tuned on, so they stay out of the totals held to the
+// targets above; each is held only to its first-look figures: precision,
+// certain and likely recall must not fall below them.
+var firstLook = map[string]firstLookFloor{
+	"us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf":            {trueNonInfo: 7, nonInfo: 15, certainFound: 1, likelyFound: 4},
+	"us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf": {trueNonInfo: 0, nonInfo: 3, certainFound: 0, likelyFound: 0},
+	"us_ca_carlsbad_sfr_asbuilt_907_orchid_4sh.pdf":                   {trueNonInfo: 0, nonInfo: 0, certainFound: 0, likelyFound: 0},
+	"us_ca_la_lausd_madison_ms_fire_protection_fp2_20_1sh.pdf":        {trueNonInfo: 2, nonInfo: 2, certainFound: 0, likelyFound: 2},
+}
+
+type firstLookFloor struct {
+	trueNonInfo, nonInfo      int // precision floor: trueNonInfo/nonInfo
+	certainFound, likelyFound int
+}
 
 type reviewKey struct {
 	Schema     string    `json:"schema"`
@@ -158,6 +179,7 @@ type fileScore struct {
 	certain, certainFound        int
 	likely, likelyFound          int
 	falseFindings, missedCertain []string
+	trueFindings                 []string // printed for first-look files, to be checked on the sheets
 	nonInfoOnOutOfScope          int
 	coverage                     []string
 	trueRules                    []string // rule of each true non-info finding
@@ -228,14 +250,15 @@ func score(key reviewKey, findings []store.Finding) fileScore {
 				break
 			}
 		}
-		if hit {
-			s.trueNonInfo++
-			s.trueRules = append(s.trueRules, f.RuleID)
-			continue
-		}
 		anchor := ""
 		if len(f.Anchors) > 0 {
 			anchor = f.Anchors[0].Text
+		}
+		if hit {
+			s.trueNonInfo++
+			s.trueRules = append(s.trueRules, f.RuleID)
+			s.trueFindings = append(s.trueFindings, fmt.Sprintf("p%d %s %q", f.Sheet.Page, f.RuleID, anchor))
+			continue
 		}
 		s.falseFindings = append(s.falseFindings, fmt.Sprintf("p%d %s %q", f.Sheet.Page, f.RuleID, anchor))
 	}
@@ -273,8 +296,52 @@ func ratio(a, b int) string {
 
 func report(t *testing.T, scores []fileScore) {
 	sort.Slice(scores, func(i, j int) bool { return scores[i].name < scores[j].name })
+	var tuned, first []fileScore
+	for _, s := range scores {
+		if _, ok := firstLook[s.name]; ok {
+			first = append(first, s)
+		} else {
+			tuned = append(tuned, s)
+		}
+	}
+	t.Logf("Tuned files (targets: precision %.0f%%, certain recall %.0f%%):", 100*targetPrecision, 100*targetCertainRecall)
+	nonInfo, trueNonInfo, certain, certainFound := reportFiles(t, tuned, false)
+	if nonInfo > 0 && float64(trueNonInfo) < targetPrecision*float64(nonInfo) {
+		t.Errorf("precision %s below the %.0f%% target", ratio(trueNonInfo, nonInfo), 100*targetPrecision)
+	}
+	if certain > 0 && float64(certainFound) < targetCertainRecall*float64(certain) {
+		t.Errorf("certain recall %s below the %.0f%% target", ratio(certainFound, certain), 100*targetCertainRecall)
+	}
+	t.Logf("First look (keys written before the engine ran on these files; held to their first-look figures):")
+	reportFiles(t, first, true)
+	for _, s := range first {
+		fl := firstLook[s.name]
+		if s.nonInfo > 0 && fl.nonInfo > 0 && s.trueNonInfo*fl.nonInfo < fl.trueNonInfo*s.nonInfo {
+			t.Errorf("%s: precision %s below its first look %s", s.name, ratio(s.trueNonInfo, s.nonInfo), ratio(fl.trueNonInfo, fl.nonInfo))
+		}
+		if s.certainFound < fl.certainFound {
+			t.Errorf("%s: %d certain items found, first look found %d", s.name, s.certainFound, fl.certainFound)
+		}
+		if s.likelyFound < fl.likelyFound {
+			t.Errorf("%s: %d likely items found, first look found %d", s.name, s.likelyFound, fl.likelyFound)
+		}
+	}
+	for name := range firstLook {
+		found := false
+		for _, s := range first {
+			found = found || s.name == name
+		}
+		if !found {
+			t.Errorf("first-look file %s has no review key", name)
+		}
+	}
+}
+
+// reportFiles prints one line per file (and, with showTrue, the findings
+// counted true) and the totals, which it returns.
+func reportFiles(t *testing.T, scores []fileScore, showTrue bool) (nonInfo, trueNonInfo, certain, certainFound int) {
 	t.Logf("%-46s %-14s %-16s %-16s %s", "file", "scope", "precision", "certain recall", "likely recall")
-	var nonInfo, trueNonInfo, certain, certainFound, likely, likelyFound int
+	var likely, likelyFound int
 	for _, s := range scores {
 		note := ""
 		if s.unreadable {
@@ -284,6 +351,11 @@ func report(t *testing.T, scores []fileScore) {
 			s.trueNonInfo, s.nonInfo, ratio(s.trueNonInfo, s.nonInfo),
 			s.certainFound, s.certain, ratio(s.certainFound, s.certain),
 			s.likelyFound, s.likely, ratio(s.likelyFound, s.likely), note)
+		if showTrue {
+			for _, f := range s.trueFindings {
+				t.Logf("    true: %s", f)
+			}
+		}
 		for _, f := range s.falseFindings {
 			t.Logf("    false: %s", f)
 		}
@@ -318,12 +390,7 @@ func report(t *testing.T, scores []fileScore) {
 	t.Logf("TOTAL precision %d/%d %s, certain recall %d/%d %s, likely recall %d/%d %s",
 		trueNonInfo, nonInfo, ratio(trueNonInfo, nonInfo), certainFound, certain, ratio(certainFound, certain),
 		likelyFound, likely, ratio(likelyFound, likely))
-	if nonInfo > 0 && float64(trueNonInfo) < targetPrecision*float64(nonInfo) {
-		t.Errorf("precision %s below the %.0f%% target", ratio(trueNonInfo, nonInfo), 100*targetPrecision)
-	}
-	if certain > 0 && float64(certainFound) < targetCertainRecall*float64(certain) {
-		t.Errorf("certain recall %s below the %.0f%% target", ratio(certainFound, certain), 100*targetCertainRecall)
-	}
+	return nonInfo, trueNonInfo, certain, certainFound
 }
 
 type nopProgress struct{}
