@@ -333,6 +333,11 @@ func (h *harness) send(r req) response {
 	if err != nil {
 		h.t.Fatalf("read body: %v", err)
 	}
+	// Every answer a test sees is also held to api/openapi.json: documented
+	// status, schema, no undeclared field, declared headers.
+	if problems := api.CheckAgainstOpenAPI(r.Method, hr.URL.Path, resp.StatusCode, resp.Header, raw); len(problems) > 0 {
+		h.t.Errorf("%s %s: the answer does not match api/openapi.json:\n  %s", r.Method, hr.URL.Path, strings.Join(problems, "\n  "))
+	}
 	return response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
 

@@ -256,6 +256,17 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	}
 	if table, err := codebasis.Adoptions(); err == nil {
 		classified.Job.Base = table.Base
+		// A job that names no jurisdiction (and an appliance configured
+		// with none) is reviewed under the law the plans point to.
+		if classified.Job.Jurisdiction == "" {
+			date := law.ApplicationDate
+			if date == "" {
+				date = p.now().Format(time.DateOnly)
+			}
+			if classified.Job.NotHeld, err = plan.Presume(table.Presume(classified.Place(), date), table); err != nil {
+				return Result{}, err
+			}
+		}
 	}
 	report, err := plan.Engine.ReviewReport(ctx, classified)
 	if err != nil {

@@ -93,6 +93,11 @@ type Plan struct {
 	unreviewed  []CodeRef // model layers without a rule pack
 	basisHead   []string  // code-basis lines of the layers
 	vesting     []string
+
+	// presumed is the law presumed from the plans for a job without a
+	// jurisdiction (Presume); presumedNotHeld its codes without a pack.
+	presumed        *Presumption
+	presumedNotHeld []string
 }
 
 // Snapshots is where plans read stored snapshots.
@@ -468,9 +473,17 @@ func (p *Plan) Judge(touched []string, findingTopics []string, engineLines []str
 		for i := range res.Delivered {
 			res.Delivered[i] = true
 		}
-		lines := append([]string(nil), engineLines...)
-		if configured != "" {
-			lines = append([]string{"Jurisdiction: " + configured}, lines...)
+		var lines []string
+		switch {
+		case p.presumed != nil:
+			lines = p.presumedLines()
+		default:
+			lines = append(lines, engineLines...)
+			if configured != "" {
+				lines = append([]string{"Jurisdiction: " + configured}, lines...)
+			} else {
+				lines = append(lines, "Code basis: the job names no jurisdiction and the plans name no state whose adopted codes the appliance knows: the configured model codes apply")
+			}
 		}
 		lines = append(lines, "Local law: not evaluated (the job names no jurisdiction; no local-law snapshot applies)")
 		res.CodeBasis = CodeBasis{RequiresAck: true, Lines: lines}

@@ -7,8 +7,11 @@ import "math/rand"
 // labels placed where the test puts them.
 type SheetSpec struct {
 	Number, Title, Date, Scale string
-	Labels                     []LabelSpec
-	Strokes                    []Stroke
+	// Address is the project address in the title block; empty for
+	// "100 MAIN STREET, SPRINGFIELD, IL 62701".
+	Address string
+	Labels  []LabelSpec
+	Strokes []Stroke
 }
 
 // Grid returns the rules of a table: rows × len(colWidths) cells of rowH
@@ -58,7 +61,11 @@ func Sheets(name string, specs []SheetSpec) (*File, error) {
 	f := g.newFile(name)
 	for _, sp := range specs {
 		s := g.newSheet(f, sp.Number, sp.Title)
-		s.titleBlock("TEST PROJECT", "100 MAIN STREET, SPRINGFIELD, IL 62701", sp.Date, sp.Scale)
+		address := sp.Address
+		if address == "" {
+			address = "100 MAIN STREET, SPRINGFIELD, IL 62701"
+		}
+		s.titleBlock("TEST PROJECT", address, sp.Date, sp.Scale)
 		for _, l := range sp.Labels {
 			size := l.Size
 			if size == 0 {

@@ -56,8 +56,8 @@ var checks = map[string]checkSpec{
 	"duplicate_sheet_numbers":    {vars: []string{"number", "other"}, run: checkDuplicateSheets},
 	"title_block": {params: []string{"field"}, vars: []string{"field"}, run: checkTitleBlock,
 		validate: oneOf("field", "number", "title", "date", "scale")},
-	"code_edition_stated":  {vars: []string{"adopted", "where"}, run: checkCodeEditionStated},
-	"code_edition_current": {vars: []string{"stated", "adopted", "code"}, run: checkCodeEditionCurrent},
+	"code_edition_stated":  {vars: []string{"adopted", "where", "basis"}, run: checkCodeEditionStated},
+	"code_edition_current": {vars: []string{"stated", "adopted", "code", "basis"}, run: checkCodeEditionCurrent},
 	"code_analysis_field": {params: []string{"field"}, vars: []string{"field", "where"}, run: checkCodeAnalysisField,
 		validate: oneOf("field", "occupancy", "construction_type", "sprinklers")},
 	"exits_for_occupant_load": {vars: []string{"load", "exits", "required"}, run: checkExits},
@@ -337,13 +337,27 @@ func (pv *pageView) drawnToScale() bool {
 // --- code analysis ------------------------------------------------------------
 
 func (rv *review) adoptedText() string {
+	// A state code is named with the model code it is based on, which is
+	// then not named again: "IBC 2021, CRC 2022 (based on IRC 2021)".
+	var state []string
+	based := map[string]bool{}
+	for _, a := range rv.eng.stateCodes {
+		text := a.Code + " " + a.Edition
+		if rv.eng.base != nil {
+			if bc, be, ok := rv.eng.base(a.Code, a.Edition); ok {
+				text += " (based on " + bc + " " + be + ")"
+				based[bc+" "+be] = true
+			}
+		}
+		state = append(state, text)
+	}
 	var parts []string
 	for _, a := range rv.eng.adopted {
-		parts = append(parts, a.Code+" "+a.Edition)
+		if !based[a.Code+" "+a.Edition] {
+			parts = append(parts, a.Code+" "+a.Edition)
+		}
 	}
-	for _, a := range rv.eng.stateCodes {
-		parts = append(parts, a.Code+" "+a.Edition)
-	}
+	parts = append(parts, state...)
 	if len(parts) == 0 {
 		return "none"
 	}
@@ -355,7 +369,21 @@ func checkCodeEditionStated(rv *review, r *Rule) []observation {
 	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !ok {
 		return nil
 	}
-	return []observation{{vars: map[string]string{"adopted": rv.adoptedText(), "where": where.sheetNumberOr()}, evidence: "no code edition"}}
+	adopted := rv.adoptedText()
+	return []observation{{vars: map[string]string{"adopted": adopted, "where": where.sheetNumberOr(), "basis": rv.basisClause(adopted)}, evidence: "no code edition"}}
+}
+
+// basisClause says where the codes a review applies come from, for
+// rationales: the job's jurisdiction, the plans they were presumed from,
+// or the appliance's configured codes when neither names one.
+func (rv *review) basisClause(codes string) string {
+	switch {
+	case rv.eng.presumedFrom != "":
+		return "the code basis presumed from " + rv.eng.presumedFrom + " is " + codes
+	case rv.job.Jurisdiction == "":
+		return "the job names no jurisdiction and the review applies " + codes + " (the codes configured for this appliance)"
+	}
+	return "the jurisdiction has adopted " + codes
 }
 
 func (rv *review) firstReadable() *pageView {
@@ -402,7 +430,7 @@ func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
 			stated += " (based on " + code + " " + edition + ")"
 		}
 		out = append(out, observation{page: c.pv, words: c.words,
-			vars:     map[string]string{"stated": stated, "adopted": code + " " + want, "code": code},
+			vars:     map[string]string{"stated": stated, "adopted": code + " " + want, "code": code, "basis": rv.basisClause(code + " " + want)},
 			evidence: c.group + " " + c.extra})
 	}
 	return out

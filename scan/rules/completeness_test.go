@@ -479,3 +479,42 @@ func TestOutlinedSheetNumberIsNotMissing(t *testing.T) {
 		t.Errorf("coverage: %+v", cov)
 	}
 }
+
+// TestStateBuildingCodeWithoutPackGoverns: a set that states another
+// state's building code (with its edition before or after the name) is
+// reviewed by the document checks only, even when it also names the
+// model-code edition that code is based on; a presumed state code without
+// a pack (JobContext.NotHeld) does the same.
+func TestStateBuildingCodeWithoutPackGoverns(t *testing.T) {
+	e := loadAll(t)
+	stair := textPage(2, "A-201", "STAIR NOTES", `14 RISERS @ 8"`)
+	for _, stated := range []string{"2014 INDIANA BUILDING CODE", "INDIANA BUILDING CODE, 2014 EDITION", "INDIANA BUILDING CODE 2014 (BASED ON 2012 IBC)"} {
+		fs := reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: "+stated, "OCCUPANCY: B"), stair)
+		if got := byRule(fs, "ibc-1011.5.2-riser-max"); len(got) != 0 {
+			t.Errorf("%q: IBC 2021 applied to a set under a state code without a pack", stated)
+		}
+		if got := byRule(fs, "scope-codes-not-applied"); len(got) != 1 || !strings.Contains(got[0].Rationale, "INDIANA BUILDING CODE") {
+			t.Errorf("%q: codes-not-applied %+v", stated, got)
+		}
+	}
+	// The model code stated alone is still reviewed.
+	fs := reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: 2021 IBC", "OCCUPANCY: B"), stair)
+	if got := byRule(fs, "ibc-1011.5.2-riser-max"); len(got) != 1 {
+		t.Errorf("2021 IBC: riser finding %+v", got)
+	}
+	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "f", Pages: []pdftext.Page{textPage(1, "G-001", "OCCUPANCY: B"), stair}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Job = JobContext{NotHeld: []string{"California Building Code 2025 (based on IBC 2024)"}}
+	fs, err = e.ReviewClassified(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := byRule(fs, "ibc-1011.5.2-riser-max"); len(got) != 0 {
+		t.Errorf("presumed code without a pack: IBC 2021 applied")
+	}
+	if got := byRule(fs, "scope-codes-not-applied"); len(got) != 1 || !strings.Contains(got[0].Rationale, "based on IBC 2024") {
+		t.Errorf("presumed code without a pack: codes-not-applied %+v", got)
+	}
+}

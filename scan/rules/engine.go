@@ -35,6 +35,8 @@ type Engine struct {
 	cite       Citation
 	base       EditionBase
 	stateCodes []AdoptedCode
+	// presumedFrom: the law was presumed from the plans (Jurisdiction).
+	presumedFrom string
 }
 
 type adoptedCode struct {
@@ -176,6 +178,7 @@ type evidenceRef struct {
 // review holds one Review call's state.
 type review struct {
 	eng   *Engine
+	job   JobContext
 	pages []*pageView
 	facts setFacts
 	// scopes and models are per file of the whole set (indexed by
@@ -240,6 +243,18 @@ type Classified struct {
 	// Job is the job's side of the scope decision; the scan sets it before
 	// reviewing (zero: no jurisdiction, no adoption table).
 	Job JobContext
+	// facts are the whole set's facts, gathered on first use: the place
+	// (before the law is chosen) and the review both read them.
+	facts *setFacts
+}
+
+// allFacts gathers the whole set's facts once.
+func (c *Classified) allFacts() setFacts {
+	if c.facts == nil {
+		f := gatherFacts(c.pages)
+		c.facts = &f
+	}
+	return *c.facts
 }
 
 // Models returns the set model of each file, in registration order.
@@ -292,7 +307,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	// files keeps its cross-file checks), and every file whose scope
 	// limits the review says so in one info finding.
 	scopes := make([]FileScope, c.files)
-	allFacts := gatherFacts(c.pages)
+	allFacts := c.allFacts()
 	usCodes := make([][]statedCode, c.files)
 	for _, h := range allFacts.codes {
 		usCodes[h.pv.fileIndex] = append(usCodes[h.pv.fileIndex], statedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra})
@@ -318,7 +333,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		if len(pages) == 0 {
 			continue
 		}
-		rv := &review{eng: e, pages: pages, scopes: scopes, models: c.models}
+		rv := &review{eng: e, pages: pages, scopes: scopes, models: c.models, job: c.Job}
 		if len(pages) == len(c.pages) {
 			rv.facts = allFacts
 		} else {
@@ -725,4 +740,15 @@ func renderTemplate(tpl string, vars map[string]string) string {
 	}
 	b.WriteString(tpl[last:])
 	return b.String()
+}
+
+// Adopts reports whether the engine holds the rule pack of a model code
+// and edition ("IBC", "2021").
+func (e *Engine) Adopts(code, edition string) bool {
+	for _, a := range e.adopted {
+		if strings.EqualFold(a.Code, code) && a.Edition == edition {
+			return true
+		}
+	}
+	return false
 }

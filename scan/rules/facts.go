@@ -57,6 +57,8 @@ var (
 		// code stated with its edition, named in the scope's "codes not
 		// applied".
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<other>(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?`),
+		// "INDIANA BUILDING CODE, 2014 EDITION", "OHIO BUILDING CODE (2017)".
+		lineSet.MustCompile(`(?i)\b(?P<other>(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
 		lineSet.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
 		lineSet.MustCompile(`(?i)\b(?P<fam>` + codeFamilies + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b`),

@@ -100,6 +100,10 @@ type Jurisdiction struct {
 	// Adopted are the codes the jurisdiction adopted above the model
 	// codes (CRC 2022), judged by code_edition_current like the packs'.
 	Adopted []AdoptedCode
+	// PresumedFrom, when the job names no jurisdiction, says what the
+	// plans showed that the law was presumed from ("the project address
+	// (CARLSBAD, CA 92011)"); rationales name it instead of a jurisdiction.
+	PresumedFrom string
 }
 
 // AdoptedCode is one adopted code and edition: "CRC", "2022".
@@ -130,7 +134,7 @@ func (r *Rule) ValidateOverride(name, value string) error {
 // code. It costs a copy of the rule list and of each changed rule.
 func (e *Engine) ForJurisdiction(j Jurisdiction) (*Engine, error) {
 	out := &Engine{packs: e.packs, adopted: e.adopted, cite: j.Cite, base: j.Base, stateCodes: j.Adopted,
-		rules: make([]*Rule, 0, len(e.rules))}
+		presumedFrom: j.PresumedFrom, rules: make([]*Rule, 0, len(e.rules))}
 	for _, r := range e.rules {
 		o, ok := j.Overrides[r.ID]
 		if !ok {

@@ -31,6 +31,11 @@ const (
 type JobContext struct {
 	Jurisdiction string
 	Base         EditionBase
+	// NotHeld, when the law was presumed from the plans, names the building
+	// codes in force there whose model-code edition the appliance holds no
+	// pack for ("Indiana Building Code 2014 (based on IBC 2012)"): the
+	// files are then reviewed by the document checks only.
+	NotHeld []string
 }
 
 // FileScope is the scope decision for one file, with its reasons.
@@ -68,6 +73,16 @@ var spelledFamily = map[string]string{
 // that states only such codes without a pack is not reviewed against the
 // packs the appliance holds.
 var buildingFamilies = map[string]bool{"IBC": true, "IRC": true, "FBC": true, "FBCR": true, "CBC": true, "CRC": true, "NYCBC": true, "OBC": true, "UBC": true}
+
+// stateBuildingCodeRe is another state's own building or residential code
+// by name ("INDIANA BUILDING CODE", "OREGON RESIDENTIAL SPECIALTY CODE").
+var stateBuildingCodeRe = regexp.MustCompile(`(?i)\b(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE\b`)
+
+// governsBuilding reports whether a stated code governs a building as a
+// whole: a model or state building code, not a trade code.
+func governsBuilding(sc statedCode) bool {
+	return buildingFamilies[sc.Family] || stateBuildingCodeRe.MatchString(sc.Text)
+}
 
 // statedCode is one code statement of the set model, read.
 type statedCode struct {
@@ -178,7 +193,7 @@ func (e *Engine) scopeOf(m sheets.SetModel, job JobContext, usCodes []statedCode
 		// Coverage findings say the file could not be read.
 		return fs
 	}
-	var foreign, usHeld, usNotHeld, buildingNotHeld []string
+	var foreign, usHeld, usNotHeld, buildingNotHeld, buildingHeld []string
 	for _, text := range m.CodesStated {
 		if readStatedCode(text).Family == "" {
 			foreign = append(foreign, text)
@@ -191,6 +206,9 @@ func (e *Engine) scopeOf(m sheets.SetModel, job JobContext, usCodes []statedCode
 			continue
 		}
 		seen[strings.ToUpper(text)] = true
+		if e.held(sc, job.Base) && governsBuilding(sc) {
+			buildingHeld = append(buildingHeld, text)
+		}
 		switch {
 		case e.held(sc, job.Base) || e.adoptsFamily(sc.Family) || sc.Edition == "" && e.familyInTable(sc.Family, job.Base):
 			// Another edition of an adopted model code (or none named) is
@@ -199,7 +217,7 @@ func (e *Engine) scopeOf(m sheets.SetModel, job JobContext, usCodes []statedCode
 			usHeld = append(usHeld, text)
 		default:
 			usNotHeld = append(usNotHeld, text)
-			if buildingFamilies[sc.Family] {
+			if governsBuilding(sc) {
 				buildingNotHeld = append(buildingNotHeld, text)
 			}
 		}
@@ -217,9 +235,16 @@ func (e *Engine) scopeOf(m sheets.SetModel, job JobContext, usCodes []statedCode
 	case len(foreign) > 0:
 		fs.Class = ScopeCodesNotHeld
 		fs.Reason = "The sheets state codes the appliance holds no pack for."
-	case len(usHeld) == 0 && len(buildingNotHeld) > 0:
+	case len(buildingHeld) == 0 && len(buildingNotHeld) > 0:
+		// A state building code the appliance holds no edition of governs
+		// the set, whatever model-code edition it also names ("2014
+		// Indiana Building Code" beside "2012 IBC").
 		fs.Class = ScopeCodesNotHeld
 		fs.Reason = "The sheets state code editions the appliance holds no pack for."
+	case len(job.NotHeld) > 0:
+		fs.Class = ScopeCodesNotHeld
+		fs.Reason = "The plans place the project where " + strings.Join(job.NotHeld, " and ") + " is in force; the appliance holds no code pack for that edition."
+		fs.NotApplied = append(fs.NotApplied, job.NotHeld...)
 	case len(usHeld) == 0 && foreignPlace != "" && !usPlace && jobCountry == "":
 		fs.Class = ScopeCodesNotHeld
 		fs.Reason = "The sheets read as a project outside the United States (" + foreignPlace + "); the appliance holds no code pack for it."

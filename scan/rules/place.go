@@ -1,0 +1,77 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+)
+
+// Place is what the plans say about where the project is and under which
+// codes, read before the law is chosen: when the job names no
+// jurisdiction, the review's code basis is presumed from it.
+type Place struct {
+	// Codes are the US codes the sheets state, family and edition read
+	// ("CBC", "2022"; the edition empty when none is printed).
+	Codes []StatedCode
+	// States are the two-letter states of the addresses with a ZIP code
+	// printed on the sheets, most often printed first; Addresses holds
+	// the address each was read from, in the same order.
+	States    []string
+	Addresses []string
+	// Outside says why the plans place the project outside the United
+	// States (an authority, a drawing language with metric units); empty
+	// when they don't, or when they also show a US address.
+	Outside string
+}
+
+// StatedCode is one code statement of the plans.
+type StatedCode struct{ Text, Family, Edition string }
+
+// Place reads the set's place from its models' hints and its code
+// statements.
+func (c *Classified) Place() Place {
+	var pl Place
+	seen := map[string]bool{}
+	for _, h := range c.allFacts().codes {
+		sc := StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra}
+		if k := sc.Family + " " + sc.Edition; sc.Family != "" && !seen[k] {
+			seen[k] = true
+			pl.Codes = append(pl.Codes, sc)
+		}
+	}
+	count := map[string]int{}
+	first := map[string]string{}
+	var hints []string
+	for _, m := range c.models {
+		hints = append(hints, m.JurisdictionHints...)
+		for _, h := range m.JurisdictionHints {
+			a, ok := strings.CutPrefix(h, "address: ")
+			if !ok {
+				continue
+			}
+			for _, z := range usStateZIP.FindAllString(strings.ToUpper(a), -1) {
+				st := z[:2]
+				count[st]++
+				if _, ok := first[st]; !ok {
+					first[st] = a
+				}
+			}
+		}
+	}
+	for st := range count {
+		pl.States = append(pl.States, st)
+	}
+	sort.Slice(pl.States, func(i, j int) bool {
+		a, b := pl.States[i], pl.States[j]
+		if count[a] != count[b] {
+			return count[a] > count[b]
+		}
+		return a < b
+	})
+	for _, st := range pl.States {
+		pl.Addresses = append(pl.Addresses, first[st])
+	}
+	if us, foreign := placeSignals(hints); !us {
+		pl.Outside = foreign
+	}
+	return pl
+}
