@@ -86,3 +86,24 @@ func TestLongNoteLineIsNoTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleCaptionNearestTheNumber: a title block with a project-title
+// caption high in its strip and a sheet-title caption by the number reads
+// the sheet's title; the look-alike, the project's title, is not read.
+func TestTitleCaptionNearestTheNumber(t *testing.T) {
+	const pw, ph = 2592.0, 1728.0
+	p := &pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+	add := func(text string, x, y, size float64) { p.Words = append(p.Words, phrase(text, x, y, size, pw, ph)...) }
+	add("PROJECT TITLE AND SCHOOL LOCATION", 2340, 490, 13)
+	add("JAMES MADISON MIDDLE SCHOOL", 2355, 545, 27)
+	add("SHEET TITLE:", 2340, 1478, 13)
+	add("FIRE PROTECTION", 2355, 1497, 34)
+	add("ENLARGED FLOOR PLAN", 2355, 1536, 34)
+	add("SHEET NUMBER", 2340, 1600, 13)
+	add("FP2.20", 2398, 1618, 51)
+	add("GENERAL NOTES: VERIFY ALL CONDITIONS IN THE FIELD", 200, 200, 12)
+	m := ReadSet([]*pdftext.Page{p})
+	if got := m.Pages[0]; got.SheetNumber != "FP2.20" || got.SheetTitle != "FIRE PROTECTION ENLARGED FLOOR PLAN" {
+		t.Errorf("number %q title %q", got.SheetNumber, got.SheetTitle)
+	}
+}

@@ -362,7 +362,11 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 		if !strings.HasSuffix(f.Caption, ":") && f.Value != "" && isASCIIDigit(f.Value[0]) {
 			continue
 		}
-		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) {
+		// Of two title captions alike, the one nearer the sheet number:
+		// the sheet's title sits with its number, a project's title
+		// elsewhere in the block.
+		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) ||
+			num != nil && titleRank(f.Caption) == titleRank(best.Caption) && f.CaptionBox.gapTo(num.box) < best.CaptionBox.gapTo(num.box) {
 			best = f
 		}
 	}
