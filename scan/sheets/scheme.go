@@ -308,8 +308,8 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 	}
 	var touched []int
 	distinct := map[string]bool{}
-	var best slot
-	found := false
+	var best, same slot
+	found, foundSame := false, false
 	for si, seed := range all {
 		touched = append(touched[:0], seed.page)
 		pick[seed.page] = si
@@ -340,7 +340,7 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 				score *= 0.5
 			}
 		}
-		if !skip && (!found || score > best.score) {
+		makeSlot := func(score float64) slot {
 			s := slot{byPage: make(map[int]numberCandidate, n), shape: seed.shape, score: score}
 			for _, pg := range touched {
 				c := all[pick[pg]]
@@ -348,13 +348,37 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 				s.cx += c.cx / float64(n)
 				s.cy += c.cy / float64(n)
 			}
-			best, found = s, true
+			return s
+		}
+		if !skip && (!found || score > best.score) {
+			best, found = makeSlot(score), true
+		}
+		// One value on every sheet, each a number's (under its caption or
+		// in the title block's large type): kept in case nothing varies,
+		// when it is the set's number printed alike on every sheet.
+		if skip && (!foundSame || sum > same.score) && allNumberLike(all, pick, touched) {
+			same, foundSame = makeSlot(sum), true
 		}
 		for _, pg := range touched {
 			pick[pg] = -1
 		}
 	}
+	if !found && foundSame {
+		return same, true
+	}
 	return best, found
+}
+
+// allNumberLike reports whether every picked candidate reads as a sheet
+// number by itself: a number caption's value, or large type in the title
+// block.
+func allNumberLike(all []numberCandidate, pick []int, touched []int) bool {
+	for _, pg := range touched {
+		if c := all[pick[pg]]; !c.caption && c.weight < 2.2 {
+			return false
+		}
+	}
+	return true
 }
 
 // chooseNumbers picks each page's sheet number from its candidates and the
