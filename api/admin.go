@@ -50,6 +50,10 @@ type Admin struct {
 	Blobs          backup.Blobs
 	SigningKeyPath string
 	Version        string
+	// Webhooks is the outbox (webhooks_admin.go); WebhooksChanged wakes
+	// the delivery workers after a retry was queued.
+	Webhooks        WebhookAdminStore
+	WebhooksChanged func()
 }
 
 func (a *Admin) changed() {
@@ -434,6 +438,7 @@ func AdminHandler(a *Admin, log *slog.Logger) http.Handler {
 		reply(w, p, err)
 	})
 	lawsRoutes(mux, a, log, reply)
+	webhooksAdminRoutes(mux, a, log, reply)
 	mux.HandleFunc("GET /v1/partners", func(w http.ResponseWriter, r *http.Request) {
 		ps, err := a.ListPartners(r.Context())
 		reply(w, ps, err)

@@ -116,6 +116,7 @@ type harnessConfig struct {
 	// TrustedProxies and Metrics go to api.Options as they are.
 	TrustedProxies []netip.Prefix
 	Metrics        api.Metrics
+	Webhooks       api.WebhookOptions
 }
 
 type harness struct {
@@ -194,7 +195,7 @@ func (h *harness) start() {
 		Logger:    slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		PublicURL: h.srv.URL, UploadURLTTL: h.cfg.UploadTTL, CORSOrigins: h.cfg.CORSOrigins,
 		RateLimit: h.cfg.RateLimit, RateBurst: h.cfg.RateBurst, Now: h.clock.Now,
-		TrustedProxies: h.cfg.TrustedProxies, Metrics: h.cfg.Metrics,
+		TrustedProxies: h.cfg.TrustedProxies, Metrics: h.cfg.Metrics, Webhooks: h.cfg.Webhooks,
 	})
 	h.current.Store(h.server)
 }

@@ -33,6 +33,13 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/v1/jobs/{jobId}/chat", s.partnerAPI(s.chat)},
 		{"GET", "/api/v1/openapi.json", s.publicAPI(s.openAPI)},
 		{"POST", "/api/v1/embed", s.partnerAPI(s.createEmbed)},
+		{"POST", "/api/v1/webhooks", s.partnerAPI(s.createWebhook)},
+		{"GET", "/api/v1/webhooks", s.partnerAPI(s.listWebhooks)},
+		{"GET", "/api/v1/webhooks/{webhookId}", s.partnerAPI(s.getWebhook)},
+		{"DELETE", "/api/v1/webhooks/{webhookId}", s.partnerAPI(s.deleteWebhook)},
+		{"POST", "/api/v1/webhooks/{webhookId}/rotate-secret", s.partnerAPI(s.rotateWebhookSecret)},
+		{"GET", "/api/v1/events", s.partnerAPI(s.listEvents)},
+		{"GET", "/api/v1/events/{eventId}", s.partnerAPI(s.getEvent)},
 
 		// Hosted screens (embed.go): pages answer HTML, /embed/api/ JSON.
 		{"GET", "/embed/login", s.handle(wrapHTTP(s.embedScreen(embed.ScreenLogin)))},

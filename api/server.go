@@ -15,6 +15,7 @@ import (
 	"planreview/chat"
 	"planreview/store"
 	"planreview/store/blob"
+	"planreview/webhooks"
 )
 
 // Store is what the API needs of the database.
@@ -81,6 +82,8 @@ type Options struct {
 	ScanQueued func()
 	// Chat answers chat questions (nil: the built-in answerer, no model).
 	Chat Chat
+	// Webhooks configure POST /webhooks (webhooks.go).
+	Webhooks WebhookOptions
 
 	Now func() time.Time
 }
@@ -103,6 +106,8 @@ type Server struct {
 	proxies    proxies
 	openAPIDoc []byte // the document with servers naming PublicURL
 	chatter    Chat
+
+	webhookSealer *webhooks.Sealer // nil: no webhook routes (no signer)
 }
 
 // maxFilesPerVersion is the contract's limit on files in one version.
@@ -150,6 +155,10 @@ func New(opts Options) *Server {
 	s.chatter = opts.Chat
 	if s.chatter == nil {
 		s.chatter = chat.NewResponder(nil, opts.Logger)
+	}
+	s.webhookSealer = opts.Webhooks.Sealer
+	if s.webhookSealer == nil && opts.Signer != nil {
+		s.webhookSealer, _ = webhooks.SealerFromSigner(opts.Signer) // a signer's key is 32+ bytes: never fails
 	}
 	s.handler = s.observe(s.routes())
 	return s

@@ -31,6 +31,7 @@ type adminOps interface {
 	ShowPartner(ctx context.Context, name string) (api.PartnerDetail, error)
 	Backup(ctx context.Context, w io.Writer) (int64, error)
 	lawsOps
+	webhookOps
 }
 
 // withAdmin runs fn against the running server's admin socket if one
@@ -61,7 +62,7 @@ func (a *app) withAdmin(cmd *cobra.Command, fn func(adminOps) error) error {
 	if err != nil {
 		return err
 	}
-	return fn(&api.Admin{Store: db, Laws: db, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version})
+	return fn(&api.Admin{Store: db, Laws: db, Webhooks: db, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version})
 }
 
 // socketAdmin speaks the admin API (api.AdminHandler) over the socket.

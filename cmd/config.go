@@ -35,6 +35,7 @@ type Config struct {
 	Metrics   MetricsConfig   `mapstructure:"metrics"`
 	Embed     EmbedConfig     `mapstructure:"embed"`
 	Model     ModelConfig     `mapstructure:"model"`
+	Webhooks  WebhooksConfig  `mapstructure:"webhooks"`
 }
 
 type ServerConfig struct {
@@ -327,6 +328,7 @@ func (c *Config) Validate() error {
 		bad("scan.max_pages", "must be >= 1")
 	}
 	errs = append(errs, c.validateNetwork()...)
+	errs = append(errs, c.validateWebhooks()...)
 	if c.Scan.MaxAttempts < 1 {
 		bad("scan.max_attempts", "must be >= 1")
 	}

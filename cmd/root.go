@@ -47,6 +47,7 @@ func newRootCmd() *cobra.Command {
 		newKeysCmd(a),
 		newPartnersCmd(a),
 		newLawsCmd(a),
+		newWebhooksCmd(a),
 		newBackupCmd(a),
 		newRestoreCmd(a),
 		newConfigCmd(a),

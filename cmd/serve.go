@@ -215,6 +215,12 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 			return ap.pages.Page(ctx, path, strings.TrimSuffix(filepath.Base(path), ".pdf"), page, sheetimage.SizeScreen)
 		}
 	}
+	deliverer, webhookOpts, err := newDeliverer(cfg, db, signer, meters, log)
+	if err != nil {
+		ap.listener.Close()
+		ap.listener = nil
+		return nil, err
+	}
 	ap.api = api.New(api.Options{
 		Store: db, Blobs: blobs, Signer: signer, Logger: log, PublicURL: cfg.PublicBaseURL(), Version: version,
 		UploadURLTTL: cfg.Uploads.URLTTL, DownloadURLTTL: cfg.Downloads.URLTTL, CORSOrigins: cfg.Uploads.CORSOrigins,
@@ -224,6 +230,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		TrustedProxies: netw.trustedProxies,
 		Chat:           chat.NewResponder(model, log),
 		EmbedLinkTTL:   cfg.Embed.LinkTTL, Pages: ap.pages,
+		Webhooks: webhookOpts,
 	})
 	if err := ap.startMetricsListener(cfg, meters, netw.metricsToken, log); err != nil {
 		ap.listener.Close()
@@ -248,7 +255,8 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 		ErrorLog:          errorLog,
 	}
 	ap.admin = &http.Server{
-		Handler:           api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged, LawsChanged: ap.warmLaws, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version}, log),
+		Handler: api.AdminHandler(&api.Admin{Store: db, Laws: db, Changed: ap.api.KeysChanged, LawsChanged: ap.warmLaws, Blobs: blobs, SigningKeyPath: cfg.SecretPath(), Version: version,
+			Webhooks: db, WebhooksChanged: deliverer.Wake}, log),
 		ReadHeaderTimeout: cfg.Server.ReadHeaderTimeout,
 		ErrorLog:          errorLog,
 	}
@@ -259,6 +267,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 	ap.stopWork = stopWork
 	ap.goWork("maintenance", func() { ap.api.RunMaintenance(workCtx) })
 	ap.goWork("scan runner", func() { runner.Run(workCtx) })
+	ap.goWork("webhook delivery", func() { deliverer.Run(workCtx) })
 	ap.warmLaws()
 	return ap, nil
 }

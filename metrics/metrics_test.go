@@ -95,6 +95,7 @@ func TestDocumentedMetricsExist(t *testing.T) {
 	m.StageEnded("extracting", 0)
 	m.ModelCall("chat", "ok", 0)
 	m.CertificateExpiry(time.Now)
+	m.Webhooks(func() (int64, int64, int64, error) { return 0, 0, 0, nil }).WebhookAttempt("delivered", 0)
 	families, err := m.Registry().Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -322,7 +322,7 @@ func (db *DB) RecoverScans(maxAttempts int) (Recovery, error) {
 				continue
 			}
 			if maxAttempts > 0 && v.ScanAttempts >= maxAttempts {
-				if err := failCrashed(tx, v, now); err != nil {
+				if err := db.failCrashed(tx, v, now); err != nil {
 					return err
 				}
 				rec.Failed = append(rec.Failed, id)
@@ -341,7 +341,7 @@ func (db *DB) RecoverScans(maxAttempts int) (Recovery, error) {
 // failCrashed ends a version's scan failed with code internal. A version
 // of one file has that file marked rejected (it is the one that crashed
 // the scan); with several, which one did is not known.
-func failCrashed(tx *bolt.Tx, v Version, now time.Time) error {
+func (db *DB) failCrashed(tx *bolt.Tx, v Version, now time.Time) error {
 	problem := &Problem{Code: "internal", Message: fmt.Sprintf(crashMessage, v.ScanAttempts)}
 	files, err := versionFiles(tx, v.ID)
 	if err != nil {
@@ -363,6 +363,9 @@ func failCrashed(tx *bolt.Tx, v Version, now time.Time) error {
 	v.Pipeline.CurrentStage, v.Pipeline.FinishedAt, v.Pipeline.Error = StageFailed, &now, problem
 	v.UpdatedAt = now
 	if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+		return err
+	}
+	if err := db.recordScanEvent(tx, v); err != nil {
 		return err
 	}
 	return tx.Bucket(bucketScanActive).Delete([]byte(v.ID))
@@ -454,6 +457,9 @@ func (db *DB) finishScan(versionID, status string, pipeline Pipeline, res *ScanR
 		v.CodeBasis = res.CodeBasis
 		v.UpdatedAt = db.now().UTC()
 		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
+			return err
+		}
+		if err := db.recordScanEvent(tx, v); err != nil {
 			return err
 		}
 		return tx.Bucket(bucketScanActive).Delete([]byte(versionID))

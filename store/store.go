@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -81,6 +82,8 @@ type DB struct {
 
 	jobCache     decodeCache[Job]
 	versionCache decodeCache[Version] // read-only paths only: versions share slices
+
+	events atomic.Pointer[eventHook] // called after commits that recorded events (webhooks.go)
 }
 
 // Options tune Open.
