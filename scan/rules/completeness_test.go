@@ -452,6 +452,34 @@ func TestSetLevelConfidence(t *testing.T) {
 	}
 }
 
+// TestOutlinedSheetNumberIsNotMissing: a sheet whose number is drawn as
+// outlines where the set prints its numbers is reported as not read, not
+// as a title block without a sheet number; a sheet whose number cell is
+// empty still is.
+func TestOutlinedSheetNumberIsNotMissing(t *testing.T) {
+	e := loadAll(t)
+	notes := []string{"1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS."}
+	outlined := textPage(4, "", notes...)
+	// The number's strokes at the place textPage prints numbers.
+	x, y := float64(testW-330), float64(testH-186)
+	for c := 0; c < 5; c++ {
+		l := x + float64(c)*28
+		outlined.Segments = append(outlined.Segments,
+			pdftext.Segment{X0: l, Y0: y, X1: l, Y1: y + 20}, pdftext.Segment{X0: l, Y0: y, X1: l + 14, Y1: y},
+			pdftext.Segment{X0: l, Y0: y + 10, X1: l + 12, Y1: y + 10}, pdftext.Segment{X0: l + 14, Y0: y, X1: l + 14, Y1: y + 20})
+	}
+	empty := textPage(5, "", notes...)
+	fs := reviewPages(t, e, codePage(OccupancyResidential), textPage(2, "A-101", notes...), textPage(3, "A-102", notes...), outlined, empty)
+	got := byRule(fs, "completeness-title-block-sheet-number")
+	if len(got) != 1 || got[0].Page != 5 {
+		t.Errorf("sheet number findings: %+v", got)
+	}
+	cov := byRule(fs, "coverage-checks-not-covered")
+	if len(cov) != 1 || !strings.Contains(cov[0].Rationale, "drawn as outlines") || !strings.Contains(cov[0].Rationale, "page 4") {
+		t.Errorf("coverage: %+v", cov)
+	}
+}
+
 // TestStateBuildingCodeWithoutPackGoverns: a set that states another
 // state's building code (with its edition before or after the name) is
 // reviewed by the document checks only, even when it also names the

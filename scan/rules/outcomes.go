@@ -635,6 +635,26 @@ func numberCoverage(pages []*pageView) string {
 	return "No sheet number could be read on any page, so the sheet index, repeated sheet numbers and references to other sheets were not checked against the set."
 }
 
+// outlinedNumberCoverage names the pages whose sheet number is drawn as
+// outlines: printed, but not in the text layer, so it could not be read.
+func outlinedNumberCoverage(pages []*pageView) string {
+	var outlined []*pageView
+	for _, pv := range pages {
+		if pv.readable && pv.model != nil && pv.sheet.Number == "" && pv.model.FieldUnread(sheets.FieldNumber) {
+			outlined = append(outlined, pv)
+		}
+	}
+	if len(outlined) == 0 {
+		return ""
+	}
+	verb := "is"
+	if len(outlined) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("The sheet number of %s %s drawn as outlines, not text, so it could not be read; the sheet index, repeated sheet numbers and references were not checked against it.",
+		pageList(outlined), verb)
+}
+
 // partialCoverage names the pages of a file read only in part, and the
 // checks that therefore did not cover them.
 func partialCoverage(pages []*pageView) string {
@@ -679,7 +699,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 			continue
 		}
 		var parts []string
-		for _, s := range []string{partialCoverage(pages), numberCoverage(pages), indexCoverage(pages)} {
+		for _, s := range []string{partialCoverage(pages), outlinedNumberCoverage(pages), numberCoverage(pages), indexCoverage(pages)} {
 			if s != "" {
 				parts = append(parts, s)
 			}

@@ -68,16 +68,21 @@ func TestSheetIndexAbsentOutcomesPDF(t *testing.T) {
 		t.Errorf("unread index: %q", s)
 	}
 
-	// Could not read: the cover lists the sheets without a heading the
-	// engine knows; a list it cannot read is not a set without an index.
+	// Read by its shape: the cover lists the sheets under a heading that
+	// is no index word ("DRAWINGS ENCLOSED"); the column of the set's
+	// numbers with titles beside them is the index, and the sheet it
+	// lists that the set lacks is reported.
 	list := append(append([]plangen.LabelSpec{}, coverNotes...), plangen.LabelSpec{Text: "DRAWINGS ENCLOSED", Left: 200, Top: 500, Size: 16})
-	list = append(list, plangen.Notes(200, 540, "A-101  FLOOR PLAN", "A-201  ELEVATIONS", "A-301  SECTIONS")...)
+	list = append(list, plangen.Notes(200, 540, "A-101  FLOOR PLAN", "A-201  ELEVATIONS", "A-301  SECTIONS", "A-401  ROOF PLAN")...)
 	fs = reviewPDF(t, append([]plangen.SheetSpec{{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: list}}, sheets...)...)
 	if got := byRule(fs, "completeness-sheet-index-absent"); len(got) != 0 {
 		t.Errorf("index absent on a cover listing the sheets: %v", anchorTexts(got))
 	}
-	if s := notCovered(t, fs); !strings.Contains(s, "The cover page 1 (sheet G-001) prints 3 of the set's sheet numbers beside titles") {
-		t.Errorf("unread list: %q", s)
+	if s := notCovered(t, fs); strings.Contains(s, "prints") {
+		t.Errorf("a list read by its shape reported as unread: %q", s)
+	}
+	if got := byRule(fs, "completeness-sheet-index-missing-sheet"); len(got) != 1 || !strings.Contains(got[0].Rationale, "A-401") {
+		t.Errorf("the listed sheet the set lacks: %+v", got)
 	}
 
 	// Look-alike: numbered notes on the cover of a set numbered 1, 2, 3

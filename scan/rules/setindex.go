@@ -14,7 +14,8 @@ import (
 
 // The sheet index read against the set: when the heading-and-column parser
 // (sheets.ParseIndexLines, full NCS numbers) finds no index, the set's own
-// title-block numbers say what an index row looks like. A row is a number
+// title-block numbers say what an index row looks like, under any heading
+// or none. A row is a number
 // of the set (or a range of them, "21-23") with a title on its baseline to
 // the left or right; rows stand in a column (numbers aligned), possibly
 // under discipline headings; one number may head several rows (a sheet with
@@ -49,7 +50,10 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 			break
 		}
 	}
-	if !heading || len(setKeys) < 3 {
+	// A heading supports an index but is not required: what makes one is
+	// its shape (a column of the set's numbers with titles beside them)
+	// confirmed by the sheets it lists, whatever it is called.
+	if len(setKeys) < 3 {
 		return nil
 	}
 	p := pv.page
@@ -94,7 +98,16 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 	}
 	var cands []indexCandidate
 	for i, w := range p.Words {
-		t := strings.Trim(sheets.WordText(w), ".,;:")
+		raw := sheets.WordText(w)
+		if raw == "" {
+			continue
+		}
+		// "1." and "2)" are a list's markers (numbered notes), not
+		// sheet numbers, where the set's sheets print their numbers bare.
+		if last := raw[len(raw)-1]; (last == '.' || last == ')') && !setKeys[sheets.NumberKey(raw)] && isDigits(strings.TrimRight(raw, ".)")) {
+			continue
+		}
+		t := strings.Trim(raw, ".,;:")
 		var keys []string
 		if m := numberRangeRe.FindStringSubmatch(t); m != nil {
 			a, _ := strconv.Atoi(m[1])
@@ -152,6 +165,11 @@ func readSetIndex(pv *pageView, setKeys map[string]bool) []sheets.IndexEntry {
 		}
 	}
 	if inSet*2 < len(setKeys) || inSet*5 < len(listed)*3 {
+		return nil
+	}
+	// Without a heading, the column must list at least three of the set's
+	// own sheets: a handful of callouts that happen to align is no index.
+	if !heading && inSet < 3 {
 		return nil
 	}
 	sort.Slice(best, func(i, j int) bool {
@@ -483,4 +501,16 @@ func lettersAndDigits(s string) string {
 		}
 	}
 	return sb.String()
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

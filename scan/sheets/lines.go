@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -26,6 +27,23 @@ func (b Box) width() float64   { return b.X1 - b.X0 }
 func (b Box) height() float64  { return b.Y1 - b.Y0 }
 func (b Box) centerX() float64 { return (b.X0 + b.X1) / 2 }
 func (b Box) centerY() float64 { return (b.Y0 + b.Y1) / 2 }
+
+// contains reports whether o's centre lies inside b.
+func (b Box) contains(o Box) bool {
+	cx, cy := o.centerX(), o.centerY()
+	return cx >= b.X0 && cx <= b.X1 && cy >= b.Y0 && cy <= b.Y1
+}
+
+func (b Box) containsPoint(x, y float64) bool {
+	return x >= b.X0 && x <= b.X1 && y >= b.Y0 && y <= b.Y1
+}
+
+// gapTo is the distance between b and o, zero when they overlap.
+func (b Box) gapTo(o Box) float64 {
+	dx := max(0, max(o.X0-b.X1, b.X0-o.X1))
+	dy := max(0, max(o.Y0-b.Y1, b.Y0-o.Y1))
+	return math.Hypot(dx, dy)
+}
 
 func (b Box) union(o Box) Box {
 	return Box{min(b.X0, o.X0), min(b.Y0, o.Y0), max(b.X1, o.X1), max(b.Y1, o.Y1)}

@@ -44,6 +44,24 @@ type PageModel struct {
 	TitleWords  []int
 	ScaleWords  []int
 	StatusWords []int
+	// Unread lists the title-block fields (FieldNumber) printed where the
+	// text layer has no words but strokes shaped like glyphs: text drawn
+	// as outlines, which could not be read, rather than left out.
+	Unread []string
+}
+
+// FieldUnread reports whether the field of this kind was found drawn as
+// outlines in the title block, so that it could not be read.
+func (pm *PageModel) FieldUnread(kind string) bool {
+	if pm == nil {
+		return false
+	}
+	for _, k := range pm.Unread {
+		if k == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // SetModel is how the engine reads a file: its document type, what it says
@@ -66,6 +84,8 @@ type pageRead struct {
 	// pageFields: what ReadFields returns for the page (set when the page
 	// is read as printed, not turned).
 	pageFields []Field
+	// turned: the page's text on a quarter turn, read on its own.
+	turned []turnedLayer
 }
 
 // ReadSet reads every page of a file and decides, across the set, which
@@ -95,14 +115,15 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		if turned[i] == nil {
 			r.pageFields = r.fields[:len(r.fields):len(r.fields)]
 		}
-		turnedFields, turnedCands := readTurned(p, i)
+		turnedFields, turnedCands, layers := readTurned(p, i)
+		r.turned = layers
 		r.fields = append(r.fields, turnedFields...)
 		r.cands = append(r.cands, turnedCands...)
 		reads[i] = r
 		cands[i] = r.cands
 	}
 	numbers := chooseNumbers(cands)
-	repeated := repeatedPhrases(readAs, reads)
+	repeated := repeatedPhrases(pages, turned, reads)
 	m := SetModel{Pages: make([]PageModel, len(pages))}
 	shapes := map[string]int{}
 	for i, p := range pages {
@@ -133,6 +154,7 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		}
 		m.Pages[i] = pm
 	}
+	markOutlinedNumbers(pages, m.Pages)
 	best := 0
 	for s, n := range shapes {
 		if n > best || n == best && s < m.Scheme {
@@ -195,13 +217,17 @@ func titleBlockBox(p *pdftext.Page, fields []Field) Box {
 	return b
 }
 
-// repeatedPhrases marks the title-block-zone phrases printed with the same
-// text at the same place on most sheets of a set: title-block furniture
-// (firm, project, captions), never a sheet's own title. Keyed by page
-// index and textRun index. Only the zone's phrases are asked about (a title
-// is read there), so only they are marked.
-func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
-	out := map[[2]int]bool{}
+// phraseKey names a phrase of a page read: its layer (0 upright, k for
+// the page's k-th turned layer) and its index there.
+type phraseKey struct{ page, layer, phrase int }
+
+// repeatedPhrases marks the title-block-zone phrases, upright or turned,
+// printed with the same text at the same place (a cell of a coarse grid
+// over the page, as fractions) on most sheets of a set, and on three at
+// least: the title block's frame (firm, project, address, captions, a
+// north arrow), never a sheet's own title or number, which vary.
+func repeatedPhrases(pages []*pdftext.Page, turned []*turnedPage, reads []pageRead) map[phraseKey]bool {
+	out := map[phraseKey]bool{}
 	n := 0
 	for _, r := range reads {
 		if len(r.phrases) > 0 {
@@ -211,70 +237,100 @@ func repeatedPhrases(pages []*pdftext.Page, reads []pageRead) map[[2]int]bool {
 	if n < 3 {
 		return out
 	}
-	type key struct {
-		text   string
-		gx, gy int
+	// Places are compared on the sheet as displayed (a sheet read turned
+	// is mapped back), as fractions of it, with a tolerance rather than
+	// by grid cell, so a phrase a hair across a cell boundary on one sheet
+	// still counts.
+	const near = 0.015
+	type place struct {
+		at     phraseKey
+		fx, fy float64 // left and top as fractions of the page
+		pw, ph float64 // the page's size: a set's sheets of one size class share a frame
 	}
-	const grid = 50
-	cellOf := func(p *pdftext.Page, q textRun) (int, int) {
-		pw, ph := pageScale(p)
-		return int(q.Box.X0 / pw * grid), int(q.Box.Y0 / ph * grid)
-	}
-	// A phrase's key holds its cell: a phrase outside the zone, in a cell
-	// where no zone phrase of any page starts, shares no key with one and
-	// is not counted (nor upper-cased and hashed). Cells off the grid (a
-	// box past the page's edge) are always counted.
-	var zoneCell [(grid + 1) * (grid + 1)]bool
-	inGrid := func(gx, gy int) bool { return gx >= 0 && gx <= grid && gy >= 0 && gy <= grid }
-	inZone := make([][]bool, len(reads))
+	byText := map[string][]place{}
 	for i, r := range reads {
-		inZone[i] = make([]bool, len(r.phrases))
+		if len(r.phrases) == 0 {
+			continue
+		}
+		p := pages[i]
+		pw, ph := pageScale(p)
+		visit := func(layer, qi int, text string, b Box) {
+			if turned[i] != nil {
+				b = turned[i].toReal(b)
+			}
+			if isTitleBlockZone(p, b) {
+				t := strings.ToUpper(text)
+				byText[t] = append(byText[t], place{phraseKey{i, layer, qi}, b.X0 / pw, b.Y0 / ph, pw, ph})
+			}
+		}
 		for qi, q := range r.phrases {
-			if isTitleBlockZone(pages[i], q.Box) {
-				inZone[i][qi] = true
-				if gx, gy := cellOf(pages[i], q); inGrid(gx, gy) {
-					zoneCell[gx*(grid+1)+gy] = true
+			visit(0, qi, q.Text, q.Box)
+		}
+		for li, l := range r.turned {
+			for qi, q := range l.phrases {
+				visit(li+1, qi, q.Text, l.boxes[qi])
+			}
+		}
+	}
+	seen := map[int]bool{}
+	for _, places := range byText {
+		if len(places) < 3 {
+			continue
+		}
+		for _, a := range places {
+			clear(seen)
+			for _, b := range places {
+				if abs(a.fx-b.fx) < near && abs(a.fy-b.fy) < near && abs(a.pw-b.pw) < 0.05*a.pw && abs(a.ph-b.ph) < 0.05*a.ph {
+					seen[b.at.page] = true
 				}
 			}
-		}
-	}
-	// Each distinct key gets an id, once (upper-casing allocates); a
-	// phrase keeps its key's id for the second pass, and the id's entry
-	// counts the pages holding it (last: the page that counted last).
-	type entry struct{ pages, last int }
-	ids := map[key]int{}
-	var entries []entry
-	idOf := make([][]int, len(reads))
-	for i, r := range reads {
-		idOf[i] = make([]int, len(r.phrases))
-		for qi, q := range r.phrases {
-			idOf[i][qi] = -1
-			gx, gy := cellOf(pages[i], q)
-			if !inZone[i][qi] && inGrid(gx, gy) && !zoneCell[gx*(grid+1)+gy] {
-				continue
-			}
-			k := key{strings.ToUpper(q.Text), gx, gy}
-			id, ok := ids[k]
-			if !ok {
-				id = len(entries)
-				ids[k] = id
-				entries = append(entries, entry{last: -1})
-			}
-			idOf[i][qi] = id
-			if entries[id].last != i {
-				entries[id].last = i
-				entries[id].pages++
-			}
-		}
-	}
-	for i, r := range reads {
-		for qi := range r.phrases {
-			if inZone[i][qi] && entries[idOf[i][qi]].pages*5 >= n*3 {
-				out[[2]int{i, qi}] = true
+			if c := len(seen); c >= 3 && c*5 >= n*3 {
+				out[a.at] = true
 			}
 		}
 	}
 	return out
+}
+
+// frameRegion is the sheet's title block as the set shows it: the region
+// spanned by the number and the frame's phrases (those repeated across the
+// set, upright or turned) in the edge strip the number sits on (right or
+// bottom), so that a title block running the length of a strip is one
+// region however far its cells are from the number. Zero without a number
+// or a frame (a single sheet).
+func frameRegion(p *pdftext.Page, r pageRead, num *Box, pageIndex int, repeated map[phraseKey]bool) Box {
+	if num == nil || len(repeated) == 0 {
+		return Box{}
+	}
+	var frame []Box
+	for qi, q := range r.phrases {
+		if repeated[phraseKey{pageIndex, 0, qi}] {
+			frame = append(frame, q.Box)
+		}
+	}
+	for li, l := range r.turned {
+		for qi := range l.phrases {
+			if repeated[phraseKey{pageIndex, li + 1, qi}] {
+				frame = append(frame, l.boxes[qi])
+			}
+		}
+	}
+	// The title block runs along the edge the number sits on: the frame
+	// phrases in that strip bound it.
+	pw, ph := pageScale(p)
+	ncx, ncy := num.centerX()/pw, num.centerY()/ph
+	right := ncx > 0.75 && (ncy <= 0.85 || ncx-0.75 > ncy-0.85)
+	region := *num
+	for _, b := range frame {
+		cx, cy := b.centerX()/pw, b.centerY()/ph
+		if right && cx > 0.75 || !right && cy > 0.8 {
+			region = region.union(b)
+		}
+	}
+	if region == *num {
+		return Box{}
+	}
+	return region
 }
 
 // titleRank orders title captions: the explicit ones first.
@@ -292,7 +348,7 @@ func titleRank(caption string) int {
 // readTitle returns the sheet title: the value of a title caption, else the
 // largest lines of the title block near the sheet number that are not
 // repeated on every sheet.
-func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[[2]int]bool) (string, []int) {
+func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[phraseKey]bool) (string, []int) {
 	var best *Field
 	for i := range r.fields {
 		f := &r.fields[i]
@@ -306,14 +362,51 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 		if !strings.HasSuffix(f.Caption, ":") && f.Value != "" && isASCIIDigit(f.Value[0]) {
 			continue
 		}
-		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) {
+		// Of two title captions alike, the one nearer the sheet number:
+		// the sheet's title sits with its number, a project's title
+		// elsewhere in the block.
+		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) ||
+			num != nil && titleRank(f.Caption) == titleRank(best.Caption) && f.CaptionBox.gapTo(num.box) < best.CaptionBox.gapTo(num.box) {
 			best = f
 		}
 	}
 	if best != nil {
 		return cleanTitle(best.Value), best.ValueWords
 	}
-	return stackTitle(p, r, num, pageIndex, repeated)
+	// The title may be set upright or on a quarter turn with the strip;
+	// each layer offers its best stack, the best of them wins.
+	var numBox *Box
+	numWords := map[int]bool{}
+	if num != nil {
+		numBox = &num.box
+		for _, w := range num.words {
+			numWords[w] = true
+		}
+	}
+	region := frameRegion(p, r, numBox, pageIndex, repeated)
+	text, words, score, framed := stackTitle(p, r.phrases, numBox, region, numWords, func(qi int) bool { return repeated[phraseKey{pageIndex, 0, qi}] })
+	for li, l := range r.turned {
+		var vb *Box
+		if numBox != nil {
+			b := l.turn.toVirtual(*numBox)
+			vb = &b
+		}
+		vRegion := region
+		if region != (Box{}) {
+			vRegion = l.turn.toVirtual(region)
+		}
+		vWords := map[int]bool{}
+		for vi, w := range l.turn.origin {
+			if numWords[w] {
+				vWords[vi] = true
+			}
+		}
+		t, ws, sc, fr := stackTitle(&l.turn.page, l.phrases, vb, vRegion, vWords, func(qi int) bool { return repeated[phraseKey{pageIndex, li + 1, qi}] })
+		if t != "" && (text == "" || framed && !fr || framed == fr && sc > score) {
+			text, words, score, framed = t, l.turn.words(ws), sc, fr
+		}
+	}
+	return text, words
 }
 
 // viewWordRe matches the words sheet titles name views with, in the
@@ -332,20 +425,27 @@ type titleStack struct {
 // the stack of lines that best reads as a title, by type size, by naming a
 // view, by changing from sheet to sheet, and by nearness to the number.
 // Status stamps, captions, numbers and dates are never titles.
-func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int, repeated map[[2]int]bool) (string, []int) {
-	pw, ph := pageScale(p)
-	isNumberWord := map[int]bool{}
-	if num != nil {
-		for _, w := range num.words {
-			isNumberWord[w] = true
-		}
+func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumberWord map[int]bool, repeated func(qi int) bool) (title string, words []int, score float64, framed bool) {
+	if len(phrases) == 0 {
+		return "", nil, 0, false
 	}
+	pw, ph := pageScale(p)
 	eligible := func(qi int) bool {
-		q := r.phrases[qi]
+		q := phrases[qi]
+		// A word on another turn is read with its own layer; here it
+		// is a phrase as tall as it is long.
+		if a := p.Words[q.Words[0]].Angle; a > 10 && a < 350 {
+			return false
+		}
 		if isNumberWord[q.Words[0]] || !hasTitleWord(q.Text) || nonTitleRe.MatchString(q.Text) || statusRe.MatchString(q.Text) {
 			return false
 		}
-		if startsWithCaption(q) || len(q.Words) > 10 || !isTitleBlockZone(p, q.Box) {
+		// A line of more than ten words is a note, unless it is one the
+		// set shows varying inside its title block.
+		if n := len(q.Words); n > 16 || n > 10 && (repeated(qi) || !region.contains(q.Box)) {
+			return false
+		}
+		if startsWithCaption(q) || !isTitleBlockZone(p, q.Box) {
 			return false
 		}
 		// File paths, e-mail addresses and bare identifiers are not titles.
@@ -353,23 +453,23 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 			return false
 		}
 		// With a number, the title sits in its title block.
-		if num != nil && (abs(q.Box.centerX()-num.box.centerX()) > 0.3*pw || abs(q.Box.centerY()-num.box.centerY()) > 0.2*ph) {
+		if num != nil && (abs(q.Box.centerX()-num.centerX()) > 0.3*pw || abs(q.Box.centerY()-num.centerY()) > 0.2*ph) && !region.contains(q.Box) {
 			return false
 		}
 		return true
 	}
 	used := map[int]bool{}
 	var stacks []titleStack
-	for qi := range r.phrases {
+	for qi := range phrases {
 		if used[qi] || !eligible(qi) {
 			continue
 		}
-		st := titleStack{lines: []int{qi}, box: r.phrases[qi].Box, h: r.phrases[qi].H}
+		st := titleStack{lines: []int{qi}, box: phrases[qi].Box, h: phrases[qi].H}
 		used[qi] = true
 		for {
-			last := r.phrases[st.lines[len(st.lines)-1]]
+			last := phrases[st.lines[len(st.lines)-1]]
 			next := -1
-			for qj, q := range r.phrases {
+			for qj, q := range phrases {
 				if used[qj] || abs(q.H-st.h) > 0.15*st.h {
 					continue
 				}
@@ -379,7 +479,7 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 				if !below && !beside {
 					continue
 				}
-				if next < 0 || q.Box.Y0 < r.phrases[next].Box.Y0 {
+				if next < 0 || q.Box.Y0 < phrases[next].Box.Y0 {
 					next = qj
 				}
 			}
@@ -388,19 +488,24 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 			}
 			used[next] = true
 			st.lines = append(st.lines, next)
-			st.box = st.box.union(r.phrases[next].Box)
+			st.box = st.box.union(phrases[next].Box)
 		}
 		stacks = append(stacks, st)
 	}
-	medH := medianH(r.phrases)
+	upright := uprightPhrases(p, phrases)
+	if len(upright) == 0 {
+		return "", nil, 0, false
+	}
+	medH := medianH(upright)
 	best, bestScore := -1, 0.0
+	bestRepeated, bestRepeatedScore := -1, 0.0
 	for si, st := range stacks {
 		var texts []string
 		allRepeated := true
 		eligibleAll := true
 		for _, qi := range st.lines {
-			texts = append(texts, r.phrases[qi].Text)
-			if !repeated[[2]int{pageIndex, qi}] {
+			texts = append(texts, phrases[qi].Text)
+			if !repeated(qi) {
 				allRepeated = false
 			}
 			if !eligible(qi) {
@@ -415,14 +520,27 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 		if viewWordRe.MatchString(text) {
 			score += 2
 		}
-		if !allRepeated {
-			score += 1
-		}
 		if num != nil {
-			d := math.Hypot((st.box.centerX()-num.box.centerX())/pw, (st.box.centerY()-num.box.centerY())/ph)
+			// Nearness to the number is a prior for where the title block
+			// is; inside the region the set showed to be the title block,
+			// a field far along the strip is still one of its fields.
+			d := math.Hypot((st.box.centerX()-num.centerX())/pw, (st.box.centerY()-num.centerY())/ph)
+			if region.contains(st.box) {
+				d /= 4
+			}
 			score -= 4 * d
 		}
 		if st.h < 1.15*medH && !viewWordRe.MatchString(text) {
+			continue
+		}
+		// Printed alike at the same place on most sheets: the title
+		// block's frame (firm, project, address, a north arrow), read as
+		// the title only where nothing on the sheet varies (a set whose
+		// sheets share one title).
+		if allRepeated {
+			if bestRepeated < 0 || score > bestRepeatedScore {
+				bestRepeated, bestRepeatedScore = si, score
+			}
 			continue
 		}
 		if best < 0 || score > bestScore {
@@ -430,15 +548,17 @@ func stackTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int
 		}
 	}
 	if best < 0 || bestScore < 1.5 {
-		return "", nil
+		best, bestScore, framed = bestRepeated, bestRepeatedScore, true
+	}
+	if best < 0 || bestScore < 1.5 {
+		return "", nil, 0, false
 	}
 	var texts []string
-	var words []int
 	for _, qi := range stacks[best].lines {
-		texts = append(texts, r.phrases[qi].Raw)
-		words = append(words, r.phrases[qi].Words...)
+		texts = append(texts, phrases[qi].Raw)
+		words = append(words, phrases[qi].Words...)
 	}
-	return cleanTitle(strings.Join(texts, " ")), words
+	return cleanTitle(strings.Join(texts, " ")), words, bestScore, framed
 }
 
 func medianH(phrases []textRun) float64 {

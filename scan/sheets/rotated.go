@@ -70,10 +70,30 @@ func sideways(p *pdftext.Page) *turnedPage {
 		}
 		if n >= minTurnedWords && 5*n > 3*len(p.Words) {
 			tp := turnPage(p, angle)
+			tp.addOthers(p)
 			return &tp
 		}
 	}
 	return nil
+}
+
+// addOthers puts the page's words at other angles on the virtual page too,
+// turned with it: a sheet laid out sideways often prints part of its title
+// block (the number, the title, the date) upright, and those words are read
+// as the virtual page's own turned text layer.
+func (t *turnedPage) addOthers(p *pdftext.Page) {
+	ph, pw := t.page.Width, t.page.Height
+	for i, w := range p.Words {
+		if math.Abs(w.Angle-t.angle) <= 10 {
+			continue
+		}
+		v := t.toVirtual(WordBox(p, i))
+		nw := w
+		nw.Angle = math.Mod(w.Angle-t.angle+360, 360)
+		nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
+		t.page.Words = append(t.page.Words, nw)
+		t.origin = append(t.origin, i)
+	}
 }
 
 // toRealModel maps what was read on the upright virtual page back to the
@@ -118,11 +138,20 @@ func (t turnedPage) words(ws []int) []int {
 	return out
 }
 
+// turnedLayer is the text of one quarter turn of a page, read on its
+// virtual page: its phrases there, and their boxes on the page.
+type turnedLayer struct {
+	turn    turnedPage
+	phrases []textRun
+	boxes   []Box // each phrase's box in the page's frame
+}
+
 // readTurned reads the fields and number candidates of the page's turned
-// text layers, in real page terms.
-func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate) {
+// text layers, in real page terms, and returns the layers for the title.
+func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate, []turnedLayer) {
 	var fields []Field
 	var cands []numberCandidate
+	var layers []turnedLayer
 	pw, ph := pageScale(p)
 	for _, t := range turnedPages(p) {
 		phrases := buildPhrases(&t.page)
@@ -139,6 +168,11 @@ func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate) {
 			f.valueLines = nil
 			fields = append(fields, f)
 		}
+		l := turnedLayer{turn: t, phrases: phrases, boxes: make([]Box, len(phrases))}
+		for qi, q := range phrases {
+			l.boxes[qi] = t.toReal(q.Box)
+		}
+		layers = append(layers, l)
 	}
-	return fields, cands
+	return fields, cands, layers
 }

@@ -111,12 +111,19 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		c.shape = Shape(c.text)
 		out = append(out, c)
 	}
+	// Type sizes are those of the text read on this page's baseline: a
+	// word set on a quarter turn (read by readTurned) is as tall as it is
+	// long, and would make every upright number look small.
+	upright := uprightPhrases(p, phrases)
+	if len(upright) == 0 {
+		return nil
+	}
 	maxH := 0.0
-	for _, q := range phrases {
+	for _, q := range upright {
 		maxH = max(maxH, q.H)
 	}
-	medH := medianH(phrases)
-	p90H := quantileH(phrases, 0.9)
+	medH := medianH(upright)
+	p90H := quantileH(upright, 0.9)
 	projectValues := map[string]bool{}
 	for _, f := range fields {
 		if f.Kind == FieldProject {
@@ -192,7 +199,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		}
 	}
 	// Large identifiers alone in their textRun, in the title-block strip.
-	for _, q := range phrases {
+	for _, q := range upright {
 		if len(q.Words) > 2 {
 			continue
 		}
@@ -301,8 +308,8 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 	}
 	var touched []int
 	distinct := map[string]bool{}
-	var best slot
-	found := false
+	var best, same slot
+	found, foundSame := false, false
 	for si, seed := range all {
 		touched = append(touched[:0], seed.page)
 		pick[seed.page] = si
@@ -333,7 +340,7 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 				score *= 0.5
 			}
 		}
-		if !skip && (!found || score > best.score) {
+		makeSlot := func(score float64) slot {
 			s := slot{byPage: make(map[int]numberCandidate, n), shape: seed.shape, score: score}
 			for _, pg := range touched {
 				c := all[pick[pg]]
@@ -341,13 +348,37 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 				s.cx += c.cx / float64(n)
 				s.cy += c.cy / float64(n)
 			}
-			best, found = s, true
+			return s
+		}
+		if !skip && (!found || score > best.score) {
+			best, found = makeSlot(score), true
+		}
+		// One value on every sheet, each a number's (under its caption or
+		// in the title block's large type): kept in case nothing varies,
+		// when it is the set's number printed alike on every sheet.
+		if skip && (!foundSame || sum > same.score) && allNumberLike(all, pick, touched) {
+			same, foundSame = makeSlot(sum), true
 		}
 		for _, pg := range touched {
 			pick[pg] = -1
 		}
 	}
+	if !found && foundSame {
+		return same, true
+	}
 	return best, found
+}
+
+// allNumberLike reports whether every picked candidate reads as a sheet
+// number by itself: a number caption's value, or large type in the title
+// block.
+func allNumberLike(all []numberCandidate, pick []int, touched []int) bool {
+	for _, pg := range touched {
+		if c := all[pick[pg]]; !c.caption && c.weight < 2.2 {
+			return false
+		}
+	}
+	return true
 }
 
 // chooseNumbers picks each page's sheet number from its candidates and the
@@ -414,4 +445,16 @@ func quantileH(phrases []textRun, q float64) float64 {
 	}
 	sort.Float64s(hs)
 	return hs[min(len(hs)-1, int(q*float64(len(hs))))]
+}
+
+// uprightPhrases are the phrases whose words run along the page's
+// baseline (within 10 degrees).
+func uprightPhrases(p *pdftext.Page, phrases []textRun) []textRun {
+	out := make([]textRun, 0, len(phrases))
+	for _, q := range phrases {
+		if a := p.Words[q.Words[0]].Angle; a <= 10 || a >= 350 {
+			out = append(out, q)
+		}
+	}
+	return out
 }

@@ -369,3 +369,37 @@ func TestNumbersWithoutDigitsOrSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberOnEverySheetIsStillTheNumber: a set whose sheets all print one
+// number under the number caption (a drawing number copied onto every
+// sheet) reads it on each, so the duplicate is reported; the look-alike, a
+// project code repeated while the numbers vary, stays a project code
+// (TestSchemeNumbersChangeProjectCodeRepeats), and a code repeated in small
+// type with no number caption is no number.
+func TestNumberOnEverySheetIsStillTheNumber(t *testing.T) {
+	var pages []*pdftext.Page
+	for i := 0; i < 3; i++ {
+		// The number in the corner's large type, with no caption.
+		big := phrase("E201A", 1080, 790, 30, 1191, 842)
+		pages = append(pages, tbPage{captions: []string{"DRAWN BY:"}, values: []string{"JS"},
+			title: fmt.Sprintf("PLAN %d", i), extra: [][]pdftext.Word{big}}.build(i+1))
+	}
+	m := readPages(pages...)
+	for i := range pages {
+		if got := m.Pages[i].SheetNumber; got != "E201A" {
+			t.Errorf("page %d: number %q, want E201A on every sheet", i+1, got)
+		}
+	}
+	pages = nil
+	for i := 0; i < 3; i++ {
+		p := tbPage{captions: []string{"DRAWN BY:"}, values: []string{"JS"}, title: fmt.Sprintf("PLAN %d", i)}.build(i + 1)
+		p.Words = append(p.Words, phrase("REF 2211-A7", 60, 820, 6, 1191, 842)...)
+		pages = append(pages, p)
+	}
+	m = readPages(pages...)
+	for i := range pages {
+		if got := m.Pages[i].SheetNumber; got != "" {
+			t.Errorf("page %d: number %q from a code in small type", i+1, got)
+		}
+	}
+}

@@ -243,6 +243,7 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 		}
 		captionPhrase[c.phrase] = true
 	}
+	valueColumn := valueColumnOf(phrases, caps, captionPhrase, pw)
 	// phraseOnlyCaptions: textRun made of nothing but captions.
 	var out []Field
 	for ci, c := range caps {
@@ -276,7 +277,10 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 				if qi == c.phrase || captionPhrase[qi] {
 					continue
 				}
-				if q.Box.X0 < c.box.X1-1 || q.Box.X0-c.box.X1 > 8*h || q.Box.X0 >= colEnd {
+				if q.Box.X0 < c.box.X1-1 || q.Box.X0 >= colEnd {
+					continue
+				}
+				if q.Box.X0-c.box.X1 > 8*h && valueColumn[ci] != qi {
 					continue
 				}
 				overlap := min(q.Box.Y1, c.box.Y1) - max(q.Box.Y0, c.box.Y0)
@@ -303,6 +307,56 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 		f.valueLines = valueBelow(p, phrases, captionPhrase, c, rowCaps, colEnd, c.kind)
 		if len(f.valueLines) > 0 {
 			out = append(out, f.withValue(p))
+		}
+	}
+	return out
+}
+
+// valueColumnOf finds, for captions stacked in a column, the value column
+// beside them: a title block's table of captions on the left and values
+// further right, left- or right-aligned, wider apart than a value usually
+// sits from its caption. For each caption it gives the first phrase right
+// of it on its row (-1 for none), kept only where at least two other
+// captions of its column have theirs aligned with it: the table's shape,
+// not nearness, makes it the value.
+func valueColumnOf(phrases []textRun, caps []captionSpan, captionPhrase map[int]bool, pw float64) []int {
+	right := make([]int, len(caps))
+	for ci, c := range caps {
+		right[ci] = -1
+		h := c.box.height()
+		for qi, q := range phrases {
+			if qi == c.phrase || captionPhrase[qi] || q.Box.X0 < c.box.X1-1 || q.Box.X0-c.box.X1 > 0.15*pw {
+				continue
+			}
+			overlap := min(q.Box.Y1, c.box.Y1) - max(q.Box.Y0, c.box.Y0)
+			if abs(q.Box.centerY()-c.box.centerY()) > 0.35*max(h, q.H) || overlap < 0.6*min(h, q.Box.height()) {
+				continue
+			}
+			if right[ci] < 0 || q.Box.X0 < phrases[right[ci]].Box.X0 {
+				right[ci] = qi
+			}
+		}
+	}
+	out := make([]int, len(caps))
+	for ci, c := range caps {
+		out[ci] = -1
+		if right[ci] < 0 {
+			continue
+		}
+		v := phrases[right[ci]].Box
+		h := c.box.height()
+		aligned := 0
+		for cj, o := range caps {
+			if cj == ci || right[cj] < 0 || abs(o.box.X0-c.box.X0) > 0.5*h || abs(o.box.centerY()-c.box.centerY()) > 12*h {
+				continue
+			}
+			w := phrases[right[cj]].Box
+			if abs(w.X0-v.X0) < h || abs(w.X1-v.X1) < h {
+				aligned++
+			}
+		}
+		if aligned >= 2 {
+			out[ci] = right[ci]
 		}
 	}
 	return out
