@@ -74,6 +74,13 @@ var findingWords = map[string]bool{"finding": true, "issue": true, "problem": tr
 	"deficiency": true, "comment": true, "correction": true, "flag": true, "flagg": true, "noncompliance": true,
 	"non-compliance": true, "review": true, "error": true, "fail": true}
 
+// Findings about missing sheets or documents, and about pages that could
+// not be read, say so in their own words.
+var (
+	missingSheetWords  = regexp.MustCompile(`(?i)\b(no\s+sheet|is\s+not\s+in\s+the\s+(submitted\s+)?set|not\s+in\s+the\s+submitted|not\s+found\s+in\s+the\s+set|absent\s+from)\b`)
+	unreadFindingWords = regexp.MustCompile(`(?i)\b(could\s+not\s+be\s+read|unreadable|no\s+(readable\s+)?text|not\s+(machine-)?readable|scanned|illegible|ocr)\b`)
+)
+
 var severities = []string{"critical", "high", "medium", "low", "info"}
 
 // terms are a question's content terms.
@@ -97,6 +104,11 @@ func (ix *Index) Answer(question string, history []Message) Answer {
 	if q.findings {
 		return ix.answerFindings(q)
 	}
+	if len(q.intent.kinds) > 0 {
+		if a, ok := ix.answerProjectFacts(q); ok {
+			return a
+		}
+	}
 	if len(q.terms) == 0 {
 		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
 	}
@@ -114,16 +126,19 @@ type query struct {
 	text     string
 	terms    []string
 	findings bool
+	intent   intent
 	severity map[string]bool
 	pages    map[int]bool // page indexes named by sheet number or page
 	which    bool
 }
 
-func (ix *Index) parse(question string, history []Message) query {
-	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
-	q.which = whichSheets.MatchString(question)
-	// Sheet numbers named in the question select pages; they are not words
-	// the answer must contain.
+// reviewTerms are words of a question about the review that say what kind
+// of answer is wanted, never what it is about.
+var reviewTerms = regexp.MustCompile(`^(summar\w*|overview|found|find|missing|absent|omitted|lack\w*|read\w*|unreadable|illegible|scanned|text|key|main|major|top|overall|count|total|number|sheets?|documents?|pages?|included|provided|submitted|set|ones?|severity|severities|open|raised|reported|info\w*|could|can|cannot|couldn|t|be|s)$`)
+
+// scope reads the pages a question names, by sheet number or page number;
+// the sheet numbers' own terms are returned so they are not searched for.
+func (ix *Index) scope(question string, pages map[int]bool) map[string]bool {
 	sheetTerms := map[string]bool{}
 	keys := map[string][]int{}
 	for i, p := range ix.Pages {
@@ -135,7 +150,7 @@ func (ix *Index) parse(question string, history []Message) query {
 		n, _ := strconv.Atoi(m[1])
 		for i, p := range ix.Pages {
 			if p.Page == n {
-				q.pages[i] = true
+				pages[i] = true
 			}
 		}
 	}
@@ -143,20 +158,49 @@ func (ix *Index) parse(question string, history []Message) query {
 		raw = strings.Trim(raw, ".:()'")
 		if pis, ok := keys[sheets.NumberKey(raw)]; ok && raw != "" && strings.ContainsAny(raw, "0123456789") {
 			for _, pi := range pis {
-				q.pages[pi] = true
+				pages[pi] = true
 			}
 			for _, t := range Tokens(raw) {
 				sheetTerms[t] = true
 			}
 		}
 	}
+	return sheetTerms
+}
+
+func (ix *Index) parse(question string, history []Message) query {
+	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
+	q.which = whichSheets.MatchString(question)
+	q.intent = readIntent(question)
+	sheetTerms := ix.scope(question, q.pages)
+	for _, m := range severityRe.FindAllString(question, -1) {
+		m = strings.ToLower(m)
+		if strings.HasPrefix(m, "info") {
+			m = "info"
+		}
+		q.severity[m] = true
+	}
+	// A follow-up that names no subject of its own ("and on A1.1?", "and
+	// the medium ones?") asks what the last question asked, with its own
+	// sheet or severity: the intent is carried over, never the words.
+	if q.intent.empty() && isFollowUp(question, len(q.pages) > 0 || len(q.severity) > 0) {
+		for i := len(history) - 1; i >= 0; i-- {
+			if history[i].Role == "user" {
+				q.intent = readIntent(history[i].Content)
+				if q.intent.review && len(q.severity) == 0 {
+					for _, m := range severityRe.FindAllString(history[i].Content, -1) {
+						q.severity[strings.ToLower(m)] = true
+					}
+				}
+				break
+			}
+		}
+	}
+	q.findings = q.intent.review || q.intent.missing || q.intent.unread
 	for _, t := range contentTerms(question) {
 		switch {
-		case findingWords[t]:
-			q.findings = true
 		case sheetTerms[t]:
-		case contains(severities, t):
-			q.severity[t] = true
+		case q.findings && (findingWords[t] || contains(severities, t) || reviewTerms.MatchString(t)):
 		default:
 			q.terms = append(q.terms, t)
 		}
@@ -164,27 +208,19 @@ func (ix *Index) parse(question string, history []Message) query {
 	if !q.findings {
 		// Severity words are ordinary words outside a question about the
 		// review ("how high is the guard").
-		for s := range q.severity {
-			q.terms = append(q.terms, s)
-		}
 		q.severity = map[string]bool{}
-	}
-	// A short follow-up ("and on the section?") borrows the terms of the
-	// last question asked.
-	if len(q.terms) < 2 {
-		for i := len(history) - 1; i >= 0; i-- {
-			if history[i].Role == "user" {
-				for _, t := range contentTerms(history[i].Content) {
-					if !findingWords[t] && !contains(severities, t) {
-						q.terms = append(q.terms, t)
-					}
-				}
-				break
-			}
-		}
 	}
 	q.terms = uniq(q.terms)
 	return q
+}
+
+// isFollowUp: a question that opens as a follow-up ("and …", "what
+// about …"), or one that only names a sheet or a severity.
+func isFollowUp(question string, scoped bool) bool {
+	if followUp.MatchString(question) {
+		return true
+	}
+	return scoped && len(contentTerms(question)) <= 3
 }
 
 func contains(ss []string, s string) bool {
@@ -465,6 +501,13 @@ func (ix *Index) answerFindings(q query) Answer {
 		if len(q.pages) > 0 && (f.Page < 0 || !q.pages[f.Page]) {
 			continue
 		}
+		text := f.Title + " " + f.Rationale
+		if q.intent.missing && !(missingWords.MatchString(text) || missingSheetWords.MatchString(text)) {
+			continue
+		}
+		if q.intent.unread && !unreadFindingWords.MatchString(text) {
+			continue
+		}
 		picked = append(picked, i)
 	}
 	// Remaining words narrow by subject ("stair findings"): a finding
@@ -492,6 +535,31 @@ func (ix *Index) answerFindings(q query) Answer {
 	scope := describeScope(q, ix)
 	var sb strings.Builder
 	var cites []Citation
+	switch {
+	case q.intent.missing:
+		scope.severity = "missing-sheet or missing-document " + scope.severity
+	case q.intent.unread:
+		scope.severity = "unreadable-page " + scope.severity
+	}
+	if q.intent.unread {
+		// Pages with no text at all are what could not be read, whatever
+		// the findings say.
+		var blank []string
+		for pi, p := range ix.Pages {
+			if len(q.pages) > 0 && !q.pages[pi] {
+				continue
+			}
+			if len(p.Lines) == 0 {
+				blank = append(blank, ix.sheetName(pi))
+			}
+		}
+		if len(blank) > 0 {
+			fmt.Fprintf(&sb, "No text could be read on %s (scanned or drawn without text); chat cannot answer from %s. ",
+				joinAnd(blank), map[bool]string{true: "it", false: "them"}[len(blank) == 1])
+		} else {
+			sb.WriteString("Every page has text that was read. ")
+		}
+	}
 	if len(picked) == 0 {
 		fmt.Fprintf(&sb, "The review has no %sfindings%s.", scope.severity, scope.where)
 	} else {

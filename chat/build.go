@@ -192,6 +192,7 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.addPassage(pi, lineOf[li], lineOf[li], "")
 		}
 	}
+	firstPair := len(ix.Units)
 	for _, pr := range lp.Pairs {
 		ex := pw.text(pr.LabelWords, pr.ValueWords)
 		if ex != "" && strings.TrimSpace(pr.Value) != "" {
@@ -199,13 +200,18 @@ func (ix *Index) addPage(sp SourcePage) {
 				Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
 		}
 	}
-	for _, f := range sp.Fields {
+	pairUnits := ix.Units[firstPair:len(ix.Units):len(ix.Units)]
+	fieldUnits := make([]Unit, len(sp.Fields))
+	for i, f := range sp.Fields {
 		ex := pw.text(f.CaptionWords, f.ValueWords)
 		if ex != "" && strings.TrimSpace(f.Value) != "" {
-			ix.Units = append(ix.Units, Unit{Kind: KindField, Page: pi,
-				Label: strings.TrimRight(normalizeSpace(f.Caption), ": "), Value: normalizeSpace(f.Value), Excerpt: ex})
+			u := Unit{Kind: KindField, Page: pi,
+				Label: strings.TrimRight(normalizeSpace(f.Caption), ": "), Value: normalizeSpace(f.Value), Excerpt: ex}
+			fieldUnits[i] = u
+			ix.Units = append(ix.Units, u)
 		}
 	}
+	ix.labelFacts(pi, pairUnits, sp.Fields, fieldUnits)
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string

@@ -1,0 +1,172 @@
+package chat
+
+import (
+	"regexp"
+	"strings"
+
+	"planreview/scan/sheets"
+)
+
+// Fact is one typed statement of the plans: what it is (Kind), its label
+// and value as printed, and the page text it was read from (Excerpt, text
+// of page Page). A fact whose Value is empty is a label the plans print
+// with nothing filled in ("OWNER:"): chat says the plans leave it blank.
+//
+// Kinds: the review engine's (occupancy, construction_type, sprinklers,
+// code, stories, stories_below_grade, building_height, area/<kind>), and
+// those read here from labels and title blocks (address, parcel, owner,
+// architect, engineer, designer, project, zoning, scale, sheet_title).
+type Fact struct {
+	Kind      string
+	Label     string
+	Value     string
+	Qualifier string
+	Page      int // index into Index.Pages
+	Excerpt   string
+}
+
+// Fact kinds read from labels.
+const (
+	FactAddress    = "address"
+	FactParcel     = "parcel"
+	FactOwner      = "owner"
+	FactArchitect  = "architect"
+	FactEngineer   = "engineer"
+	FactDesigner   = "designer"
+	FactProject    = "project"
+	FactZoning     = "zoning"
+	FactScale      = "scale"
+	FactSheetTitle = "sheet_title"
+)
+
+// labelKinds classify a printed label by its words, most specific first.
+// A label is a short caption, so a kind's word anywhere in it decides
+// (unless an excluding word is there too: "OWNER PHONE" is a phone).
+var labelKinds = []struct {
+	kind    string
+	re      *regexp.Regexp
+	exclude *regexp.Regexp
+}{
+	{FactParcel, regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`), nil},
+	{FactAddress, regexp.MustCompile(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
+		regexp.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
+	{FactArchitect, regexp.MustCompile(`(?i)\barchitects?\b`), regexp.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactEngineer, regexp.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date)\b`)},
+	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
+	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
+	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)\s*$`), nil},
+}
+
+// labelKind classifies a label (empty: not a kind chat answers from).
+func labelKind(label string) string {
+	if len(label) > 60 || len(strings.Fields(label)) > 5 {
+		return ""
+	}
+	for _, lk := range labelKinds {
+		if lk.re.MatchString(label) && (lk.exclude == nil || !lk.exclude.MatchString(label)) {
+			return lk.kind
+		}
+	}
+	return ""
+}
+
+// AddFact adds a fact read by the review engine, on the page of fileID
+// numbered page, read from text. It is kept only when its words are on that
+// page (so its citation checks out); the excerpt is the text, else its
+// value.
+func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
+	pi := ix.PageIndex(fileID, page)
+	if pi < 0 || strings.TrimSpace(f.Value) == "" {
+		return
+	}
+	f.Page = pi
+	f.Label, f.Value = normalizeSpace(f.Label), normalizeSpace(f.Value)
+	for _, ex := range []string{text, f.Label + " " + f.Value, f.Value} {
+		if ex = normalizeSpace(ex); ex != "" && ix.Verify(pi, ex) {
+			f.Excerpt = cutWords(ex, maxExcerpt)
+			ix.Facts = append(ix.Facts, f)
+			return
+		}
+	}
+}
+
+// labelFacts reads the facts a page states by labels: its layout's
+// label/value pairs and title-block fields, and captions printed with
+// nothing after them (blank).
+func (ix *Index) labelFacts(pi int, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
+	valued := map[string]bool{}
+	for _, u := range pairs {
+		kind := labelKind(u.Label)
+		if kind == "" || isBlankValue(u.Value) {
+			continue
+		}
+		valued[kind] = true
+		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
+	}
+	for i, f := range fields {
+		var kind string
+		switch f.Kind {
+		case sheets.FieldScale:
+			kind = FactScale
+		case sheets.FieldTitle:
+			kind = FactSheetTitle
+		default:
+			kind = labelKind(f.Caption)
+		}
+		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) {
+			continue
+		}
+		u := fieldUnits[i]
+		valued[kind] = true
+		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
+	}
+	// Blank captions: a line ending in "LABEL:" (or a line of captions
+	// only, "PHONE: ADDRESS:") states a label whose value was never
+	// filled in, unless the page gives that kind a value elsewhere.
+	seen := map[string]bool{}
+	for _, line := range ix.Pages[pi].Lines {
+		for _, label := range blankCaptions(line) {
+			kind := labelKind(label)
+			if kind == "" || valued[kind] || seen[kind] {
+				continue
+			}
+			seen[kind] = true
+			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Page: pi, Excerpt: label + ":"})
+		}
+	}
+}
+
+// isBlankValue: a value that is only filler (underscores, dashes, dots).
+func isBlankValue(v string) bool {
+	return strings.Trim(v, " _-.:…") == ""
+}
+
+// blankCaptions are the captions of a line printed with no value: the last
+// caption of a line ending in a colon, and every caption of a line made of
+// short captions only.
+func blankCaptions(line string) []string {
+	if !strings.HasSuffix(strings.TrimSpace(line), ":") {
+		return nil
+	}
+	parts := strings.Split(strings.TrimSpace(line), ":")
+	parts = parts[:len(parts)-1] // the empty text after the last colon
+	var out []string
+	allCaptions := true
+	for _, p := range parts {
+		if n := len(strings.Fields(p)); n == 0 || n > 4 || strings.ContainsAny(p, "0123456789") {
+			allCaptions = false
+		}
+	}
+	if allCaptions {
+		for _, p := range parts {
+			out = append(out, normalizeSpace(p))
+		}
+		return out
+	}
+	last := normalizeSpace(parts[len(parts)-1])
+	if n := len(strings.Fields(last)); n > 0 && n <= 4 {
+		out = append(out, last)
+	}
+	return out
+}
