@@ -585,9 +585,17 @@ func (ix *Index) answerFindings(q query) Answer {
 				sb.WriteString(", " + ix.sheetName(f.Page))
 			}
 			sb.WriteString("].")
+			// A few findings, or those naming what is missing or
+			// unreadable, are explained in their own words.
+			if f.Rationale != "" && (len(picked) <= 3 || q.intent.missing || q.intent.unread) {
+				sb.WriteString(" " + strings.TrimSpace(f.Rationale))
+				if !strings.HasSuffix(sb.String(), ".") {
+					sb.WriteString(".")
+				}
+			}
 			if f.Page >= 0 {
 				for _, a := range f.Anchors {
-					if cit, ok := ix.cite(f.Page, a); ok {
+					if cit, ok := ix.cite(f.Page, ix.fitExcerpt(f.Page, a)); ok {
 						cites = append(cites, cit)
 						break
 					}

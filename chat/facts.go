@@ -83,7 +83,7 @@ func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
 	f.Page = pi
 	f.Label, f.Value = normalizeSpace(f.Label), normalizeSpace(f.Value)
 	for _, ex := range []string{text, f.Label + " " + f.Value, f.Value} {
-		if ex = normalizeSpace(ex); ex != "" && ix.Verify(pi, ex) {
+		if ex = ix.fitExcerpt(pi, normalizeSpace(ex)); ex != "" && ix.Verify(pi, ex) {
 			f.Excerpt = cutWords(ex, maxExcerpt)
 			ix.Facts = append(ix.Facts, f)
 			return
@@ -169,4 +169,30 @@ func blankCaptions(line string) []string {
 		out = append(out, last)
 	}
 	return out
+}
+
+// fitExcerpt returns text as an excerpt of page pi: itself when it is a run
+// of the page's text, else its words cut into the longest runs that are
+// (joined by Sep), or "" when some word is not on the page. Anchors and
+// facts read across cells ("A-401 INTERIOR ELEVATIONS" from two cells of
+// an index) are cited this way.
+func (ix *Index) fitExcerpt(pi int, text string) string {
+	text = normalizeSpace(text)
+	if text == "" || ix.Verify(pi, text) {
+		return text
+	}
+	words := strings.Fields(text)
+	var runs []string
+	for i := 0; i < len(words); {
+		j := i + 1
+		if !ix.Verify(pi, words[i]) {
+			return ""
+		}
+		for j < len(words) && ix.Verify(pi, strings.Join(words[i:j+1], " ")) {
+			j++
+		}
+		runs = append(runs, strings.Join(words[i:j], " "))
+		i = j
+	}
+	return strings.Join(runs, Sep)
 }
