@@ -63,7 +63,8 @@ func makeStopWords() map[string]bool {
 	does do did doe what what's whats which who whom whose when where why how many much there their this that these those it its
 	show shown state stated say said tell me us we i you your my our about any all some please can could would should will
 	plan sheet drawing page set document give list find see tell know value number mention mentioned indicate indicated
-	have has had than then also only into per as if so such same other each`) {
+	have has had than then also only into per as if so such same other each
+	use used using far apart may might must shall`) {
 		stop[stem(w)] = true
 		stop[w] = true
 	}

@@ -142,6 +142,27 @@ func (ix *Index) addPage(sp SourcePage) {
 			}
 		}
 	}
+	// The last line of each line's block (page lines of a block are
+	// consecutive).
+	blockLast := make([]int, len(p.Lines))
+	for i := range blockLast {
+		blockLast[i] = i
+	}
+	for _, b := range lp.Blocks {
+		first, last := -1, -1
+		for _, li := range b.Lines {
+			if li >= 0 && li < len(lp.Lines) {
+				pl := lineOf[li]
+				if first < 0 || pl < first {
+					first = pl
+				}
+				last = max(last, pl)
+			}
+		}
+		for pl := first; pl >= 0 && pl <= last; pl++ {
+			blockLast[pl] = last
+		}
+	}
 	ix.Pages = append(ix.Pages, p)
 	// headingOf is the heading of the first of words in a line.
 	headingOf := func(words []int) (string, bool) {
@@ -211,7 +232,7 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.Units = append(ix.Units, u)
 		}
 	}
-	ix.labelFacts(pi, pairUnits, sp.Fields, fieldUnits)
+	ix.labelFacts(pi, blockLast, pairUnits, sp.Fields, fieldUnits)
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string

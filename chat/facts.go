@@ -94,11 +94,45 @@ func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
 // labelFacts reads the facts a page states by labels: its layout's
 // label/value pairs and title-block fields, and captions printed with
 // nothing after them (blank).
-func (ix *Index) labelFacts(pi int, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
+func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
 	valued := map[string]bool{}
+	lines := ix.Pages[pi].Lines
+	// A caption ending its line ("Site address:") whose value is the lines
+	// under it in its block: the whole value, where a pair holds its
+	// nearest line only.
+	byLines := map[string]bool{}
+	for i, line := range lines {
+		captions := blankCaptions(line)
+		if len(captions) == 0 {
+			continue
+		}
+		label := captions[len(captions)-1]
+		kind := labelKind(label)
+		if kind == "" || i >= len(blockLast) {
+			continue
+		}
+		var value []string
+		for j := i + 1; j <= blockLast[i] && j <= i+3 && j < len(lines); j++ {
+			if strings.Contains(lines[j], ":") {
+				break
+			}
+			value = append(value, lines[j])
+		}
+		v := strings.Join(value, " ")
+		if isBlankValue(v) {
+			continue
+		}
+		ex := label + ": " + v
+		if !ix.verifyLines(pi, ex) {
+			continue
+		}
+		valued[kind] = true
+		byLines[strings.ToLower(label)] = true
+		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Value: v, Page: pi, Excerpt: cutWords(ex, maxExcerpt)})
+	}
 	for _, u := range pairs {
 		kind := labelKind(u.Label)
-		if kind == "" || isBlankValue(u.Value) {
+		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] {
 			continue
 		}
 		valued[kind] = true
@@ -125,7 +159,7 @@ func (ix *Index) labelFacts(pi int, pairs []Unit, fields []sheets.Field, fieldUn
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
 	seen := map[string]bool{}
-	for _, line := range ix.Pages[pi].Lines {
+	for _, line := range lines {
 		for _, label := range blankCaptions(line) {
 			kind := labelKind(label)
 			if kind == "" || valued[kind] || seen[kind] {
@@ -195,4 +229,10 @@ func (ix *Index) fitExcerpt(pi int, text string) string {
 		i = j
 	}
 	return strings.Join(runs, Sep)
+}
+
+// verifyLines is Verify on page text still being built (the page's text
+// cache is made once all pages are in).
+func (ix *Index) verifyLines(pi int, excerpt string) bool {
+	return strings.Contains(joinNormalized(ix.Pages[pi].Lines), normalizeSpace(excerpt))
 }

@@ -205,26 +205,44 @@ func (ix *Index) answerSheetTitles(q query) (Answer, bool) {
 		if title == "" {
 			continue
 		}
-		ex := title
-		if !ix.Verify(pi, ex) {
-			for _, f := range ix.factsOf([]string{FactSheetTitle}, map[int]bool{pi: true}) {
-				ex = f.Excerpt
-				break
-			}
-		}
-		cit, ok := ix.cite(pi, ex)
-		if !ok {
-			continue
-		}
 		name := fmt.Sprintf("Page %d", p.Page)
 		if p.SheetNumber != "" {
 			name = fmt.Sprintf("Sheet %s (page %d)", p.SheetNumber, p.Page)
 		}
-		sentences = append(sentences, fmt.Sprintf("%s is titled “%s”.", name, title))
-		cites = append(cites, cit)
+		if cit, ok := ix.cite(pi, title); ok {
+			sentences = append(sentences, fmt.Sprintf("%s is titled “%s”.", name, title))
+			cites = append(cites, cit)
+			continue
+		}
+		// A title the sheet does not print is the one a sheet index
+		// gives it: cite the index entry that names both.
+		if cit, where, ok := ix.citeListing(p.SheetNumber, title); ok {
+			sentences = append(sentences, fmt.Sprintf("%s is titled “%s” (as %s lists it).", name, title, where))
+			cites = append(cites, cit)
+		}
 	}
 	if len(cites) == 0 {
 		return Answer{}, false
 	}
 	return Answer{Answer: strings.Join(sentences, " "), Citations: cites, Source: "builtin"}, true
+}
+
+// citeListing finds a unit that names both a sheet number and its title
+// (a sheet index row) and cites it.
+func (ix *Index) citeListing(number, title string) (Citation, string, bool) {
+	if number == "" || title == "" {
+		return Citation{}, "", false
+	}
+	n, t := strings.ToLower(number), strings.ToLower(title)
+	for _, u := range ix.Units {
+		ex := strings.ToLower(u.Excerpt)
+		i := strings.Index(ex, n)
+		if i < 0 || !strings.Contains(ex[i:], t) || u.Kind == KindPassage && len(u.Excerpt) > maxExcerpt {
+			continue
+		}
+		if cit, ok := ix.cite(u.Page, u.Excerpt); ok {
+			return cit, ix.sheetName(u.Page), true
+		}
+	}
+	return Citation{}, "", false
 }
