@@ -47,7 +47,8 @@ var labelKinds = []struct {
 	re      *regexp.Regexp
 	exclude *regexp.Regexp
 }{
-	{FactParcel, regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`), nil},
+	{FactParcel, regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`),
+		regexp.MustCompile(`(?i)\b(area|coverage|size|depth|width|line)\b`)},
 	{FactAddress, regexp.MustCompile(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
 		regexp.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
 	{FactArchitect, regexp.MustCompile(`(?i)\barchitects?\b`), regexp.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
@@ -159,8 +160,15 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
 	seen := map[string]bool{}
-	for _, line := range lines {
-		for _, label := range blankCaptions(line) {
+	for i, line := range lines {
+		captions := blankCaptions(line)
+		// One caption alone ending a block may have its value in the
+		// next column: blank only when a caption follows in the block
+		// (a form left unfilled) or the line holds several.
+		if len(captions) == 1 && (i+1 > blockLast[i] || i+1 >= len(lines) || len(blankCaptions(lines[i+1])) == 0) {
+			continue
+		}
+		for _, label := range captions {
 			kind := labelKind(label)
 			if kind == "" || valued[kind] || seen[kind] {
 				continue
