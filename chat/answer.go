@@ -64,7 +64,7 @@ func makeStopWords() map[string]bool {
 	show shown state stated say said tell me us we i you your my our about any all some please can could would should will
 	plan sheet drawing page set document give list find see tell know value number mention mentioned indicate indicated
 	have has had than then also only into per as if so such same other each
-	use used using far apart may might must shall`) {
+	use used using far apart may might must shall provide provided`) {
 		stop[stem(w)] = true
 		stop[w] = true
 	}
@@ -97,7 +97,7 @@ func contentTerms(q string) []string {
 
 var pageRef = regexp.MustCompile(`(?i)\bpages?\s+(\d{1,4})\b`)
 
-var whichSheets = regexp.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b|^\s*where\b`)
+var whichSheets = regexp.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b`)
 
 // Answer answers a question from the index alone, deterministically.
 func (ix *Index) Answer(question string, history []Message) Answer {

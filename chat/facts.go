@@ -37,6 +37,9 @@ const (
 	FactZoning     = "zoning"
 	FactScale      = "scale"
 	FactSheetTitle = "sheet_title"
+	FactDate       = "date"
+	FactRevision   = "revision"
+	FactStatus     = "issue_status"
 )
 
 // labelKinds classify a printed label by its words, most specific first.
@@ -146,6 +149,12 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 			kind = FactScale
 		case sheets.FieldTitle:
 			kind = FactSheetTitle
+		case sheets.FieldDate:
+			kind = FactDate
+		case sheets.FieldRevision:
+			kind = FactRevision
+		case sheets.FieldStatus:
+			kind = FactStatus
 		default:
 			kind = labelKind(f.Caption)
 		}

@@ -39,7 +39,10 @@ var factIntents = []struct {
 	{regexp.MustCompile(`(?i)\b(engineer(s|ing\s+firm)?|eor)\b`), nil, []string{FactEngineer}, "engineer"},
 	{regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by)\b`), nil, []string{FactDesigner, FactArchitect, FactEngineer}, "designer"},
 	{regexp.MustCompile(`(?i)\b(zon(ing|e\s+district)|land\s+use(\s+district)?)\b`), nil, []string{FactZoning}, "zoning"},
-	{regexp.MustCompile(`(?i)\b(project\s+name|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b`), nil, []string{FactProject}, "project name"},
+	{regexp.MustCompile(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b`), nil, []string{FactProject}, "project name"},
+	{regexp.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated))\b`), nil, []string{FactDate}, "date"},
+	{regexp.MustCompile(`(?i)\brevisions?\b`), nil, []string{FactRevision}, "revision"},
+	{regexp.MustCompile(`(?i)\b(issue\s+status|issued\s+for|status\s+of\s+(the|these)\s+(drawings|plans|sheets))\b`), nil, []string{FactStatus}, "issue status"},
 	{regexp.MustCompile(`(?i)\b(codes?|editions?|ibc|irc|nec|nfpa\s*\d+|cbc|crc|fbc)\b`), regexp.MustCompile(`(?i)\b(zip|postal|color|colour|sheet\s+code|code\s+sections?\s+cited)\b`),
 		[]string{"code"}, "codes"},
 	{regexp.MustCompile(`(?i)\bscales?\b`), nil, []string{FactScale}, "scale"},
@@ -66,8 +69,13 @@ type intent struct {
 
 func (it intent) empty() bool { return !it.review && !it.missing && !it.unread && len(it.kinds) == 0 }
 
+// notReview are phrases whose words name a title-block field, not the
+// review ("issue date", "issued for construction").
+var notReview = regexp.MustCompile(`(?i)\b(issue\s+(date|status)|issued\s+for|date\s+of\s+issue|review\s+(date|stamp))\b`)
+
 func readIntent(question string) intent {
 	var it intent
+	question = notReview.ReplaceAllString(question, " ")
 	switch {
 	case unreadWords.MatchString(question):
 		it.unread = true
