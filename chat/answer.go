@@ -64,7 +64,8 @@ func makeStopWords() map[string]bool {
 	show shown state stated say said tell me us we i you your my our about any all some please can could would should will
 	plan sheet drawing page set document give list find see tell know value number mention mentioned indicate indicated
 	have has had than then also only into per as if so such same other each
-	use used using far apart may might must shall provide provided`) {
+	use used using far apart may might must shall provide provided
+	hold holds keep keeps get gets make makes need needs go goes`) {
 		stop[stem(w)] = true
 		stop[w] = true
 	}
@@ -94,6 +95,9 @@ func contentTerms(q string) []string {
 	}
 	return out
 }
+
+// noteStart is a line opening a numbered or lettered note ("4. ALL", "B) ").
+var noteStart = regexp.MustCompile(`^(\(?[0-9]{1,3}|[A-Z])[.)]\s`)
 
 var pageRef = regexp.MustCompile(`(?i)\bpages?\s+(\d{1,4})\b`)
 
@@ -340,19 +344,37 @@ func (ix *Index) excerptFor(u Unit, terms []string) string {
 		}
 		return n
 	}
-	best, bestScore := u.First, -1
+	best, bestScore, bestFirst := u.First, -1, -1
 	for i := u.First; i <= u.Last; i++ {
-		s := score(lines[i])
+		first := score(lines[i])
+		s := first
 		if i < u.Last {
 			s += score(lines[i+1])
 		}
-		if s > bestScore {
-			best, bestScore = i, s
+		// On a tie the window whose first line holds more of the
+		// question wins: it is where the sentence asked about starts.
+		if s > bestScore || s == bestScore && first > bestFirst {
+			best, bestScore, bestFirst = i, s, first
 		}
 	}
 	text := lines[best]
+	last := best
 	if best < u.Last && score(lines[best+1]) > 0 {
 		text += " " + lines[best+1]
+		last = best + 1
+	}
+	// A note cut at a line break goes on to the end of its sentence
+	// (its value is often on the next line: "… DESIGNED AND / SPECIFIED
+	// BY THE APPOINTED ENGINEER."), never into the next numbered note.
+	for n := 0; n < 3 && last+1 < len(lines) && len(text) < maxExcerpt; n++ {
+		t := strings.TrimSpace(text)
+		next := strings.TrimSpace(lines[last+1])
+		if t == "" || strings.HasSuffix(t, ".") || strings.HasSuffix(t, ":") || next == "" || noteStart.MatchString(next) ||
+			last+1 > u.Last+2 {
+			break
+		}
+		text += " " + next
+		last++
 	}
 	return cutWords(text, maxExcerpt)
 }
