@@ -124,4 +124,3 @@ func TestGeneratedSetQuestions(t *testing.T) {
 		t.Errorf("follow-up on the compliant set: %+v", a)
 	}
 }
-
