@@ -99,6 +99,9 @@ func contentTerms(q string) []string {
 // noteStart is a line opening a numbered or lettered note ("4. ALL", "B) ").
 var noteStart = regexp.MustCompile(`^(\(?[0-9]{1,3}|[A-Z])[.)]\s`)
 
+// labelValueLine is a short "LABEL: VALUE" line.
+var labelValueLine = regexp.MustCompile(`^\s*[^:]{1,30}:\s*\S+(\s+\S+){0,3}\s*$`)
+
 var pageRef = regexp.MustCompile(`(?i)\bpages?\s+(\d{1,4})\b`)
 
 var whichSheets = regexp.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b`)
@@ -369,7 +372,11 @@ func (ix *Index) excerptFor(u Unit, terms []string) string {
 	for n := 0; n < 3 && last+1 < len(lines) && len(text) < maxExcerpt; n++ {
 		t := strings.TrimSpace(text)
 		next := strings.TrimSpace(lines[last+1])
-		if t == "" || strings.HasSuffix(t, ".") || strings.HasSuffix(t, ":") || next == "" || noteStart.MatchString(next) ||
+		// Only prose runs on: a line of labels and values, or a short
+		// caption, is whole.
+		prev := lines[last]
+		if t == "" || strings.HasSuffix(t, ".") || labelValueLine.MatchString(prev) ||
+			next == "" || noteStart.MatchString(next) ||
 			last+1 > u.Last+2 {
 			break
 		}

@@ -128,7 +128,7 @@ func TestBuiltinAnswers(t *testing.T) {
 			t.Errorf("code analysis answer %q lacks %q", code.Answer, want)
 		}
 	}
-	// A follow-up borrows the last question's words.
+	// A follow-up with words of its own is answered from them alone.
 	a := ix.Answer("and the maximum?", []chat.Message{{Role: "user", Content: "What is the stair riser height?"}, {Role: "assistant", Content: "…"}})
 	if len(a.Citations) == 0 || a.Citations[0].SheetNumber != "A0.1" {
 		t.Errorf("follow-up: %+v", a)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"planreview/chat"
 	"planreview/scan"
@@ -123,4 +124,41 @@ func TestGeneratedSetQuestions(t *testing.T) {
 	if !strings.Contains(a.Answer, "V-B") || strings.Contains(a.Answer, "R-3") || len(a.Citations) == 0 {
 		t.Errorf("follow-up on the compliant set: %+v", a)
 	}
+}
+
+// TestModelGetsFactsAndFindings: with a model configured, the typed facts
+// a question asks about and the findings it names are in the model's
+// context, and the model's citation of a fact is verified and kept.
+func TestModelGetsFactsAndFindings(t *testing.T) {
+	ix, _ := generatedIndex(t, false)
+	fm := newFakeModel(t, func(req chatRequest) (string, int, time.Duration) {
+		return `{"answer": "The cover states occupancy R-3.", "citations": ["P1"]}`, 200, 0
+	})
+	a, err := fm.model(5*time.Second).Answer(context.Background(), ix, "What occupancy group is this?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := fm.lastUser()
+	if !strings.Contains(user, `"fact":"occupancy"`) || !strings.Contains(user, "R-3") {
+		t.Errorf("model context lacks the occupancy fact: %s", user)
+	}
+	if len(a.Citations) != 1 || a.Citations[0].SheetNumber != "G-001" || !strings.Contains(a.Citations[0].Excerpt, "R-3") {
+		t.Errorf("model answer %+v", a)
+	}
+	checkCitations(t, ix, "occupancy", a)
+
+	fm2 := newFakeModel(t, func(req chatRequest) (string, int, time.Duration) {
+		return `{"answer": "A-401 is listed but missing.", "citations": ["F1"]}`, 200, 0
+	})
+	a, err = fm2.model(5*time.Second).Answer(context.Background(), ix, "Which sheets are missing?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if user := fm2.lastUser(); !strings.Contains(user, "A-401") || strings.Contains(user, "Stair width") {
+		t.Errorf("model context for missing sheets: %s", user)
+	}
+	if len(a.Citations) != 1 || a.Citations[0].SheetNumber != "G-001" {
+		t.Errorf("model answer %+v", a)
+	}
+	checkCitations(t, ix, "missing", a)
 }
