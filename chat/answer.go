@@ -117,6 +117,9 @@ func (ix *Index) Answer(question string, history []Message) Answer {
 			return a
 		}
 	}
+	if a, ok := ix.answerAbbreviation(question); ok {
+		return a
+	}
 	if len(q.terms) == 0 {
 		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
 	}

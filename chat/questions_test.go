@@ -17,11 +17,11 @@ import (
 // measured on 2026-11-27 where it is below the target (Purdue's cover and
 // abbreviation tables are read as pairs that do not hold the answers), so
 // a change that answers fewer fails.
-const minCorpusAccuracy = 0.86
+const minCorpusAccuracy = 0.89
 
 var minFileAccuracy = map[string]float64{
 	"fsec_pv_permit_sample_generated.pdf":                  0.88,
-	"us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf": 0.43,
+	"us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf": 0.62,
 }
 
 func fileTarget(name string) float64 {
