@@ -123,7 +123,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 			value = append(value, lines[j])
 		}
 		v := strings.Join(value, " ")
-		if isBlankValue(v) {
+		if isBlankValue(v) || !plausibleValue(kind, v) {
 			continue
 		}
 		ex := label + ": " + v
@@ -136,7 +136,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 	}
 	for _, u := range pairs {
 		kind := labelKind(u.Label)
-		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] {
+		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) {
 			continue
 		}
 		valued[kind] = true
@@ -158,7 +158,8 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 		default:
 			kind = labelKind(f.Caption)
 		}
-		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) {
+		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) ||
+			!plausibleValue(kind, fieldUnits[i].Value) {
 			continue
 		}
 		u := fieldUnits[i]
@@ -186,6 +187,40 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Page: pi, Excerpt: label + ":"})
 		}
 	}
+}
+
+var captionInValue = regexp.MustCompile(`[A-Za-z#.)]\s*:(\s|$)`)
+
+var dottedAbbrev = regexp.MustCompile(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
+
+// plausibleValue rejects what a label's neighbour may be without being
+// its value: another caption ("CLIENT PROJ. #: C.40"), a run of an
+// abbreviation list ("FT. FOOT/FEET JT. JOINT"), or, for a name or a
+// place, text with no letters (a dimension).
+func plausibleValue(kind, v string) bool {
+	if captionInValue.MatchString(v) {
+		return false
+	}
+	dotted := 0
+	for _, w := range strings.Fields(v) {
+		if dottedAbbrev.MatchString(w) {
+			dotted++
+		}
+	}
+	if dotted >= 2 {
+		return false
+	}
+	switch kind {
+	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject:
+		letters := 0
+		for _, r := range v {
+			if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
+				letters++
+			}
+		}
+		return letters >= 2
+	}
+	return true
 }
 
 // isBlankValue: a value that is only filler (underscores, dashes, dots).
