@@ -145,7 +145,7 @@ type query struct {
 
 // reviewTerms are words of a question about the review that say what kind
 // of answer is wanted, never what it is about.
-var reviewTerms = regexp.MustCompile(`^(summar\w*|overview|found|find|missing|absent|omitted|lack\w*|read\w*|unreadable|illegible|scanned|text|key|main|major|top|overall|count|total|number|sheets?|documents?|pages?|included|provided|submitted|set|ones?|severity|severities|open|raised|reported|info\w*|could|can|cannot|couldn|t|be|s)$`)
+var reviewTerms = regexp.MustCompile(`^(summar\w*|overview|found|find|miss\w*|absen\w*|omit\w*|lack\w*|read\w*|unreadable|illegible|scanned|text|key|main|major|top|overall|count|total|number|sheets?|documents?|pages?|included|provided|submitted|set|ones?|severity|severities|open|raised|reported|info\w*|could|can|cannot|couldn|t|be|s)$`)
 
 // scope reads the pages a question names, by sheet number or page number;
 // the sheet numbers' own terms are returned so they are not searched for.

@@ -232,7 +232,13 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.Units = append(ix.Units, u)
 		}
 	}
-	ix.labelFacts(pi, blockLast, pairUnits, sp.Fields, fieldUnits)
+	boxes := make([]layout.Box, len(p.Lines))
+	for li := range lp.Lines {
+		if pl := lineOf[li]; pl >= 0 && pl < len(boxes) {
+			boxes[pl] = lp.Lines[li].Box
+		}
+	}
+	ix.labelFacts(pi, blockLast, boxes, pairUnits, sp.Fields, fieldUnits)
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string

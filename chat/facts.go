@@ -1,8 +1,11 @@
 package chat
 
 import (
+	"math"
 	"regexp"
 	"strings"
+
+	"planreview/scan/layout"
 
 	"planreview/scan/sheets"
 )
@@ -98,7 +101,7 @@ func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
 // labelFacts reads the facts a page states by labels: its layout's
 // label/value pairs and title-block fields, and captions printed with
 // nothing after them (blank).
-func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
+func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
 	valued := map[string]bool{}
 	lines := ix.Pages[pi].Lines
 	// A caption ending its line ("Site address:") whose value is the lines
@@ -175,7 +178,8 @@ func (ix *Index) labelFacts(pi int, blockLast []int, pairs []Unit, fields []shee
 		// One caption alone ending a block may have its value in the
 		// next column: blank only when a caption follows in the block
 		// (a form left unfilled) or the line holds several.
-		if len(captions) == 1 && (i+1 > blockLast[i] || i+1 >= len(lines) || len(blankCaptions(lines[i+1])) == 0) {
+		if len(captions) == 1 && !(i+1 <= blockLast[i] && i+1 < len(lines) && len(blankCaptions(lines[i+1])) > 0) &&
+			!emptyFormCell(lines, boxes, i) {
 			continue
 		}
 		for _, label := range captions {
@@ -221,6 +225,38 @@ func plausibleValue(kind, v string) bool {
 		return letters >= 2
 	}
 	return true
+}
+
+// emptyFormCell: the caption of line i heads a column of captions with
+// nothing beside or between them (a title block's "Client:", "Project
+// Address:", "Date:" left unfilled): the nearest line under it in its
+// column, within sixteen line heights (form rows are spaced for handwriting), is another caption, and no line
+// starts to its right at its height.
+func emptyFormCell(lines []string, boxes []layout.Box, i int) bool {
+	if i >= len(boxes) {
+		return false
+	}
+	b := boxes[i]
+	h := b.Y1 - b.Y0
+	if h <= 0 {
+		return false
+	}
+	below, belowGap := -1, math.Inf(1)
+	for j, o := range boxes {
+		if j == i || j >= len(lines) || o.X1 <= b.X0 || o.X0 >= b.X1+4*h {
+			continue
+		}
+		if o.Y0 > b.Y0+0.5*h && o.Y0-b.Y1 < 16*h && o.X0 < b.X1 {
+			if gap := o.Y0 - b.Y1; gap < belowGap {
+				below, belowGap = j, gap
+			}
+		}
+		// Beside: a line at the caption's height starting to its right.
+		if o.X0 >= b.X1 && o.X0 < b.X1+20*h && math.Abs((o.Y0+o.Y1)/2-(b.Y0+b.Y1)/2) < 0.6*h {
+			return false
+		}
+	}
+	return below >= 0 && len(blankCaptions(lines[below])) > 0
 }
 
 // isBlankValue: a value that is only filler (underscores, dashes, dots).

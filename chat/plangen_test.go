@@ -162,3 +162,31 @@ func TestModelGetsFactsAndFindings(t *testing.T) {
 	}
 	checkCitations(t, ix, "missing", a)
 }
+
+// TestBlankTitleBlockFields: a real ADU sheet whose title block prints
+// "Client:", "Building Designer:" and "Project Address:" with nothing
+// filled in. Chat says they are left blank, citing the caption, and never
+// offers the caption as the answer; what the sheet does not state at all
+// is "The plans do not say."
+func TestBlankTitleBlockFields(t *testing.T) {
+	ix, _ := corpusIndex(t, "drawingparser_adu_existing_site_plan.pdf")
+	for _, tc := range []struct{ question, want, cite string }{
+		{"Who is the owner?", "The plans leave the owner blank", "Client:"},
+		{"What is the project address?", "The plans leave the project address blank", "Project Address:"},
+		{"Who is the building designer?", "The plans leave the designer blank", "Building Designer:"},
+		{"What is the construction type?", chat.NotSaid, ""},
+		{"Which sheets are missing?", "The review has no missing-sheet or missing-document findings.", ""},
+	} {
+		a := ix.Answer(tc.question, nil)
+		checkCitations(t, ix, tc.question, a)
+		if !strings.HasPrefix(a.Answer, tc.want) {
+			t.Errorf("%q: answer %q, want %q", tc.question, a.Answer, tc.want)
+		}
+		if tc.cite != "" && (len(a.Citations) != 1 || a.Citations[0].Excerpt != tc.cite) {
+			t.Errorf("%q: citations %+v, want one of %q", tc.question, a.Citations, tc.cite)
+		}
+		if tc.cite == "" && len(a.Citations) != 0 {
+			t.Errorf("%q: citations %+v, want none", tc.question, a.Citations)
+		}
+	}
+}
