@@ -63,7 +63,9 @@ func makeStopWords() map[string]bool {
 	does do did doe what what's whats which who whom whose when where why how many much there their this that these those it its
 	show shown state stated say said tell me us we i you your my our about any all some please can could would should will
 	plan sheet drawing page set document give list find see tell know value number mention mentioned indicate indicated
-	have has had than then also only into per as if so such same other each`) {
+	have has had than then also only into per as if so such same other each
+	use used using far apart may might must shall provide provided
+	hold holds keep keeps get gets make makes need needs go goes`) {
 		stop[stem(w)] = true
 		stop[w] = true
 	}
@@ -73,6 +75,13 @@ func makeStopWords() map[string]bool {
 var findingWords = map[string]bool{"finding": true, "issue": true, "problem": true, "violation": true,
 	"deficiency": true, "comment": true, "correction": true, "flag": true, "flagg": true, "noncompliance": true,
 	"non-compliance": true, "review": true, "error": true, "fail": true}
+
+// Findings about missing sheets or documents, and about pages that could
+// not be read, say so in their own words.
+var (
+	missingSheetWords  = regexp.MustCompile(`(?i)\b(no\s+sheet|is\s+not\s+in\s+the\s+(submitted\s+)?set|not\s+in\s+the\s+submitted|not\s+found\s+in\s+the\s+set|absent\s+from)\b`)
+	unreadFindingWords = regexp.MustCompile(`(?i)\b(could\s+not\s+be\s+read|unreadable|no\s+(readable\s+)?text|not\s+(machine-)?readable|scanned|illegible|ocr)\b`)
+)
 
 var severities = []string{"critical", "high", "medium", "low", "info"}
 
@@ -87,15 +96,29 @@ func contentTerms(q string) []string {
 	return out
 }
 
+// noteStart is a line opening a numbered or lettered note ("4. ALL", "B) ").
+var noteStart = regexp.MustCompile(`^(\(?[0-9]{1,3}|[A-Z])[.)]\s`)
+
+// labelValueLine is a short "LABEL: VALUE" line.
+var labelValueLine = regexp.MustCompile(`^\s*[^:]{1,30}:\s*\S+(\s+\S+){0,3}\s*$`)
+
 var pageRef = regexp.MustCompile(`(?i)\bpages?\s+(\d{1,4})\b`)
 
-var whichSheets = regexp.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b|^\s*where\b`)
+var whichSheets = regexp.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b`)
 
 // Answer answers a question from the index alone, deterministically.
 func (ix *Index) Answer(question string, history []Message) Answer {
 	q := ix.parse(question, history)
 	if q.findings {
 		return ix.answerFindings(q)
+	}
+	if len(q.intent.kinds) > 0 {
+		if a, ok := ix.answerProjectFacts(q); ok {
+			return a
+		}
+	}
+	if a, ok := ix.answerAbbreviation(question); ok {
+		return a
 	}
 	if len(q.terms) == 0 {
 		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
@@ -114,16 +137,19 @@ type query struct {
 	text     string
 	terms    []string
 	findings bool
+	intent   intent
 	severity map[string]bool
 	pages    map[int]bool // page indexes named by sheet number or page
 	which    bool
 }
 
-func (ix *Index) parse(question string, history []Message) query {
-	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
-	q.which = whichSheets.MatchString(question)
-	// Sheet numbers named in the question select pages; they are not words
-	// the answer must contain.
+// reviewTerms are words of a question about the review that say what kind
+// of answer is wanted, never what it is about.
+var reviewTerms = regexp.MustCompile(`^(summar\w*|overview|found|find|miss\w*|absen\w*|omit\w*|lack\w*|read\w*|unreadable|illegible|scanned|text|key|main|major|top|overall|count|total|number|sheets?|documents?|pages?|included|provided|submitted|set|ones?|severity|severities|open|raised|reported|info\w*|could|can|cannot|couldn|t|be|s)$`)
+
+// scope reads the pages a question names, by sheet number or page number;
+// the sheet numbers' own terms are returned so they are not searched for.
+func (ix *Index) scope(question string, pages map[int]bool) map[string]bool {
 	sheetTerms := map[string]bool{}
 	keys := map[string][]int{}
 	for i, p := range ix.Pages {
@@ -135,7 +161,7 @@ func (ix *Index) parse(question string, history []Message) query {
 		n, _ := strconv.Atoi(m[1])
 		for i, p := range ix.Pages {
 			if p.Page == n {
-				q.pages[i] = true
+				pages[i] = true
 			}
 		}
 	}
@@ -143,20 +169,49 @@ func (ix *Index) parse(question string, history []Message) query {
 		raw = strings.Trim(raw, ".:()'")
 		if pis, ok := keys[sheets.NumberKey(raw)]; ok && raw != "" && strings.ContainsAny(raw, "0123456789") {
 			for _, pi := range pis {
-				q.pages[pi] = true
+				pages[pi] = true
 			}
 			for _, t := range Tokens(raw) {
 				sheetTerms[t] = true
 			}
 		}
 	}
+	return sheetTerms
+}
+
+func (ix *Index) parse(question string, history []Message) query {
+	q := query{text: question, severity: map[string]bool{}, pages: map[int]bool{}}
+	q.which = whichSheets.MatchString(question)
+	q.intent = readIntent(question)
+	sheetTerms := ix.scope(question, q.pages)
+	for _, m := range severityRe.FindAllString(question, -1) {
+		m = strings.ToLower(m)
+		if strings.HasPrefix(m, "info") {
+			m = "info"
+		}
+		q.severity[m] = true
+	}
+	// A follow-up that names no subject of its own ("and on A1.1?", "and
+	// the medium ones?") asks what the last question asked, with its own
+	// sheet or severity: the intent is carried over, never the words.
+	if q.intent.empty() && isFollowUp(question, len(q.pages) > 0 || len(q.severity) > 0) {
+		for i := len(history) - 1; i >= 0; i-- {
+			if history[i].Role == "user" {
+				q.intent = readIntent(history[i].Content)
+				if q.intent.review && len(q.severity) == 0 {
+					for _, m := range severityRe.FindAllString(history[i].Content, -1) {
+						q.severity[strings.ToLower(m)] = true
+					}
+				}
+				break
+			}
+		}
+	}
+	q.findings = q.intent.review || q.intent.missing || q.intent.unread
 	for _, t := range contentTerms(question) {
 		switch {
-		case findingWords[t]:
-			q.findings = true
 		case sheetTerms[t]:
-		case contains(severities, t):
-			q.severity[t] = true
+		case q.findings && (findingWords[t] || contains(severities, t) || reviewTerms.MatchString(t)):
 		default:
 			q.terms = append(q.terms, t)
 		}
@@ -164,27 +219,19 @@ func (ix *Index) parse(question string, history []Message) query {
 	if !q.findings {
 		// Severity words are ordinary words outside a question about the
 		// review ("how high is the guard").
-		for s := range q.severity {
-			q.terms = append(q.terms, s)
-		}
 		q.severity = map[string]bool{}
-	}
-	// A short follow-up ("and on the section?") borrows the terms of the
-	// last question asked.
-	if len(q.terms) < 2 {
-		for i := len(history) - 1; i >= 0; i-- {
-			if history[i].Role == "user" {
-				for _, t := range contentTerms(history[i].Content) {
-					if !findingWords[t] && !contains(severities, t) {
-						q.terms = append(q.terms, t)
-					}
-				}
-				break
-			}
-		}
 	}
 	q.terms = uniq(q.terms)
 	return q
+}
+
+// isFollowUp: a question that opens as a follow-up ("and …", "what
+// about …"), or one that only names a sheet or a severity.
+func isFollowUp(question string, scoped bool) bool {
+	if followUp.MatchString(question) {
+		return true
+	}
+	return scoped && len(contentTerms(question)) <= 3
 }
 
 func contains(ss []string, s string) bool {
@@ -303,19 +350,41 @@ func (ix *Index) excerptFor(u Unit, terms []string) string {
 		}
 		return n
 	}
-	best, bestScore := u.First, -1
+	best, bestScore, bestFirst := u.First, -1, -1
 	for i := u.First; i <= u.Last; i++ {
-		s := score(lines[i])
+		first := score(lines[i])
+		s := first
 		if i < u.Last {
 			s += score(lines[i+1])
 		}
-		if s > bestScore {
-			best, bestScore = i, s
+		// On a tie the window whose first line holds more of the
+		// question wins: it is where the sentence asked about starts.
+		if s > bestScore || s == bestScore && first > bestFirst {
+			best, bestScore, bestFirst = i, s, first
 		}
 	}
 	text := lines[best]
+	last := best
 	if best < u.Last && score(lines[best+1]) > 0 {
 		text += " " + lines[best+1]
+		last = best + 1
+	}
+	// A note cut at a line break goes on to the end of its sentence
+	// (its value is often on the next line: "… DESIGNED AND / SPECIFIED
+	// BY THE APPOINTED ENGINEER."), never into the next numbered note.
+	for n := 0; n < 3 && last+1 < len(lines) && len(text) < maxExcerpt; n++ {
+		t := strings.TrimSpace(text)
+		next := strings.TrimSpace(lines[last+1])
+		// Only prose runs on: a line of labels and values, or a short
+		// caption, is whole.
+		prev := lines[last]
+		if t == "" || strings.HasSuffix(t, ".") || labelValueLine.MatchString(prev) ||
+			next == "" || noteStart.MatchString(next) ||
+			last+1 > u.Last+2 {
+			break
+		}
+		text += " " + next
+		last++
 	}
 	return cutWords(text, maxExcerpt)
 }
@@ -465,6 +534,13 @@ func (ix *Index) answerFindings(q query) Answer {
 		if len(q.pages) > 0 && (f.Page < 0 || !q.pages[f.Page]) {
 			continue
 		}
+		text := f.Title + " " + f.Rationale
+		if q.intent.missing && !(missingWords.MatchString(text) || missingSheetWords.MatchString(text)) {
+			continue
+		}
+		if q.intent.unread && !unreadFindingWords.MatchString(text) {
+			continue
+		}
 		picked = append(picked, i)
 	}
 	// Remaining words narrow by subject ("stair findings"): a finding
@@ -492,6 +568,31 @@ func (ix *Index) answerFindings(q query) Answer {
 	scope := describeScope(q, ix)
 	var sb strings.Builder
 	var cites []Citation
+	switch {
+	case q.intent.missing:
+		scope.severity = "missing-sheet or missing-document " + scope.severity
+	case q.intent.unread:
+		scope.severity = "unreadable-page " + scope.severity
+	}
+	if q.intent.unread {
+		// Pages with no text at all are what could not be read, whatever
+		// the findings say.
+		var blank []string
+		for pi, p := range ix.Pages {
+			if len(q.pages) > 0 && !q.pages[pi] {
+				continue
+			}
+			if len(p.Lines) == 0 {
+				blank = append(blank, ix.sheetName(pi))
+			}
+		}
+		if len(blank) > 0 {
+			fmt.Fprintf(&sb, "No text could be read on %s (scanned or drawn without text); chat cannot answer from %s. ",
+				joinAnd(blank), map[bool]string{true: "it", false: "them"}[len(blank) == 1])
+		} else {
+			sb.WriteString("Every page has text that was read. ")
+		}
+	}
 	if len(picked) == 0 {
 		fmt.Fprintf(&sb, "The review has no %sfindings%s.", scope.severity, scope.where)
 	} else {
@@ -517,9 +618,17 @@ func (ix *Index) answerFindings(q query) Answer {
 				sb.WriteString(", " + ix.sheetName(f.Page))
 			}
 			sb.WriteString("].")
+			// A few findings, or those naming what is missing or
+			// unreadable, are explained in their own words.
+			if f.Rationale != "" && (len(picked) <= 3 || q.intent.missing || q.intent.unread) {
+				sb.WriteString(" " + strings.TrimSpace(f.Rationale))
+				if !strings.HasSuffix(sb.String(), ".") {
+					sb.WriteString(".")
+				}
+			}
 			if f.Page >= 0 {
 				for _, a := range f.Anchors {
-					if cit, ok := ix.cite(f.Page, a); ok {
+					if cit, ok := ix.cite(f.Page, ix.fitExcerpt(f.Page, a)); ok {
 						cites = append(cites, cit)
 						break
 					}

@@ -142,6 +142,27 @@ func (ix *Index) addPage(sp SourcePage) {
 			}
 		}
 	}
+	// The last line of each line's block (page lines of a block are
+	// consecutive).
+	blockLast := make([]int, len(p.Lines))
+	for i := range blockLast {
+		blockLast[i] = i
+	}
+	for _, b := range lp.Blocks {
+		first, last := -1, -1
+		for _, li := range b.Lines {
+			if li >= 0 && li < len(lp.Lines) {
+				pl := lineOf[li]
+				if first < 0 || pl < first {
+					first = pl
+				}
+				last = max(last, pl)
+			}
+		}
+		for pl := first; pl >= 0 && pl <= last; pl++ {
+			blockLast[pl] = last
+		}
+	}
 	ix.Pages = append(ix.Pages, p)
 	// headingOf is the heading of the first of words in a line.
 	headingOf := func(words []int) (string, bool) {
@@ -192,6 +213,7 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.addPassage(pi, lineOf[li], lineOf[li], "")
 		}
 	}
+	firstPair := len(ix.Units)
 	for _, pr := range lp.Pairs {
 		ex := pw.text(pr.LabelWords, pr.ValueWords)
 		if ex != "" && strings.TrimSpace(pr.Value) != "" {
@@ -199,13 +221,24 @@ func (ix *Index) addPage(sp SourcePage) {
 				Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
 		}
 	}
-	for _, f := range sp.Fields {
+	pairUnits := ix.Units[firstPair:len(ix.Units):len(ix.Units)]
+	fieldUnits := make([]Unit, len(sp.Fields))
+	for i, f := range sp.Fields {
 		ex := pw.text(f.CaptionWords, f.ValueWords)
 		if ex != "" && strings.TrimSpace(f.Value) != "" {
-			ix.Units = append(ix.Units, Unit{Kind: KindField, Page: pi,
-				Label: strings.TrimRight(normalizeSpace(f.Caption), ": "), Value: normalizeSpace(f.Value), Excerpt: ex})
+			u := Unit{Kind: KindField, Page: pi,
+				Label: strings.TrimRight(normalizeSpace(f.Caption), ": "), Value: normalizeSpace(f.Value), Excerpt: ex}
+			fieldUnits[i] = u
+			ix.Units = append(ix.Units, u)
 		}
 	}
+	boxes := make([]layout.Box, len(p.Lines))
+	for li := range lp.Lines {
+		if pl := lineOf[li]; pl >= 0 && pl < len(boxes) {
+			boxes[pl] = lp.Lines[li].Box
+		}
+	}
+	ix.labelFacts(pi, blockLast, boxes, pairUnits, sp.Fields, fieldUnits)
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string

@@ -36,10 +36,15 @@ import (
 //     consecutive units each holding the term once (a sheet title's terms
 //     are in every unit of its page), its length following.
 //
-// Format 1 is still read: indexes stored before format 2 answer as they did.
+// Format 3 is format 2 followed by the set's typed facts (kind, label,
+// value, qualifier, page, excerpt each), after the postings.
+//
+// Formats 1 and 2 are still read: indexes stored before answer as they did
+// (with no typed facts: questions about project data are then answered by
+// retrieval).
 const (
 	magic         = "PRCI"
-	formatVersion = 2
+	formatVersion = 3
 	// maxDecoded bounds what a stored index may expand to (a corrupted or
 	// hostile value never allocates without limit).
 	maxDecoded = 128 << 20
@@ -177,6 +182,15 @@ func (ix *Index) Encode() ([]byte, error) {
 			prev = int(ps[i-1].unit)
 		}
 	}
+	w.uint(len(ix.Facts))
+	for _, f := range ix.Facts {
+		w.str(f.Kind)
+		w.str(f.Label)
+		w.str(f.Value)
+		w.str(f.Qualifier)
+		w.uint(f.Page)
+		w.str(f.Excerpt)
+	}
 	var buf bytes.Buffer
 	buf.Grow(len(w.b)/3 + 64)
 	buf.WriteString(magic)
@@ -204,7 +218,7 @@ func Decode(data []byte) (*Index, error) {
 		return nil, ErrCorrupt
 	}
 	version := data[len(magic)]
-	if version != 1 && version != formatVersion {
+	if version < 1 || version > formatVersion {
 		return nil, fmt.Errorf("%w: format %d", ErrCorrupt, version)
 	}
 	zr := flate.NewReader(bytes.NewReader(data[len(magic)+1:]))
@@ -325,6 +339,16 @@ func Decode(data []byte) (*Index, error) {
 			}
 		}
 		ix.postings[t] = ps
+	}
+	if version >= 3 {
+		for n := r.count(); len(ix.Facts) < n && r.err == nil; {
+			f := Fact{Kind: r.str(), Label: r.str(), Value: r.str(), Qualifier: r.str(), Page: r.uint(), Excerpt: r.str()}
+			if f.Page >= len(ix.Pages) {
+				r.fail()
+				break
+			}
+			ix.Facts = append(ix.Facts, f)
+		}
 	}
 	if r.err == nil && r.i != len(r.s) {
 		r.err = errors.New("data after the index")

@@ -85,6 +85,9 @@ type Index struct {
 	Pages    []Page
 	Units    []Unit
 	Findings []Finding
+	// Facts are the set's typed statements (occupancy, codes, address,
+	// owner, scale…), each on its page.
+	Facts []Fact
 	// HeldTopics are the topics whose findings were withheld (no certified
 	// local law covers them); chat says so instead of answering from them.
 	HeldTopics []string

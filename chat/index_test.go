@@ -21,7 +21,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(back.Pages, ix.Pages) || !reflect.DeepEqual(back.Findings, ix.Findings) || len(back.Units) != len(ix.Units) {
+	if !reflect.DeepEqual(back.Pages, ix.Pages) || !reflect.DeepEqual(back.Findings, ix.Findings) || !reflect.DeepEqual(back.Facts, ix.Facts) || len(back.Units) != len(ix.Units) {
 		t.Fatalf("round trip changed the index")
 	}
 	for _, q := range []string{"riser height", "occupancy group", "what are the high findings?", "capital of France"} {
@@ -38,7 +38,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 
 // TestDecodeFormat1 reads an index stored in format 1 (written before
 // format 2, by the pipeline on a generated set with findings): it answers
-// as the same index in format 2 does, and writing it again gives format 2's
+// as the same index in the current format does, and writing it again gives the same
 // bytes.
 func TestDecodeFormat1(t *testing.T) {
 	v1, err := os.ReadFile(filepath.Join("testdata", "index-v1.prci"))
@@ -56,7 +56,7 @@ func TestDecodeFormat1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v2[4] != 2 || len(v2) >= len(v1) {
+	if v2[4] != 3 || len(v2) >= len(v1) {
 		t.Errorf("re-encoded as format %d in %d bytes (format 1: %d)", v2[4], len(v2), len(v1))
 	}
 	back, err := chat.Decode(v2)
@@ -128,7 +128,7 @@ func TestBuiltinAnswers(t *testing.T) {
 			t.Errorf("code analysis answer %q lacks %q", code.Answer, want)
 		}
 	}
-	// A follow-up borrows the last question's words.
+	// A follow-up with words of its own is answered from them alone.
 	a := ix.Answer("and the maximum?", []chat.Message{{Role: "user", Content: "What is the stair riser height?"}, {Role: "assistant", Content: "…"}})
 	if len(a.Citations) == 0 || a.Citations[0].SheetNumber != "A0.1" {
 		t.Errorf("follow-up: %+v", a)

@@ -4,17 +4,19 @@ import (
 	"context"
 
 	"planreview/chat"
+	"planreview/scan/rules"
 	"planreview/scan/sheets"
 )
 
 // indexForChat builds the version's chat index from the reviewed set: every
 // page's layout (blocks, pairs, table rows), its title-block fields, its
-// sheet as the findings name it (so chat and findings agree), and the
-// delivered findings. Held topics
-// are recorded so chat can say what it may not answer from. models is each
-// file's set model (nil entries or pages: the fields are read again), whose
-// title-block fields the index takes rather than reading each page twice.
-func indexForChat(ctx context.Context, res Result, models []sheets.SetModel) ([]byte, error) {
+// sheet as the findings name it (so chat and findings agree), the typed
+// project facts the checks read (occupancy, construction type, codes,
+// areas…), and the delivered findings. Held topics are recorded so chat
+// can say what it may not answer from. models is each file's set model (nil
+// entries or pages: the fields are read again), whose title-block fields
+// the index takes rather than reading each page twice.
+func indexForChat(ctx context.Context, res Result, models []sheets.SetModel, facts []rules.Fact) ([]byte, error) {
 	var pages []chat.SourcePage
 	for fi, f := range res.Files {
 		for i := range f.Pages {
@@ -41,5 +43,21 @@ func indexForChat(ctx context.Context, res Result, models []sheets.SetModel) ([]
 	if c := res.CodeBasis.LocalLawCoverage; c != nil {
 		held = c.HeldTopics
 	}
-	return chat.Build(pages, res.Findings, held).Encode()
+	ix := chat.Build(pages, res.Findings, held)
+	for _, f := range facts {
+		if f.FileIndex < 0 || f.FileIndex >= len(res.Files) {
+			continue
+		}
+		kind := f.Kind
+		if kind == rules.FactArea && f.AreaKind != "" {
+			kind += "/" + f.AreaKind
+		}
+		label := f.Label
+		if f.Level != "" && label == "" {
+			label = f.Level
+		}
+		ix.AddFact(chat.Fact{Kind: kind, Label: label, Value: f.Value, Qualifier: f.Qualifier},
+			res.Files[f.FileIndex].FileID, f.Page, f.Text)
+	}
+	return ix.Encode()
 }

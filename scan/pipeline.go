@@ -320,7 +320,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	// Chat reads no PDF: what it searches is indexed now, from the words
 	// and models already in memory.
 	progress.Stage(store.StageIndexing)
-	if res.ChatIndex, err = indexForChat(ctx, res, classified.Models()); err != nil {
+	if res.ChatIndex, err = indexForChat(ctx, res, classified.Models(), classified.Facts()); err != nil {
 		return Result{}, err
 	}
 	if err := p.checkSetHeap(res.Files); err != nil {

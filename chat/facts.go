@@ -1,0 +1,326 @@
+package chat
+
+import (
+	"math"
+	"regexp"
+	"strings"
+
+	"planreview/scan/layout"
+
+	"planreview/scan/sheets"
+)
+
+// Fact is one typed statement of the plans: what it is (Kind), its label
+// and value as printed, and the page text it was read from (Excerpt, text
+// of page Page). A fact whose Value is empty is a label the plans print
+// with nothing filled in ("OWNER:"): chat says the plans leave it blank.
+//
+// Kinds: the review engine's (occupancy, construction_type, sprinklers,
+// code, stories, stories_below_grade, building_height, area/<kind>), and
+// those read here from labels and title blocks (address, parcel, owner,
+// architect, engineer, designer, project, zoning, scale, sheet_title).
+type Fact struct {
+	Kind      string
+	Label     string
+	Value     string
+	Qualifier string
+	Page      int // index into Index.Pages
+	Excerpt   string
+}
+
+// Fact kinds read from labels.
+const (
+	FactAddress    = "address"
+	FactParcel     = "parcel"
+	FactOwner      = "owner"
+	FactArchitect  = "architect"
+	FactEngineer   = "engineer"
+	FactDesigner   = "designer"
+	FactProject    = "project"
+	FactZoning     = "zoning"
+	FactScale      = "scale"
+	FactSheetTitle = "sheet_title"
+	FactDate       = "date"
+	FactRevision   = "revision"
+	FactStatus     = "issue_status"
+)
+
+// labelKinds classify a printed label by its words, most specific first.
+// A label is a short caption, so a kind's word anywhere in it decides
+// (unless an excluding word is there too: "OWNER PHONE" is a phone).
+var labelKinds = []struct {
+	kind    string
+	re      *regexp.Regexp
+	exclude *regexp.Regexp
+}{
+	{FactParcel, regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`),
+		regexp.MustCompile(`(?i)\b(area|coverage|size|depth|width|line)\b`)},
+	{FactAddress, regexp.MustCompile(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
+		regexp.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
+	{FactArchitect, regexp.MustCompile(`(?i)\barchitects?\b`), regexp.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactEngineer, regexp.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date)\b`)},
+	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
+	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
+	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)\s*$`), nil},
+}
+
+// labelKind classifies a label (empty: not a kind chat answers from).
+func labelKind(label string) string {
+	if len(label) > 60 || len(strings.Fields(label)) > 5 {
+		return ""
+	}
+	for _, lk := range labelKinds {
+		if lk.re.MatchString(label) && (lk.exclude == nil || !lk.exclude.MatchString(label)) {
+			return lk.kind
+		}
+	}
+	return ""
+}
+
+// AddFact adds a fact read by the review engine, on the page of fileID
+// numbered page, read from text. It is kept only when its words are on that
+// page (so its citation checks out); the excerpt is the text, else its
+// value.
+func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
+	pi := ix.PageIndex(fileID, page)
+	if pi < 0 || strings.TrimSpace(f.Value) == "" {
+		return
+	}
+	f.Page = pi
+	f.Label, f.Value = normalizeSpace(f.Label), normalizeSpace(f.Value)
+	for _, ex := range []string{text, f.Label + " " + f.Value, f.Value} {
+		if ex = ix.fitExcerpt(pi, normalizeSpace(ex)); ex != "" && ix.Verify(pi, ex) {
+			f.Excerpt = cutWords(ex, maxExcerpt)
+			ix.Facts = append(ix.Facts, f)
+			return
+		}
+	}
+}
+
+// labelFacts reads the facts a page states by labels: its layout's
+// label/value pairs and title-block fields, and captions printed with
+// nothing after them (blank).
+func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
+	valued := map[string]bool{}
+	lines := ix.Pages[pi].Lines
+	// A caption ending its line ("Site address:") whose value is the lines
+	// under it in its block: the whole value, where a pair holds its
+	// nearest line only.
+	byLines := map[string]bool{}
+	for i, line := range lines {
+		captions := blankCaptions(line)
+		if len(captions) == 0 {
+			continue
+		}
+		label := captions[len(captions)-1]
+		kind := labelKind(label)
+		if kind == "" || i >= len(blockLast) {
+			continue
+		}
+		var value []string
+		for j := i + 1; j <= blockLast[i] && j <= i+3 && j < len(lines); j++ {
+			if strings.Contains(lines[j], ":") {
+				break
+			}
+			value = append(value, lines[j])
+		}
+		v := strings.Join(value, " ")
+		if isBlankValue(v) || !plausibleValue(kind, v) {
+			continue
+		}
+		ex := label + ": " + v
+		if !ix.verifyLines(pi, ex) {
+			continue
+		}
+		valued[kind] = true
+		byLines[strings.ToLower(label)] = true
+		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Value: v, Page: pi, Excerpt: cutWords(ex, maxExcerpt)})
+	}
+	for _, u := range pairs {
+		kind := labelKind(u.Label)
+		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) {
+			continue
+		}
+		valued[kind] = true
+		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
+	}
+	for i, f := range fields {
+		var kind string
+		switch f.Kind {
+		case sheets.FieldScale:
+			kind = FactScale
+		case sheets.FieldTitle:
+			kind = FactSheetTitle
+		case sheets.FieldDate:
+			kind = FactDate
+		case sheets.FieldRevision:
+			kind = FactRevision
+		case sheets.FieldStatus:
+			kind = FactStatus
+		default:
+			kind = labelKind(f.Caption)
+		}
+		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) ||
+			!plausibleValue(kind, fieldUnits[i].Value) {
+			continue
+		}
+		u := fieldUnits[i]
+		valued[kind] = true
+		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
+	}
+	// Blank captions: a line ending in "LABEL:" (or a line of captions
+	// only, "PHONE: ADDRESS:") states a label whose value was never
+	// filled in, unless the page gives that kind a value elsewhere.
+	seen := map[string]bool{}
+	for i, line := range lines {
+		captions := blankCaptions(line)
+		// One caption alone ending a block may have its value in the
+		// next column: blank only when a caption follows in the block
+		// (a form left unfilled) or the line holds several.
+		if len(captions) == 1 && !(i+1 <= blockLast[i] && i+1 < len(lines) && len(blankCaptions(lines[i+1])) > 0) &&
+			!emptyFormCell(lines, boxes, i) {
+			continue
+		}
+		for _, label := range captions {
+			kind := labelKind(label)
+			if kind == "" || valued[kind] || seen[kind] {
+				continue
+			}
+			seen[kind] = true
+			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Page: pi, Excerpt: label + ":"})
+		}
+	}
+}
+
+var captionInValue = regexp.MustCompile(`[A-Za-z#.)]\s*:(\s|$)`)
+
+var dottedAbbrev = regexp.MustCompile(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
+
+// plausibleValue rejects what a label's neighbour may be without being
+// its value: another caption ("CLIENT PROJ. #: C.40"), a run of an
+// abbreviation list ("FT. FOOT/FEET JT. JOINT"), or, for a name or a
+// place, text with no letters (a dimension).
+func plausibleValue(kind, v string) bool {
+	if captionInValue.MatchString(v) {
+		return false
+	}
+	dotted := 0
+	for _, w := range strings.Fields(v) {
+		if dottedAbbrev.MatchString(w) {
+			dotted++
+		}
+	}
+	if dotted >= 2 {
+		return false
+	}
+	switch kind {
+	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject:
+		letters := 0
+		for _, r := range v {
+			if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
+				letters++
+			}
+		}
+		return letters >= 2
+	}
+	return true
+}
+
+// emptyFormCell: the caption of line i heads a column of captions with
+// nothing beside or between them (a title block's "Client:", "Project
+// Address:", "Date:" left unfilled): the nearest line under it in its
+// column, within sixteen line heights (form rows are spaced for handwriting), is another caption, and no line
+// starts to its right at its height.
+func emptyFormCell(lines []string, boxes []layout.Box, i int) bool {
+	if i >= len(boxes) {
+		return false
+	}
+	b := boxes[i]
+	h := b.Y1 - b.Y0
+	if h <= 0 {
+		return false
+	}
+	below, belowGap := -1, math.Inf(1)
+	for j, o := range boxes {
+		if j == i || j >= len(lines) || o.X1 <= b.X0 || o.X0 >= b.X1+4*h {
+			continue
+		}
+		if o.Y0 > b.Y0+0.5*h && o.Y0-b.Y1 < 16*h && o.X0 < b.X1 {
+			if gap := o.Y0 - b.Y1; gap < belowGap {
+				below, belowGap = j, gap
+			}
+		}
+		// Beside: a line at the caption's height starting to its right.
+		if o.X0 >= b.X1 && o.X0 < b.X1+20*h && math.Abs((o.Y0+o.Y1)/2-(b.Y0+b.Y1)/2) < 0.6*h {
+			return false
+		}
+	}
+	return below >= 0 && len(blankCaptions(lines[below])) > 0
+}
+
+// isBlankValue: a value that is only filler (underscores, dashes, dots).
+func isBlankValue(v string) bool {
+	return strings.Trim(v, " _-.:…") == ""
+}
+
+// blankCaptions are the captions of a line printed with no value: the last
+// caption of a line ending in a colon, and every caption of a line made of
+// short captions only.
+func blankCaptions(line string) []string {
+	if !strings.HasSuffix(strings.TrimSpace(line), ":") {
+		return nil
+	}
+	parts := strings.Split(strings.TrimSpace(line), ":")
+	parts = parts[:len(parts)-1] // the empty text after the last colon
+	var out []string
+	allCaptions := true
+	for _, p := range parts {
+		if n := len(strings.Fields(p)); n == 0 || n > 4 || strings.ContainsAny(p, "0123456789") {
+			allCaptions = false
+		}
+	}
+	if allCaptions {
+		for _, p := range parts {
+			out = append(out, normalizeSpace(p))
+		}
+		return out
+	}
+	last := normalizeSpace(parts[len(parts)-1])
+	if n := len(strings.Fields(last)); n > 0 && n <= 4 {
+		out = append(out, last)
+	}
+	return out
+}
+
+// fitExcerpt returns text as an excerpt of page pi: itself when it is a run
+// of the page's text, else its words cut into the longest runs that are
+// (joined by Sep), or "" when some word is not on the page. Anchors and
+// facts read across cells ("A-401 INTERIOR ELEVATIONS" from two cells of
+// an index) are cited this way.
+func (ix *Index) fitExcerpt(pi int, text string) string {
+	text = normalizeSpace(text)
+	if text == "" || ix.Verify(pi, text) {
+		return text
+	}
+	words := strings.Fields(text)
+	var runs []string
+	for i := 0; i < len(words); {
+		j := i + 1
+		if !ix.Verify(pi, words[i]) {
+			return ""
+		}
+		for j < len(words) && ix.Verify(pi, strings.Join(words[i:j+1], " ")) {
+			j++
+		}
+		runs = append(runs, strings.Join(words[i:j], " "))
+		i = j
+	}
+	return strings.Join(runs, Sep)
+}
+
+// verifyLines is Verify on page text still being built (the page's text
+// cache is made once all pages are in).
+func (ix *Index) verifyLines(pi int, excerpt string) bool {
+	return strings.Contains(joinNormalized(ix.Pages[pi].Lines), normalizeSpace(excerpt))
+}

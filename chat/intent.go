@@ -1,0 +1,256 @@
+package chat
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// factIntents map a question's wording to the fact kinds that answer it,
+// most specific first; the first that matches decides. A kind ending in
+// "/" is a prefix (area/ is every kind of area).
+var factIntents = []struct {
+	re      *regexp.Regexp
+	exclude *regexp.Regexp
+	kinds   []string
+	name    string // what the answer calls it
+}{
+	{regexp.MustCompile(`(?i)\b(construction\s+(type|class(ification)?)|type\s+of\s+construction|constr\.?\s+type)\b`), nil,
+		[]string{"construction_type"}, "construction type"},
+	{regexp.MustCompile(`(?i)\b(occupanc(y|ies)|use\s+group|occupancy\s+group)\b`), regexp.MustCompile(`(?i)\b(load|sensor|separation)\b`),
+		[]string{"occupancy"}, "occupancy"},
+	{regexp.MustCompile(`(?i)\b(sprinkler(s|ed)?|fire\s+suppression)\b`), nil, []string{"sprinklers"}, "sprinklers"},
+	{regexp.MustCompile(`(?i)\b(stor(y|ies|eys?)|how\s+many\s+(floors|levels))\b`), nil,
+		[]string{"stories", "stories_below_grade"}, "number of stories"},
+	{regexp.MustCompile(`(?i)\b(building\s+height|height\s+of\s+(the\s+)?(building|house|structure)|how\s+tall)\b`), nil,
+		[]string{"building_height"}, "building height"},
+	{regexp.MustCompile(`(?i)\b((lot|parcel|site)\s+(area|size))\b`), nil, []string{"area/lot"}, "lot area"},
+	{regexp.MustCompile(`(?i)\b((lot|site|parcel)\s+coverage)\b`), nil, []string{"area/coverage"}, "lot coverage"},
+	{regexp.MustCompile(`(?i)\bfootprint\b`), nil, []string{"area/footprint"}, "footprint"},
+	{regexp.MustCompile(`(?i)\b(floor\s+area|(total|gross|building|living|heated|conditioned|adu|dwelling)\s+(floor\s+)?area|square\s+(feet|foot|footage|met(er|re)s)|sq\.?\s*ft|how\s+(big|large))\b`),
+		regexp.MustCompile(`(?i)\b(refuge|drain|well)\b`), []string{"area/"}, "floor area"},
+	{regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n|assessor|tax\s+(lot|map|id)|folio|roll\s+number)\b`), nil, []string{FactParcel}, "parcel number"},
+	{regexp.MustCompile(`(?i)\b(address|where\s+is\s+(the|this)\s+(project|site|building|property|house)|located|location\s+of\s+(the|this)\s+(project|site|building|property))\b`),
+		nil, []string{FactAddress}, "project address"},
+	{regexp.MustCompile(`(?i)\b(owner|client|applicant)\b`), nil, []string{FactOwner}, "owner"},
+	{regexp.MustCompile(`(?i)\b(architect\s+(and|or)\s+engineer|engineer\s+(and|or)\s+architect|(architect|engineer)\s+of\s+record|design\s+professional|who\s+(designed|prepared|drew|stamped|sealed))\b`),
+		nil, []string{FactArchitect, FactEngineer, FactDesigner}, "architect or engineer of record"},
+	{regexp.MustCompile(`(?i)\barchitect(s|ure\s+firm)?\b`), regexp.MustCompile(`(?i)\blandscape\b`), []string{FactArchitect, FactDesigner}, "architect"},
+	{regexp.MustCompile(`(?i)\b(engineer(s|ing\s+firm)?|eor)\b`), nil, []string{FactEngineer}, "engineer"},
+	{regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by)\b`), nil, []string{FactDesigner, FactArchitect, FactEngineer}, "designer"},
+	{regexp.MustCompile(`(?i)\b(zon(ing|e\s+district)|land\s+use(\s+district)?)\b`), nil, []string{FactZoning}, "zoning"},
+	{regexp.MustCompile(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b`), nil, []string{FactProject}, "project name"},
+	{regexp.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated))\b`), nil, []string{FactDate}, "date"},
+	{regexp.MustCompile(`(?i)\brevisions?\b`), nil, []string{FactRevision}, "revision"},
+	{regexp.MustCompile(`(?i)\b(issue\s+status|issued\s+for|status\s+of\s+(the|these)\s+(drawings|plans|sheets))\b`), nil, []string{FactStatus}, "issue status"},
+	{regexp.MustCompile(`(?i)\b(codes?|editions?|ibc|irc|nec|nfpa\s*\d+|cbc|crc|fbc)\b`), regexp.MustCompile(`(?i)\b(zip|postal|color|colour|sheet\s+code|code\s+sections?\s+cited)\b`),
+		[]string{"code"}, "codes"},
+	{regexp.MustCompile(`(?i)\bscales?\b`), nil, []string{FactScale}, "scale"},
+	{regexp.MustCompile(`(?i)\b(title|titled|called|named|name)\b`), nil, []string{FactSheetTitle}, "title"},
+}
+
+// Words that make a question one about the review, and its kinds.
+var (
+	reviewWords  = regexp.MustCompile(`(?i)\b(findings?|issues?|problems?|violations?|deficienc(y|ies)|corrections?|comments?|flag(s|ged)?|non-?compliance|review(er)?|summari[sz]e|summary|overview|found)\b`)
+	missingWords = regexp.MustCompile(`(?i)\b(missing|absent|not\s+(included|provided|submitted|in\s+the\s+set)|omitted|lacking)\b`)
+	unreadWords  = regexp.MustCompile(`(?i)\b(could\s*n[o']t\s+(be\s+)?read|can\s*n[o']t\s+(be\s+)?read|not\s+(be\s+)?read(able)?|unreadable|illegible|scanned|no\s+text)\b`)
+	followUp     = regexp.MustCompile(`(?i)^\s*(and|also|what\s+about|how\s+about|same\s+for|and\s+what\s+about)\b`)
+	severityRe   = regexp.MustCompile(`(?i)\b(critical|high|medium|low|info(rmational)?)\b`)
+)
+
+// intent is what a question asks for beyond its words.
+type intent struct {
+	review  bool // about the review's findings
+	missing bool // missing sheets or documents
+	unread  bool // what could not be read
+	kinds   []string
+	name    string
+}
+
+func (it intent) empty() bool { return !it.review && !it.missing && !it.unread && len(it.kinds) == 0 }
+
+// notReview are phrases whose words name a title-block field, not the
+// review ("issue date", "issued for construction").
+var notReview = regexp.MustCompile(`(?i)\b(issue\s+(date|status)|issued\s+for|date\s+of\s+issue|review\s+(date|stamp))\b`)
+
+func readIntent(question string) intent {
+	var it intent
+	question = notReview.ReplaceAllString(question, " ")
+	switch {
+	case unreadWords.MatchString(question):
+		it.unread = true
+	case missingWords.MatchString(question):
+		it.missing = true
+	case reviewWords.MatchString(question):
+		it.review = true
+	}
+	if it.review || it.missing || it.unread {
+		return it
+	}
+	for _, fi := range factIntents {
+		if fi.re.MatchString(question) && (fi.exclude == nil || !fi.exclude.MatchString(question)) {
+			it.kinds, it.name = fi.kinds, fi.name
+			return it
+		}
+	}
+	return it
+}
+
+// factsOf are the index's facts of the kinds, on the pages when any are
+// named.
+func (ix *Index) factsOf(kinds []string, pages map[int]bool) []Fact {
+	var out []Fact
+	for _, f := range ix.Facts {
+		if len(pages) > 0 && !pages[f.Page] {
+			continue
+		}
+		for _, k := range kinds {
+			if f.Kind == k || strings.HasSuffix(k, "/") && strings.HasPrefix(f.Kind, k) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+const maxFacts = 8
+
+// answerProjectFacts answers from the typed facts; ok is false when the
+// index holds no fact of the kinds (retrieval answers then).
+func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
+	kinds := q.intent.kinds
+	if contains(kinds, FactSheetTitle) && len(q.pages) == 0 {
+		return Answer{}, false // "title" with no sheet named: retrieval
+	}
+	facts := ix.factsOf(kinds, q.pages)
+	if contains(kinds, FactSheetTitle) {
+		if a, ok := ix.answerSheetTitles(q); ok {
+			return a, true
+		}
+	}
+	var valued, blank []Fact
+	for _, f := range facts {
+		if f.Value == "" {
+			blank = append(blank, f)
+		} else {
+			valued = append(valued, f)
+		}
+	}
+	if len(valued) == 0 && len(blank) == 0 {
+		return Answer{}, false
+	}
+	if len(valued) == 0 {
+		f := blank[0]
+		cit, ok := ix.cite(f.Page, f.Excerpt)
+		if !ok {
+			return Answer{}, false
+		}
+		return Answer{Answer: fmt.Sprintf("The plans leave the %s blank: %s prints “%s” with no value.",
+			q.intent.name, ix.sheetName(f.Page), f.Excerpt), Citations: []Citation{cit}, Source: "builtin"}, true
+	}
+	// One statement per distinct value, first in page order; a value the
+	// sets repeat on every sheet (codes in the title block) is said once.
+	type stated struct {
+		text string
+		page int
+	}
+	var said []stated
+	var cites []Citation
+	seen := map[string]bool{}
+	for _, f := range valued {
+		key := strings.ToLower(f.Kind + "\x00" + f.Qualifier + "\x00" + normalizeSpace(f.Value))
+		if seen[key] || len(said) >= maxFacts {
+			continue
+		}
+		cit, ok := ix.cite(f.Page, f.Excerpt)
+		if !ok {
+			continue
+		}
+		seen[key] = true
+		text := "“" + f.Excerpt + "”"
+		if f.Label != "" && !strings.Contains(f.Excerpt, Sep) && strings.EqualFold(normalizeSpace(f.Excerpt), normalizeSpace(f.Label+" "+f.Value)) {
+			text = f.Label + ": " + f.Value
+		} else if f.Label != "" {
+			text = f.Label + ": " + f.Value
+		} else if f.Value != f.Excerpt && !strings.EqualFold(f.Value, f.Excerpt) {
+			text = f.Value + " (“" + f.Excerpt + "”)"
+		}
+		if f.Qualifier != "" {
+			text += " (" + f.Qualifier + ")"
+		}
+		said = append(said, stated{text, f.Page})
+		cites = append(cites, cit)
+	}
+	if len(said) == 0 {
+		return Answer{}, false
+	}
+	var sentences []string
+	var order []int
+	byPage := map[int][]string{}
+	for _, s := range said {
+		if _, ok := byPage[s.page]; !ok {
+			order = append(order, s.page)
+		}
+		byPage[s.page] = append(byPage[s.page], s.text)
+	}
+	for _, pi := range order {
+		sentences = append(sentences, capitalize(ix.sheetName(pi))+" states "+joinAnd(byPage[pi])+".")
+	}
+	return Answer{Answer: strings.Join(sentences, " "), Citations: cites, Source: "builtin"}, true
+}
+
+// answerSheetTitles names the sheets the question names, by their titles.
+func (ix *Index) answerSheetTitles(q query) (Answer, bool) {
+	var sentences []string
+	var cites []Citation
+	for pi := range ix.Pages {
+		if !q.pages[pi] {
+			continue
+		}
+		p := ix.Pages[pi]
+		title := p.SheetTitle
+		if title == "" {
+			continue
+		}
+		name := fmt.Sprintf("Page %d", p.Page)
+		if p.SheetNumber != "" {
+			name = fmt.Sprintf("Sheet %s (page %d)", p.SheetNumber, p.Page)
+		}
+		if cit, ok := ix.cite(pi, title); ok {
+			sentences = append(sentences, fmt.Sprintf("%s is titled “%s”.", name, title))
+			cites = append(cites, cit)
+			continue
+		}
+		// A title the sheet does not print is the one a sheet index
+		// gives it: cite the index entry that names both.
+		if cit, where, ok := ix.citeListing(p.SheetNumber, title); ok {
+			sentences = append(sentences, fmt.Sprintf("%s is titled “%s” (as %s lists it).", name, title, where))
+			cites = append(cites, cit)
+		}
+	}
+	if len(cites) == 0 {
+		return Answer{}, false
+	}
+	return Answer{Answer: strings.Join(sentences, " "), Citations: cites, Source: "builtin"}, true
+}
+
+// citeListing finds a unit that names both a sheet number and its title
+// (a sheet index row) and cites it.
+func (ix *Index) citeListing(number, title string) (Citation, string, bool) {
+	if number == "" || title == "" {
+		return Citation{}, "", false
+	}
+	n, t := strings.ToLower(number), strings.ToLower(title)
+	for _, u := range ix.Units {
+		ex := strings.ToLower(u.Excerpt)
+		i := strings.Index(ex, n)
+		if i < 0 || !strings.Contains(ex[i:], t) || u.Kind == KindPassage && len(u.Excerpt) > maxExcerpt {
+			continue
+		}
+		if cit, ok := ix.cite(u.Page, u.Excerpt); ok {
+			return cit, ix.sheetName(u.Page), true
+		}
+	}
+	return Citation{}, "", false
+}
