@@ -247,9 +247,8 @@ func checkReviewLaw(law *scan.Law) error {
 	} else if _, err := time.Parse(time.DateOnly, law.ApplicationDate); err != nil {
 		return fmt.Errorf("--application-date %q is not a date as YYYY-MM-DD", law.ApplicationDate)
 	}
-	if law.JurisdictionID == "" && law.ApplicationDate != "" {
-		law.ApplicationDate = "" // no jurisdiction: no law to vest
-	}
+	// Without a jurisdiction the date still selects the codes the plans'
+	// state had in force (the code basis presumed from the plans).
 	return nil
 }
 

@@ -478,7 +478,14 @@ func (p *Plan) Judge(touched []string, findingTopics []string, engineLines []str
 		case p.presumed != nil:
 			lines = p.presumedLines()
 		default:
-			lines = append(lines, engineLines...)
+			for _, l := range engineLines {
+				if configured == "" {
+					// No jurisdiction adopted these: they are the codes the
+					// appliance is configured with.
+					l = strings.Replace(l, ", as adopted", ", configured model code", 1)
+				}
+				lines = append(lines, l)
+			}
 			if configured != "" {
 				lines = append([]string{"Jurisdiction: " + configured}, lines...)
 			} else {

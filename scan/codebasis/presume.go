@@ -98,7 +98,7 @@ func (p *Plan) Presume(pr *Presumption, table *AdoptionTable) (notHeld []string,
 	var held []Adoption
 	for _, a := range pr.Adopted {
 		if !p.Engine.Adopts(a.BasedOn.Code, a.BasedOn.Edition) {
-			notHeld = append(notHeld, fmt.Sprintf("%s %s (based on %s %s)", a.Name, a.Edition, a.BasedOn.Code, a.BasedOn.Edition))
+			notHeld = append(notHeld, fmt.Sprintf("the %s %s (based on %s %s)", a.Edition, a.Name, a.BasedOn.Code, a.BasedOn.Edition))
 			continue
 		}
 		held = append(held, a)
@@ -130,7 +130,7 @@ func (p *Plan) presumedLines() []string {
 	for _, a := range pr.Adopted {
 		note := "presumed from " + pr.From + "; the job names no jurisdiction"
 		for _, n := range p.presumedNotHeld {
-			if strings.HasPrefix(n, a.Name+" "+a.Edition) {
+			if strings.HasPrefix(n, "the "+a.Edition+" "+a.Name) {
 				note += "; not reviewed: the appliance holds no rules for " + a.BasedOn.Code + " " + a.BasedOn.Edition
 			}
 		}
