@@ -110,6 +110,10 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	// Batched writes (an examiner's PATCH, a job's creation) wait this long
+	// for others to share their commit. bbolt's 10 ms default made the wait
+	// most of a PATCH's time; one commit (an fsync) costs a few ms here.
+	bdb.MaxBatchDelay = 2 * time.Millisecond
 	db := &DB{bolt: bdb, now: opts.Now}
 	if err := db.migrate(); err != nil {
 		bdb.Close()
