@@ -169,18 +169,26 @@ func (a *Admin) IssueKey(_ context.Context, partner string) (IssuedKey, error) {
 	return IssuedKey{KeyID: k.ID, PartnerID: p.ID, Partner: p.Name, Key: secret}, nil
 }
 
+// partnerIDOf is the id of the partner named name; "" for "" (all).
+func (a *Admin) partnerIDOf(name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	p, err := a.Store.PartnerByName(name)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", &AdminError{fmt.Sprintf("no partner named %q", name)}
+	}
+	if err != nil {
+		return "", err
+	}
+	return p.ID, nil
+}
+
 // ListKeys lists keys, of one partner or ("" ) of all.
 func (a *Admin) ListKeys(_ context.Context, partner string) ([]KeyInfo, error) {
-	partnerID := ""
-	if partner != "" {
-		p, err := a.Store.PartnerByName(partner)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, &AdminError{fmt.Sprintf("no partner named %q", partner)}
-		}
-		if err != nil {
-			return nil, err
-		}
-		partnerID = p.ID
+	partnerID, err := a.partnerIDOf(partner)
+	if err != nil {
+		return nil, err
 	}
 	keys, err := a.Store.Keys(partnerID)
 	if err != nil {

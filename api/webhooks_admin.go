@@ -69,16 +69,9 @@ func (a *Admin) ListWebhooks(_ context.Context, partner string) ([]WebhookInfo, 
 	if err != nil {
 		return nil, err
 	}
-	partnerID := ""
-	if partner != "" {
-		p, err := a.Store.PartnerByName(partner)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, &AdminError{fmt.Sprintf("no partner named %q", partner)}
-		}
-		if err != nil {
-			return nil, err
-		}
-		partnerID = p.ID
+	partnerID, err := a.partnerIDOf(partner)
+	if err != nil {
+		return nil, err
 	}
 	hooks, err := ws.Webhooks(partnerID)
 	if err != nil {

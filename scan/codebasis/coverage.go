@@ -97,7 +97,7 @@ type Plan struct {
 	// presumed is the law presumed from the plans for a job without a
 	// jurisdiction (Presume); presumedNotHeld its codes without a pack.
 	presumed        *Presumption
-	presumedNotHeld []string
+	presumedNotHeld []Adoption
 }
 
 // Snapshots is where plans read stored snapshots.

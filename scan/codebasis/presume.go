@@ -2,6 +2,7 @@ package codebasis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -99,6 +100,7 @@ func (p *Plan) Presume(pr *Presumption, table *AdoptionTable) (notHeld []string,
 	for _, a := range pr.Adopted {
 		if !p.Engine.Adopts(a.BasedOn.Code, a.BasedOn.Edition) {
 			notHeld = append(notHeld, fmt.Sprintf("the %s %s (based on %s %s)", a.Edition, a.Name, a.BasedOn.Code, a.BasedOn.Edition))
+			p.presumedNotHeld = append(p.presumedNotHeld, a)
 			continue
 		}
 		held = append(held, a)
@@ -118,7 +120,6 @@ func (p *Plan) Presume(pr *Presumption, table *AdoptionTable) (notHeld []string,
 	}
 	p.Engine = eng
 	p.presumed = pr
-	p.presumedNotHeld = notHeld
 	return notHeld, nil
 }
 
@@ -129,10 +130,8 @@ func (p *Plan) presumedLines() []string {
 	var lines []string
 	for _, a := range pr.Adopted {
 		note := "presumed from " + pr.From + "; the job names no jurisdiction"
-		for _, n := range p.presumedNotHeld {
-			if strings.HasPrefix(n, "the "+a.Edition+" "+a.Name) {
-				note += "; not reviewed: the appliance holds no rules for " + a.BasedOn.Code + " " + a.BasedOn.Edition
-			}
+		if slices.ContainsFunc(p.presumedNotHeld, func(n Adoption) bool { return n.Code == a.Code && n.Edition == a.Edition }) {
+			note += "; not reviewed: the appliance holds no rules for " + a.BasedOn.Code + " " + a.BasedOn.Edition
 		}
 		lines = append(lines, fmt.Sprintf("%s %s (%s, based on %s %s), effective %s — %s", a.Edition, a.Name, a.Code, a.BasedOn.Code, a.BasedOn.Edition, a.Effective, note))
 	}
