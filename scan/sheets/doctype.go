@@ -148,10 +148,11 @@ func unreadableType(pages []*pdftext.Page) string {
 var codeRe = textmatch.MustCompile(`(?i)\b(?:(?:19|20)\d{2}\s+(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|NFPA\s*\d+|CBC|CRC|CEC|CPC|CMC|FBC|NBC|OBC|UBC)\b|(?:IBC|IRC|IECC|IFC|IPC|IMC|IEBC|NEC|CBC|CRC|FBC|NBC|OBC|ABC)\s*(?:\(?(?:19|20)\d{2}\)?)|\d+(?:st|nd|rd|th)\s+Edition\s*\((?:19|20)\d{2}\)\s*[A-Z]{2,4}|NFPA\s*\d+(?:\s*[-,]?\s*(?:19|20)\d{2})?|AS\s?/?\s?(?:NZS\s?)?\d{4}(?:\.\d+)?(?:\s*[-:]\s*(?:19|20)\d{2})?|SANS\s*\d{4,5}(?:-\d+)?|EUROCODE\s*\d|EN\s*199\d(?:-\d+)*|DIN\s*(?:EN\s*)?\d{3,5}|NTC\s*(?:19|20)\d{2}|(?:ALBERTA|NATIONAL|ONTARIO|BRITISH\s+COLUMBIA|CALIFORNIA|FLORIDA|INTERNATIONAL)\s+BUILDING\s+CODE(?:\s*[-,]?\s*\(?(?:19|20)\d{2}\)?)?(?:\s*(?:EDITION|\d+\.\d+(?:\.\d+)*))?|NATIONAL\s+BUILDING\s+REGULATIONS(?:[^.]{0,60}?ACT\s+NO\.?\s*\d+\s+OF\s+\d{4})?|UNIFORM\s+BUILDING\s+BY-?LAWS(?:\s+\d{4})?)`)
 
 var (
-	addressRe   = textmatch.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY|CIR|CIRCLE|TRL|TRAIL|SQ|SQUARE|LOOP|PIKE|CL|CLOSE)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)??)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
-	authorityRe = textmatch.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OB(?:Č|C)INA|OB(?:Č|C)INA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
-	metricRe    = textmatch.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
-	imperialRe  = textmatch.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
+	addressRe      = textmatch.MustCompile(`(?i)\b\d{1,6}[A-Z]?\s+(?:[A-Z0-9][\w'.-]*\s+){0,4}(?:ST|STREET|RD|ROAD|AVE|AVENUE|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|CT|COURT|PL|PLACE|HWY|HIGHWAY|CRES|CRESCENT|TCE|TERRACE|PKWY|PARKWAY|CIR|CIRCLE|TRL|TRAIL|SQ|SQUARE|LOOP|PIKE|CL|CLOSE)\b\.?(?:\s+(?:SW|SE|NW|NE|N|S|E|W))?(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+)??)?(?:,?\s+[A-Z]{2,3}\s+\d{4,5}(?:-\d{4})?)?`)
+	authorityRe    = textmatch.MustCompile(`(?i)\b(?:CITY|COUNTY|TOWN|VILLAGE|MUNICIPALITY|DISTRICT|STATE|PROVINCE)\s+OF\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|\b(?:COMUNE\s+DI|STADT|GEMEINDE|MESTNA\s+OB(?:Č|C)INA|OB(?:Č|C)INA)\s+[A-Z][\w-]+|\b[A-Z][\w]+\s+(?:CITY|COUNTY)\s+COUNCIL\b|\bDEPARTMENT\s+OF\s+[A-Z][\w]+(?:\s+(?:AFFAIRS|TRANSPORTATION|WORKS))?|\bJABATAN\s+KERJA\s+RAYA\b|\bJKR\b|\bWASHINGTON\s+STATE\b|\bVETERANS\s+AFFAIRS\b|\bBUILDING\s+RULES\s+CONSENT\b|\bCOUNCIL\s+APPROVAL\b|\bPOLITECNICO\s+DI\s+[A-Z]+`)
+	cityStateZIPRe = textmatch.MustCompile(`\b[A-Z][A-Za-z.'-]+(?:\s[A-Z][A-Za-z.'-]+){0,3},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s+\d{5}(?:-\d{4})?\b`)
+	metricRe       = textmatch.MustCompile(`\b\d+(?:[.,]\d+)?\s?(?:mm|cm|m|m²|m2|kPa|MPa|sqm)\b`)
+	imperialRe     = textmatch.MustCompile(`\d+'\s*-?\s*\d+(?:\s*\d+/\d+)?"|\b\d+\s?(?:SF|SQ\.?\s?FT|FT2|ft)\b|\d+/\d+"\s*=\s*1'`)
 )
 
 // languageWords are frequent words of drawings in each language.
@@ -223,6 +224,14 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 					if len(a) > 8 {
 						add(&hints, "address: "+a)
 					}
+				}
+			}
+			// A US address is often printed over two lines, the street
+			// above "City, ST 12345": the second line alone names the
+			// state.
+			if digits {
+				for _, a := range cityStateZIPRe.FindAllString(t, 3) {
+					add(&hints, "address: "+a)
 				}
 			}
 			for _, a := range authorityRe.FindAllString(t, 3) {
