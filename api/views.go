@@ -25,8 +25,8 @@ type jobView struct {
 	// its results stand while a newer version is open or scanning.
 	LastCompletedVersionID *string       `json:"lastCompletedVersionId"`
 	Versions               []versionView `json:"versions,omitempty"`
-	CreatedAt        time.Time           `json:"createdAt"`
-	UpdatedAt        time.Time           `json:"updatedAt"`
+	CreatedAt              time.Time     `json:"createdAt"`
+	UpdatedAt              time.Time     `json:"updatedAt"`
 }
 
 type versionView struct {

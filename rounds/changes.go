@@ -3,6 +3,7 @@ package rounds
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // Change is a region of a revised sheet whose words were added (in the
@@ -48,13 +49,13 @@ func Changes(prev, next *Sheet) []Change {
 func unmatchedWords(prev, next []Word) (added, removed []Box) {
 	byText := map[string][]int{}
 	for i, w := range prev {
-		if n := normWord(w.Text); n != "" {
+		if n := changeWord(w.Text); n != "" {
 			byText[n] = append(byText[n], i)
 		}
 	}
 	usedPrev := make([]bool, len(prev))
 	for _, w := range next {
-		n := normWord(w.Text)
+		n := changeWord(w.Text)
 		if n == "" {
 			continue
 		}
@@ -74,12 +75,15 @@ func unmatchedWords(prev, next []Word) (added, removed []Box) {
 		added = append(added, boxOf(w))
 	}
 	for i, w := range prev {
-		if !usedPrev[i] && normWord(w.Text) != "" {
+		if !usedPrev[i] && changeWord(w.Text) != "" {
 			removed = append(removed, boxOf(w))
 		}
 	}
 	return added, removed
 }
+
+// changeWord is a word as the overlay compares it: punctuation counts.
+func changeWord(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
 func centreDistance(a, b Word) float64 {
 	dx := float64(a.Left+a.Width/2) - float64(b.Left+b.Width/2)

@@ -59,11 +59,15 @@ func (s *Sheet) Prepare() {
 	norm := make([]string, 0, len(s.Words))
 	hashes := make([]uint64, 0, len(s.Words))
 	for _, w := range s.Words {
+		// The digest keeps punctuation: a "?" struck from a note is a
+		// revision; the set for similarity does not.
+		if d := strings.ToUpper(strings.TrimSpace(w.Text)); d != "" {
+			norm = append(norm, d)
+		}
 		n := normWord(w.Text)
 		if n == "" {
 			continue
 		}
-		norm = append(norm, n)
 		h := fnv.New64a()
 		h.Write([]byte(n))
 		hashes = append(hashes, h.Sum64())

@@ -103,8 +103,10 @@ func roundFindings(sheets []rounds.Sheet, findings []Finding) []rounds.Finding {
 	}
 	out := make([]rounds.Finding, len(findings))
 	for i, f := range findings {
+		// A finding with no evidence on a sheet is about the set as a
+		// whole, whatever page it is filed under.
 		sheet := -1
-		if n, ok := index[sheetKey(f.FileID, f.Sheet.Page)]; ok {
+		if n, ok := index[sheetKey(f.FileID, f.Sheet.Page)]; ok && (len(f.Anchors) > 0 || f.Source == SourceExaminer) {
 			sheet = n
 		}
 		rule, evidence := f.RuleID, evidenceText(f)
