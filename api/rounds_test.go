@@ -1,8 +1,13 @@
 package api_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"html"
 	"io"
+	"regexp"
+	"strconv"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -10,11 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"planreview/api"
 	"planreview/scan"
 )
 
 type roundFindingJSON struct {
 	FindingID string `json:"findingId"`
+	Title     string `json:"title"`
 	RuleID    string `json:"ruleId"`
 	Source    string `json:"source"`
 	Sheet     struct {
@@ -236,7 +243,6 @@ func TestResubmittalRounds(t *testing.T) {
 	type job struct {
 		id, v1, v2 string
 		round1     []roundFindingJSON
-		accepted   string
 	}
 	jobs := make([]job, len(variants))
 	for i, v := range variants {
@@ -254,11 +260,11 @@ func TestResubmittalRounds(t *testing.T) {
 				t.Errorf("round-1 finding %s has round %+v, want none", f.FindingID, f.Round)
 			}
 		}
-		// An examiner accepts the first finding; a persisting one carries it.
-		first := jobs[i].round1[0]
-		wantStatus(t, h.send(req{Method: http.MethodPatch, Path: "/api/v1/jobs/" + jobs[i].id + "/findings/" + first.FindingID, Key: p.Key,
-			Body: []byte(`{"status":"accepted","actor":{"id":"u1","name":"Ann Examiner"}}`), Header: map[string]string{"Content-Type": "application/json"}}), http.StatusOK)
-		jobs[i].accepted = first.FindingID
+		// An examiner accepts every finding; a persisting one carries it.
+		for _, f := range jobs[i].round1 {
+			wantStatus(t, h.send(req{Method: http.MethodPatch, Path: "/api/v1/jobs/" + jobs[i].id + "/findings/" + f.FindingID, Key: p.Key,
+				Body: []byte(`{"status":"accepted","actor":{"id":"u1","name":"Ann Examiner"}}`), Header: map[string]string{"Content-Type": "application/json"}}), http.StatusOK)
+		}
 	}
 
 	// Registering the next round's file leaves round 1 readable: the job
@@ -286,6 +292,7 @@ func TestResubmittalRounds(t *testing.T) {
 				t.Fatalf("compare from %v to %v round %d, want %s to %s, round 2", c.From, c.To, c.ToRound, j.v1, j.v2)
 			}
 			v.check(t, j.round1, c)
+			t.Logf("new: %v", ruleIDs(c.Findings.New))
 			// No finding that only moved may read as resolved and new.
 			for _, res := range c.Findings.Resolved {
 				for _, n := range c.Findings.New {
@@ -307,7 +314,7 @@ func TestResubmittalRounds(t *testing.T) {
 				if f.Round == nil || f.Round.Status != status[f.FindingID] {
 					t.Errorf("finding %s: round %+v, compare says %q", f.FindingID, f.Round, status[f.FindingID])
 				}
-				if f.Round != nil && f.Round.PreviousFindingID != nil && *f.Round.PreviousFindingID == j.accepted && f.Disposition.Status != "accepted" {
+				if f.Round != nil && f.Round.Status == "persisting" && f.Disposition.Status != "accepted" {
 					t.Errorf("finding %s persists from an accepted one but is %s", f.FindingID, f.Disposition.Status)
 				}
 			}
@@ -316,6 +323,37 @@ func TestResubmittalRounds(t *testing.T) {
 				t.Errorf("audit has no finding.carried event: %s", audit)
 			}
 		})
+	}
+
+	// The second round's letter: what still stands, what is new, what was
+	// resolved; with the partner's setting, no new comment that is not
+	// life safety on a sheet that did not change.
+	removed, corrected := jobs[0], jobs[1]
+	text := letterText(t, h, p, removed.id)
+	for _, want := range []string{"Still outstanding from round 1 (" + strconv.Itoa(len(removed.round1)) + ")", "New in round 2 (0)",
+		"Resolved since round 1", "None of the earlier corrections is resolved yet.", "Not yet decided"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("round-2 letter of %q lacks %q:\n%s", variants[0].name, want, text)
+		}
+	}
+	text = letterText(t, h, p, corrected.id)
+	var fixed string
+	for _, f := range corrected.round1 {
+		if f.RuleID == "completeness-unfinished-text" {
+			fixed = f.Title
+		}
+	}
+	if i := strings.Index(text, "Resolved since round 1"); i < 0 || !strings.Contains(text[i:], fixed) {
+		t.Errorf("round-2 letter of %q does not list %q as resolved:\n%s", variants[1].name, fixed, text)
+	}
+	on := true
+	if _, err := h.admin.SetPartner(context.Background(), p.Name, api.PartnerSettings{LaterRoundsLifeSafetyOnly: &on}); err != nil {
+		t.Fatal(err)
+	}
+	text = letterText(t, h, p, removed.id)
+	if !strings.Contains(text, "1 new finding(s) on sheets that did not change since round 1 are left out") ||
+		strings.Contains(text, "Not yet decided") {
+		t.Errorf("with laterRoundsLifeSafetyOnly the new index finding on unchanged G-001 is still in the letter:\n%s", text)
 	}
 
 	// Compare's errors.
@@ -328,6 +366,32 @@ func TestResubmittalRounds(t *testing.T) {
 	if first.From != nil || len(first.Findings.New) != len(j.round1) || len(first.Sheets.Added) != 5 {
 		t.Errorf("compare of round 1 alone: from %v, %d new, %d sheets added; want null, %d, 5", first.From, len(first.Findings.New), len(first.Sheets.Added), len(j.round1))
 	}
+}
+
+// letterText is the words of a job's current correction letter (DOCX).
+func letterText(t *testing.T, h *harness, p partner, jobID string) string {
+	t.Helper()
+	r := h.get(p.Key, "/api/v1/jobs/"+jobID+"/letter?format=docx")
+	wantStatus(t, r, http.StatusOK)
+	zr, err := zip.NewReader(bytes.NewReader(r.Body), int64(len(r.Body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		if f.Name != "word/document.xml" {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(rc)
+		rc.Close()
+		paras := regexp.MustCompile(`</w:p>`).ReplaceAllString(string(raw), "\n")
+		return html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(paras, ""))
+	}
+	t.Fatal("letter has no word/document.xml")
+	return ""
 }
 
 func ruleIDs(fs []roundFindingJSON) []string {
