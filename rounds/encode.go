@@ -50,6 +50,10 @@ func Decode(b []byte) ([]Sheet, error) {
 		return nil, ErrCorrupt
 	}
 	b = b[1:]
+	// One string holds every text of the encoding; each word's text is a
+	// slice of it (no allocation per word).
+	all := string(b)
+	base := len(b)
 	bad := false
 	uvarint := func() uint64 {
 		v, n := binary.Uvarint(b)
@@ -66,9 +70,9 @@ func Decode(b []byte) ([]Sheet, error) {
 			bad = true
 			return ""
 		}
-		s := string(b[:n])
+		at := base - len(b)
 		b = b[n:]
-		return s
+		return all[at : at+int(n)]
 	}
 	frac := func() float32 {
 		if len(b) < 2 {

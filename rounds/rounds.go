@@ -8,11 +8,12 @@ package rounds
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"hash/fnv"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Sheet is what a round keeps of one page of its set for the next round's
@@ -56,32 +57,54 @@ func (s *Sheet) Prepare() {
 		return
 	}
 	s.key = NumberKey(s.Number)
-	norm := make([]string, 0, len(s.Words))
+	digest := make([]uint64, 0, len(s.Words))
 	hashes := make([]uint64, 0, len(s.Words))
 	for _, w := range s.Words {
 		// The digest keeps punctuation: a "?" struck from a note is a
 		// revision; the set for similarity does not.
-		if d := strings.ToUpper(strings.TrimSpace(w.Text)); d != "" {
-			norm = append(norm, d)
+		if h, ok := wordHash(w.Text, false); ok {
+			digest = append(digest, h)
 		}
-		n := normWord(w.Text)
-		if n == "" {
-			continue
+		if h, ok := wordHash(w.Text, true); ok {
+			hashes = append(hashes, h)
 		}
-		h := fnv.New64a()
-		h.Write([]byte(n))
-		hashes = append(hashes, h.Sum64())
 	}
 	// The digest is of the words as a multiset: the same sheet extracted
 	// in another order (a re-saved PDF) is the same sheet.
-	slices.Sort(norm)
-	sum := sha256.Sum256([]byte(strings.Join(norm, "\x00")))
-	s.digest = hex.EncodeToString(sum[:16])
+	slices.Sort(digest)
+	sum := sha256.New()
+	var buf [8]byte
+	for _, h := range digest {
+		binary.BigEndian.PutUint64(buf[:], h)
+		sum.Write(buf[:])
+	}
+	s.digest = hex.EncodeToString(sum.Sum(nil)[:16])
 	slices.Sort(hashes)
 	s.set = slices.Compact(hashes)
 	if s.set == nil {
 		s.set = []uint64{}
 	}
+}
+
+// wordHash is the FNV-1a hash of a word upper-cased, without allocating:
+// of its letters and digits only (alnum), or of all its characters but
+// surrounding space. ok is false when nothing is left.
+func wordHash(text string, alnum bool) (uint64, bool) {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	n := 0
+	for _, r := range strings.TrimSpace(text) {
+		if alnum && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			continue
+		}
+		var enc [utf8.UTFMax]byte
+		for _, b := range enc[:utf8.EncodeRune(enc[:], unicode.ToUpper(r))] {
+			h ^= uint64(b)
+			h *= prime
+		}
+		n++
+	}
+	return h, n > 0
 }
 
 // Digest is the digest of the sheet's words as a multiset.
