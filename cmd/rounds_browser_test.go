@@ -126,8 +126,8 @@ func TestRoundsInBrowser(t *testing.T) {
 	if !strings.Contains(shown.Banner, "Round 2 is being reviewed") || !strings.Contains(shown.Banner, "results of round 1") || shown.Round != "1" {
 		t.Errorf("banner %q, round %q; want round 2 being reviewed, round 1 shown", shown.Banner, shown.Round)
 	}
-	if strings.Contains(shown.Status, "Waiting for plans") {
-		t.Errorf("job status says %q while round 1's review stands", shown.Status)
+	if shown.Status != "Reviewing revised plans" {
+		t.Errorf("job status says %q while round 1's review stands, want \"Reviewing revised plans\"", shown.Status)
 	}
 	if len(shown.IDs) != len(round1.Findings) {
 		t.Errorf("screen lists %d findings, round 1 has %d", len(shown.IDs), len(round1.Findings))

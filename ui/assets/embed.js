@@ -54,10 +54,12 @@
     return parts.length ? parts.join(' · ') : 'no findings';
   }
   function statusWords(job) {
+    // Rounds: a job whose earlier round was reviewed is not waiting for plans.
+    var earlier = job.lastCompletedVersionId && job.lastCompletedVersionId !== job.versionId;
     switch (job.status) {
-      case 'created': return 'Waiting for plans';
-      case 'queued': return 'Queued for review';
-      case 'processing': return 'Reviewing';
+      case 'created': return earlier ? 'Reviewed; waiting for revised plans' : 'Waiting for plans';
+      case 'queued': return earlier ? 'Revised plans queued for review' : 'Queued for review';
+      case 'processing': return earlier ? 'Reviewing revised plans' : 'Reviewing';
       case 'complete': return 'Review complete: ' + countsLine(job.findingCounts);
       case 'failed': return 'Review failed' + (job.pipeline.error ? ': ' + job.pipeline.error.message : '');
     }
