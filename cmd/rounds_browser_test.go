@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	pdfapi "github.com/pdfcpu/pdfcpu/pkg/api"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"planreview/rounds/pdfedit"
 )
 
 // TestRoundsInBrowser: while round 2 is being scanned the job screen shows
@@ -28,12 +27,14 @@ func TestRoundsInBrowser(t *testing.T) {
 		t.Skip("corpus absent")
 	}
 	// Round 2: the cover sheet G-001 left out (its sheet-index findings are
-	// resolved), the other sheets in another order.
-	var revised bytes.Buffer
-	pdfapi.DisableConfigDir()
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	if err := pdfapi.Collect(bytes.NewReader(pdf), &revised, []string{"3", "2", "4", "5"}, conf); err != nil {
+	// resolved), the other sheets in another order, and on W-001 the
+	// flagged "?" struck (a revised sheet, its finding resolved).
+	corrected, err := pdfedit.ReplaceText(pdf, 3, "?", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	revised, err := pdfedit.Collect(corrected, 3, 2, 4, 5)
+	if err != nil {
 		t.Fatal(err)
 	}
 
@@ -111,7 +112,7 @@ func TestRoundsInBrowser(t *testing.T) {
 	mu.Lock()
 	hold = true
 	mu.Unlock()
-	v2 := submit("pv-revised.pdf", revised.Bytes())
+	v2 := submit("pv-revised.pdf", revised)
 	waitJob("round 2 held in review", func(j jobState) bool { return j.Status == "processing" && j.Pipeline.CurrentStage == "reviewing" })
 
 	r.open(r.link("job", job.JobID))
@@ -164,5 +165,17 @@ func TestRoundsInBrowser(t *testing.T) {
 	if persisting == 0 {
 		t.Errorf("round badges %v: no finding still standing", after.Badges)
 	}
+	// W-001 is revised: its changed regions are drawn on it, with a caption.
+	r.waitFrame("changed regions drawn", `document.querySelectorAll('figure[data-revised] .change').length > 0`, 30*time.Second)
+	var overlay struct {
+		Caption string
+		Removed int
+	}
+	r.mustFrame(`(function () { var f = document.querySelector('figure[data-revised]');
+		return {caption: f.querySelector('.sheet-revised-note').textContent, removed: f.querySelectorAll('.change[data-change="removed"]').length} })()`, &overlay)
+	if !strings.HasPrefix(overlay.Caption, "Revised since round 1") || overlay.Removed == 0 {
+		t.Errorf("revised sheet caption %q with %d removed regions; want W-001's struck note", overlay.Caption, overlay.Removed)
+	}
+	r.mustFrame(`document.querySelector('figure[data-revised]').scrollIntoView({block: 'start'})`, nil)
 	r.screenshot("rounds-round2-complete", 1280)
 }
