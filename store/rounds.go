@@ -138,6 +138,14 @@ func (db *DB) matchRound(tx *bolt.Tx, v Version, findings []Finding, sheets []ro
 		return nil, nil, err
 	}
 	if !ok {
+		// A later version with no completed one before it (the earlier
+		// scans failed): everything in it is new.
+		if v.Number > 1 {
+			for i := range findings {
+				findings[i].Round = &FindingRound{Status: RoundNew}
+			}
+			summary.New = len(findings)
+		}
 		return findings, summary, nil
 	}
 	prevFindings, err := versionFindings(tx, prev.ID)

@@ -78,7 +78,7 @@
           var cap = fig.querySelector('figcaption');
           var why = (s.reasons || []).map(function (r) { return r === 'revision' ? 'title-block revision' : 'words'; }).join(' and ');
           var note = el('span', { class: 'sheet-revised-note' }, 'Revised since round ' + c.fromRound + (why ? ' (' + why + ')' : '') +
-            (s.renumbered && s.previous ? '; was ' + s.previous.sheetNumber : '') + ': ' + (s.changes || []).length + ' changed regions');
+            (s.renumbered && s.previous ? '; was ' + s.previous.sheetNumber : '') + ': ' + (s.changes || []).length + ' changed region' + ((s.changes || []).length === 1 ? '' : 's'));
           if (cap) cap.appendChild(note);
           fig.dataset.revised = 'true';
         }
