@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"html"
 	"io"
 	"log/slog"
@@ -317,6 +318,55 @@ func TestResubmittalRounds(t *testing.T) {
 				if f.Round != nil && f.Round.Status == "persisting" && f.Disposition.Status != "accepted" {
 					t.Errorf("finding %s persists from an accepted one but is %s", f.FindingID, f.Disposition.Status)
 				}
+			}
+			// The CSV names each finding's round status in its last columns.
+			csvResp := h.get(p.Key, "/api/v1/jobs/"+j.id+"/export/csv?versionId="+j.v2)
+			wantStatus(t, csvResp, http.StatusOK)
+			rows, err := csv.NewReader(bytes.NewReader(csvResp.Body)).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := len(rows[0]) - 1
+			if rows[0][last-1] != "roundStatus" || rows[0][last] != "previousFindingId" {
+				t.Fatalf("CSV header ends %v", rows[0][last-1:])
+			}
+			for _, row := range rows[1:] {
+				if row[last-1] != status[row[0]] {
+					t.Errorf("CSV row %s: roundStatus %q, compare says %q", row[0], row[last-1], status[row[0]])
+				}
+			}
+			// The audit chain holds with the carried events in it.
+			if res, err := h.db.VerifyAudit(j.id); err != nil || res.Broken != nil {
+				t.Errorf("audit chain: %v %+v", err, res.Broken)
+			}
+			// scan.completed names the round.
+			events := decode[struct {
+				Events []struct {
+					Type string
+					Data struct {
+						VersionID string `json:"versionId"`
+						Round     *struct {
+							Number                    int
+							PreviousVersionID         *string `json:"previousVersionId"`
+							New, Persisting, Resolved int
+						} `json:"round"`
+					}
+				}
+			}](t, h.get(p.Key, "/api/v1/events?limit=100"))
+			seen := false
+			for _, ev := range events.Events {
+				if ev.Type != "scan.completed" || ev.Data.VersionID != j.v2 {
+					continue
+				}
+				seen = true
+				rd := ev.Data.Round
+				if rd == nil || rd.Number != 2 || rd.PreviousVersionID == nil || *rd.PreviousVersionID != j.v1 ||
+					rd.New != len(c.Findings.New) || rd.Persisting != len(c.Findings.Persisting) || rd.Resolved != len(c.Findings.Resolved) {
+					t.Errorf("scan.completed round %+v; compare has %d new, %d persisting, %d resolved", rd, len(c.Findings.New), len(c.Findings.Persisting), len(c.Findings.Resolved))
+				}
+			}
+			if !seen {
+				t.Errorf("no scan.completed event for round 2")
 			}
 			audit := string(h.get(p.Key, "/api/v1/jobs/"+j.id+"/audit").Body)
 			if !strings.Contains(audit, `"finding.carried"`) && v.name != "corrected" {
