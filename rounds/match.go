@@ -3,6 +3,7 @@ package rounds
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -214,7 +215,10 @@ func rankPairs(as, bs []int, score func(a, b int) float64, min float64) []candid
 	var out []candidate
 	for _, a := range as {
 		for _, b := range bs {
-			if s := score(a, b); s >= min && s > 0 || min == 0 {
+			// min 0 ranks every pair (pages of one number); otherwise a
+			// pair must score at least min and above nothing.
+			s := score(a, b)
+			if min == 0 || (s >= min && s > 0) {
 				out = append(out, candidate{a, b, s})
 			}
 		}
@@ -276,7 +280,7 @@ type FindingMatch struct {
 func MatchFindings(sm SheetMatch, prev, next []Finding) FindingMatch {
 	type group struct{ prev, next []int }
 	groups := map[string]*group{}
-	keyOf := func(rule string, sheet int) string { return rule + "\x00" + itoa(sheet) }
+	keyOf := func(rule string, sheet int) string { return rule + "\x00" + strconv.Itoa(sheet) }
 	var order []string
 	for i, f := range prev {
 		sheet := -1
@@ -382,14 +386,4 @@ func evidenceSimilarity(a, b []string) float64 {
 		}
 	}
 	return 2 * float64(both) / float64(len(a)+len(b))
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"fmt"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -252,7 +252,7 @@ type Comparison struct {
 
 // ErrVersionOrder is a comparison whose from version is not older than its
 // to version.
-var ErrVersionOrder = fmt.Errorf("from must be an earlier version than to")
+var ErrVersionOrder = errors.New("from must be an earlier version than to")
 
 // Compare compares two completed versions of a partner's job (fromID and
 // toID; "" for the defaults: to is the last completed version, from the
