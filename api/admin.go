@@ -104,18 +104,23 @@ type PartnerSettings struct {
 	ResetLimits       bool     `json:"resetLimits,omitempty"`
 	Create            bool     `json:"create,omitempty"`
 	Jurisdiction      *string  `json:"jurisdiction,omitempty"` // default jurisdictionId of new jobs; "" clears
+	// LaterRoundsLifeSafetyOnly: see store.Partner.
+	LaterRoundsLifeSafetyOnly *bool `json:"laterRoundsLifeSafetyOnly,omitempty"`
 }
 
 // PartnerInfo is a partner as operators see it (0 = appliance default).
 type PartnerInfo struct {
-	PartnerID    string    `json:"partnerId"`
-	Name         string    `json:"name"`
-	ScanQuota    int       `json:"scanQuota"`
-	RateLimit    float64   `json:"rateLimit"`
-	RateBurst    int       `json:"rateBurst"`
-	FrameOrigins []string  `json:"frameOrigins"`
-	Jurisdiction *string   `json:"jurisdiction"`
-	CreatedAt    time.Time `json:"createdAt"`
+	PartnerID    string   `json:"partnerId"`
+	Name         string   `json:"name"`
+	ScanQuota    int      `json:"scanQuota"`
+	RateLimit    float64  `json:"rateLimit"`
+	RateBurst    int      `json:"rateBurst"`
+	FrameOrigins []string `json:"frameOrigins"`
+	Jurisdiction *string  `json:"jurisdiction"`
+	// LaterRoundsLifeSafetyOnly: a later round's letter leaves out new
+	// findings that are not life safety on sheets that did not change.
+	LaterRoundsLifeSafetyOnly bool      `json:"laterRoundsLifeSafetyOnly"`
+	CreatedAt                 time.Time `json:"createdAt"`
 }
 
 // PartnerDetail is one partner with its keys (never their secrets).
@@ -130,7 +135,8 @@ func partnerInfo(p store.Partner) PartnerInfo {
 		origins = []string{}
 	}
 	return PartnerInfo{PartnerID: p.ID, Name: p.Name, ScanQuota: p.ScanQuota, RateLimit: p.RateLimit,
-		RateBurst: p.RateBurst, FrameOrigins: origins, Jurisdiction: optional(p.Jurisdiction), CreatedAt: p.CreatedAt}
+		RateBurst: p.RateBurst, FrameOrigins: origins, Jurisdiction: optional(p.Jurisdiction),
+		LaterRoundsLifeSafetyOnly: p.LaterRoundsLifeSafetyOnly, CreatedAt: p.CreatedAt}
 }
 
 // AdminError is an operator mistake (unknown key, bad value), as opposed to
@@ -324,6 +330,9 @@ func (a *Admin) SetPartner(_ context.Context, name string, set PartnerSettings) 
 		}
 		if set.Jurisdiction != nil {
 			p.Jurisdiction = *set.Jurisdiction
+		}
+		if set.LaterRoundsLifeSafetyOnly != nil {
+			p.LaterRoundsLifeSafetyOnly = *set.LaterRoundsLifeSafetyOnly
 		}
 	})
 	if err != nil {

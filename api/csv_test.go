@@ -58,7 +58,7 @@ func TestCSVFindingWithoutAnchor(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(buf.String(), "\r\n"), "\r\n")
-	if len(lines) != 2 || !strings.HasSuffix(lines[1], ",,,,,open,") {
+	if len(lines) != 2 || !strings.HasSuffix(lines[1], ",,,,,open,,,") {
 		t.Fatalf("CSV %q", buf.String())
 	}
 }

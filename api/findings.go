@@ -28,6 +28,9 @@ type findingView struct {
 	Fingerprint     string            `json:"fingerprint"`
 	Disposition     store.Disposition `json:"disposition"`
 	TemplateID      string            `json:"templateId,omitempty"`
+	// Round is the finding's standing against the previous completed
+	// version: omitted in a job's first round.
+	Round *store.FindingRound `json:"round,omitempty"`
 }
 
 type anchorView struct {
@@ -43,7 +46,7 @@ func ViewFinding(f store.Finding) findingView {
 		FindingID: f.ID, Number: f.Number, RuleID: f.RuleID, Title: f.Title, Severity: f.Severity,
 		Confidence: f.Confidence, Rationale: f.Rationale, GoverningRefs: f.GoverningRefs, Topic: f.Topic,
 		Source: f.Source, FileID: f.FileID, Sheet: f.Sheet, Fingerprint: f.Fingerprint,
-		Disposition: store.DispositionOf(f), TemplateID: f.TemplateID,
+		Disposition: store.DispositionOf(f), TemplateID: f.TemplateID, Round: f.Round,
 		EvidenceAnchors: make([]anchorView, len(f.Anchors)),
 	}
 	for i, a := range f.Anchors {
@@ -123,7 +126,10 @@ var CSVHeader = []string{"findingId", "versionId", "fileId", "page", "sheetNumbe
 	"confidence", "ruleId", "title", "governingRefs", "rationale", "left", "top", "width", "height",
 	// Additive, after the contract's columns: who made the finding and
 	// what examiners decided about it.
-	"source", "disposition", "dispositionNote"}
+	"source", "disposition", "dispositionNote",
+	// The finding's round status against the previous completed version
+	// (empty in a first round) and the finding it persists from.
+	"roundStatus", "previousFindingId"}
 
 // WriteFindingsCSV writes the contract's CSV export: RFC 4180 with CRLF,
 // one row per finding, first anchor's page and box, and a leading ' on any
@@ -144,7 +150,7 @@ func WriteFindingsCSV(w *csv.Writer, versionID string, findings []store.Finding)
 		}
 		row := []string{f.ID, versionID, f.FileID, page, f.Sheet.SheetNumber, f.Sheet.SheetType, f.Severity,
 			num(f.Confidence), f.RuleID, f.Title, f.GoverningRefs, f.Rationale, left, top, width, height,
-			f.Source, store.DispositionOf(f).Status, store.DispositionOf(f).Note}
+			f.Source, store.DispositionOf(f).Status, store.DispositionOf(f).Note, roundStatus(f), previousFinding(f)}
 		for i, cell := range row {
 			row[i] = neutraliseFormula(cell)
 		}
@@ -154,6 +160,20 @@ func WriteFindingsCSV(w *csv.Writer, versionID string, findings []store.Finding)
 	}
 	w.Flush()
 	return w.Error()
+}
+
+func roundStatus(f store.Finding) string {
+	if f.Round == nil {
+		return ""
+	}
+	return f.Round.Status
+}
+
+func previousFinding(f store.Finding) string {
+	if f.Round == nil || f.Round.PreviousFindingID == nil {
+		return ""
+	}
+	return *f.Round.PreviousFindingID
 }
 
 func neutraliseFormula(cell string) string {

@@ -36,11 +36,15 @@ func (s *Server) getLetter(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := letter.Build(letter.Input{
+	in := letter.Input{
 		JobID: jobID, JobName: job.Name, ExternalID: job.ExternalID, VersionID: v.ID, Round: v.Number,
 		Address: v.ProjectAddress, Date: s.now(), CodeBasis: codeBasisLines(v.CodeBasis),
 		Pages: s.letterPages(partnerID, jobID, v.ID, files, findings), Findings: findings,
-	})
+	}
+	if err := s.previousRound(r, &in, v); err != nil {
+		return err
+	}
+	l := letter.Build(in)
 	var buf bytes.Buffer
 	contentType := "application/pdf"
 	if format == "docx" {
@@ -59,6 +63,43 @@ func (s *Server) getLetter(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+	return nil
+}
+
+// previousRound fills in what a later round's letter says of the round it
+// answers: the earlier corrections resolved since, the sheets that did not
+// change, and the partner's setting for new findings on them.
+func (s *Server) previousRound(r *http.Request, in *letter.Input, v store.Version) error {
+	if v.Round == nil || v.Round.PreviousVersionID == nil {
+		return nil
+	}
+	principal := principalFrom(r.Context())
+	c, err := s.store.Compare(principal.partner.ID, in.JobID, *v.Round.PreviousVersionID, v.ID)
+	if err != nil {
+		return err
+	}
+	prevFiles, err := s.store.Files(principal.partner.ID, in.JobID, c.From.ID)
+	if err != nil {
+		return err
+	}
+	prev := &letter.PreviousRound{Round: c.From.Number,
+		Pages: s.letterPages(principal.partner.ID, in.JobID, c.From.ID, prevFiles, c.Prev)}
+	for _, i := range c.FindingMatch.Resolved {
+		prev.Resolved = append(prev.Resolved, c.Prev[i])
+	}
+	in.Previous = prev
+	in.UnchangedPages = map[string]bool{}
+	for _, p := range c.SheetMatch.Pairs {
+		if !p.Revised {
+			sh := c.Sheets[p.Next]
+			in.UnchangedPages[letter.PageKey(sh.FileID, sh.Page)] = true
+		}
+	}
+	partner, err := s.store.Partner(principal.partner.ID)
+	if err != nil {
+		return err
+	}
+	in.LeaveOutUnchanged = partner.LaterRoundsLifeSafetyOnly
 	return nil
 }
 

@@ -173,7 +173,7 @@ func TestScanFindingsCSVAndMarkedUpPDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The contract's columns in its order, then the additive ones.
-	if strings.Join(rows[0], ",") != "findingId,versionId,fileId,page,sheetNumber,sheetType,severity,confidence,ruleId,title,governingRefs,rationale,left,top,width,height,source,disposition,dispositionNote" {
+	if strings.Join(rows[0], ",") != "findingId,versionId,fileId,page,sheetNumber,sheetType,severity,confidence,ruleId,title,governingRefs,rationale,left,top,width,height,source,disposition,dispositionNote,roundStatus,previousFindingId" {
 		t.Errorf("CSV header %v", rows[0])
 	}
 	if len(rows) != len(body.Findings)+1 {

@@ -36,6 +36,7 @@ type Store interface {
 	PurgeIdempotency(cutoff time.Time) (int, error)
 	StartScan(req store.ScanRequest) (store.Version, bool, error)
 	Findings(partnerID, jobID, versionID string) (store.Version, []store.Finding, error)
+	Compare(partnerID, jobID, fromID, toID string) (store.Comparison, error)
 	JobFile(partnerID, jobID, fileID string) (store.File, store.Version, error)
 	DeleteFile(partnerID, jobID, fileID string) (store.File, error)
 	ChatIndex(partnerID, jobID, versionID string, need func(versionID string) bool) (store.Version, []byte, bool, error)

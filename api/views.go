@@ -21,9 +21,12 @@ type jobView struct {
 	Pipeline         store.Pipeline      `json:"pipeline"`
 	FindingCounts    store.FindingCounts `json:"findingCounts"`
 	LocalLawCoverage json.RawMessage     `json:"localLawCoverage"`
-	Versions         []versionView       `json:"versions,omitempty"`
-	CreatedAt        time.Time           `json:"createdAt"`
-	UpdatedAt        time.Time           `json:"updatedAt"`
+	// LastCompletedVersionID is the newest version whose scan completed:
+	// its results stand while a newer version is open or scanning.
+	LastCompletedVersionID *string       `json:"lastCompletedVersionId"`
+	Versions               []versionView `json:"versions,omitempty"`
+	CreatedAt              time.Time     `json:"createdAt"`
+	UpdatedAt              time.Time     `json:"updatedAt"`
 }
 
 type versionView struct {
@@ -31,6 +34,9 @@ type versionView struct {
 	Number    int       `json:"number"`
 	Status    string    `json:"status"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Round is the version's comparison with the previous completed
+	// version, once its scan completed.
+	Round *store.RoundSummary `json:"round,omitempty"`
 }
 
 // viewJob renders a job with its current version; versions may be nil (lists).
@@ -43,6 +49,10 @@ func viewJob(j store.Job, current store.Version, versions []store.Version) jobVi
 		LocalLawCoverage: current.LocalLawCoverage,
 		CreatedAt:        j.CreatedAt, UpdatedAt: latest(j.UpdatedAt, current.UpdatedAt),
 	}
+	v.LastCompletedVersionID = optional(j.LastCompletedVersionID)
+	if current.Status == store.StatusComplete {
+		v.LastCompletedVersionID = optional(current.ID)
+	}
 	if len(v.LocalLawCoverage) == 0 {
 		v.LocalLawCoverage = json.RawMessage("null")
 	}
@@ -53,6 +63,13 @@ func viewJob(j store.Job, current store.Version, versions []store.Version) jobVi
 	v.Versions = make([]versionView, len(versions))
 	for i, ver := range versions {
 		v.Versions[i] = versionView{VersionID: ver.ID, Number: ver.Number, Status: ver.Status, CreatedAt: ver.CreatedAt}
+		if ver.Status == store.StatusComplete {
+			v.Versions[i].Round = ver.Round
+		}
+	}
+	// Versions completed before the job recorded its last completed one.
+	if last := store.LastCompletedVersion(versions); last != "" {
+		v.LastCompletedVersionID = &last
 	}
 	return v
 }

@@ -48,7 +48,11 @@ type browserRig struct {
 	shots    string // screenshots folder
 }
 
-func newBrowserRig(t *testing.T) *browserRig {
+func newBrowserRig(t *testing.T) *browserRig { return newBrowserRigWith(t, nil) }
+
+// newBrowserRigWith is newBrowserRig with the appliance's configuration
+// changed by configure before it starts (nil: as loaded).
+func newBrowserRigWith(t *testing.T, configure func(*Config)) *browserRig {
 	chromium := "/usr/bin/chromium"
 	if _, err := os.Stat(chromium); err != nil {
 		if chromium, err = exec.LookPath("chromium"); err != nil {
@@ -61,6 +65,9 @@ func newBrowserRig(t *testing.T) *browserRig {
 	}
 	cfg.Data.Dir = newDataDir(t)
 	cfg.Server.Listen = "127.0.0.1:0"
+	if configure != nil {
+		configure(&cfg)
+	}
 	sheetImageModuleCache = filepath.Join(os.TempDir(), "planreview-test-wasm-cache")
 	ap, err := startAppliance(cfg, newLogger(cfg, io.Discard))
 	if err != nil {

@@ -106,10 +106,11 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 		origins []string
 		asJSON  bool
 		juris   string
+		lsOnly  bool
 		set     api.PartnerSettings
 	)
 	cmd := &cobra.Command{
-		Use:   "set NAME [--create] [--scan-quota N] [--rate-limit R] [--rate-burst N] [--reset-limits] [--frame-origin URL]... [--clear-frame-origins] [--jurisdiction ID]",
+		Use:   "set NAME [--create] [--scan-quota N] [--rate-limit R] [--rate-burst N] [--reset-limits] [--frame-origin URL]... [--clear-frame-origins] [--jurisdiction ID] [--later-rounds-life-safety-only=true|false]",
 		Short: "Change a partner (or create one with --create); flags not given keep their values",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -129,6 +130,9 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 			if flags.Changed("jurisdiction") {
 				set.Jurisdiction = &juris
 			}
+			if flags.Changed("later-rounds-life-safety-only") {
+				set.LaterRoundsLifeSafetyOnly = &lsOnly
+			}
 			return a.withAdmin(cmd, func(ops adminOps) error {
 				p, err := ops.SetPartner(cmd.Context(), args[0], set)
 				if err != nil {
@@ -144,6 +148,9 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 				if p.Jurisdiction != nil {
 					fmt.Fprintf(cmd.OutOrStdout(), "Default jurisdiction of its jobs: %s\n", *p.Jurisdiction)
 				}
+				if p.LaterRoundsLifeSafetyOnly {
+					fmt.Fprintln(cmd.OutOrStdout(), "Later rounds' letters: new findings on unchanged sheets only for life safety")
+				}
 				return nil
 			})
 		},
@@ -153,6 +160,7 @@ func newPartnersSetCmd(a *app) *cobra.Command {
 	cmd.Flags().IntVar(&burst, "rate-burst", 0, "requests a key may make at once before the rate applies")
 	cmd.Flags().StringArrayVar(&origins, "frame-origin", nil, "origin allowed to frame hosted screens and upload from a browser (repeat; replaces the list)")
 	cmd.Flags().StringVar(&juris, "jurisdiction", "", "default jurisdiction (OCD division id) of the partner's jobs that name none; \"\" clears it")
+	cmd.Flags().BoolVar(&lsOnly, "later-rounds-life-safety-only", false, "a later round's correction letter leaves out new findings that are not life safety on sheets that did not change since the previous round")
 	cmd.Flags().BoolVar(&set.Create, "create", false, "create the partner if no partner has this name (otherwise an unknown name is an error)")
 	cmd.Flags().BoolVar(&set.ResetLimits, "reset-limits", false, "put scan quota, rate limit and burst back to the appliance defaults (limits.*) before other flags apply")
 	cmd.Flags().BoolVar(&set.ClearFrameOrigins, "clear-frame-origins", false, "remove every frame origin")

@@ -157,18 +157,28 @@ func (l Letter) documentXML() string {
 	for _, line := range l.CodeBasis {
 		d.para("Note", run{text: "\u2022 " + line})
 	}
-	d.para("Heading1", run{text: "Corrections (" + strconv.Itoa(l.Items) + ")"})
-	if l.Items == 0 {
-		d.para("", run{text: noItemsText})
-	} else {
-		d.para("", run{text: introText})
+	for _, sec := range l.Sections() {
+		d.para("Heading1", run{text: sec.Heading})
+		d.para("", run{text: sec.Intro})
+		for _, g := range sec.Groups {
+			d.para("Heading2", run{text: g.Heading})
+			for _, it := range g.Items {
+				d.para("CorrectionItem", run{text: strconv.Itoa(it.Number) + ".", bold: true, tab: true}, run{text: itemText(it)})
+				if it.CodeReference != "" {
+					d.para("CodeReference", run{text: "Code reference: " + it.CodeReference})
+				}
+			}
+		}
 	}
-	for _, g := range l.Groups {
-		d.para("Heading2", run{text: g.Heading})
-		for _, it := range g.Items {
-			d.para("CorrectionItem", run{text: strconv.Itoa(it.Number) + ".", bold: true, tab: true}, run{text: itemText(it)})
-			if it.CodeReference != "" {
-				d.para("CodeReference", run{text: "Code reference: " + it.CodeReference})
+	if l.Previous != nil {
+		d.para("Heading1", run{text: l.resolvedHeading()})
+		if len(l.Resolved) == 0 {
+			d.para("Note", run{text: "None of the earlier corrections is resolved yet."})
+		}
+		for _, g := range l.Resolved {
+			d.para("", run{text: g.Heading, bold: true})
+			for _, it := range g.Items {
+				d.para("", run{text: "\u2022 " + it.Title})
 			}
 		}
 	}

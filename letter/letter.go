@@ -34,6 +34,48 @@ type Input struct {
 	CodeBasis                  []string
 	Pages                      []SetPage
 	Findings                   []store.Finding
+	// Previous is the round this one answers (nil in a first round).
+	Previous *PreviousRound
+	// LeaveOutUnchanged (a partner's setting) leaves out new findings
+	// that are not life safety on sheets that did not change since the
+	// previous round: a later round raises no new comments on what the
+	// applicant did not touch, except for life safety.
+	LeaveOutUnchanged bool
+	// UnchangedPages are this round's pages (pageKey) whose sheet is in
+	// the previous round unchanged.
+	UnchangedPages map[string]bool
+}
+
+// PreviousRound is what a later round's letter says of the one before.
+type PreviousRound struct {
+	Round int
+	Pages []SetPage
+	// Resolved are the previous round's findings not found again.
+	Resolved []store.Finding
+}
+
+// PageKey names a page of the set in UnchangedPages.
+func PageKey(fileID string, page int) string { return pageKey(fileID, page) }
+
+// LifeSafety reports whether a finding is about life safety: egress, fire
+// and life-safety topics, or a critical finding whatever its topic.
+func LifeSafety(f store.Finding) bool {
+	if f.Severity == "critical" {
+		return true
+	}
+	for _, prefix := range []string{"life-safety", "egress", "fire"} {
+		if f.Topic == prefix || strings.HasPrefix(f.Topic, prefix+".") || strings.HasPrefix(f.Topic, prefix+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// Section is a numbered part of the corrections.
+type Section struct {
+	Heading, Intro string
+	Groups         []Group
+	Items          int
 }
 
 // Item is one comment of the letter.
@@ -60,6 +102,12 @@ type Letter struct {
 	Groups  []Group // corrections, in set order
 	Pending []Group // findings still open: listed apart, not numbered
 	Items   int
+	// Later rounds: the corrections still outstanding (persisting) and
+	// the new ones, numbered on from them; the previous round's
+	// corrections resolved since; how many new findings were left out.
+	Outstanding, New []Group
+	Resolved         []Group
+	LeftOut          int
 }
 
 // Build groups the findings: accepted and examiner findings become the
@@ -132,10 +180,66 @@ func Build(in Input) Letter {
 		}
 		return groups
 	}
-	l.Groups = toGroups(collect(decided), true)
+	persisting := func(f store.Finding) bool { return f.Round != nil && f.Round.Status == store.RoundPersisting }
+	leftOut := func(f store.Finding) bool {
+		return in.Previous != nil && in.LeaveOutUnchanged && !persisting(f) && f.Source != store.SourceExaminer &&
+			in.UnchangedPages[pageKey(f.FileID, f.Sheet.Page)] && !LifeSafety(f)
+	}
+	if in.Previous == nil {
+		l.Groups = toGroups(collect(decided), true)
+	} else {
+		l.Outstanding = toGroups(collect(func(f store.Finding) bool { return decided(f) && persisting(f) }), true)
+		l.New = toGroups(collect(func(f store.Finding) bool { return decided(f) && !persisting(f) && !leftOut(f) }), true)
+		l.Groups = append(append([]Group(nil), l.Outstanding...), l.New...)
+		for _, f := range in.Findings {
+			if leftOut(f) && (decided(f) || open(f)) {
+				l.LeftOut++
+			}
+		}
+		prev := Build(Input{Pages: in.Previous.Pages, Findings: in.Previous.Resolved})
+		l.Resolved = prev.Groups
+	}
 	l.Items = n
-	l.Pending = toGroups(collect(open), false)
+	l.Pending = toGroups(collect(func(f store.Finding) bool { return open(f) && !leftOut(f) }), false)
 	return l
+}
+
+// Sections are the numbered corrections: one section in a first round;
+// what still stands, then what is new, in a later one.
+func (l Letter) Sections() []Section {
+	count := func(gs []Group) int {
+		n := 0
+		for _, g := range gs {
+			n += len(g.Items)
+		}
+		return n
+	}
+	if l.Previous == nil {
+		intro := introText
+		if l.Items == 0 {
+			intro = noItemsText
+		}
+		return []Section{{Heading: fmt.Sprintf("Corrections (%d)", l.Items), Intro: intro, Groups: l.Groups, Items: l.Items}}
+	}
+	prev := strconv.Itoa(l.Previous.Round)
+	out := []Section{{Heading: fmt.Sprintf("Still outstanding from round %s (%d)", prev, count(l.Outstanding)),
+		Intro: "These corrections of round " + prev + " are not resolved by the resubmitted plans.", Groups: l.Outstanding, Items: count(l.Outstanding)},
+		{Heading: fmt.Sprintf("New in round %d (%d)", l.Round, count(l.New)), Intro: introText, Groups: l.New, Items: count(l.New)}}
+	for i := range out {
+		if out[i].Items == 0 {
+			out[i].Intro = "None."
+		}
+	}
+	if l.LeftOut > 0 {
+		out[1].Intro += fmt.Sprintf(" %d new finding(s) on sheets that did not change since round %s are left out: this review raises new comments on unchanged sheets only for life safety.", l.LeftOut, prev)
+	}
+	return out
+}
+
+// resolvedHeading heads the list of the previous round's corrections the
+// resubmitted plans resolved.
+func (l Letter) resolvedHeading() string {
+	return fmt.Sprintf("Resolved since round %d", l.Previous.Round)
 }
 
 func pageKey(fileID string, page int) string { return fileID + "\x00" + strconv.Itoa(page) }
@@ -217,18 +321,28 @@ func (l Letter) Blocks() []annotate.TextBlock {
 	for _, line := range l.CodeBasis {
 		b = append(b, annotate.TextBlock{Style: annotate.StyleMuted, Text: "\u2022 " + line, Indent: 8})
 	}
-	b = append(b, annotate.TextBlock{Style: annotate.StyleHeading, Text: fmt.Sprintf("Corrections (%d)", l.Items), KeepWithNext: true})
-	if l.Items == 0 {
-		add(annotate.StyleBody, noItemsText)
-	} else {
-		add(annotate.StyleBody, introText)
+	for _, sec := range l.Sections() {
+		b = append(b, annotate.TextBlock{Style: annotate.StyleHeading, Text: sec.Heading, KeepWithNext: true})
+		add(annotate.StyleBody, sec.Intro)
+		for _, g := range sec.Groups {
+			b = append(b, annotate.TextBlock{Style: annotate.StyleHeading, Text: g.Heading, KeepWithNext: true})
+			for _, it := range g.Items {
+				b = append(b, annotate.TextBlock{Style: annotate.StyleItem, Label: strconv.Itoa(it.Number) + ".", Text: itemText(it)})
+				if it.CodeReference != "" {
+					b = append(b, annotate.TextBlock{Style: annotate.StyleMuted, Text: "Code reference: " + it.CodeReference, Indent: 28})
+				}
+			}
+		}
 	}
-	for _, g := range l.Groups {
-		b = append(b, annotate.TextBlock{Style: annotate.StyleHeading, Text: g.Heading, KeepWithNext: true})
-		for _, it := range g.Items {
-			b = append(b, annotate.TextBlock{Style: annotate.StyleItem, Label: strconv.Itoa(it.Number) + ".", Text: itemText(it)})
-			if it.CodeReference != "" {
-				b = append(b, annotate.TextBlock{Style: annotate.StyleMuted, Text: "Code reference: " + it.CodeReference, Indent: 28})
+	if l.Previous != nil {
+		b = append(b, annotate.TextBlock{Style: annotate.StyleHeading, Text: l.resolvedHeading(), KeepWithNext: true})
+		if len(l.Resolved) == 0 {
+			add(annotate.StyleMuted, "None of the earlier corrections is resolved yet.")
+		}
+		for _, g := range l.Resolved {
+			b = append(b, annotate.TextBlock{Style: annotate.StyleBold, Text: g.Heading, KeepWithNext: true})
+			for _, it := range g.Items {
+				b = append(b, annotate.TextBlock{Style: annotate.StyleBody, Text: "\u2022 " + it.Title, Indent: 8})
 			}
 		}
 	}

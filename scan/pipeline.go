@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"planreview/chat"
+	"planreview/rounds"
 	"planreview/scan/annotate"
 	"planreview/scan/codebasis"
 	"planreview/scan/layout"
@@ -80,6 +81,8 @@ type Result struct {
 	CodeBasis CodeBasis
 	// ChatIndex is the version's chat index in its stored form.
 	ChatIndex []byte
+	// Sheets are the set's pages as the next round compares them.
+	Sheets []rounds.Sheet
 	// ProjectAddress is the first street address the set prints, in
 	// file and reading order ("" when it prints none): the correction
 	// letter shows it as read.
@@ -326,8 +329,9 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	if err := p.checkSetHeap(res.Files); err != nil {
 		return Result{}, err
 	}
-	// The layouts served the checks and the index; what comes after
-	// (storing, annotating) reads the words only.
+	res.Sheets = roundSheets(res.Files)
+	// The layouts served the checks, the index and the round's sheets;
+	// what comes after (storing, annotating) reads the words only.
 	for i := range res.Files {
 		res.Files[i].Layouts = nil
 	}
@@ -502,6 +506,49 @@ func (p *Pipeline) Annotate(ctx context.Context, res Result, file Reviewed, dstP
 	sum.FileName = file.Name
 	sum.CodeBasis = res.CodeBasis.Lines
 	return annotate.RenderFile(ctx, file.Path, dstPath, annotate.MarksFor(res.Findings, file.FileID), sum)
+}
+
+// roundSheets is what the next round compares of each page: its number
+// and title as classified, its words with their boxes, and the text of its
+// title-block revision rows.
+func roundSheets(files []Reviewed) []rounds.Sheet {
+	var out []rounds.Sheet
+	for _, f := range files {
+		for i, page := range f.Pages {
+			s := rounds.Sheet{FileID: f.FileID, Page: page.Number, Words: make([]rounds.Word, len(page.Words))}
+			if s.Page == 0 {
+				s.Page = i + 1
+			}
+			if i < len(f.Sheets) {
+				s.Number, s.Title = f.Sheets[i].Number, f.Sheets[i].Title
+			}
+			for j, w := range page.Words {
+				s.Words[j] = rounds.Word{Text: w.Text, Left: float32(w.BBox.Left), Top: float32(w.BBox.Top),
+					Width: float32(w.BBox.Width), Height: float32(w.BBox.Height)}
+			}
+			if i < len(f.Layouts) && f.Layouts[i] != nil {
+				s.Revision = revisionText(f.Layouts[i])
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// revisionText is the text of a page's revision rows, top to bottom.
+func revisionText(lp *layout.Page) string {
+	var rows []string
+	for _, r := range layout.FindRoles(lp).Regions {
+		if r.Role != layout.RoleRevisions {
+			continue
+		}
+		for _, li := range r.Lines {
+			if li >= 0 && li < len(lp.Lines) {
+				rows = append(rows, lp.Lines[li].Text)
+			}
+		}
+	}
+	return strings.Join(rows, "\n")
 }
 
 // firstAddress is the first address hint of the set's files.

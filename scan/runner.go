@@ -201,7 +201,7 @@ func (r *Runner) scan(ctx context.Context, v store.Version) {
 	coverage, basis := encodeBasis(res.CodeBasis)
 	err = r.Store.CompleteScan(v.ID, store.ScanResult{
 		Findings: res.Findings, Files: markFiles(files, res, nil), LocalLawCoverage: coverage, CodeBasis: basis,
-		ChatIndex: res.ChatIndex, ProjectAddress: res.ProjectAddress,
+		ChatIndex: res.ChatIndex, ProjectAddress: res.ProjectAddress, Sheets: res.Sheets,
 	}, tracker.pipeline)
 	if err != nil {
 		log.Error("store completed scan", "error", err)

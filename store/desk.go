@@ -257,6 +257,9 @@ func (db *DB) AddExaminerFinding(partnerID, jobID string, f Finding, actor Actor
 		nf := f
 		nf.Source = SourceExaminer
 		nf.Disposition = &Disposition{Status: DispositionAccepted, Actor: &actor, UpdatedAt: &now}
+		if v.Round != nil && v.Round.PreviousVersionID != nil {
+			nf.Round = &FindingRound{Status: RoundNew, PreviousVersionID: v.Round.PreviousVersionID}
+		}
 		b := tx.Bucket(bucketFindings)
 		prefix := indexKey(v.ID, "")
 		next, number := uint32(0), 0

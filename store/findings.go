@@ -23,6 +23,9 @@ type Finding struct {
 	Disposition *Disposition `json:"disposition,omitempty"`
 	// TemplateID names the comment template an examiner comment came from.
 	TemplateID string `json:"templateId,omitempty"`
+	// Round is the finding's standing against the previous completed
+	// version (nil in a job's first round).
+	Round *FindingRound `json:"round,omitempty"`
 }
 
 // SheetRef names the sheet a finding is on.

@@ -49,6 +49,9 @@ type Job struct {
 	UpdatedAt        time.Time `json:"updatedAt"`
 
 	JurisdictionID string `json:"jurisdictionId,omitempty"` // OCD division id; "" = none
+	// LastCompletedVersionID is the newest version whose scan completed
+	// ("" before any did).
+	LastCompletedVersionID string `json:"lastCompletedVersionId,omitempty"`
 }
 
 // Version is one submittal round of a job's plan set.
@@ -73,6 +76,9 @@ type Version struct {
 	// ProjectAddress is the project's address as the scan read it from
 	// the sheets ("" when none was read).
 	ProjectAddress string `json:"projectAddress,omitempty"`
+	// Round is what the completed scan's comparison with the previous
+	// completed version found (nil before the scan completed).
+	Round *RoundSummary `json:"round,omitempty"`
 }
 
 // Open reports whether files may still be registered and uploaded.

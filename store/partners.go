@@ -20,6 +20,10 @@ type Partner struct {
 
 	// Jurisdiction is the OCD division id of the partner's jobs that name none.
 	Jurisdiction string `json:"jurisdiction,omitempty"`
+	// LaterRoundsLifeSafetyOnly leaves out of a later round's correction
+	// letter the new findings that are not life safety on sheets that did
+	// not change since the previous round (off by default).
+	LaterRoundsLifeSafetyOnly bool `json:"laterRoundsLifeSafetyOnly,omitempty"`
 }
 
 // EnsurePartner returns the partner with this name, creating it if new.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"planreview/rounds"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -415,6 +417,9 @@ type ScanResult struct {
 	CodeBasis        []byte // JSON or nil
 	ChatIndex        []byte // the chat index (package chat's encoding) or nil
 	ProjectAddress   string // as read from the sheets; "" when none
+	// Sheets are the set's pages as the next round compares them (nil:
+	// the round is compared by the sheet numbers its findings name).
+	Sheets []rounds.Sheet
 }
 
 // CompleteScan stores a scan's findings and marks the version complete.
@@ -438,6 +443,19 @@ func (db *DB) finishScan(versionID, status string, pipeline Pipeline, res *ScanR
 		if v.Status != StatusProcessing {
 			return ErrNoScanInProgress
 		}
+		now := db.now().UTC()
+		v.Round = nil
+		if status == StatusComplete {
+			var err error
+			if res.Findings, v.Round, err = db.matchRound(tx, v, res.Findings, res.Sheets, now); err != nil {
+				return err
+			}
+			if res.Sheets != nil {
+				if err := putRoundSheets(tx, versionID, res.Sheets); err != nil {
+					return err
+				}
+			}
+		}
 		if err := replaceFindings(tx, versionID, res.Findings); err != nil {
 			return err
 		}
@@ -458,15 +476,37 @@ func (db *DB) finishScan(versionID, status string, pipeline Pipeline, res *ScanR
 		v.CodeBasis = res.CodeBasis
 		v.ProjectAddress = res.ProjectAddress
 		v.FindingsRevision = 0
-		v.UpdatedAt = db.now().UTC()
+		v.UpdatedAt = now
 		if err := putJSON(tx.Bucket(bucketVersions), v.ID, v); err != nil {
 			return err
+		}
+		if status == StatusComplete {
+			var j Job
+			if err := getJSON(tx.Bucket(bucketJobs), v.JobID, &j); err != nil {
+				return err
+			}
+			if err := recordLastCompleted(tx, j, v); err != nil {
+				return err
+			}
 		}
 		if err := db.recordScanEvent(tx, v); err != nil {
 			return err
 		}
 		return tx.Bucket(bucketScanActive).Delete([]byte(versionID))
 	})
+}
+
+// recordLastCompleted notes on the job that v is its newest completed
+// version (unless a newer one completed already).
+func recordLastCompleted(tx *bolt.Tx, j Job, v Version) error {
+	if j.LastCompletedVersionID != "" && j.LastCompletedVersionID != v.ID {
+		var last Version
+		if err := getJSON(tx.Bucket(bucketVersions), j.LastCompletedVersionID, &last); err == nil && last.Number > v.Number {
+			return nil
+		}
+	}
+	j.LastCompletedVersionID = v.ID
+	return putJSON(tx.Bucket(bucketJobs), j.ID, j)
 }
 
 func replaceFindings(tx *bolt.Tx, versionID string, findings []Finding) error {

@@ -214,6 +214,9 @@ type ScanEventData struct {
 	FindingCounts FindingCounts `json:"findingCounts"`
 	Error         *Problem      `json:"error"`
 	FinishedAt    time.Time     `json:"finishedAt"`
+	// Round is the version's round and its comparison with the previous
+	// completed version (scan.completed only; null when failed).
+	Round *RoundSummary `json:"round"`
 }
 
 // recordScanEvent reports a version's scan that just ended (complete or
@@ -224,7 +227,7 @@ func (db *DB) recordScanEvent(tx *bolt.Tx, v Version) error {
 		return err
 	}
 	data := ScanEventData{JobID: j.ID, VersionID: v.ID, VersionNumber: v.Number, Status: v.Status,
-		FindingCounts: v.FindingCounts, Error: v.Pipeline.Error, FinishedAt: v.UpdatedAt}
+		FindingCounts: v.FindingCounts, Error: v.Pipeline.Error, FinishedAt: v.UpdatedAt, Round: v.Round}
 	if j.ExternalID != "" {
 		data.ExternalID = &j.ExternalID
 	}

@@ -341,7 +341,15 @@ func jobScreen() templ.Component {
 			templ_7745c5c3_Var15 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<header class=\"bar\"><p><a id=\"back\" href=\"#\" hidden>← All jobs</a></p><h1 id=\"job-title\">Plan review</h1><p id=\"job-status\" class=\"status\" aria-live=\"polite\"></p></header><section id=\"upload\" class=\"panel\" hidden aria-labelledby=\"upload-h\"><h2 id=\"upload-h\">Upload plans</h2><label for=\"pdfs\">PDF files (up to 100 MB each)</label> <input id=\"pdfs\" type=\"file\" accept=\"application/pdf,.pdf\" multiple><ul id=\"uploads\" class=\"uploads\"></ul><button type=\"button\" id=\"start\" disabled>Start the review</button></section><section id=\"progress\" class=\"panel\" hidden aria-labelledby=\"progress-h\"><h2 id=\"progress-h\">Review in progress</h2><progress id=\"bar\" max=\"1\" value=\"0\" aria-labelledby=\"progress-h\"></progress><ol id=\"stages\" class=\"stages\"></ol></section><section id=\"results\" hidden><div id=\"basis\" class=\"panel basis\"></div><div class=\"tools\"><label for=\"f-sev\">Severity</label> <select id=\"f-sev\"><option value=\"\">All</option> <option value=\"critical\">Critical</option> <option value=\"high\">High</option> <option value=\"medium\">Medium</option> <option value=\"low\">Low</option> <option value=\"info\">Info</option></select> <label for=\"f-sheet\">Sheet</label> <select id=\"f-sheet\"><option value=\"\">All</option></select> <span id=\"downloads\" class=\"downloads\"></span></div><div id=\"desk-tools\" class=\"panel desk-tools\" hidden><button type=\"button\" id=\"add-comment\" aria-pressed=\"false\">Add a comment on a sheet</button> <span id=\"draw-hint\" class=\"muted\" hidden>Drag on a sheet to mark the area the comment is about.</span><div id=\"comment-panel\" hidden></div></div><div class=\"split\"><section aria-labelledby=\"findings-h\" class=\"findings-col\"><h2 id=\"findings-h\">Findings <span id=\"count\" class=\"muted\"></span></h2><ol id=\"findings\" class=\"findings\"></ol></section><section aria-labelledby=\"sheets-h\" class=\"sheets-col\"><h2 id=\"sheets-h\">Marked-up sheets</h2><div id=\"sheets\"></div></section></div></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<header class=\"bar\"><p><a id=\"back\" href=\"#\" hidden>← All jobs</a></p><h1 id=\"job-title\">Plan review</h1><p id=\"job-status\" class=\"status\" aria-live=\"polite\"></p></header>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = roundsPanel().Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<section id=\"upload\" class=\"panel\" hidden aria-labelledby=\"upload-h\"><h2 id=\"upload-h\">Upload plans</h2><label for=\"pdfs\">PDF files (up to 100 MB each)</label> <input id=\"pdfs\" type=\"file\" accept=\"application/pdf,.pdf\" multiple><ul id=\"uploads\" class=\"uploads\"></ul><button type=\"button\" id=\"start\" disabled>Start the review</button></section><section id=\"progress\" class=\"panel\" hidden aria-labelledby=\"progress-h\"><h2 id=\"progress-h\">Review in progress</h2><progress id=\"bar\" max=\"1\" value=\"0\" aria-labelledby=\"progress-h\"></progress><ol id=\"stages\" class=\"stages\"></ol></section><section id=\"results\" hidden><div id=\"basis\" class=\"panel basis\"></div><div class=\"tools\"><label for=\"f-sev\">Severity</label> <select id=\"f-sev\"><option value=\"\">All</option> <option value=\"critical\">Critical</option> <option value=\"high\">High</option> <option value=\"medium\">Medium</option> <option value=\"low\">Low</option> <option value=\"info\">Info</option></select> <label for=\"f-sheet\">Sheet</label> <select id=\"f-sheet\"><option value=\"\">All</option></select> <span id=\"downloads\" class=\"downloads\"></span></div><div id=\"desk-tools\" class=\"panel desk-tools\" hidden><button type=\"button\" id=\"add-comment\" aria-pressed=\"false\">Add a comment on a sheet</button> <span id=\"draw-hint\" class=\"muted\" hidden>Drag on a sheet to mark the area the comment is about.</span><div id=\"comment-panel\" hidden></div></div><div class=\"split\"><section aria-labelledby=\"findings-h\" class=\"findings-col\"><h2 id=\"findings-h\">Findings <span id=\"count\" class=\"muted\"></span></h2><ol id=\"findings\" class=\"findings\"></ol></section><section aria-labelledby=\"sheets-h\" class=\"sheets-col\"><h2 id=\"sheets-h\">Marked-up sheets</h2><div id=\"sheets\"></div></section></div></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -370,7 +378,7 @@ func chatScreen() templ.Component {
 			templ_7745c5c3_Var16 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<header class=\"bar\"><h1 id=\"job-title\">Ask about the plans</h1><p class=\"muted\">Answers come from the words on the sheets; each cites the sheet it read.</p></header><ol id=\"conversation\" class=\"conversation\" aria-live=\"polite\"></ol><form id=\"ask\" class=\"ask\"><label for=\"message\">Your question</label><div class=\"row\"><textarea id=\"message\" name=\"message\" rows=\"2\" maxlength=\"4000\" required></textarea> <button type=\"submit\">Ask</button></div></form><section id=\"cited\" class=\"panel\" hidden aria-labelledby=\"cited-h\"><h2 id=\"cited-h\" tabindex=\"-1\">Cited sheet</h2><div id=\"cited-sheet\"></div></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<header class=\"bar\"><h1 id=\"job-title\">Ask about the plans</h1><p class=\"muted\">Answers come from the words on the sheets; each cites the sheet it read.</p></header><ol id=\"conversation\" class=\"conversation\" aria-live=\"polite\"></ol><form id=\"ask\" class=\"ask\"><label for=\"message\">Your question</label><div class=\"row\"><textarea id=\"message\" name=\"message\" rows=\"2\" maxlength=\"4000\" required></textarea> <button type=\"submit\">Ask</button></div></form><section id=\"cited\" class=\"panel\" hidden aria-labelledby=\"cited-h\"><h2 id=\"cited-h\" tabindex=\"-1\">Cited sheet</h2><div id=\"cited-sheet\"></div></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -413,33 +421,33 @@ func Expired(screen, jobID string) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<main id=\"expired\" data-screen=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<main id=\"expired\" data-screen=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(screen)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 163, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 165, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" data-job=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\" data-job=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(jobID)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 163, Col: 60}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 165, Col: 60}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\"><h1>This link has expired</h1><p>For your security, links to plan reviews only work for a short time. Go back and open the review again to get a fresh link.</p></main>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\"><h1>This link has expired</h1><p>For your security, links to plan reviews only work for a short time. Go back and open the review again to get a fresh link.</p></main>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -488,33 +496,33 @@ func ScreenError(status int, message string) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<main><h1>Not available</h1><p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<main><h1>Not available</h1><p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var23 string
 			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(message)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 176, Col: 15}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 178, Col: 15}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</p><p class=\"muted\">Status ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "</p><p class=\"muted\">Status ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var24 string
 			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(status))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 177, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `ui/embed.templ`, Line: 179, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "</p></main>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</p></main>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -54,10 +54,12 @@
     return parts.length ? parts.join(' · ') : 'no findings';
   }
   function statusWords(job) {
+    // Rounds: a job whose earlier round was reviewed is not waiting for plans.
+    var earlier = job.lastCompletedVersionId && job.lastCompletedVersionId !== job.versionId;
     switch (job.status) {
-      case 'created': return 'Waiting for plans';
-      case 'queued': return 'Queued for review';
-      case 'processing': return 'Reviewing';
+      case 'created': return earlier ? 'Reviewed; waiting for revised plans' : 'Waiting for plans';
+      case 'queued': return earlier ? 'Revised plans queued for review' : 'Queued for review';
+      case 'processing': return earlier ? 'Reviewing revised plans' : 'Reviewing';
       case 'complete': return 'Review complete: ' + countsLine(job.findingCounts);
       case 'failed': return 'Review failed' + (job.pipeline.error ? ': ' + job.pipeline.error.message : '');
     }
@@ -106,7 +108,10 @@
         if (j.status === 'queued' || j.status === 'processing') {
           if (!polling) polling = setInterval(refresh, 1500);
         } else if (polling) { clearInterval(polling); polling = null; }
-        if (j.status === 'complete' && $('results').hidden) results();
+        // Rounds: the last completed round's results stay on screen while a
+        // newer round is open or being reviewed (rounds.js draws the banner).
+        if (j.lastCompletedVersionId && j.lastCompletedVersionId !== shownVersion) results(j.lastCompletedVersionId);
+        if (window.planreviewRounds) window.planreviewRounds.job(j);
         if (j.status === 'failed') { $('start').textContent = 'Review again'; $('start').disabled = uploading > 0; }
         if (j.status === 'created') api('GET', jobPath('/files')).then(function (l) {
           uploaded = l.files.filter(function (f) { return f.status === 'uploaded'; }).length;
@@ -168,9 +173,15 @@
     refresh().catch(function (e) { if (e.message !== 'expired') $('job-status').textContent = e.message; });
   }
 
-  function results() {
+  var shownVersion = null;
+  function results(versionId) {
+    var first = shownVersion === null;
+    shownVersion = versionId;
+    var inVersion = '?versionId=' + encodeURIComponent(versionId);
     $('results').hidden = false;
-    Promise.all([api('GET', jobPath('/findings')), api('GET', jobPath('/files'))]).then(function (both) {
+    ['basis', 'downloads', 'findings', 'sheets'].forEach(function (id) { $(id).textContent = ''; });
+    $('f-sheet').length = 1;
+    Promise.all([api('GET', jobPath('/findings' + inVersion)), api('GET', jobPath('/files' + inVersion))]).then(function (both) {
       var body = both[0], files = both[1].files.filter(function (f) { return f.status !== 'rejected' && f.pageCount; });
       showBasis(body.codeBasis, body.localLawCoverage);
       var sheetName = {}, sheetSel = $('f-sheet');
@@ -197,15 +208,17 @@
           $('sheets').appendChild(fig);
         }
       });
-      $('downloads').appendChild(el('a', { href: withToken(jobPath('/export/csv')), download: '', text: 'Findings CSV' }));
-      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter')), download: '', 'data-letter': 'pdf', text: 'Correction letter (PDF)' }));
-      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter?format=docx')), download: '', 'data-letter': 'docx', text: 'Correction letter (Word)' }));
+      $('downloads').appendChild(el('a', { href: withToken(jobPath('/export/csv' + inVersion)), download: '', text: 'Findings CSV' }));
+      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter' + inVersion)), download: '', 'data-letter': 'pdf', text: 'Correction letter (PDF)' }));
+      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter' + inVersion + '&format=docx')), download: '', 'data-letter': 'docx', text: 'Correction letter (Word)' }));
       desk.boxesFor = boxesFor; desk.sheetName = sheetName;
       body.findings.forEach(function (f) { showFinding(f); });
       countShown();
-      if (examiner) desk.start(files);
+      if (examiner && first) desk.start(files);
+      if (window.planreviewRounds) window.planreviewRounds.results({ api: api, jobPath: jobPath, versionId: versionId, findings: body.findings, boxesFor: boxesFor });
       say('Review complete: ' + body.findings.length + ' findings');
     }).catch(function (e) { if (e.message !== 'expired') $('job-status').textContent = e.message; });
+    if (!first) return;
 
     $('sheets').addEventListener('click', function (ev) {
       var t = ev.target;
@@ -493,6 +506,9 @@
   // ---- chat ----
   function chatScreen() {
     var history = [];
+    // Rounds: ask about the last completed round while a newer one is open.
+    var chatVersion;
+    api('GET', jobPath()).then(function (j) { chatVersion = j.lastCompletedVersionId || undefined; }).catch(function () {});
     $('ask').addEventListener('submit', function (ev) {
       ev.preventDefault();
       var q = $('message').value.trim();
@@ -502,7 +518,7 @@
       var pending = el('li', { class: 'bot' }, el('p', { class: 'muted', text: 'Reading the plans…' }));
       conv.appendChild(pending);
       $('message').value = '';
-      api('POST', jobPath('/chat'), { message: q, history: history.slice(-48) }).then(function (a) {
+      api('POST', jobPath('/chat'), { message: q, history: history.slice(-48), versionId: chatVersion }).then(function (a) {
         pending.textContent = '';
         pending.appendChild(el('p', { text: a.answer }));
         if (a.citations.length) {
