@@ -260,12 +260,17 @@ func (ix *Index) relevant(q query) []hit {
 	if len(out) == 0 {
 		return nil
 	}
+	// The weight counted is that of the units an answer would rest on:
+	// the best and the companions holding nearly as much of the question
+	// (a companion sharing only a generic word, "project", adds none).
 	var matched uint64
 	for _, h := range out {
 		if h.score < out[0].score*companionShare {
 			break
 		}
-		matched |= h.matched
+		if h.coverage+1e-9 >= out[0].coverage*companionCoverage {
+			matched |= h.matched
+		}
 	}
 	if ix.coverage(q.terms, matched)+1e-9 < minCoverage {
 		return nil
