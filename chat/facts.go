@@ -43,6 +43,7 @@ const (
 	FactDate       = "date"
 	FactRevision   = "revision"
 	FactStatus     = "issue_status"
+	FactCode       = "code"
 )
 
 // labelKinds classify a printed label by its words, most specific first.
@@ -63,6 +64,10 @@ var labelKinds = []struct {
 	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
 	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
 	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)\s*$`), nil},
+	// "BUILDING CODE:", "APPLICABLE CODES:" over the code's name: a code
+	// the engine did not read as one of its own (a state's code).
+	{FactCode, regexp.MustCompile(`(?i)\bcodes?\b`),
+		regexp.MustCompile(`(?i)\b(zip|postal|area|colou?r|sheet|analysis|summary|section|sections|key|type|item|number|no|compliance|review|official|enforcement)\b`)},
 }
 
 // labelKind classifies a label (empty: not a kind chat answers from).
@@ -126,11 +131,22 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 			value = append(value, lines[j])
 		}
 		v := strings.Join(value, " ")
+		ex := label + ": " + v
+		if len(value) == 0 {
+			// A caption alone in its block: its value may be set apart
+			// beside it in its row ("BUILDING CODE:" … "INDIANA
+			// BUILDING CODE" over "2014 EDITION").
+			value = valueBeside(lines, boxes, i)
+			v = strings.Join(value, " ")
+			ex = label + ":" + Sep + strings.Join(value, Sep)
+			if len(value) > 0 && ix.verifyLines(pi, label+": "+v) {
+				ex = label + ": " + v
+			}
+		}
 		if isBlankValue(v) || !plausibleValue(kind, v) {
 			continue
 		}
-		ex := label + ": " + v
-		if !ix.verifyLines(pi, ex) {
+		if !ix.verifyAll(pi, ex) {
 			continue
 		}
 		valued[kind] = true
@@ -215,7 +231,7 @@ func plausibleValue(kind, v string) bool {
 		return false
 	}
 	switch kind {
-	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject:
+	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject, FactCode:
 		letters := 0
 		for _, r := range v {
 			if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
@@ -257,6 +273,66 @@ func emptyFormCell(lines []string, boxes []layout.Box, i int) bool {
 		}
 	}
 	return below >= 0 && len(blankCaptions(lines[below])) > 0
+}
+
+// valueBeside is the value of the caption on line i set apart in its row:
+// the nearest line starting to its right at its height (within twenty line
+// heights), with the lines aligned under that line's start that follow it
+// closely (at most two, none holding a colon). Nothing when no such line
+// exists or it is itself a caption.
+func valueBeside(lines []string, boxes []layout.Box, i int) []string {
+	if i >= len(boxes) {
+		return nil
+	}
+	b := boxes[i]
+	h := b.Y1 - b.Y0
+	if h <= 0 {
+		return nil
+	}
+	mid := (b.Y0 + b.Y1) / 2
+	best, bestX := -1, math.Inf(1)
+	for j, o := range boxes {
+		if j == i || j >= len(lines) || lines[j] == "" {
+			continue
+		}
+		if o.X0 >= b.X1 && o.X0-b.X1 < 20*h && math.Abs((o.Y0+o.Y1)/2-mid) < 0.6*h && o.X0 < bestX {
+			best, bestX = j, o.X0
+		}
+	}
+	if best < 0 || strings.Contains(lines[best], ":") {
+		return nil
+	}
+	out := []string{lines[best]}
+	last := boxes[best]
+	for n := 0; n < 2; n++ {
+		next := -1
+		for j, o := range boxes {
+			if j >= len(lines) || lines[j] == "" || math.Abs(o.X0-last.X0) > 0.5*h {
+				continue
+			}
+			if gap := o.Y0 - last.Y1; gap >= -0.2*h && gap < 0.6*h {
+				next = j
+				break
+			}
+		}
+		if next < 0 || strings.Contains(lines[next], ":") {
+			break
+		}
+		out = append(out, lines[next])
+		last = boxes[next]
+	}
+	return out
+}
+
+// verifyAll is verifyLines for each fragment of an excerpt (split at
+// Sep).
+func (ix *Index) verifyAll(pi int, excerpt string) bool {
+	for _, part := range strings.Split(excerpt, Sep) {
+		if !ix.verifyLines(pi, part) {
+			return false
+		}
+	}
+	return true
 }
 
 // isBlankValue: a value that is only filler (underscores, dashes, dots).

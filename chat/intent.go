@@ -116,6 +116,54 @@ func (ix *Index) factsOf(kinds []string, pages map[int]bool) []Fact {
 
 const maxFacts = 8
 
+// narrowByLabel keeps, of facts printed under labels of one kind ("BUILDING
+// CODE:", "FIRE CODE:"), those whose label holds a word of the question
+// the other labels do not share ("which building code" → BUILDING CODE),
+// when any does; facts read without a label stay.
+func narrowByLabel(facts []Fact, terms []string) []Fact {
+	labelTerms := make([]map[string]bool, len(facts))
+	common := map[string]int{}
+	labelled := 0
+	for i, f := range facts {
+		if f.Label == "" {
+			continue
+		}
+		labelled++
+		labelTerms[i] = map[string]bool{}
+		for _, t := range Tokens(f.Label) {
+			if !labelTerms[i][t] {
+				labelTerms[i][t] = true
+				common[t]++
+			}
+		}
+	}
+	if labelled < 2 {
+		return facts
+	}
+	match := func(i int) bool {
+		for _, t := range terms {
+			if labelTerms[i][t] && common[t] < labelled {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Fact
+	any := false
+	for i, f := range facts {
+		if f.Label != "" && match(i) {
+			any = true
+		}
+		if f.Label == "" || match(i) {
+			out = append(out, f)
+		}
+	}
+	if !any {
+		return facts
+	}
+	return out
+}
+
 // answerProjectFacts answers from the typed facts; ok is false when the
 // index holds no fact of the kinds (retrieval answers then).
 func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
@@ -123,7 +171,7 @@ func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
 	if contains(kinds, FactSheetTitle) && len(q.pages) == 0 {
 		return Answer{}, false // "title" with no sheet named: retrieval
 	}
-	facts := ix.factsOf(kinds, q.pages)
+	facts := narrowByLabel(ix.factsOf(kinds, q.pages), q.terms)
 	if contains(kinds, FactSheetTitle) {
 		if a, ok := ix.answerSheetTitles(q); ok {
 			return a, true
