@@ -51,8 +51,17 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 		}
 	}
 	ix.Units = make([]Unit, 0, units)
+	var titles []coverTitle
+	firstOfFile := map[string]bool{}
 	for _, sp := range pages {
-		ix.addPage(sp)
+		first := !firstOfFile[sp.FileID]
+		firstOfFile[sp.FileID] = true
+		if t, ok := ix.addPage(sp, first); ok {
+			titles = append(titles, t)
+		}
+	}
+	for _, t := range titles {
+		ix.addCoverTitle(t)
 	}
 	for _, f := range findings {
 		cf := Finding{ID: f.ID, Severity: f.Severity, Title: f.Title, Rationale: f.Rationale,
@@ -76,11 +85,11 @@ type pageWords struct {
 	lens  []int // line → words
 }
 
-func (ix *Index) addPage(sp SourcePage) {
+func (ix *Index) addPage(sp SourcePage, firstOfFile bool) (coverTitle, bool) {
 	p := Page{FileID: sp.FileID, SheetNumber: sp.SheetNumber, SheetType: sp.SheetType, SheetTitle: sp.SheetTitle}
 	if sp.Text == nil {
 		ix.Pages = append(ix.Pages, p)
-		return
+		return coverTitle{}, false
 	}
 	p.Page = sp.Text.Number
 	pi := len(ix.Pages)
@@ -268,6 +277,10 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.Units = append(ix.Units, Unit{Kind: KindRow, Page: pi, Value: ex, Excerpt: ex, context: context})
 		}
 	}
+	if !firstOfFile {
+		return coverTitle{}, false
+	}
+	return largestText(lp, lineOf, pi, p.Lines)
 }
 
 func hasLineBreakOrTab(s string) bool {

@@ -3,7 +3,9 @@ package chat
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"planreview/scan/layout"
 
@@ -153,9 +155,26 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 		byLines[strings.ToLower(label)] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Value: v, Page: pi, Excerpt: cutWords(ex, maxExcerpt)})
 	}
+	// A "label" and "value" that are one printed line with no colon and
+	// no figure ("PROJECT OVERVIEW", "OWNER FURNISHED-CONTRACTOR") are a
+	// heading or a phrase, not a field: a caption without a colon is set
+	// apart from its value.
+	var whole map[string]bool
+	phrase := func(u Unit) bool {
+		if strings.Contains(u.Excerpt, ":") || strings.ContainsAny(u.Value, "0123456789") {
+			return false
+		}
+		if whole == nil {
+			whole = make(map[string]bool, len(lines))
+			for _, l := range lines {
+				whole[strings.ToLower(normalizeSpace(l))] = true
+			}
+		}
+		return whole[strings.ToLower(normalizeSpace(u.Label+" "+u.Value))]
+	}
 	for _, u := range pairs {
 		kind := labelKind(u.Label)
-		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) {
+		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) || phrase(u) {
 			continue
 		}
 		valued[kind] = true
@@ -178,7 +197,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 			kind = labelKind(f.Caption)
 		}
 		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) ||
-			!plausibleValue(kind, fieldUnits[i].Value) {
+			!plausibleValue(kind, fieldUnits[i].Value) || phrase(fieldUnits[i]) {
 			continue
 		}
 		u := fieldUnits[i]
@@ -399,4 +418,171 @@ func (ix *Index) fitExcerpt(pi int, text string) string {
 // cache is made once all pages are in).
 func (ix *Index) verifyLines(pi int, excerpt string) bool {
 	return strings.Contains(joinNormalized(ix.Pages[pi].Lines), normalizeSpace(excerpt))
+}
+
+// coverTitle is the largest text of a file's first page: the project's
+// name on a cover, when the other sheets' title blocks repeat it.
+type coverTitle struct {
+	page int // index into Index.Pages
+	text string
+	// address is the postal address printed under the title (its street
+	// and city lines), when there is one.
+	address []string
+}
+
+// Postal address lines: a street ("915 Mitch Daniels Blvd") and a city
+// with its state or province and postal code ("West Lafayette, IN 47907",
+// "Calgary, AB T2S 2A3").
+var (
+	streetLine = regexp.MustCompile(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
+	cityLine   = regexp.MustCompile(`^[A-Za-z][A-Za-z .'-]{1,40},\s*[A-Z]{2}\.?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
+)
+
+// largestText is the text set in the page's largest type, when that type
+// is at least twice the page's usual size and its lines (at most three,
+// consecutive in reading order, at most fourteen words) read as a name.
+func largestText(lp *layout.Page, lineOf []int, pi int, lines []string) (coverTitle, bool) {
+	var sizes []float64
+	maxSize := 0.0
+	for _, l := range lp.Lines {
+		if l.Layer != layout.LayerText || l.Angle != 0 || letterRun(l.Text) < 2 {
+			continue
+		}
+		sizes = append(sizes, l.FontSize)
+		maxSize = max(maxSize, l.FontSize)
+	}
+	if len(sizes) < 5 {
+		return coverTitle{}, false
+	}
+	slices.Sort(sizes)
+	if maxSize < 2*sizes[len(sizes)/2] {
+		return coverTitle{}, false
+	}
+	var big []int // page lines
+	for li, l := range lp.Lines {
+		if l.Layer == layout.LayerText && l.Angle == 0 && l.FontSize >= 0.85*maxSize && li < len(lineOf) {
+			big = append(big, lineOf[li])
+		}
+	}
+	slices.Sort(big)
+	if len(big) == 0 || len(big) > 3 || big[len(big)-1]-big[0] != len(big)-1 {
+		return coverTitle{}, false
+	}
+	text := strings.Join(lines[big[0]:big[len(big)-1]+1], " ")
+	if n := len(strings.Fields(text)); n == 0 || n > 14 || letterRun(text) < 3 || !plausibleValue(FactProject, text) {
+		return coverTitle{}, false
+	}
+	t := coverTitle{page: pi, text: text}
+	// The address under the title: among the next four lines, a street
+	// line followed by a city line, both starting within the title's
+	// width and close under it (three title heights at most).
+	var box layout.Box
+	var height float64
+	for li, l := range lp.Lines {
+		if li < len(lineOf) && lineOf[li] == big[0] {
+			box, height = l.Box, l.Box.Y1-l.Box.Y0
+		}
+	}
+	for li, l := range lp.Lines {
+		if li < len(lineOf) && lineOf[li] >= big[0] && lineOf[li] <= big[len(big)-1] {
+			box = unionBox(box, l.Box)
+		}
+	}
+	near := func(pl int) bool {
+		for li, l := range lp.Lines {
+			if li < len(lineOf) && lineOf[li] == pl {
+				return l.Box.Y0 >= box.Y1-0.1*height && l.Box.Y0-box.Y1 < 3*height &&
+					l.Box.X1 > box.X0 && l.Box.X0 < box.X1
+			}
+		}
+		return false
+	}
+	last := big[len(big)-1]
+	for pl := last + 1; pl+1 < len(lines) && pl <= last+4; pl++ {
+		street, city := normalizeSpace(lines[pl]), normalizeSpace(lines[pl+1])
+		if streetLine.MatchString(street) && cityLine.MatchString(city) && near(pl) && near(pl+1) {
+			t.address = []string{street, city}
+			break
+		}
+	}
+	return t, true
+}
+
+// unionBox is the union of two boxes.
+func unionBox(a, b layout.Box) layout.Box {
+	return layout.Box{X0: min(a.X0, b.X0), Y0: min(a.Y0, b.Y0), X1: max(a.X1, b.X1), Y1: max(a.Y1, b.Y1)}
+}
+
+// letterRun is the longest run of letters in s.
+func letterRun(s string) int {
+	best, n := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// addCoverTitle adds the cover's largest text as the project's name when
+// the title blocks of at least half of the file's other pages (and one at
+// least) hold three quarters of its words: a sheet's own big title or a
+// logo is not repeated from sheet to sheet.
+func (ix *Index) addCoverTitle(t coverTitle) {
+	words := titleWords(t.text)
+	if len(words) == 0 {
+		return
+	}
+	others, repeat := 0, 0
+	for pi, p := range ix.Pages {
+		if pi == t.page || p.FileID != ix.Pages[t.page].FileID || len(p.Lines) == 0 {
+			continue
+		}
+		others++
+		have := map[string]bool{}
+		for _, l := range p.Lines {
+			for _, w := range titleWords(l) {
+				have[w] = true
+			}
+		}
+		n := 0
+		for _, w := range words {
+			if have[w] {
+				n++
+			}
+		}
+		if 4*n >= 3*len(words) {
+			repeat++
+		}
+	}
+	if repeat == 0 || 2*repeat < others || !ix.verifyLines(t.page, t.text) {
+		return
+	}
+	ix.Facts = append(ix.Facts, Fact{Kind: FactProject, Value: normalizeSpace(t.text), Page: t.page, Excerpt: cutWords(normalizeSpace(t.text), maxExcerpt)})
+	if len(t.address) > 0 {
+		v := strings.Join(t.address, " ")
+		ex := v
+		if !ix.verifyLines(t.page, ex) {
+			ex = strings.Join(t.address, Sep)
+		}
+		if ix.verifyAll(t.page, ex) {
+			ix.Facts = append(ix.Facts, Fact{Kind: FactAddress, Value: v, Page: t.page, Excerpt: ex})
+		}
+	}
+}
+
+// titleWords are the lower-cased words of s with at least three letters
+// or digits.
+func titleWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.Trim(w, ".,;:()\"'")
+		if len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
