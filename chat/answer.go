@@ -368,12 +368,32 @@ func (ix *Index) excerptFor(u Unit, terms []string) string {
 			best, bestScore, bestFirst = i, s, first
 		}
 	}
-	text := lines[best]
-	last := best
+	first, last := best, best
 	if best < u.Last && score(lines[best+1]) > 0 {
-		text += " " + lines[best+1]
 		last = best + 1
 	}
+	// The window grows to the passage's lines holding question words it
+	// lacks ("CODE ANALYSIS / OCCUPANCY GROUP: R-3 / CONSTRUCTION TYPE:
+	// V-B" for the occupancy and construction type): a passage is at most
+	// passageLines lines.
+	have := map[string]bool{}
+	for i := first; i <= last; i++ {
+		for _, t := range Tokens(lines[i]) {
+			have[t] = true
+		}
+	}
+	for i := u.First; i <= u.Last; i++ {
+		if i >= first && i <= last {
+			continue
+		}
+		for _, t := range Tokens(lines[i]) {
+			if want[t] && !have[t] {
+				first, last = min(first, i), max(last, i)
+				break
+			}
+		}
+	}
+	text := strings.Join(lines[first:last+1], " ")
 	// A note cut at a line break goes on to the end of its sentence
 	// (its value is often on the next line: "… DESIGNED AND / SPECIFIED
 	// BY THE APPOINTED ENGINEER."), never into the next numbered note.
