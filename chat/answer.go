@@ -48,6 +48,9 @@ const (
 	// companionCoverage is the share of the best unit's coverage a
 	// companion must hold.
 	companionCoverage = 0.75
+	// fullCompanionShare is the share of the best unit's score a unit
+	// holding as much of the question as the best one must reach.
+	fullCompanionShare = 0.3
 	maxUnits          = 4
 	maxPages          = 3
 	maxExcerpt        = 300
@@ -440,12 +443,15 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 		if len(picked) >= maxUnits {
 			break
 		}
-		if h.score < top*companionShare {
+		if h.score < top*fullCompanionShare {
 			break
 		}
 		// A companion must answer nearly as much of the question as the
-		// best unit, not just share one of its words.
-		if h.coverage < hits[0].coverage*companionCoverage {
+		// best unit, not just share one of its words; one holding all of
+		// it that the best unit holds is a companion further down (BM25's
+		// length norm alone puts a numbered note under a one-line legend).
+		if h.coverage < hits[0].coverage*companionCoverage ||
+			h.score < top*companionShare && h.coverage+1e-9 < hits[0].coverage {
 			continue
 		}
 		u := ix.Units[h.unit]
