@@ -51,11 +51,11 @@ const (
 	// fullCompanionShare is the share of the best unit's score a unit
 	// holding as much of the question as the best one must reach.
 	fullCompanionShare = 0.3
-	maxUnits          = 4
-	maxPages          = 3
-	maxExcerpt        = 300
-	maxFindings       = 10
-	maxSheets         = 8
+	maxUnits           = 4
+	maxPages           = 3
+	maxExcerpt         = 300
+	maxFindings        = 10
+	maxSheets          = 8
 )
 
 var stopWords = makeStopWords()

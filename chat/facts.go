@@ -46,6 +46,10 @@ const (
 	FactRevision   = "revision"
 	FactStatus     = "issue_status"
 	FactCode       = "code"
+	// FactPhone is a party's telephone number, read from the column a
+	// party's caption heads ("MEP" over "IMEG", its address and phone);
+	// the caption is its label.
+	FactPhone = "phone"
 )
 
 // labelKinds classify a printed label by its words, most specific first.
@@ -204,6 +208,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 		valued[kind] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
 	}
+	ix.partyPhones(pi, lines, boxes)
 	// Blank captions: a line ending in "LABEL:" (or a line of captions
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
@@ -585,4 +590,59 @@ func titleWords(s string) []string {
 		}
 	}
 	return out
+}
+
+// Party captions heading a column of name, address and phone in a title
+// block: the kinds of labelKind that are parties, and the consultants a
+// set lists by discipline.
+var (
+	partyCaption = regexp.MustCompile(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
+	phoneNumber  = regexp.MustCompile(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
+)
+
+// partyPhones reads the telephone numbers of the parties a page lists: a
+// line that is only a party's caption ("ARCHITECT", "MEP", "OWNER:")
+// heading a column of lines aligned under it (name, address, phone), the
+// first of which holds a telephone number within five lines.
+func (ix *Index) partyPhones(pi int, lines []string, boxes []layout.Box) {
+	for i, line := range lines {
+		caption := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ":"))
+		if caption == "" || len(strings.Fields(caption)) > 3 || i >= len(boxes) {
+			continue
+		}
+		switch labelKind(caption) {
+		case FactArchitect, FactEngineer, FactOwner, FactDesigner:
+		default:
+			if !partyCaption.MatchString(caption) {
+				continue
+			}
+		}
+		cur := boxes[i]
+		h := cur.Y1 - cur.Y0
+		if h <= 0 {
+			continue
+		}
+		for n := 0; n < 5; n++ {
+			next := -1
+			for j, o := range boxes {
+				if j == i || j >= len(lines) || lines[j] == "" || math.Abs(o.X0-cur.X0) > 0.6*h {
+					continue
+				}
+				if gap := o.Y0 - cur.Y1; gap >= -0.3*h && gap < 1.5*h && (next < 0 || o.Y0 < boxes[next].Y0) {
+					next = j
+				}
+			}
+			if next < 0 || len(blankCaptions(lines[next])) > 0 && !phoneNumber.MatchString(lines[next]) {
+				break
+			}
+			if m := phoneNumber.FindString(lines[next]); m != "" {
+				ex := caption + Sep + lines[next]
+				if ix.verifyAll(pi, ex) {
+					ix.Facts = append(ix.Facts, Fact{Kind: FactPhone, Label: caption, Value: m, Page: pi, Excerpt: ex})
+				}
+				break
+			}
+			cur = boxes[next]
+		}
+	}
 }

@@ -15,6 +15,7 @@ var factIntents = []struct {
 	kinds   []string
 	name    string // what the answer calls it
 }{
+	{regexp.MustCompile(`(?i)\b((tele)?phone|fax)\s+(numbers?|no\.?|#)|\bcontact\s+(number|details|info(rmation)?)\b|\b(what|which)\s+is\s+the\s+[\w\s]{1,30}?('s)?\s+((tele)?phone|fax)\b`), nil, []string{FactPhone}, "phone number"},
 	{regexp.MustCompile(`(?i)\b(construction\s+(type|class(ification)?)|type\s+of\s+construction|constr\.?\s+type)\b`), nil,
 		[]string{"construction_type"}, "construction type"},
 	{regexp.MustCompile(`(?i)\b(occupanc(y|ies)|use\s+group|occupancy\s+group)\b`), regexp.MustCompile(`(?i)\b(load|sensor|separation)\b`),
