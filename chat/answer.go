@@ -438,7 +438,10 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 	var picked []chosen
 	pagesUsed := []int{}
 	seen := map[string]bool{}
-	top := hits[0].score
+	top, topCoverage := hits[0].score, hits[0].coverage
+	if identityQuestion.MatchString(q.text) {
+		hits = identityFirst(ix, hits, top*fullCompanionShare)
+	}
 	for _, h := range hits {
 		if len(picked) >= maxUnits {
 			break
@@ -450,8 +453,8 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 		// best unit, not just share one of its words; one holding all of
 		// it that the best unit holds is a companion further down (BM25's
 		// length norm alone puts a numbered note under a one-line legend).
-		if h.coverage < hits[0].coverage*companionCoverage ||
-			h.score < top*companionShare && h.coverage+1e-9 < hits[0].coverage {
+		if h.coverage < topCoverage*companionCoverage ||
+			h.score < top*companionShare && h.coverage+1e-9 < topCoverage {
 			continue
 		}
 		u := ix.Units[h.unit]
@@ -519,6 +522,37 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
 	}
 	return Answer{Answer: strings.Join(sentences, " "), Citations: cites, Source: "builtin"}
+}
+
+// identityQuestion asks which thing is used ("Which PV modules are
+// used?", "What inverter model…"), not how many or how large.
+var identityQuestion = regexp.MustCompile(`(?i)^\s*(which|what)\b(\s+\w+){0,4}\s+(is|are|was|were)\s+(used|installed|specified|provided|proposed)\b|\b(make|model|brand|manufacturer)\b`)
+
+// identityLabel is the caption of a row or pair naming a thing.
+var identityLabel = regexp.MustCompile(`(?i)\b(model|make|manufacturer|brand|product|type|series|part\s+(no|number))\b`)
+
+// identityFirst moves, among the hits scoring at least floor, the rows and
+// pairs whose caption names a thing (model, make, type) ahead of the
+// others, in their order: a specification table lists a module's make
+// and model beside its orientation and count.
+func identityFirst(ix *Index, hits []hit, floor float64) []hit {
+	var named, rest []hit
+	for i, h := range hits {
+		if h.score < floor {
+			return append(append(named, rest...), hits[i:]...)
+		}
+		u := ix.Units[h.unit]
+		label := u.Label
+		if u.Kind == KindRow {
+			label, _, _ = strings.Cut(u.Excerpt, CellSep)
+		}
+		if u.Kind != KindPassage && identityLabel.MatchString(label) {
+			named = append(named, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
+	return append(named, rest...)
 }
 
 func intsToStrings(ns []int) []string {
