@@ -242,12 +242,13 @@ func (ix *Index) addPage(sp SourcePage, firstOfFile bool) (coverTitle, bool) {
 		}
 	}
 	boxes := make([]layout.Box, len(p.Lines))
+	angles := make([]float64, len(p.Lines))
 	for li := range lp.Lines {
 		if pl := lineOf[li]; pl >= 0 && pl < len(boxes) {
-			boxes[pl] = lp.Lines[li].Box
+			boxes[pl], angles[pl] = lp.Lines[li].Box, lp.Lines[li].Angle
 		}
 	}
-	ix.labelFacts(pi, blockLast, boxes, pairUnits, sp.Fields, fieldUnits)
+	ix.labelFacts(pi, blockLast, boxes, angles, pairUnits, sp.Fields, fieldUnits)
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string

@@ -69,6 +69,7 @@ var labelKinds = []struct {
 	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date)\b`)},
 	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
 	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
+	{FactDate, regexp.MustCompile(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
 	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)\s*$`), nil},
 	// "BUILDING CODE:", "APPLICABLE CODES:" over the code's name: a code
 	// the engine did not read as one of its own (a state's code).
@@ -112,7 +113,7 @@ func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
 // labelFacts reads the facts a page states by labels: its layout's
 // label/value pairs and title-block fields, and captions printed with
 // nothing after them (blank).
-func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
+func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles []float64, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
 	valued := map[string]bool{}
 	lines := ix.Pages[pi].Lines
 	// A caption ending its line ("Site address:") whose value is the lines
@@ -142,7 +143,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 			// A caption alone in its block: its value may be set apart
 			// beside it in its row ("BUILDING CODE:" … "INDIANA
 			// BUILDING CODE" over "2014 EDITION").
-			value = valueBeside(lines, boxes, i)
+			value = valueBeside(lines, boxes, angles, i)
 			v = strings.Join(value, " ")
 			ex = label + ":" + Sep + strings.Join(value, Sep)
 			if len(value) > 0 && ix.verifyLines(pi, label+": "+v) {
@@ -300,38 +301,49 @@ func emptyFormCell(lines []string, boxes []layout.Box, i int) bool {
 }
 
 // valueBeside is the value of the caption on line i set apart in its row:
-// the nearest line starting to its right at its height (within twenty line
-// heights), with the lines aligned under that line's start that follow it
-// closely (at most two, none holding a colon). Nothing when no such line
-// exists or it is itself a caption.
-func valueBeside(lines []string, boxes []layout.Box, i int) []string {
-	if i >= len(boxes) {
+// the nearest line of its direction starting after it at its height
+// (within twenty line heights), with the lines aligned under that line's
+// start that follow it closely (at most two, none holding a colon).
+// Nothing when no such line exists or it is itself a caption. Rotated
+// text ("SHEET PRINTED:" up a sheet's edge, its date past a drawn rule)
+// is read in its own direction.
+func valueBeside(lines []string, boxes []layout.Box, angles []float64, i int) []string {
+	if i >= len(boxes) || i >= len(angles) {
 		return nil
 	}
-	b := boxes[i]
+	angle := angles[i]
+	frame := func(j int) (layout.Box, bool) {
+		if j >= len(lines) || j >= len(boxes) || j >= len(angles) || lines[j] == "" || angles[j] != angle {
+			return layout.Box{}, false
+		}
+		return textFrame(boxes[j], angle), true
+	}
+	b, _ := frame(i)
 	h := b.Y1 - b.Y0
 	if h <= 0 {
 		return nil
 	}
 	mid := (b.Y0 + b.Y1) / 2
 	best, bestX := -1, math.Inf(1)
-	for j, o := range boxes {
-		if j == i || j >= len(lines) || lines[j] == "" {
+	for j := range boxes {
+		o, ok := frame(j)
+		if j == i || !ok {
 			continue
 		}
 		if o.X0 >= b.X1 && o.X0-b.X1 < 20*h && math.Abs((o.Y0+o.Y1)/2-mid) < 0.6*h && o.X0 < bestX {
 			best, bestX = j, o.X0
 		}
 	}
-	if best < 0 || strings.Contains(lines[best], ":") {
+	if best < 0 || strings.Contains(lines[best], ":") && !phoneOrTime.MatchString(lines[best]) {
 		return nil
 	}
 	out := []string{lines[best]}
-	last := boxes[best]
+	last, _ := frame(best)
 	for n := 0; n < 2; n++ {
 		next := -1
-		for j, o := range boxes {
-			if j >= len(lines) || lines[j] == "" || math.Abs(o.X0-last.X0) > 0.5*h {
+		for j := range boxes {
+			o, ok := frame(j)
+			if !ok || math.Abs(o.X0-last.X0) > 0.5*h {
 				continue
 			}
 			if gap := o.Y0 - last.Y1; gap >= -0.2*h && gap < 0.6*h {
@@ -343,9 +355,25 @@ func valueBeside(lines []string, boxes []layout.Box, i int) []string {
 			break
 		}
 		out = append(out, lines[next])
-		last = boxes[next]
+		last, _ = frame(next)
 	}
 	return out
+}
+
+// phoneOrTime: a colon inside a value that is a time of day ("12:59:19")
+// or a ratio, not a caption's.
+var phoneOrTime = regexp.MustCompile(`^[^:]*\d:\d`)
+
+// textFrame is a line's box in the frame of its text: X along the reading
+// direction, Y across it, growing towards the next line.
+func textFrame(b layout.Box, angle float64) layout.Box {
+	switch {
+	case math.Abs(angle-90) < 1: // reads upwards
+		return layout.Box{X0: -b.Y1, Y0: b.X0, X1: -b.Y0, Y1: b.X1}
+	case math.Abs(angle-270) < 1: // reads downwards
+		return layout.Box{X0: b.Y0, Y0: -b.X1, X1: b.Y1, Y1: -b.X0}
+	}
+	return b
 }
 
 // verifyAll is verifyLines for each fragment of an excerpt (split at

@@ -41,7 +41,7 @@ var factIntents = []struct {
 	{regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by)\b`), nil, []string{FactDesigner, FactArchitect, FactEngineer}, "designer"},
 	{regexp.MustCompile(`(?i)\b(zon(ing|e\s+district)|land\s+use(\s+district)?)\b`), nil, []string{FactZoning}, "zoning"},
 	{regexp.MustCompile(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b|^\s*(what|which)\s+(is\s+)?(the|this)\s+project(\s+is\s+this)?\s*\??\s*$`), nil, []string{FactProject}, "project name"},
-	{regexp.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated))\b`), nil, []string{FactDate}, "date"},
+	{regexp.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated|printed|plotted)|(print|plot)\s+date)\b`), nil, []string{FactDate}, "date"},
 	{regexp.MustCompile(`(?i)\brevisions?\b`), nil, []string{FactRevision}, "revision"},
 	{regexp.MustCompile(`(?i)\b(issue\s+status|issued\s+for|status\s+of\s+(the|these)\s+(drawings|plans|sheets))\b`), nil, []string{FactStatus}, "issue status"},
 	{regexp.MustCompile(`(?i)\b(codes?|editions?|ibc|irc|nec|nfpa\s*\d+|cbc|crc|fbc)\b`), regexp.MustCompile(`(?i)\b(zip|postal|color|colour|sheet\s+code|code\s+sections?\s+cited)\b`),
