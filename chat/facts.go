@@ -50,6 +50,7 @@ const (
 	// party's caption heads ("MEP" over "IMEG", its address and phone);
 	// the caption is its label.
 	FactPhone = "phone"
+	FactEmail = "email"
 )
 
 // labelKinds classify a printed label by its words, most specific first.
@@ -209,7 +210,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		valued[kind] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
 	}
-	ix.partyPhones(pi, lines, boxes)
+	ix.contactFacts(pi, lines, boxes, angles)
 	// Blank captions: a line ending in "LABEL:" (or a line of captions
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
@@ -256,6 +257,8 @@ func plausibleValue(kind, v string) bool {
 		return false
 	}
 	switch kind {
+	case FactDate:
+		return strings.ContainsAny(v, "0123456789")
 	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject, FactCode:
 		letters := 0
 		for _, r := range v {
@@ -458,9 +461,6 @@ func (ix *Index) verifyLines(pi int, excerpt string) bool {
 type coverTitle struct {
 	page int // index into Index.Pages
 	text string
-	// address is the postal address printed under the title (its street
-	// and city lines), when there is one.
-	address []string
 }
 
 // Postal address lines: a street ("915 Mitch Daniels Blvd") and a city
@@ -468,7 +468,7 @@ type coverTitle struct {
 // "Calgary, AB T2S 2A3").
 var (
 	streetLine = regexp.MustCompile(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
-	cityLine   = regexp.MustCompile(`^[A-Za-z][A-Za-z .'-]{1,40},\s*[A-Z]{2}\.?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
+	cityLine   = regexp.MustCompile(`^[A-Za-z][A-Za-z .'-]{1,40}(,\s*|\s+)[A-Z]{2}\.?,?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
 )
 
 // largestText is the text set in the page's largest type, when that type
@@ -505,45 +505,7 @@ func largestText(lp *layout.Page, lineOf []int, pi int, lines []string) (coverTi
 	if n := len(strings.Fields(text)); n == 0 || n > 14 || letterRun(text) < 3 || !plausibleValue(FactProject, text) {
 		return coverTitle{}, false
 	}
-	t := coverTitle{page: pi, text: text}
-	// The address under the title: among the next four lines, a street
-	// line followed by a city line, both starting within the title's
-	// width and close under it (three title heights at most).
-	var box layout.Box
-	var height float64
-	for li, l := range lp.Lines {
-		if li < len(lineOf) && lineOf[li] == big[0] {
-			box, height = l.Box, l.Box.Y1-l.Box.Y0
-		}
-	}
-	for li, l := range lp.Lines {
-		if li < len(lineOf) && lineOf[li] >= big[0] && lineOf[li] <= big[len(big)-1] {
-			box = unionBox(box, l.Box)
-		}
-	}
-	near := func(pl int) bool {
-		for li, l := range lp.Lines {
-			if li < len(lineOf) && lineOf[li] == pl {
-				return l.Box.Y0 >= box.Y1-0.1*height && l.Box.Y0-box.Y1 < 3*height &&
-					l.Box.X1 > box.X0 && l.Box.X0 < box.X1
-			}
-		}
-		return false
-	}
-	last := big[len(big)-1]
-	for pl := last + 1; pl+1 < len(lines) && pl <= last+4; pl++ {
-		street, city := normalizeSpace(lines[pl]), normalizeSpace(lines[pl+1])
-		if streetLine.MatchString(street) && cityLine.MatchString(city) && near(pl) && near(pl+1) {
-			t.address = []string{street, city}
-			break
-		}
-	}
-	return t, true
-}
-
-// unionBox is the union of two boxes.
-func unionBox(a, b layout.Box) layout.Box {
-	return layout.Box{X0: min(a.X0, b.X0), Y0: min(a.Y0, b.Y0), X1: max(a.X1, b.X1), Y1: max(a.Y1, b.Y1)}
+	return coverTitle{page: pi, text: text}, true
 }
 
 // letterRun is the longest run of letters in s.
@@ -595,16 +557,6 @@ func (ix *Index) addCoverTitle(t coverTitle) {
 		return
 	}
 	ix.Facts = append(ix.Facts, Fact{Kind: FactProject, Value: normalizeSpace(t.text), Page: t.page, Excerpt: cutWords(normalizeSpace(t.text), maxExcerpt)})
-	if len(t.address) > 0 {
-		v := strings.Join(t.address, " ")
-		ex := v
-		if !ix.verifyLines(t.page, ex) {
-			ex = strings.Join(t.address, Sep)
-		}
-		if ix.verifyAll(t.page, ex) {
-			ix.Facts = append(ix.Facts, Fact{Kind: FactAddress, Value: v, Page: t.page, Excerpt: ex})
-		}
-	}
 }
 
 // titleWords are the lower-cased words of s with at least three letters
@@ -626,51 +578,138 @@ func titleWords(s string) []string {
 var (
 	partyCaption = regexp.MustCompile(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
 	phoneNumber  = regexp.MustCompile(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
+	emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 )
 
-// partyPhones reads the telephone numbers of the parties a page lists: a
-// line that is only a party's caption ("ARCHITECT", "MEP", "OWNER:")
-// heading a column of lines aligned under it (name, address, phone), the
-// first of which holds a telephone number within five lines.
-func (ix *Index) partyPhones(pi int, lines []string, boxes []layout.Box) {
+func isPartyCaption(line string) (string, bool) {
+	caption := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ":"))
+	if caption == "" || len(strings.Fields(caption)) > 3 {
+		return "", false
+	}
+	switch labelKind(caption) {
+	case FactArchitect, FactEngineer, FactOwner, FactDesigner:
+		return caption, true
+	}
+	return caption, partyCaption.MatchString(caption)
+}
+
+// columns finds, for the lines of a page, the line stacked right under
+// and right over each in its text direction: aligned with it (start, end
+// or middle within 0.6 line heights), less than 1.5 heights of white
+// space apart.
+type columns struct {
+	lines  []string
+	frames []layout.Box
+	angles []float64
+}
+
+func newColumns(lines []string, boxes []layout.Box, angles []float64) columns {
+	c := columns{lines: lines, frames: make([]layout.Box, len(lines)), angles: angles}
+	for j := range lines {
+		if j < len(boxes) && j < len(angles) {
+			c.frames[j] = textFrame(boxes[j], angles[j])
+		}
+	}
+	return c
+}
+
+// next is the line under i (dir 1) or over it (dir -1), or -1.
+func (c columns) next(i, dir int) int {
+	if i >= len(c.angles) {
+		return -1
+	}
+	b := c.frames[i]
+	h := b.Y1 - b.Y0
+	if h <= 0 {
+		return -1
+	}
+	best, bestGap := -1, math.Inf(1)
+	for j, o := range c.frames {
+		if j == i || j >= len(c.angles) || c.lines[j] == "" || c.angles[j] != c.angles[i] {
+			continue
+		}
+		// Flush left, flush right or centred.
+		if math.Abs(o.X0-b.X0) > 0.6*h && math.Abs(o.X1-b.X1) > 0.6*h && math.Abs(o.X0+o.X1-b.X0-b.X1) > 1.2*h {
+			continue
+		}
+		gap := o.Y0 - b.Y1
+		if dir < 0 {
+			gap = b.Y0 - o.Y1
+		}
+		if gap >= -0.3*h && gap < 1.5*h && gap < bestGap {
+			best, bestGap = j, gap
+		}
+	}
+	return best
+}
+
+// contactFacts reads the telephone numbers and e-mail addresses a page
+// lists, and the postal addresses that are no party's. A contact line
+// ("(317) 848-5045", "info@firm.com") belongs to the column over it: its
+// party caption ("ARCHITECT", "MEP") within five lines up, else the
+// column's first line (the firm's name). A street line over a city line
+// ("907 Orchid Way" / "Carlsbad CA 92011") is the project's address when
+// its column holds no contact line and no party caption (a firm's address
+// comes with its phone).
+func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles []float64) {
+	c := newColumns(lines, boxes, angles)
 	for i, line := range lines {
-		caption := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ":"))
-		if caption == "" || len(strings.Fields(caption)) > 3 || i >= len(boxes) {
+		if len(strings.Fields(line)) > 6 {
 			continue
 		}
-		switch labelKind(caption) {
-		case FactArchitect, FactEngineer, FactOwner, FactDesigner:
-		default:
-			if !partyCaption.MatchString(caption) {
-				continue
-			}
+		kind, m := FactPhone, phoneNumber.FindString(line)
+		if m == "" {
+			kind, m = FactEmail, emailAddress.FindString(line)
 		}
-		cur := boxes[i]
-		h := cur.Y1 - cur.Y0
-		if h <= 0 {
+		if m == "" {
 			continue
 		}
-		for n := 0; n < 5; n++ {
-			next := -1
-			for j, o := range boxes {
-				if j == i || j >= len(lines) || lines[j] == "" || math.Abs(o.X0-cur.X0) > 0.6*h {
-					continue
-				}
-				if gap := o.Y0 - cur.Y1; gap >= -0.3*h && gap < 1.5*h && (next < 0 || o.Y0 < boxes[next].Y0) {
-					next = j
-				}
-			}
-			if next < 0 || len(blankCaptions(lines[next])) > 0 && !phoneNumber.MatchString(lines[next]) {
+		label, top := "", i
+		for n, j := 0, c.next(i, -1); n < 5 && j >= 0; n, j = n+1, c.next(j, -1) {
+			if caption, ok := isPartyCaption(lines[j]); ok {
+				label = caption
 				break
 			}
-			if m := phoneNumber.FindString(lines[next]); m != "" {
-				ex := caption + Sep + lines[next]
-				if ix.verifyAll(pi, ex) {
-					ix.Facts = append(ix.Facts, Fact{Kind: FactPhone, Label: caption, Value: m, Page: pi, Excerpt: ex})
-				}
-				break
+			top = j
+		}
+		if label == "" && top != i && !phoneNumber.MatchString(lines[top]) && !emailAddress.MatchString(lines[top]) {
+			label = normalizeSpace(lines[top])
+		}
+		ex := line
+		if label != "" {
+			ex = label + Sep + line
+		}
+		if ix.verifyAll(pi, ex) {
+			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Value: m, Page: pi, Excerpt: ex})
+		}
+	}
+	for i, line := range lines {
+		street := normalizeSpace(line)
+		if !streetLine.MatchString(street) {
+			continue
+		}
+		j := c.next(i, 1)
+		if j < 0 || !cityLine.MatchString(normalizeSpace(lines[j])) {
+			continue
+		}
+		party := false
+		for _, dir := range []int{-1, 1} {
+			k := i
+			if dir > 0 {
+				k = j
 			}
-			cur = boxes[next]
+			for n, k := 0, c.next(k, dir); n < 4 && k >= 0 && !party; n, k = n+1, c.next(k, dir) {
+				_, caption := isPartyCaption(lines[k])
+				party = caption || phoneNumber.MatchString(lines[k]) || emailAddress.MatchString(lines[k])
+			}
+		}
+		city := normalizeSpace(lines[j])
+		ex := street + " " + city
+		if !ix.verifyLines(pi, ex) {
+			ex = street + Sep + city
+		}
+		if !party && ix.verifyAll(pi, ex) {
+			ix.Facts = append(ix.Facts, Fact{Kind: FactAddress, Value: street + " " + city, Page: pi, Excerpt: ex})
 		}
 	}
 }

@@ -16,6 +16,7 @@ var factIntents = []struct {
 	name    string // what the answer calls it
 }{
 	{regexp.MustCompile(`(?i)\b((tele)?phone|fax)\s+(numbers?|no\.?|#)|\bcontact\s+(number|details|info(rmation)?)\b|\b(what|which)\s+is\s+the\s+[\w\s]{1,30}?('s)?\s+((tele)?phone|fax)\b`), nil, []string{FactPhone}, "phone number"},
+	{regexp.MustCompile(`(?i)\be-?mail\b`), nil, []string{FactEmail}, "e-mail address"},
 	{regexp.MustCompile(`(?i)\b(construction\s+(type|class(ification)?)|type\s+of\s+construction|constr\.?\s+type)\b`), nil,
 		[]string{"construction_type"}, "construction type"},
 	{regexp.MustCompile(`(?i)\b(occupanc(y|ies)|use\s+group|occupancy\s+group)\b`), regexp.MustCompile(`(?i)\b(load|sensor|separation)\b`),
@@ -32,7 +33,7 @@ var factIntents = []struct {
 		regexp.MustCompile(`(?i)\b(refuge|drain|well)\b`), []string{"area/"}, "floor area"},
 	{regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n|assessor|tax\s+(lot|map|id)|folio|roll\s+number)\b`), nil, []string{FactParcel}, "parcel number"},
 	{regexp.MustCompile(`(?i)\b(address|(which|what)\s+(city|town|municipality)|where\s+is\s+(the|this)\s+(project|site|building|property|house)|located|location\s+of\s+(the|this)\s+(project|site|building|property))\b`),
-		nil, []string{FactAddress}, "project address"},
+		regexp.MustCompile(`(?i)\b(web|url|ip)\b`), []string{FactAddress}, "project address"},
 	{regexp.MustCompile(`(?i)\b(owner|client|applicant)\b`), nil, []string{FactOwner}, "owner"},
 	{regexp.MustCompile(`(?i)\b(architect\s+(and|or)\s+engineer|engineer\s+(and|or)\s+architect|(architect|engineer)\s+of\s+record|design\s+professional|who\s+(designed|prepared|drew|stamped|sealed))\b`),
 		nil, []string{FactArchitect, FactEngineer, FactDesigner}, "architect or engineer of record"},
