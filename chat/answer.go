@@ -224,9 +224,24 @@ func (ix *Index) parse(question string, history []Message) query {
 		// review ("how high is the guard").
 		q.severity = map[string]bool{}
 	}
+	if len(q.intent.kinds) > 0 {
+		// "How many stories is the house?": the word naming the building
+		// the set is about names no text to find.
+		kept := q.terms[:0]
+		for _, t := range q.terms {
+			if !subjectWords[t] {
+				kept = append(kept, t)
+			}
+		}
+		q.terms = kept
+	}
 	q.terms = uniq(q.terms)
 	return q
 }
+
+// subjectWords name the building a set is about.
+var subjectWords = map[string]bool{"house": true, "building": true, "home": true, "dwelling": true,
+	"residence": true, "structure": true, "project": true}
 
 // isFollowUp: a question that opens as a follow-up ("and …", "what
 // about …"), or one that only names a sheet or a severity.
@@ -395,6 +410,17 @@ func (ix *Index) excerptFor(u Unit, terms []string) string {
 				break
 			}
 		}
+	}
+	// A window opening inside a sentence starts where the sentence does
+	// ("IT SHALL BE THE CONTRACTORS RESPONSIBILITY / TO VERIFY ALL
+	// DIMENSIONS"), within the passage, never before a numbered note.
+	for n := 0; n < 2 && first > u.First && !noteStart.MatchString(lines[first]); n++ {
+		prev := strings.TrimSpace(lines[first-1])
+		if prev == "" || strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, ";") ||
+			labelValueLine.MatchString(prev) {
+			break
+		}
+		first--
 	}
 	text := strings.Join(lines[first:last+1], " ")
 	// A note cut at a line break goes on to the end of its sentence

@@ -118,6 +118,44 @@ func (ix *Index) factsOf(kinds []string, pages map[int]bool) []Fact {
 
 const maxFacts = 8
 
+// pagesTitled are the pages whose sheet title holds every question term
+// that some sheet title holds ("the scale of the roof plan" → the ROOF
+// PLAN sheet), or none.
+func (ix *Index) pagesTitled(terms []string) map[int]bool {
+	titleTerms := make([]map[string]bool, len(ix.Pages))
+	inSomeTitle := map[string]bool{}
+	for pi, p := range ix.Pages {
+		titleTerms[pi] = map[string]bool{}
+		for _, t := range Tokens(p.SheetTitle) {
+			titleTerms[pi][t] = true
+			inSomeTitle[t] = true
+		}
+	}
+	var want []string
+	for _, t := range terms {
+		if inSomeTitle[t] {
+			want = append(want, t)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	pages := map[int]bool{}
+	for pi := range ix.Pages {
+		all := true
+		for _, t := range want {
+			all = all && titleTerms[pi][t]
+		}
+		if all {
+			pages[pi] = true
+		}
+	}
+	if len(pages) == len(ix.Pages) {
+		return nil
+	}
+	return pages
+}
+
 // narrowByLabel keeps, of facts printed under labels of one kind ("BUILDING
 // CODE:", "FIRE CODE:"), those whose label holds a word of the question
 // the other labels do not share ("which building code" → BUILDING CODE),
@@ -173,7 +211,15 @@ func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
 	if contains(kinds, FactSheetTitle) && len(q.pages) == 0 {
 		return Answer{}, false // "title" with no sheet named: retrieval
 	}
-	facts := narrowByLabel(ix.factsOf(kinds, q.pages), q.terms)
+	pages := q.pages
+	if len(pages) == 0 && contains(kinds, FactScale) {
+		// A scale is a drawing's: the drawing named by its title.
+		pages = ix.pagesTitled(q.terms)
+	}
+	facts := narrowByLabel(ix.factsOf(kinds, pages), q.terms)
+	if len(facts) == 0 && len(q.pages) == 0 {
+		facts = narrowByLabel(ix.factsOf(kinds, nil), q.terms)
+	}
 	if contains(kinds, FactSheetTitle) {
 		if a, ok := ix.answerSheetTitles(q); ok {
 			return a, true
