@@ -235,6 +235,11 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 	}
 }
 
+// scaleValue is what a scale reads: a ratio or an equation of lengths
+// ("1:100", "1/4\" = 1'-0\""), or a word for none ("NTS", "AS NOTED");
+// a lone figure beside the caption is a drawing number.
+var scaleValue = regexp.MustCompile(`(?i)=|\d\s*:\s*\d|\bn\.?\s*t\.?\s*s\b|not\s+to\s+scale|\bas\s+(noted|shown|indicated)\b|\b(none|varies|full|half)\b`)
+
 var captionInValue = regexp.MustCompile(`[A-Za-z#.)]\s*:(\s|$)`)
 
 var dottedAbbrev = regexp.MustCompile(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
@@ -259,6 +264,8 @@ func plausibleValue(kind, v string) bool {
 	switch kind {
 	case FactDate:
 		return strings.ContainsAny(v, "0123456789")
+	case FactScale:
+		return scaleValue.MatchString(v)
 	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject, FactCode:
 		letters := 0
 		for _, r := range v {
