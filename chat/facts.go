@@ -661,12 +661,17 @@ func (c columns) next(i, dir int) int {
 func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles []float64) {
 	c := newColumns(lines, boxes, angles)
 	for i, line := range lines {
-		if len(strings.Fields(line)) > 6 {
-			continue
+		// Cheap tests first: a phone number has ten figures at least
+		// (seven with its area code in brackets), an e-mail address an @.
+		var kind, m string
+		if digits(line) >= 7 {
+			kind, m = FactPhone, phoneNumber.FindString(line)
 		}
-		kind, m := FactPhone, phoneNumber.FindString(line)
-		if m == "" {
+		if m == "" && strings.IndexByte(line, '@') >= 0 {
 			kind, m = FactEmail, emailAddress.FindString(line)
+		}
+		if m == "" || len(strings.Fields(line)) > 6 {
+			continue
 		}
 		if m == "" {
 			continue
@@ -691,6 +696,9 @@ func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles
 		}
 	}
 	for i, line := range lines {
+		if line == "" || line[0] < '0' || line[0] > '9' {
+			continue
+		}
 		street := normalizeSpace(line)
 		if !streetLine.MatchString(street) {
 			continue
@@ -719,4 +727,15 @@ func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles
 			ix.Facts = append(ix.Facts, Fact{Kind: FactAddress, Value: street + " " + city, Page: pi, Excerpt: ex})
 		}
 	}
+}
+
+// digits counts the figures of s.
+func digits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
 }
