@@ -118,6 +118,23 @@ func (ix *Index) factsOf(kinds []string, pages map[int]bool) []Fact {
 
 const maxFacts = 8
 
+// factsFor are the facts that answer a project-data question (the
+// built-in answer states them, the model is given them): of the kinds it
+// asks, on the pages it names, narrowed to the label it names; a scale
+// question naming a drawing ("the scale of the roof plan") takes the
+// sheets titled so.
+func (ix *Index) factsFor(q query) []Fact {
+	pages := q.pages
+	if len(pages) == 0 && contains(q.intent.kinds, FactScale) {
+		pages = ix.pagesTitled(q.terms)
+	}
+	facts := narrowByLabel(ix.factsOf(q.intent.kinds, pages), q.terms)
+	if len(facts) == 0 && len(q.pages) == 0 && len(pages) > 0 {
+		facts = narrowByLabel(ix.factsOf(q.intent.kinds, nil), q.terms)
+	}
+	return facts
+}
+
 // pagesTitled are the pages whose sheet title holds every question term
 // that some sheet title holds ("the scale of the roof plan" → the ROOF
 // PLAN sheet), or none.
@@ -211,15 +228,7 @@ func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
 	if contains(kinds, FactSheetTitle) && len(q.pages) == 0 {
 		return Answer{}, false // "title" with no sheet named: retrieval
 	}
-	pages := q.pages
-	if len(pages) == 0 && contains(kinds, FactScale) {
-		// A scale is a drawing's: the drawing named by its title.
-		pages = ix.pagesTitled(q.terms)
-	}
-	facts := narrowByLabel(ix.factsOf(kinds, pages), q.terms)
-	if len(facts) == 0 && len(q.pages) == 0 {
-		facts = narrowByLabel(ix.factsOf(kinds, nil), q.terms)
-	}
+	facts := ix.factsFor(q)
 	if contains(kinds, FactSheetTitle) {
 		if a, ok := ix.answerSheetTitles(q); ok {
 			return a, true
