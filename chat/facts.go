@@ -67,11 +67,11 @@ var labelKinds = []struct {
 		regexp.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
 	{FactArchitect, regexp.MustCompile(`(?i)\barchitects?\b`), regexp.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
 	{FactEngineer, regexp.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
-	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date)\b`)},
+	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date|furnished|installed|supplied|provided)\b`)},
 	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
 	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
 	{FactDate, regexp.MustCompile(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
-	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)\s*$`), nil},
+	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)(\s+(and|&)\s+\w+(\s+\w+)?)?\s*$`), nil},
 	// "BUILDING CODE:", "APPLICABLE CODES:" over the code's name: a code
 	// the engine did not read as one of its own (a state's code).
 	{FactCode, regexp.MustCompile(`(?i)\bcodes?\b`),
@@ -211,6 +211,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
 	}
 	ix.contactFacts(pi, lines, boxes, angles)
+	ix.sectionFacts(pi, lines, boxes, angles, valued)
 	// Blank captions: a line ending in "LABEL:" (or a line of captions
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
@@ -234,6 +235,12 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		}
 	}
 }
+
+// dateValue is what a date reads: day, month and year in figures
+// ("10/3/2024", "10.03.2024", "2020-05-22"), or a month's name, or a year
+// ("MAY 22, 2020", "June 2019"); not a scale ("1:200") or a row of
+// figures ("2 3 4").
+var dateValue = regexp.MustCompile(`(?i)\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(19|20)\d{2}\b`)
 
 // scaleValue is what a scale reads: a ratio or an equation of lengths
 // ("1:100", "1/4\" = 1'-0\""), or a word for none ("NTS", "AS NOTED");
@@ -263,7 +270,7 @@ func plausibleValue(kind, v string) bool {
 	}
 	switch kind {
 	case FactDate:
-		return strings.ContainsAny(v, "0123456789")
+		return dateValue.MatchString(v)
 	case FactScale:
 		return scaleValue.MatchString(v)
 	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject, FactCode:
@@ -738,4 +745,81 @@ func digits(s string) int {
 		}
 	}
 	return n
+}
+
+// sectionFacts reads the title-block sections headed by a caption with no
+// colon ("PROJECT TITLE AND SCHOOL LOCATION", "COMMISSIONED ARCHITECT")
+// for the kinds the page gives no value otherwise: the caption, in
+// capitals, alone on its row, heads the text under it; its value is the
+// first line under it
+// (within fifteen caption heights, starting within the caption's width
+// of its start) set at least as large as the caption, with the lines of
+// that size stacked under it (three lines at most).
+func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles []float64, valued map[string]bool) {
+	c := newColumns(lines, boxes, angles)
+	for i, line := range lines {
+		caption := normalizeSpace(line)
+		if caption == "" || strings.ContainsAny(caption, ":0123456789") || caption != strings.ToUpper(caption) ||
+			len(strings.Fields(caption)) > 6 || i >= len(c.frames) {
+			continue
+		}
+		kind := labelKind(caption)
+		switch kind {
+		case FactProject, FactArchitect, FactEngineer, FactOwner:
+		default:
+			continue
+		}
+		if valued[kind] {
+			continue
+		}
+		b := c.frames[i]
+		h := b.Y1 - b.Y0
+		if h <= 0 {
+			continue
+		}
+		value, valueAt := -1, math.Inf(1)
+		alone := true
+		for j, o := range c.frames {
+			if j == i || j >= len(angles) || lines[j] == "" || angles[j] != angles[i] {
+				continue
+			}
+			if o.X0 >= b.X1 && math.Abs((o.Y0+o.Y1)/2-(b.Y0+b.Y1)/2) < 0.6*h && o.X0-b.X1 < 20*h {
+				alone = false // a value beside it: a pair, read elsewhere
+				break
+			}
+			if o.Y0 > b.Y1 && o.Y0-b.Y1 < 15*h && o.X0 >= b.X0-0.6*h && o.X0 < b.X1 && o.Y0 < valueAt {
+				value, valueAt = j, o.Y0
+			}
+		}
+		if !alone || value < 0 {
+			continue
+		}
+		// The first line under it is no value when it is smaller, or a
+		// caption of the next section (starting where it starts, the
+		// same size).
+		v := c.frames[value]
+		vh := v.Y1 - v.Y0
+		if vh < 0.95*h || math.Abs(v.X0-b.X0) <= 0.6*h && vh < 1.05*h {
+			continue
+		}
+		parts := []string{lines[value]}
+		for n, j := 0, c.next(value, 1); n < 2 && j >= 0; n, j = n+1, c.next(j, 1) {
+			if o := c.frames[j]; math.Abs((o.Y1-o.Y0)-vh) > 0.1*vh {
+				break
+			}
+			parts = append(parts, lines[j])
+		}
+		val := normalizeSpace(strings.Join(parts, " "))
+		if !plausibleValue(kind, val) {
+			continue
+		}
+		ex := caption + Sep + strings.Join(parts, " ")
+		if !ix.verifyAll(pi, ex) {
+			ex = caption + Sep + strings.Join(parts, Sep)
+		}
+		if ix.verifyAll(pi, ex) {
+			valued[kind] = true
+			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: caption, Value: val, Page: pi, Excerpt: ex})
+		}
+	}
 }
