@@ -19,8 +19,10 @@ import (
 //
 // Kinds: the review engine's (occupancy, construction_type, sprinklers,
 // code, stories, stories_below_grade, building_height, area/<kind>), and
-// those read here from labels and title blocks (address, parcel, owner,
-// architect, engineer, designer, project, zoning, scale, sheet_title).
+// those read here from labels, title blocks and the page's columns
+// (address, parcel, owner, architect, engineer, designer, project,
+// zoning, scale, sheet_title, date, revision, issue_status, code, phone,
+// email).
 type Fact struct {
 	Kind      string
 	Label     string
