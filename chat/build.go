@@ -225,10 +225,26 @@ func (ix *Index) addPage(sp SourcePage, firstOfFile bool) (coverTitle, bool) {
 	firstPair := len(ix.Units)
 	for _, pr := range lp.Pairs {
 		ex := pw.text(pr.LabelWords, pr.ValueWords)
-		if ex != "" && strings.TrimSpace(pr.Value) != "" {
-			ix.Units = append(ix.Units, Unit{Kind: KindPair, Page: pi, Label: normalizeSpace(pr.Label),
-				Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
+		if ex == "" || strings.TrimSpace(pr.Value) == "" {
+			continue
 		}
+		label := normalizeSpace(pr.Label)
+		// A caption over two lines ("Total water required" over
+		// "(including hose streams): 499.965 GPM"): a label opening its
+		// line with a bracket or a small letter goes on from the line
+		// before, unless that line ends a caption or a sentence.
+		if len(pr.LabelWords) > 0 && (strings.HasPrefix(label, "(") || label != "" && label[0] >= 'a' && label[0] <= 'z') {
+			if w := pr.LabelWords[0]; w >= 0 && w < len(pw.line) && pw.line[w] > 0 && pw.pos[w] == 0 {
+				prev := strings.TrimSpace(p.Lines[pw.line[w]-1])
+				if prev != "" && !strings.HasSuffix(prev, ":") && !strings.HasSuffix(prev, ".") && len(strings.Fields(prev)) <= 6 &&
+					heading[pw.line[w]-1] == heading[pw.line[w]] {
+					label = normalizeSpace(prev + " " + label)
+					ex = prev + " " + ex
+				}
+			}
+		}
+		ix.Units = append(ix.Units, Unit{Kind: KindPair, Page: pi, Label: label,
+			Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
 	}
 	pairUnits := ix.Units[firstPair:len(ix.Units):len(ix.Units)]
 	fieldUnits := make([]Unit, len(sp.Fields))
