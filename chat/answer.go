@@ -48,11 +48,14 @@ const (
 	// companionCoverage is the share of the best unit's coverage a
 	// companion must hold.
 	companionCoverage = 0.75
-	maxUnits          = 4
-	maxPages          = 3
-	maxExcerpt        = 300
-	maxFindings       = 10
-	maxSheets         = 8
+	// fullCompanionShare is the share of the best unit's score a unit
+	// holding as much of the question as the best one must reach.
+	fullCompanionShare = 0.3
+	maxUnits           = 4
+	maxPages           = 3
+	maxExcerpt         = 300
+	maxFindings        = 10
+	maxSheets          = 8
 )
 
 var stopWords = makeStopWords()
@@ -221,9 +224,24 @@ func (ix *Index) parse(question string, history []Message) query {
 		// review ("how high is the guard").
 		q.severity = map[string]bool{}
 	}
+	if len(q.intent.kinds) > 0 {
+		// "How many stories is the house?": the word naming the building
+		// the set is about names no text to find.
+		kept := q.terms[:0]
+		for _, t := range q.terms {
+			if !subjectWords[t] {
+				kept = append(kept, t)
+			}
+		}
+		q.terms = kept
+	}
 	q.terms = uniq(q.terms)
 	return q
 }
+
+// subjectWords name the building a set is about.
+var subjectWords = map[string]bool{"house": true, "building": true, "home": true, "dwelling": true,
+	"residence": true, "structure": true, "project": true}
 
 // isFollowUp: a question that opens as a follow-up ("and …", "what
 // about …"), or one that only names a sheet or a severity.
@@ -260,12 +278,17 @@ func (ix *Index) relevant(q query) []hit {
 	if len(out) == 0 {
 		return nil
 	}
+	// The weight counted is that of the units an answer would rest on:
+	// the best and the companions holding nearly as much of the question
+	// (a companion sharing only a generic word, "project", adds none).
 	var matched uint64
 	for _, h := range out {
 		if h.score < out[0].score*companionShare {
 			break
 		}
-		matched |= h.matched
+		if h.coverage+1e-9 >= out[0].coverage*companionCoverage {
+			matched |= h.matched
+		}
 	}
 	if ix.coverage(q.terms, matched)+1e-9 < minCoverage {
 		return nil
@@ -363,12 +386,43 @@ func (ix *Index) excerptFor(u Unit, terms []string) string {
 			best, bestScore, bestFirst = i, s, first
 		}
 	}
-	text := lines[best]
-	last := best
+	first, last := best, best
 	if best < u.Last && score(lines[best+1]) > 0 {
-		text += " " + lines[best+1]
 		last = best + 1
 	}
+	// The window grows to the passage's lines holding question words it
+	// lacks ("CODE ANALYSIS / OCCUPANCY GROUP: R-3 / CONSTRUCTION TYPE:
+	// V-B" for the occupancy and construction type): a passage is at most
+	// passageLines lines.
+	have := map[string]bool{}
+	for i := first; i <= last; i++ {
+		for _, t := range Tokens(lines[i]) {
+			have[t] = true
+		}
+	}
+	for i := u.First; i <= u.Last; i++ {
+		if i >= first && i <= last {
+			continue
+		}
+		for _, t := range Tokens(lines[i]) {
+			if want[t] && !have[t] {
+				first, last = min(first, i), max(last, i)
+				break
+			}
+		}
+	}
+	// A window opening inside a sentence starts where the sentence does
+	// ("IT SHALL BE THE CONTRACTORS RESPONSIBILITY / TO VERIFY ALL
+	// DIMENSIONS"), within the passage, never before a numbered note.
+	for n := 0; n < 2 && first > u.First && !noteStart.MatchString(lines[first]); n++ {
+		prev := strings.TrimSpace(lines[first-1])
+		if prev == "" || strings.HasSuffix(prev, ".") || strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, ";") ||
+			labelValueLine.MatchString(prev) {
+			break
+		}
+		first--
+	}
+	text := strings.Join(lines[first:last+1], " ")
 	// A note cut at a line break goes on to the end of its sentence
 	// (its value is often on the next line: "… DESIGNED AND / SPECIFIED
 	// BY THE APPOINTED ENGINEER."), never into the next numbered note.
@@ -410,17 +464,23 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 	var picked []chosen
 	pagesUsed := []int{}
 	seen := map[string]bool{}
-	top := hits[0].score
+	top, topCoverage := hits[0].score, hits[0].coverage
+	if identityQuestion.MatchString(q.text) {
+		hits = identityFirst(ix, hits, top*fullCompanionShare)
+	}
 	for _, h := range hits {
 		if len(picked) >= maxUnits {
 			break
 		}
-		if h.score < top*companionShare {
+		if h.score < top*fullCompanionShare {
 			break
 		}
 		// A companion must answer nearly as much of the question as the
-		// best unit, not just share one of its words.
-		if h.coverage < hits[0].coverage*companionCoverage {
+		// best unit, not just share one of its words; one holding all of
+		// it that the best unit holds is a companion further down (BM25's
+		// length norm alone puts a numbered note under a one-line legend).
+		if h.coverage < topCoverage*companionCoverage ||
+			h.score < top*companionShare && h.coverage+1e-9 < topCoverage {
 			continue
 		}
 		u := ix.Units[h.unit]
@@ -488,6 +548,37 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 		return Answer{Answer: NotSaid, Citations: []Citation{}, Source: "builtin"}
 	}
 	return Answer{Answer: strings.Join(sentences, " "), Citations: cites, Source: "builtin"}
+}
+
+// identityQuestion asks which thing is used ("Which PV modules are
+// used?", "What inverter model…"), not how many or how large.
+var identityQuestion = regexp.MustCompile(`(?i)^\s*(which|what)\b(\s+\w+){0,4}\s+(is|are|was|were)\s+(used|installed|specified|provided|proposed)\b|\b(make|model|brand|manufacturer)\b`)
+
+// identityLabel is the caption of a row or pair naming a thing.
+var identityLabel = regexp.MustCompile(`(?i)\b(model|make|manufacturer|brand|product|type|series|part\s+(no|number))\b`)
+
+// identityFirst moves, among the hits scoring at least floor, the rows and
+// pairs whose caption names a thing (model, make, type) ahead of the
+// others, in their order: a specification table lists a module's make
+// and model beside its orientation and count.
+func identityFirst(ix *Index, hits []hit, floor float64) []hit {
+	var named, rest []hit
+	for i, h := range hits {
+		if h.score < floor {
+			return append(append(named, rest...), hits[i:]...)
+		}
+		u := ix.Units[h.unit]
+		label := u.Label
+		if u.Kind == KindRow {
+			label, _, _ = strings.Cut(u.Excerpt, CellSep)
+		}
+		if u.Kind != KindPassage && identityLabel.MatchString(label) {
+			named = append(named, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
+	return append(named, rest...)
 }
 
 func intsToStrings(ns []int) []string {

@@ -51,8 +51,17 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 		}
 	}
 	ix.Units = make([]Unit, 0, units)
+	var titles []coverTitle
+	firstOfFile := map[string]bool{}
 	for _, sp := range pages {
-		ix.addPage(sp)
+		first := !firstOfFile[sp.FileID]
+		firstOfFile[sp.FileID] = true
+		if t, ok := ix.addPage(sp, first); ok {
+			titles = append(titles, t)
+		}
+	}
+	for _, t := range titles {
+		ix.addCoverTitle(t)
 	}
 	for _, f := range findings {
 		cf := Finding{ID: f.ID, Severity: f.Severity, Title: f.Title, Rationale: f.Rationale,
@@ -76,11 +85,11 @@ type pageWords struct {
 	lens  []int // line → words
 }
 
-func (ix *Index) addPage(sp SourcePage) {
+func (ix *Index) addPage(sp SourcePage, firstOfFile bool) (coverTitle, bool) {
 	p := Page{FileID: sp.FileID, SheetNumber: sp.SheetNumber, SheetType: sp.SheetType, SheetTitle: sp.SheetTitle}
 	if sp.Text == nil {
 		ix.Pages = append(ix.Pages, p)
-		return
+		return coverTitle{}, false
 	}
 	p.Page = sp.Text.Number
 	pi := len(ix.Pages)
@@ -216,10 +225,26 @@ func (ix *Index) addPage(sp SourcePage) {
 	firstPair := len(ix.Units)
 	for _, pr := range lp.Pairs {
 		ex := pw.text(pr.LabelWords, pr.ValueWords)
-		if ex != "" && strings.TrimSpace(pr.Value) != "" {
-			ix.Units = append(ix.Units, Unit{Kind: KindPair, Page: pi, Label: normalizeSpace(pr.Label),
-				Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
+		if ex == "" || strings.TrimSpace(pr.Value) == "" {
+			continue
 		}
+		label := normalizeSpace(pr.Label)
+		// A caption over two lines ("Total water required" over
+		// "(including hose streams): 499.965 GPM"): a label opening its
+		// line with a bracket or a small letter goes on from the line
+		// before, unless that line ends a caption or a sentence.
+		if len(pr.LabelWords) > 0 && (strings.HasPrefix(label, "(") || label != "" && label[0] >= 'a' && label[0] <= 'z') {
+			if w := pr.LabelWords[0]; w >= 0 && w < len(pw.line) && pw.line[w] > 0 && pw.pos[w] == 0 {
+				prev := strings.TrimSpace(p.Lines[pw.line[w]-1])
+				if prev != "" && !strings.HasSuffix(prev, ":") && !strings.HasSuffix(prev, ".") && len(strings.Fields(prev)) <= 6 &&
+					heading[pw.line[w]-1] == heading[pw.line[w]] {
+					label = normalizeSpace(prev + " " + label)
+					ex = prev + " " + ex
+				}
+			}
+		}
+		ix.Units = append(ix.Units, Unit{Kind: KindPair, Page: pi, Label: label,
+			Value: normalizeSpace(pr.Value), Excerpt: ex, context: contextOf(pr.LabelWords)})
 	}
 	pairUnits := ix.Units[firstPair:len(ix.Units):len(ix.Units)]
 	fieldUnits := make([]Unit, len(sp.Fields))
@@ -233,12 +258,13 @@ func (ix *Index) addPage(sp SourcePage) {
 		}
 	}
 	boxes := make([]layout.Box, len(p.Lines))
+	angles := make([]float64, len(p.Lines))
 	for li := range lp.Lines {
 		if pl := lineOf[li]; pl >= 0 && pl < len(boxes) {
-			boxes[pl] = lp.Lines[li].Box
+			boxes[pl], angles[pl] = lp.Lines[li].Box, lp.Lines[li].Angle
 		}
 	}
-	ix.labelFacts(pi, blockLast, boxes, pairUnits, sp.Fields, fieldUnits)
+	ix.labelFacts(pi, blockLast, boxes, angles, pairUnits, sp.Fields, fieldUnits)
 	for _, t := range lp.Tables {
 		for _, r := range t.Rows {
 			var cells []string
@@ -268,6 +294,10 @@ func (ix *Index) addPage(sp SourcePage) {
 			ix.Units = append(ix.Units, Unit{Kind: KindRow, Page: pi, Value: ex, Excerpt: ex, context: context})
 		}
 	}
+	if !firstOfFile {
+		return coverTitle{}, false
+	}
+	return largestText(lp, lineOf, pi, p.Lines)
 }
 
 func hasLineBreakOrTab(s string) bool {

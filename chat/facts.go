@@ -3,7 +3,9 @@ package chat
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"planreview/scan/layout"
 
@@ -17,8 +19,10 @@ import (
 //
 // Kinds: the review engine's (occupancy, construction_type, sprinklers,
 // code, stories, stories_below_grade, building_height, area/<kind>), and
-// those read here from labels and title blocks (address, parcel, owner,
-// architect, engineer, designer, project, zoning, scale, sheet_title).
+// those read here from labels, title blocks and the page's columns
+// (address, parcel, owner, architect, engineer, designer, project,
+// zoning, scale, sheet_title, date, revision, issue_status, code, phone,
+// email).
 type Fact struct {
 	Kind      string
 	Label     string
@@ -43,6 +47,12 @@ const (
 	FactDate       = "date"
 	FactRevision   = "revision"
 	FactStatus     = "issue_status"
+	FactCode       = "code"
+	// FactPhone is a party's telephone number, read from the column a
+	// party's caption heads ("MEP" over "IMEG", its address and phone);
+	// the caption is its label.
+	FactPhone = "phone"
+	FactEmail = "email"
 )
 
 // labelKinds classify a printed label by its words, most specific first.
@@ -59,10 +69,15 @@ var labelKinds = []struct {
 		regexp.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
 	{FactArchitect, regexp.MustCompile(`(?i)\barchitects?\b`), regexp.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
 	{FactEngineer, regexp.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
-	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date)\b`)},
+	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date|furnished|installed|supplied|provided)\b`)},
 	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
 	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
-	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)\s*$`), nil},
+	{FactDate, regexp.MustCompile(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
+	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)(\s+(and|&)\s+\w+(\s+\w+)?)?\s*$`), nil},
+	// "BUILDING CODE:", "APPLICABLE CODES:" over the code's name: a code
+	// the engine did not read as one of its own (a state's code).
+	{FactCode, regexp.MustCompile(`(?i)\bcodes?\b`),
+		regexp.MustCompile(`(?i)\b(zip|postal|area|colou?r|sheet|analysis|summary|section|sections|key|type|item|number|no|compliance|review|official|enforcement)\b`)},
 }
 
 // labelKind classifies a label (empty: not a kind chat answers from).
@@ -101,7 +116,7 @@ func (ix *Index) AddFact(f Fact, fileID string, page int, text string) {
 // labelFacts reads the facts a page states by labels: its layout's
 // label/value pairs and title-block fields, and captions printed with
 // nothing after them (blank).
-func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
+func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles []float64, pairs []Unit, fields []sheets.Field, fieldUnits []Unit) {
 	valued := map[string]bool{}
 	lines := ix.Pages[pi].Lines
 	// A caption ending its line ("Site address:") whose value is the lines
@@ -126,20 +141,48 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 			value = append(value, lines[j])
 		}
 		v := strings.Join(value, " ")
+		ex := label + ": " + v
+		if len(value) == 0 {
+			// A caption alone in its block: its value may be set apart
+			// beside it in its row ("BUILDING CODE:" … "INDIANA
+			// BUILDING CODE" over "2014 EDITION").
+			value = valueBeside(lines, boxes, angles, i)
+			v = strings.Join(value, " ")
+			ex = label + ":" + Sep + strings.Join(value, Sep)
+			if len(value) > 0 && ix.verifyLines(pi, label+": "+v) {
+				ex = label + ": " + v
+			}
+		}
 		if isBlankValue(v) || !plausibleValue(kind, v) {
 			continue
 		}
-		ex := label + ": " + v
-		if !ix.verifyLines(pi, ex) {
+		if !ix.verifyAll(pi, ex) {
 			continue
 		}
 		valued[kind] = true
 		byLines[strings.ToLower(label)] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Value: v, Page: pi, Excerpt: cutWords(ex, maxExcerpt)})
 	}
+	// A "label" and "value" that are one printed line with no colon and
+	// no figure ("PROJECT OVERVIEW", "OWNER FURNISHED-CONTRACTOR") are a
+	// heading or a phrase, not a field: a caption without a colon is set
+	// apart from its value.
+	var whole map[string]bool
+	phrase := func(u Unit) bool {
+		if strings.Contains(u.Excerpt, ":") || strings.ContainsAny(u.Value, "0123456789") {
+			return false
+		}
+		if whole == nil {
+			whole = make(map[string]bool, len(lines))
+			for _, l := range lines {
+				whole[strings.ToLower(normalizeSpace(l))] = true
+			}
+		}
+		return whole[strings.ToLower(normalizeSpace(u.Label+" "+u.Value))]
+	}
 	for _, u := range pairs {
 		kind := labelKind(u.Label)
-		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) {
+		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) || phrase(u) {
 			continue
 		}
 		valued[kind] = true
@@ -162,13 +205,15 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 			kind = labelKind(f.Caption)
 		}
 		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) ||
-			!plausibleValue(kind, fieldUnits[i].Value) {
+			!plausibleValue(kind, fieldUnits[i].Value) || phrase(fieldUnits[i]) {
 			continue
 		}
 		u := fieldUnits[i]
 		valued[kind] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
 	}
+	ix.contactFacts(pi, lines, boxes, angles)
+	ix.sectionFacts(pi, lines, boxes, angles, valued)
 	// Blank captions: a line ending in "LABEL:" (or a line of captions
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
@@ -193,6 +238,17 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, pairs [
 	}
 }
 
+// dateValue is what a date reads: day, month and year in figures
+// ("10/3/2024", "10.03.2024", "2020-05-22"), or a month's name, or a year
+// ("MAY 22, 2020", "June 2019"); not a scale ("1:200") or a row of
+// figures ("2 3 4").
+var dateValue = regexp.MustCompile(`(?i)\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(19|20)\d{2}\b`)
+
+// scaleValue is what a scale reads: a ratio or an equation of lengths
+// ("1:100", "1/4\" = 1'-0\""), or a word for none ("NTS", "AS NOTED");
+// a lone figure beside the caption is a drawing number.
+var scaleValue = regexp.MustCompile(`(?i)=|\d\s*:\s*\d|\bn\.?\s*t\.?\s*s\b|not\s+to\s+scale|\bas\s+(noted|shown|indicated)\b|\b(none|varies|full|half)\b`)
+
 var captionInValue = regexp.MustCompile(`[A-Za-z#.)]\s*:(\s|$)`)
 
 var dottedAbbrev = regexp.MustCompile(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
@@ -215,7 +271,11 @@ func plausibleValue(kind, v string) bool {
 		return false
 	}
 	switch kind {
-	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject:
+	case FactDate:
+		return dateValue.MatchString(v)
+	case FactScale:
+		return scaleValue.MatchString(v)
+	case FactAddress, FactOwner, FactArchitect, FactEngineer, FactDesigner, FactProject, FactCode:
 		letters := 0
 		for _, r := range v {
 			if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
@@ -257,6 +317,93 @@ func emptyFormCell(lines []string, boxes []layout.Box, i int) bool {
 		}
 	}
 	return below >= 0 && len(blankCaptions(lines[below])) > 0
+}
+
+// valueBeside is the value of the caption on line i set apart in its row:
+// the nearest line of its direction starting after it at its height
+// (within twenty line heights), with the lines aligned under that line's
+// start that follow it closely (at most two, none holding a colon).
+// Nothing when no such line exists or it is itself a caption. Rotated
+// text ("SHEET PRINTED:" up a sheet's edge, its date past a drawn rule)
+// is read in its own direction.
+func valueBeside(lines []string, boxes []layout.Box, angles []float64, i int) []string {
+	if i >= len(boxes) || i >= len(angles) {
+		return nil
+	}
+	angle := angles[i]
+	frame := func(j int) (layout.Box, bool) {
+		if j >= len(lines) || j >= len(boxes) || j >= len(angles) || lines[j] == "" || angles[j] != angle {
+			return layout.Box{}, false
+		}
+		return textFrame(boxes[j], angle), true
+	}
+	b, _ := frame(i)
+	h := b.Y1 - b.Y0
+	if h <= 0 {
+		return nil
+	}
+	mid := (b.Y0 + b.Y1) / 2
+	best, bestX := -1, math.Inf(1)
+	for j := range boxes {
+		o, ok := frame(j)
+		if j == i || !ok {
+			continue
+		}
+		if o.X0 >= b.X1 && o.X0-b.X1 < 20*h && math.Abs((o.Y0+o.Y1)/2-mid) < 0.6*h && o.X0 < bestX {
+			best, bestX = j, o.X0
+		}
+	}
+	if best < 0 || strings.Contains(lines[best], ":") && !phoneOrTime.MatchString(lines[best]) {
+		return nil
+	}
+	out := []string{lines[best]}
+	last, _ := frame(best)
+	for n := 0; n < 2; n++ {
+		next := -1
+		for j := range boxes {
+			o, ok := frame(j)
+			if !ok || math.Abs(o.X0-last.X0) > 0.5*h {
+				continue
+			}
+			if gap := o.Y0 - last.Y1; gap >= -0.2*h && gap < 0.6*h {
+				next = j
+				break
+			}
+		}
+		if next < 0 || strings.Contains(lines[next], ":") {
+			break
+		}
+		out = append(out, lines[next])
+		last, _ = frame(next)
+	}
+	return out
+}
+
+// phoneOrTime: a colon inside a value that is a time of day ("12:59:19")
+// or a ratio, not a caption's.
+var phoneOrTime = regexp.MustCompile(`^[^:]*\d:\d`)
+
+// textFrame is a line's box in the frame of its text: X along the reading
+// direction, Y across it, growing towards the next line.
+func textFrame(b layout.Box, angle float64) layout.Box {
+	switch {
+	case math.Abs(angle-90) < 1: // reads upwards
+		return layout.Box{X0: -b.Y1, Y0: b.X0, X1: -b.Y0, Y1: b.X1}
+	case math.Abs(angle-270) < 1: // reads downwards
+		return layout.Box{X0: b.Y0, Y0: -b.X1, X1: b.Y1, Y1: -b.X0}
+	}
+	return b
+}
+
+// verifyAll is verifyLines for each fragment of an excerpt (split at
+// Sep).
+func (ix *Index) verifyAll(pi int, excerpt string) bool {
+	for _, part := range strings.Split(excerpt, Sep) {
+		if !ix.verifyLines(pi, part) {
+			return false
+		}
+	}
+	return true
 }
 
 // isBlankValue: a value that is only filler (underscores, dashes, dots).
@@ -323,4 +470,358 @@ func (ix *Index) fitExcerpt(pi int, text string) string {
 // cache is made once all pages are in).
 func (ix *Index) verifyLines(pi int, excerpt string) bool {
 	return strings.Contains(joinNormalized(ix.Pages[pi].Lines), normalizeSpace(excerpt))
+}
+
+// coverTitle is the largest text of a file's first page: the project's
+// name on a cover, when the other sheets' title blocks repeat it.
+type coverTitle struct {
+	page int // index into Index.Pages
+	text string
+}
+
+// Postal address lines: a street ("915 Mitch Daniels Blvd") and a city
+// with its state or province and postal code ("West Lafayette, IN 47907",
+// "Calgary, AB T2S 2A3").
+var (
+	streetLine = regexp.MustCompile(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
+	cityLine   = regexp.MustCompile(`^[A-Za-z][A-Za-z .'-]{1,40}(,\s*|\s+)[A-Z]{2}\.?,?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
+)
+
+// largestText is the text set in the page's largest type, when that type
+// is at least twice the page's usual size and its lines (at most three,
+// consecutive in reading order, at most fourteen words) read as a name.
+func largestText(lp *layout.Page, lineOf []int, pi int, lines []string) (coverTitle, bool) {
+	var sizes []float64
+	maxSize := 0.0
+	for _, l := range lp.Lines {
+		if l.Layer != layout.LayerText || l.Angle != 0 || letterRun(l.Text) < 2 {
+			continue
+		}
+		sizes = append(sizes, l.FontSize)
+		maxSize = max(maxSize, l.FontSize)
+	}
+	if len(sizes) < 5 {
+		return coverTitle{}, false
+	}
+	slices.Sort(sizes)
+	if maxSize < 2*sizes[len(sizes)/2] {
+		return coverTitle{}, false
+	}
+	var big []int // page lines
+	for li, l := range lp.Lines {
+		if l.Layer == layout.LayerText && l.Angle == 0 && l.FontSize >= 0.85*maxSize && li < len(lineOf) {
+			big = append(big, lineOf[li])
+		}
+	}
+	slices.Sort(big)
+	if len(big) == 0 || len(big) > 3 || big[len(big)-1]-big[0] != len(big)-1 {
+		return coverTitle{}, false
+	}
+	text := strings.Join(lines[big[0]:big[len(big)-1]+1], " ")
+	if n := len(strings.Fields(text)); n == 0 || n > 14 || letterRun(text) < 3 || !plausibleValue(FactProject, text) {
+		return coverTitle{}, false
+	}
+	return coverTitle{page: pi, text: text}, true
+}
+
+// letterRun is the longest run of letters in s.
+func letterRun(s string) int {
+	best, n := 0, 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// addCoverTitle adds the cover's largest text as the project's name when
+// the title blocks of at least half of the file's other pages (and one at
+// least) hold three quarters of its words: a sheet's own big title or a
+// logo is not repeated from sheet to sheet.
+func (ix *Index) addCoverTitle(t coverTitle) {
+	words := titleWords(t.text)
+	if len(words) == 0 {
+		return
+	}
+	others, repeat := 0, 0
+	for pi, p := range ix.Pages {
+		if pi == t.page || p.FileID != ix.Pages[t.page].FileID || len(p.Lines) == 0 {
+			continue
+		}
+		others++
+		have := map[string]bool{}
+		for _, l := range p.Lines {
+			for _, w := range titleWords(l) {
+				have[w] = true
+			}
+		}
+		n := 0
+		for _, w := range words {
+			if have[w] {
+				n++
+			}
+		}
+		if 4*n >= 3*len(words) {
+			repeat++
+		}
+	}
+	if repeat == 0 || 2*repeat < others || !ix.verifyLines(t.page, t.text) {
+		return
+	}
+	ix.Facts = append(ix.Facts, Fact{Kind: FactProject, Value: normalizeSpace(t.text), Page: t.page, Excerpt: cutWords(normalizeSpace(t.text), maxExcerpt)})
+}
+
+// titleWords are the lower-cased words of s with at least three letters
+// or digits.
+func titleWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.Trim(w, ".,;:()\"'")
+		if len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Party captions heading a column of name, address and phone in a title
+// block: the kinds of labelKind that are parties, and the consultants a
+// set lists by discipline.
+var (
+	partyCaption = regexp.MustCompile(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
+	phoneNumber  = regexp.MustCompile(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
+	emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+)
+
+func isPartyCaption(line string) (string, bool) {
+	caption := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ":"))
+	if caption == "" || len(strings.Fields(caption)) > 3 {
+		return "", false
+	}
+	switch labelKind(caption) {
+	case FactArchitect, FactEngineer, FactOwner, FactDesigner:
+		return caption, true
+	}
+	return caption, partyCaption.MatchString(caption)
+}
+
+// columns finds, for the lines of a page, the line stacked right under
+// and right over each in its text direction: aligned with it (start, end
+// or middle within 0.6 line heights), less than 1.5 heights of white
+// space apart.
+type columns struct {
+	lines  []string
+	frames []layout.Box
+	angles []float64
+}
+
+func newColumns(lines []string, boxes []layout.Box, angles []float64) columns {
+	c := columns{lines: lines, frames: make([]layout.Box, len(lines)), angles: angles}
+	for j := range lines {
+		if j < len(boxes) && j < len(angles) {
+			c.frames[j] = textFrame(boxes[j], angles[j])
+		}
+	}
+	return c
+}
+
+// next is the line under i (dir 1) or over it (dir -1), or -1.
+func (c columns) next(i, dir int) int {
+	if i >= len(c.angles) {
+		return -1
+	}
+	b := c.frames[i]
+	h := b.Y1 - b.Y0
+	if h <= 0 {
+		return -1
+	}
+	best, bestGap := -1, math.Inf(1)
+	for j, o := range c.frames {
+		if j == i || j >= len(c.angles) || c.lines[j] == "" || c.angles[j] != c.angles[i] {
+			continue
+		}
+		// Flush left, flush right or centred.
+		if math.Abs(o.X0-b.X0) > 0.6*h && math.Abs(o.X1-b.X1) > 0.6*h && math.Abs(o.X0+o.X1-b.X0-b.X1) > 1.2*h {
+			continue
+		}
+		gap := o.Y0 - b.Y1
+		if dir < 0 {
+			gap = b.Y0 - o.Y1
+		}
+		if gap >= -0.3*h && gap < 1.5*h && gap < bestGap {
+			best, bestGap = j, gap
+		}
+	}
+	return best
+}
+
+// contactFacts reads the telephone numbers and e-mail addresses a page
+// lists, and the postal addresses that are no party's. A contact line
+// ("(317) 848-5045", "info@firm.com") belongs to the column over it: its
+// party caption ("ARCHITECT", "MEP") within five lines up, else the
+// column's first line (the firm's name). A street line over a city line
+// ("907 Orchid Way" / "Carlsbad CA 92011") is the project's address when
+// its column holds no contact line and no party caption (a firm's address
+// comes with its phone).
+func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles []float64) {
+	c := newColumns(lines, boxes, angles)
+	for i, line := range lines {
+		// Cheap tests first: a phone number has ten figures at least
+		// (seven with its area code in brackets), an e-mail address an @.
+		var kind, m string
+		if digits(line) >= 7 {
+			kind, m = FactPhone, phoneNumber.FindString(line)
+		}
+		if m == "" && strings.IndexByte(line, '@') >= 0 {
+			kind, m = FactEmail, emailAddress.FindString(line)
+		}
+		if m == "" || len(strings.Fields(line)) > 6 {
+			continue
+		}
+		if m == "" {
+			continue
+		}
+		label, top := "", i
+		for n, j := 0, c.next(i, -1); n < 5 && j >= 0; n, j = n+1, c.next(j, -1) {
+			if caption, ok := isPartyCaption(lines[j]); ok {
+				label = caption
+				break
+			}
+			top = j
+		}
+		if label == "" && top != i && !phoneNumber.MatchString(lines[top]) && !emailAddress.MatchString(lines[top]) {
+			label = normalizeSpace(lines[top])
+		}
+		ex := line
+		if label != "" {
+			ex = label + Sep + line
+		}
+		if ix.verifyAll(pi, ex) {
+			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: label, Value: m, Page: pi, Excerpt: ex})
+		}
+	}
+	for i, line := range lines {
+		if line == "" || line[0] < '0' || line[0] > '9' {
+			continue
+		}
+		street := normalizeSpace(line)
+		if !streetLine.MatchString(street) {
+			continue
+		}
+		j := c.next(i, 1)
+		if j < 0 || !cityLine.MatchString(normalizeSpace(lines[j])) {
+			continue
+		}
+		party := false
+		for _, dir := range []int{-1, 1} {
+			k := i
+			if dir > 0 {
+				k = j
+			}
+			for n, k := 0, c.next(k, dir); n < 4 && k >= 0 && !party; n, k = n+1, c.next(k, dir) {
+				_, caption := isPartyCaption(lines[k])
+				party = caption || phoneNumber.MatchString(lines[k]) || emailAddress.MatchString(lines[k])
+			}
+		}
+		city := normalizeSpace(lines[j])
+		ex := street + " " + city
+		if !ix.verifyLines(pi, ex) {
+			ex = street + Sep + city
+		}
+		if !party && ix.verifyAll(pi, ex) {
+			ix.Facts = append(ix.Facts, Fact{Kind: FactAddress, Value: street + " " + city, Page: pi, Excerpt: ex})
+		}
+	}
+}
+
+// digits counts the figures of s.
+func digits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// sectionFacts reads the title-block sections headed by a caption with no
+// colon ("PROJECT TITLE AND SCHOOL LOCATION", "COMMISSIONED ARCHITECT")
+// for the kinds the page gives no value otherwise: the caption, in
+// capitals, alone on its row, heads the text under it; its value is the
+// first line under it
+// (within fifteen caption heights, starting within the caption's width
+// of its start) set at least as large as the caption, with the lines of
+// that size stacked under it (three lines at most).
+func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles []float64, valued map[string]bool) {
+	c := newColumns(lines, boxes, angles)
+	for i, line := range lines {
+		caption := normalizeSpace(line)
+		if caption == "" || strings.ContainsAny(caption, ":0123456789") || caption != strings.ToUpper(caption) ||
+			len(strings.Fields(caption)) > 6 || i >= len(c.frames) {
+			continue
+		}
+		kind := labelKind(caption)
+		switch kind {
+		case FactProject, FactArchitect, FactEngineer, FactOwner:
+		default:
+			continue
+		}
+		if valued[kind] {
+			continue
+		}
+		b := c.frames[i]
+		h := b.Y1 - b.Y0
+		if h <= 0 {
+			continue
+		}
+		value, valueAt := -1, math.Inf(1)
+		alone := true
+		for j, o := range c.frames {
+			if j == i || j >= len(angles) || lines[j] == "" || angles[j] != angles[i] {
+				continue
+			}
+			if o.X0 >= b.X1 && math.Abs((o.Y0+o.Y1)/2-(b.Y0+b.Y1)/2) < 0.6*h && o.X0-b.X1 < 20*h {
+				alone = false // a value beside it: a pair, read elsewhere
+				break
+			}
+			if o.Y0 > b.Y1 && o.Y0-b.Y1 < 15*h && o.X0 >= b.X0-0.6*h && o.X0 < b.X1 && o.Y0 < valueAt {
+				value, valueAt = j, o.Y0
+			}
+		}
+		if !alone || value < 0 {
+			continue
+		}
+		// The first line under it is no value when it is smaller, or a
+		// caption of the next section (starting where it starts, the
+		// same size).
+		v := c.frames[value]
+		vh := v.Y1 - v.Y0
+		if vh < 0.95*h || math.Abs(v.X0-b.X0) <= 0.6*h && vh < 1.05*h {
+			continue
+		}
+		parts := []string{lines[value]}
+		for n, j := 0, c.next(value, 1); n < 2 && j >= 0; n, j = n+1, c.next(j, 1) {
+			if o := c.frames[j]; math.Abs((o.Y1-o.Y0)-vh) > 0.1*vh {
+				break
+			}
+			parts = append(parts, lines[j])
+		}
+		val := normalizeSpace(strings.Join(parts, " "))
+		if !plausibleValue(kind, val) {
+			continue
+		}
+		ex := caption + Sep + strings.Join(parts, " ")
+		if !ix.verifyAll(pi, ex) {
+			ex = caption + Sep + strings.Join(parts, Sep)
+		}
+		if ix.verifyAll(pi, ex) {
+			valued[kind] = true
+			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: caption, Value: val, Page: pi, Excerpt: ex})
+		}
+	}
 }

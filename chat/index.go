@@ -372,6 +372,12 @@ func (ix *Index) search(terms []string, limit int) []hit {
 		if ix.Units[hits[k].unit].Kind != KindPassage {
 			hits[k].score *= 1.25
 		}
+		// Coordination: a unit holding more of the question's weight
+		// ranks above one that repeats fewer of its words in less text
+		// ("members spaced a maximum of 2 feet on center" over "Wood
+		// Structural Member Type | Rafters" for how far apart members
+		// are spaced).
+		hits[k].score *= math.Sqrt(hits[k].coverage)
 	}
 	return topHits(hits, limit)
 }

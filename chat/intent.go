@@ -15,6 +15,8 @@ var factIntents = []struct {
 	kinds   []string
 	name    string // what the answer calls it
 }{
+	{regexp.MustCompile(`(?i)\b((tele)?phone|fax)\s+(numbers?|no\.?|#)|\bcontact\s+(number|details|info(rmation)?)\b|\b(what|which)\s+is\s+the\s+[\w\s]{1,30}?('s)?\s+((tele)?phone|fax)\b`), nil, []string{FactPhone}, "phone number"},
+	{regexp.MustCompile(`(?i)\be-?mail\b`), nil, []string{FactEmail}, "e-mail address"},
 	{regexp.MustCompile(`(?i)\b(construction\s+(type|class(ification)?)|type\s+of\s+construction|constr\.?\s+type)\b`), nil,
 		[]string{"construction_type"}, "construction type"},
 	{regexp.MustCompile(`(?i)\b(occupanc(y|ies)|use\s+group|occupancy\s+group)\b`), regexp.MustCompile(`(?i)\b(load|sensor|separation)\b`),
@@ -30,8 +32,8 @@ var factIntents = []struct {
 	{regexp.MustCompile(`(?i)\b(floor\s+area|(total|gross|building|living|heated|conditioned|adu|dwelling)\s+(floor\s+)?area|square\s+(feet|foot|footage|met(er|re)s)|sq\.?\s*ft|how\s+(big|large))\b`),
 		regexp.MustCompile(`(?i)\b(refuge|drain|well)\b`), []string{"area/"}, "floor area"},
 	{regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n|assessor|tax\s+(lot|map|id)|folio|roll\s+number)\b`), nil, []string{FactParcel}, "parcel number"},
-	{regexp.MustCompile(`(?i)\b(address|where\s+is\s+(the|this)\s+(project|site|building|property|house)|located|location\s+of\s+(the|this)\s+(project|site|building|property))\b`),
-		nil, []string{FactAddress}, "project address"},
+	{regexp.MustCompile(`(?i)\b(address|(which|what)\s+(city|town|municipality)|where\s+is\s+(the|this)\s+(project|site|building|property|house)|located|location\s+of\s+(the|this)\s+(project|site|building|property))\b`),
+		regexp.MustCompile(`(?i)\b(web|url|ip)\b`), []string{FactAddress}, "project address"},
 	{regexp.MustCompile(`(?i)\b(owner|client|applicant)\b`), nil, []string{FactOwner}, "owner"},
 	{regexp.MustCompile(`(?i)\b(architect\s+(and|or)\s+engineer|engineer\s+(and|or)\s+architect|(architect|engineer)\s+of\s+record|design\s+professional|who\s+(designed|prepared|drew|stamped|sealed))\b`),
 		nil, []string{FactArchitect, FactEngineer, FactDesigner}, "architect or engineer of record"},
@@ -39,8 +41,8 @@ var factIntents = []struct {
 	{regexp.MustCompile(`(?i)\b(engineer(s|ing\s+firm)?|eor)\b`), nil, []string{FactEngineer}, "engineer"},
 	{regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by)\b`), nil, []string{FactDesigner, FactArchitect, FactEngineer}, "designer"},
 	{regexp.MustCompile(`(?i)\b(zon(ing|e\s+district)|land\s+use(\s+district)?)\b`), nil, []string{FactZoning}, "zoning"},
-	{regexp.MustCompile(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b`), nil, []string{FactProject}, "project name"},
-	{regexp.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated))\b`), nil, []string{FactDate}, "date"},
+	{regexp.MustCompile(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b|^\s*(what|which)\s+(is\s+)?(the|this)\s+project(\s+is\s+this)?\s*\??\s*$`), nil, []string{FactProject}, "project name"},
+	{regexp.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated|printed|plotted)|(print|plot)\s+date)\b`), nil, []string{FactDate}, "date"},
 	{regexp.MustCompile(`(?i)\brevisions?\b`), nil, []string{FactRevision}, "revision"},
 	{regexp.MustCompile(`(?i)\b(issue\s+status|issued\s+for|status\s+of\s+(the|these)\s+(drawings|plans|sheets))\b`), nil, []string{FactStatus}, "issue status"},
 	{regexp.MustCompile(`(?i)\b(codes?|editions?|ibc|irc|nec|nfpa\s*\d+|cbc|crc|fbc)\b`), regexp.MustCompile(`(?i)\b(zip|postal|color|colour|sheet\s+code|code\s+sections?\s+cited)\b`),
@@ -116,6 +118,109 @@ func (ix *Index) factsOf(kinds []string, pages map[int]bool) []Fact {
 
 const maxFacts = 8
 
+// factsFor are the facts that answer a project-data question (the
+// built-in answer states them, the model is given them): of the kinds it
+// asks, on the pages it names, narrowed to the label it names; a scale
+// question naming a drawing ("the scale of the roof plan") takes the
+// sheets titled so.
+func (ix *Index) factsFor(q query) []Fact {
+	pages := q.pages
+	if len(pages) == 0 && contains(q.intent.kinds, FactScale) {
+		pages = ix.pagesTitled(q.terms)
+	}
+	facts := narrowByLabel(ix.factsOf(q.intent.kinds, pages), q.terms)
+	if len(facts) == 0 && len(q.pages) == 0 && len(pages) > 0 {
+		facts = narrowByLabel(ix.factsOf(q.intent.kinds, nil), q.terms)
+	}
+	return facts
+}
+
+// pagesTitled are the pages whose sheet title holds every question term
+// that some sheet title holds ("the scale of the roof plan" → the ROOF
+// PLAN sheet), or none.
+func (ix *Index) pagesTitled(terms []string) map[int]bool {
+	titleTerms := make([]map[string]bool, len(ix.Pages))
+	inSomeTitle := map[string]bool{}
+	for pi, p := range ix.Pages {
+		titleTerms[pi] = map[string]bool{}
+		for _, t := range Tokens(p.SheetTitle) {
+			titleTerms[pi][t] = true
+			inSomeTitle[t] = true
+		}
+	}
+	var want []string
+	for _, t := range terms {
+		if inSomeTitle[t] {
+			want = append(want, t)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	pages := map[int]bool{}
+	for pi := range ix.Pages {
+		all := true
+		for _, t := range want {
+			all = all && titleTerms[pi][t]
+		}
+		if all {
+			pages[pi] = true
+		}
+	}
+	if len(pages) == len(ix.Pages) {
+		return nil
+	}
+	return pages
+}
+
+// narrowByLabel keeps, of facts printed under labels of one kind ("BUILDING
+// CODE:", "FIRE CODE:"), those whose label holds a word of the question
+// the other labels do not share ("which building code" → BUILDING CODE),
+// when any does; facts read without a label stay.
+func narrowByLabel(facts []Fact, terms []string) []Fact {
+	labelTerms := make([]map[string]bool, len(facts))
+	common := map[string]int{}
+	labelled := 0
+	for i, f := range facts {
+		if f.Label == "" {
+			continue
+		}
+		labelled++
+		labelTerms[i] = map[string]bool{}
+		for _, t := range Tokens(f.Label) {
+			if !labelTerms[i][t] {
+				labelTerms[i][t] = true
+				common[t]++
+			}
+		}
+	}
+	if labelled < 2 {
+		return facts
+	}
+	match := func(i int) bool {
+		for _, t := range terms {
+			if labelTerms[i][t] && common[t] < labelled {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Fact
+	any := false
+	for i, f := range facts {
+		if f.Label != "" && match(i) {
+			any = true
+		}
+		if f.Label == "" || match(i) {
+			out = append(out, f)
+		}
+	}
+	if !any {
+		return facts
+	}
+	return out
+}
+
 // answerProjectFacts answers from the typed facts; ok is false when the
 // index holds no fact of the kinds (retrieval answers then).
 func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
@@ -123,7 +228,7 @@ func (ix *Index) answerProjectFacts(q query) (Answer, bool) {
 	if contains(kinds, FactSheetTitle) && len(q.pages) == 0 {
 		return Answer{}, false // "title" with no sheet named: retrieval
 	}
-	facts := ix.factsOf(kinds, q.pages)
+	facts := ix.factsFor(q)
 	if contains(kinds, FactSheetTitle) {
 		if a, ok := ix.answerSheetTitles(q); ok {
 			return a, true

@@ -211,7 +211,7 @@ func (m *Model) Answer(ctx context.Context, ix *Index, question string, history 
 	// answer gives them.
 	if len(q.intent.kinds) > 0 && !q.findings {
 		seen := map[string]bool{}
-		for _, f := range ix.factsOf(q.intent.kinds, q.pages) {
+		for _, f := range ix.factsFor(q) {
 			key := strings.ToLower(f.Kind + "\x00" + f.Value + "\x00" + f.Excerpt)
 			if seen[key] || len(ids) >= modelExcerpts || !ix.Verify(f.Page, f.Excerpt) {
 				continue

@@ -13,23 +13,13 @@ import (
 )
 
 // The share of the corpus questions the built-in answerer (no model) must
-// get right: the target over all files, and for each file the level
-// measured on 2026-11-27 where it is below the target (Purdue's cover and
-// abbreviation tables are read as pairs that do not hold the answers), so
-// a change that answers fewer fails.
-const minCorpusAccuracy = 0.89
-
-var minFileAccuracy = map[string]float64{
-	"fsec_pv_permit_sample_generated.pdf":                  0.88,
-	"us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf": 0.62,
-}
-
-func fileTarget(name string) float64 {
-	if m, ok := minFileAccuracy[name]; ok {
-		return m
-	}
-	return 0.90
-}
+// get right over all files (the target), and the floor for each
+// file, so a set whose reading collapses fails even while the others
+// carry the total. Measured 2026-11-27: 104/104.
+const (
+	minCorpusAccuracy = 0.90
+	minFileAccuracy   = 0.80
+)
 
 // TestCorpusQuestionSets asks each corpus file of testdata/questions the
 // questions written for it by reading its sheets. A question is right when
@@ -61,8 +51,8 @@ func TestCorpusQuestionSets(t *testing.T) {
 		}
 		acc := float64(n) / float64(len(qs))
 		fmt.Printf("chat questions %-55s %2d/%2d right (%.0f%%)\n", name, n, len(qs), 100*acc)
-		if acc < fileTarget(name) {
-			t.Errorf("%s: %.0f%% of the questions right, want at least %.0f%%", name, 100*acc, 100*fileTarget(name))
+		if acc < minFileAccuracy {
+			t.Errorf("%s: %.0f%% of the questions right, want at least %.0f%%", name, 100*acc, 100*minFileAccuracy)
 		}
 		total += len(qs)
 		right += n
