@@ -1,0 +1,82 @@
+package model_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"planreview/scan/model"
+	"planreview/scan/pdftext"
+	"planreview/scan/sheets"
+)
+
+const corpusDir = "../../../shared/corpus"
+
+func readSource(t *testing.T, name string) model.Source {
+	t.Helper()
+	path := filepath.Join(corpusDir, name)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("corpus file not available: %v", err)
+	}
+	ctx := context.Background()
+	doc, err := pdftext.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	src := model.Source{ID: name}
+	for n := 1; n <= doc.NumPages(); n++ {
+		p, err := doc.Page(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Pages = append(src.Pages, *p)
+	}
+	return src
+}
+
+// A set is read once into one model: every sheet linked to its file's
+// reading, numbered by the set's scheme, values carrying their words.
+func TestBuildReadsSetOnce(t *testing.T) {
+	src := readSource(t, "us_va_stcloud_bldg28_renovation_cds.pdf")
+	set, err := model.Build(context.Background(), []model.Source{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Files) != 1 || len(set.Sheets) != len(src.Pages) {
+		t.Fatalf("files %d sheets %d, want 1 and %d", len(set.Files), len(set.Sheets), len(src.Pages))
+	}
+	f := set.Files[0]
+	if f.DocType != sheets.DocPermitSet {
+		t.Errorf("doc type %q, want %q", f.DocType, sheets.DocPermitSet)
+	}
+	if !f.SchemeLearned() {
+		t.Errorf("scheme not learned: %d numbered of %d read", f.NumberedPages, f.ReadablePages)
+	}
+	indexRows := 0
+	for i, s := range set.Sheets {
+		if s.File != f || s.Model == nil || s.Model != &f.Pages[i] {
+			t.Fatalf("sheet %d not linked to its file's reading", i+1)
+		}
+		if s.Ident.Number == "" || len(s.Ident.NumberWords) == 0 {
+			t.Errorf("sheet %d: no number (or no evidence words)", i+1)
+		}
+		indexRows += len(s.Index)
+		v := s.Values()
+		if v.Number.Text != s.Ident.Number || v.Number.State != model.Read || v.Number.Confidence <= 0 {
+			t.Errorf("sheet %d: number value %+v", i+1, v.Number)
+		}
+	}
+	t.Logf("%d index rows", indexRows)
+}
+
+// Build stops when its context is cancelled.
+func TestBuildCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := model.Build(ctx, []model.Source{{ID: "f", Pages: []pdftext.Page{{Number: 1}}}})
+	if err == nil {
+		t.Fatal("no error from a cancelled build")
+	}
+}
