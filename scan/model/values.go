@@ -99,14 +99,18 @@ func (s *Sheet) Values() Values {
 	default:
 		v.Title = s.value(s.Ident.Title, s.Ident.TitleWords, "page alone", confPageAlone)
 	}
-	// Scale.
+	// Scale: the set reading's (title block, else the views' own), which
+	// knows the title block, before a scale statement anywhere on the
+	// sheet.
 	switch {
-	case s.Ident.Scale == "":
-		v.Scale = s.missing(unread || m.FieldUnread(sheets.FieldScale))
-	case m != nil && m.Scale == s.Ident.Scale && len(m.ViewScales) > 0 && !sameWords(m.ScaleWords, s.Ident.ScaleWords):
-		v.Scale = s.value(s.Ident.Scale, s.Ident.ScaleWords, "views", confIndex)
-	default:
+	case m != nil && m.Scale != "" && len(m.ViewScales) > 0 && !sameWords(m.ScaleWords, s.Ident.ScaleWords) && !inTitleBlock(m):
+		v.Scale = s.value(m.Scale, m.ScaleWords, "views", confIndex)
+	case m != nil && m.Scale != "":
+		v.Scale = s.value(m.Scale, m.ScaleWords, "title block", confTitleBlock)
+	case s.Ident.Scale != "":
 		v.Scale = s.value(s.Ident.Scale, s.Ident.ScaleWords, "line", confLine)
+	default:
+		v.Scale = s.missing(unread || m.FieldUnread(sheets.FieldScale))
 	}
 	// Status and date.
 	if m != nil && m.IssueStatus != "" {
@@ -190,4 +194,15 @@ func (s *Sheet) Regions() []Region {
 		out = append(out, Region{Role: "table", Box: t.Box})
 	}
 	return out
+}
+
+// inTitleBlock reports whether the set reading took the scale from a
+// title-block field.
+func inTitleBlock(m *sheets.PageModel) bool {
+	for _, f := range m.Fields {
+		if f.Kind == sheets.FieldScale && f.Value != "" {
+			return true
+		}
+	}
+	return false
 }
