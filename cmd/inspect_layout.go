@@ -112,9 +112,9 @@ func drawLayoutSVG(w io.Writer, s *model.Sheet) {
 	}
 	if pm != nil {
 		for _, f := range pm.Fields {
-			rect("tb", layout.Box(f.CaptionBox), f.Kind+" caption: "+f.Caption)
+			rect("tb", f.CaptionBox, f.Kind+" caption: "+f.Caption)
 			if f.ValueBox != (sheets.Box{}) {
-				rect("tb", layout.Box(f.ValueBox), f.Kind+": "+f.Value)
+				rect("tb", f.ValueBox, f.Kind+": "+f.Value)
 			}
 		}
 	}

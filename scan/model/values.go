@@ -72,7 +72,7 @@ func (s *Sheet) Values() Values {
 	m := s.Model
 	unread := !s.ReadInFull()
 	if m != nil {
-		v.TitleBlock = layout.Box(m.TitleBlock)
+		v.TitleBlock = m.TitleBlock
 	}
 	// Number.
 	switch {
@@ -147,7 +147,7 @@ func (s *Sheet) wordsBox(words []int) layout.Box {
 		if w < 0 || w >= len(s.Page.Words) {
 			continue
 		}
-		wb := layout.Box(sheets.WordBox(s.Page, w))
+		wb := sheets.WordBox(s.Page, w)
 		if i == 0 || b == (layout.Box{}) {
 			b = wb
 			continue
@@ -182,7 +182,7 @@ type Region struct {
 func (s *Sheet) Regions() []Region {
 	var out []Region
 	if s.Model != nil && s.Model.TitleBlock != (sheets.Box{}) {
-		out = append(out, Region{Role: "title block", Box: layout.Box(s.Model.TitleBlock)})
+		out = append(out, Region{Role: "title block", Box: s.Model.TitleBlock})
 	}
 	if !s.Readable {
 		return out
