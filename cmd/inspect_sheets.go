@@ -107,6 +107,9 @@ func writeInspectSheets(ctx context.Context, w io.Writer, file string, doc *pdft
 		for _, fl := range pm.Fields {
 			fmt.Fprintf(w, "  %-12s %q → %q\n", fl.Kind, fl.Caption, fl.Value)
 		}
+		for _, g := range s.UnreadRegions() {
+			fmt.Fprintf(w, "  %s at %.0f,%.0f-%.0f,%.0f\n", g.Role, g.Box.X0, g.Box.Y0, g.Box.X1, g.Box.Y1)
+		}
 		for _, e := range s.Index {
 			fmt.Fprintf(w, "  index row   %s  %s\n", e.Number, e.Title)
 		}

@@ -80,3 +80,46 @@ func TestBuildCancelled(t *testing.T) {
 		t.Fatal("no error from a cancelled build")
 	}
 }
+
+// A scanned set is "could not read" everywhere, never "not printed": each
+// sheet's values and a region over the whole page say so.
+func TestBuildUnreadableIsAValue(t *testing.T) {
+	src := readSource(t, "yale_TC_scanned_floorplans_8p.pdf")
+	set, err := model.Build(context.Background(), []model.Source{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range set.Sheets {
+		v := s.Values()
+		for name, val := range map[string]model.Value{"number": v.Number, "title": v.Title, "scale": v.Scale, "status": v.Status} {
+			if val.State != model.Unreadable {
+				t.Errorf("sheet %d %s: %v, want could not read", i+1, name, val.State)
+			}
+		}
+		if len(s.UnreadRegions()) == 0 {
+			t.Errorf("sheet %d: no region marked not readable", i+1)
+		}
+	}
+}
+
+// The set's stamps are each sheet's stamps grouped by text and place: a
+// stamp on several sheets is one, listing them all.
+func TestSetStampsGroupSheetStamps(t *testing.T) {
+	src := readSource(t, "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf")
+	set, err := model.Build(context.Background(), []model.Source{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSheet := 0
+	for _, s := range set.Sheets {
+		perSheet += len(s.Stamps())
+	}
+	grouped := 0
+	for _, st := range set.Stamps() {
+		grouped += len(st.Sheets)
+		t.Logf("stamp %q on %d sheet(s)", st.Text, len(st.Sheets))
+	}
+	if grouped != perSheet {
+		t.Errorf("set stamps list %d sheet stamps, the sheets carry %d", grouped, perSheet)
+	}
+}

@@ -118,3 +118,36 @@ func (s *Sheet) Stamps() []Stamp {
 }
 
 func compactText(s string) string { return strings.ToUpper(strings.Join(strings.Fields(s), "")) }
+
+// SetStamp is one stamp of the set: the same text at the same place on
+// one sheet or several (a PRELIMINARY stamp on every sheet is one).
+type SetStamp struct {
+	Place StampPlace
+	Text  string
+	// Sheets carry it, in set order; Words are its words on each.
+	Sheets []*Sheet
+	Words  [][]int
+}
+
+// Stamps are the set's stamps, each once, in the order of the first sheet
+// that carries it.
+func (set *Set) Stamps() []SetStamp {
+	var out []SetStamp
+	at := map[StampPlace]int{}
+	for _, s := range set.Sheets {
+		if !s.Readable {
+			continue
+		}
+		for _, st := range s.Stamps() {
+			i, ok := at[st.Place]
+			if !ok {
+				i = len(out)
+				at[st.Place] = i
+				out = append(out, SetStamp{Place: st.Place, Text: st.Text})
+			}
+			out[i].Sheets = append(out[i].Sheets, s)
+			out[i].Words = append(out[i].Words, st.Words)
+		}
+	}
+	return out
+}

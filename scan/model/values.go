@@ -87,6 +87,13 @@ func (s *Sheet) Values() Values {
 		v.Number = s.value(s.Ident.Number, s.Ident.NumberWords, "page alone", confPageAlone)
 	default:
 		v.Number = s.missing(unread || m.FieldUnread(sheets.FieldNumber))
+		if m != nil {
+			for i, kind := range m.Unread {
+				if kind == sheets.FieldNumber && i < len(m.UnreadAt) {
+					v.Number.Box = m.UnreadAt[i]
+				}
+			}
+		}
 	}
 	// Title.
 	switch {
@@ -184,6 +191,7 @@ func (s *Sheet) Regions() []Region {
 	if s.Model != nil && s.Model.TitleBlock != (sheets.Box{}) {
 		out = append(out, Region{Role: "title block", Box: s.Model.TitleBlock})
 	}
+	out = append(out, s.UnreadRegions()...)
 	if !s.Readable {
 		return out
 	}
@@ -205,4 +213,28 @@ func inTitleBlock(m *sheets.PageModel) bool {
 		}
 	}
 	return false
+}
+
+// UnreadRegions are the parts of the sheet whose text could not be read:
+// the whole page when it has no text layer or only a few words over a
+// raster or outlined drawing, and each title-block field printed as
+// outlines.
+func (s *Sheet) UnreadRegions() []Region {
+	var out []Region
+	if !s.ReadInFull() {
+		layer := sheets.TextNone
+		if s.Model != nil {
+			layer = s.Model.TextLayer
+		}
+		out = append(out, Region{Role: "could not read (text layer " + layer + ")",
+			Box: layout.Box{X1: s.Page.Width, Y1: s.Page.Height}})
+	}
+	if s.Model != nil {
+		for i, kind := range s.Model.Unread {
+			if i < len(s.Model.UnreadAt) {
+				out = append(out, Region{Role: "could not read (" + kind + " drawn as outlines)", Box: s.Model.UnreadAt[i]})
+			}
+		}
+	}
+	return out
 }

@@ -48,6 +48,8 @@ type PageModel struct {
 	// text layer has no words but strokes shaped like glyphs: text drawn
 	// as outlines, which could not be read, rather than left out.
 	Unread []string
+	// UnreadAt is where each of them is printed (parallel to Unread).
+	UnreadAt []Box
 }
 
 // FieldUnread reports whether the field of this kind was found drawn as

@@ -62,6 +62,7 @@ func markOutlinedNumbers(pages []*pdftext.Page, models []PageModel) {
 		}
 		if outlinedText(p, slot, place) {
 			pm.Unread = append(pm.Unread, FieldNumber)
+			pm.UnreadAt = append(pm.UnreadAt, slot)
 		}
 	}
 }
