@@ -2,8 +2,9 @@
 // structure a reader sees: runs of words at their true angle, lines that
 // never join stacked rows, blocks split by white space and drawn rules,
 // ruled and unruled tables, and label/value pairs. It is the layer between
-// pdftext (words, segments) and the sheet and set model (package sheets):
-// words → layout → sheet and set model → checks → findings.
+// pdftext (words, segments) and the document model (package model, which
+// reads title blocks and numbering with package sheets):
+// words → layout → document model → checks → findings.
 //
 // Coordinates are displayed page points (CropBox after /Rotate), origin at
 // the top-left corner, y growing downwards: pdftext.BBox scaled by the
