@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"planreview/scan/layout"
+	"planreview/scan/model"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 	"planreview/store/durable"
@@ -24,27 +25,43 @@ var svgStyle = []struct{ class, stroke, label string }{
 	{"table", "#1a9b4b", "table / cell"},
 	{"pair", "#e07b00", "label → value"},
 	{"tb", "#d11f3a", "title-block field"},
-	{"role", "#8e3fc7", "region by role (key, abbreviations, revisions, notes)"},
+	{"title-block", "#d11f3a", "region: title block"},
+	{"key", "#8e3fc7", "region: legend / symbol key"},
+	{"abbreviations", "#c71f9b", "region: abbreviation list"},
+	{"revisions", "#7a4a00", "region: revision rows"},
+	{"notes", "#0a8a8a", "region: notes block"},
+	{"stamp", "#e0b000", "stamp"},
 }
 
-// writeLayoutSVG draws one page as the engine reads it: words, blocks,
-// tables and cells, label/value pairs, regions by role and the title-block
-// fields of the set model, as boxes over the page outline, with each field's text in a
-// tooltip (<title>). No renderer is needed to read it.
+// writeLayoutSVG draws one page as the document model reads it: words,
+// blocks, tables and cells, label/value pairs, its regions by role (title
+// block, legends and symbol keys, abbreviation lists, revision rows, notes
+// blocks), stamps and the title-block fields, as boxes over the page
+// outline, with each one's text in a tooltip (<title>). No renderer is
+// needed to read it.
 func writeLayoutSVG(ctx context.Context, out string, doc *pdftext.Document, pageNum int) error {
-	m, pages, err := readSetModel(ctx, doc)
+	set, err := readModel(ctx, doc)
 	if err != nil {
 		return withExitCode(2, err)
 	}
-	p := pages[pageNum-1]
-	lp := layout.Analyze(p)
-	pm := m.Pages[pageNum-1]
 	var buf bytes.Buffer
-	drawLayoutSVG(&buf, lp, pm)
+	drawLayoutSVG(&buf, set.Sheets[pageNum-1])
 	return durable.WriteFile(out, buf.Bytes(), 0o644)
 }
 
-func drawLayoutSVG(w io.Writer, lp *layout.Page, pm sheets.PageModel) {
+// roleClass is the drawing's class of a region role.
+func roleClass(role string) string {
+	switch role {
+	case "title block":
+		return "title-block"
+	case "key", "abbreviations", "revisions", "notes":
+		return role
+	}
+	return "block"
+}
+
+func drawLayoutSVG(w io.Writer, s *model.Sheet) {
+	lp, pm, v := s.Layout(), s.Model, s.Values()
 	pw, ph := lp.Width, lp.Height
 	if pw <= 0 || ph <= 0 {
 		pw, ph = 612, 792
@@ -54,7 +71,7 @@ func drawLayoutSVG(w io.Writer, lp *layout.Page, pm sheets.PageModel) {
 	for _, s := range svgStyle {
 		fmt.Fprintf(w, ".%s{stroke:%s}", s.class, s.stroke)
 	}
-	fmt.Fprint(w, ".word{stroke-width:0.5}.tb{stroke-width:2}.pair{stroke-dasharray:4 2}.role{stroke-width:1.5;stroke-dasharray:8 3}text{font-family:sans-serif}</style>\n")
+	fmt.Fprint(w, ".word{stroke-width:0.5}.tb{stroke-width:2}.pair{stroke-dasharray:4 2}.title-block,.key,.abbreviations,.revisions,.notes,.stamp{stroke-width:2.5;stroke-dasharray:8 3}text{font-family:sans-serif}</style>\n")
 	fmt.Fprintf(w, `<rect x="0" y="0" width="%.2f" height="%.2f" style="stroke:#000"/>`+"\n", pw, ph)
 	for _, s := range lp.Segments {
 		fmt.Fprintf(w, `<line class="seg" x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f"/>`+"\n", s.X0, s.Y0, s.X1, s.Y1)
@@ -85,20 +102,23 @@ func drawLayoutSVG(w io.Writer, lp *layout.Page, pm sheets.PageModel) {
 	for _, pr := range lp.Pairs {
 		rect("pair", pr.Box, pr.Label+" → "+pr.Value)
 	}
-	for _, g := range layout.FindRoles(lp).Regions {
-		rect("role", g.Box, g.Role.String())
-	}
-	tb := func(b sheets.Box) layout.Box { return layout.Box{X0: b.X0, Y0: b.Y0, X1: b.X1, Y1: b.Y1} }
-	if pm.TitleBlock != (sheets.Box{}) {
-		rect("tb", tb(pm.TitleBlock), "title block")
-	}
-	for _, f := range pm.Fields {
-		rect("tb", tb(f.CaptionBox), f.Kind+" caption: "+f.Caption)
-		if f.ValueBox != (sheets.Box{}) {
-			rect("tb", tb(f.ValueBox), f.Kind+": "+f.Value)
+	for _, g := range s.Regions() {
+		if c := roleClass(g.Role); c != "block" {
+			rect(c, g.Box, "region: "+g.Role)
 		}
 	}
-	// Legend and what the set model read, top-left.
+	for _, st := range s.Stamps() {
+		rect("stamp", st.Box, "stamp: "+st.Text)
+	}
+	if pm != nil {
+		for _, f := range pm.Fields {
+			rect("tb", f.CaptionBox, f.Kind+" caption: "+f.Caption)
+			if f.ValueBox != (sheets.Box{}) {
+				rect("tb", f.ValueBox, f.Kind+": "+f.Value)
+			}
+		}
+	}
+	// Legend and what the model read, top-left.
 	size := max(pw, ph) / 120
 	y := size * 1.5
 	legend := func(color, text string) {
@@ -110,7 +130,13 @@ func drawLayoutSVG(w io.Writer, lp *layout.Page, pm sheets.PageModel) {
 	for _, s := range svgStyle {
 		legend(s.stroke, "▭ "+s.label)
 	}
-	legend("#000", fmt.Sprintf("page %d: sheet %q, title %q, scale %q, status %q", pm.Page, pm.SheetNumber, pm.SheetTitle, pm.Scale, pm.IssueStatus))
+	say := func(v model.Value) string {
+		if v.State != model.Read {
+			return v.State.String()
+		}
+		return fmt.Sprintf("%q", v.Text)
+	}
+	legend("#000", fmt.Sprintf("page %d: sheet %s, title %s, scale %s, status %s", s.Page.Number, say(v.Number), say(v.Title), say(v.Scale), say(v.Status)))
 	fmt.Fprint(w, "</svg>\n")
 }
 

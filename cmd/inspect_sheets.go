@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"planreview/scan/model"
 	"planreview/scan/pdftext"
-	"planreview/scan/sheets"
 )
 
 // sheetsJSON is `inspect --sheets --json`, exactly the contract's object.
@@ -36,37 +36,40 @@ func nullable(s string) *string {
 	return &s
 }
 
-// readSetModel extracts every page and reads the set model. A page that
-// failed on its own reads as a page without text.
-func readSetModel(ctx context.Context, doc *pdftext.Document) (sheets.SetModel, []*pdftext.Page, error) {
-	pages := make([]*pdftext.Page, doc.NumPages())
+// readModel extracts every page and builds the set's document model, as
+// the review reads it. A page that failed on its own reads as a page
+// without text.
+func readModel(ctx context.Context, doc *pdftext.Document) (*model.Set, error) {
+	src := model.Source{ID: "file", Pages: make([]pdftext.Page, doc.NumPages())}
 	for n := 1; n <= doc.NumPages(); n++ {
 		p, err := doc.Page(ctx, n)
 		if err != nil {
-			return sheets.SetModel{}, nil, err
+			return nil, err
 		}
-		pages[n-1] = p
+		src.Pages[n-1] = *p
 	}
-	return sheets.ReadSet(pages), pages, nil
+	return model.Build(ctx, []model.Source{src})
 }
 
 func writeInspectSheets(ctx context.Context, w io.Writer, file string, doc *pdftext.Document, asJSON bool) error {
-	m, _, err := readSetModel(ctx, doc)
+	set, err := readModel(ctx, doc)
 	if err != nil {
 		return withExitCode(2, err)
 	}
+	f := set.Files[0]
 	if asJSON {
-		out := sheetsJSON{DocType: m.DocType, JurisdictionHints: m.JurisdictionHints, CodesStated: m.CodesStated,
-			Pages: make([]sheetsPageJSON, len(m.Pages))}
+		out := sheetsJSON{DocType: f.DocType, JurisdictionHints: f.JurisdictionHints, CodesStated: f.CodesStated,
+			Pages: make([]sheetsPageJSON, len(f.Sheets))}
 		if out.JurisdictionHints == nil {
 			out.JurisdictionHints = []string{}
 		}
 		if out.CodesStated == nil {
 			out.CodesStated = []string{}
 		}
-		for i, p := range m.Pages {
-			out.Pages[i] = sheetsPageJSON{Page: p.Page, TextLayer: p.TextLayer, SheetNumber: nullable(p.SheetNumber),
-				SheetTitle: nullable(p.SheetTitle), Scale: nullable(p.Scale), IssueStatus: nullable(p.IssueStatus)}
+		for i, s := range f.Sheets {
+			v := s.Values()
+			out.Pages[i] = sheetsPageJSON{Page: s.Model.Page, TextLayer: s.Model.TextLayer, SheetNumber: nullable(v.Number.Text),
+				SheetTitle: nullable(v.Title.Text), Scale: nullable(v.Scale.Text), IssueStatus: nullable(v.Status.Text)}
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
@@ -75,31 +78,40 @@ func writeInspectSheets(ctx context.Context, w io.Writer, file string, doc *pdft
 		_, err = fmt.Fprintf(w, "%s\n", b)
 		return err
 	}
-	fmt.Fprintf(w, "%s: %d page(s), %s\n", file, len(m.Pages), m.DocType)
-	if m.Scheme != "" {
-		fmt.Fprintf(w, "  numbering scheme: %s\n", m.Scheme)
+	fmt.Fprintf(w, "%s: %d page(s), %s\n", file, len(f.Sheets), f.DocType)
+	if f.Scheme != "" {
+		fmt.Fprintf(w, "  numbering scheme: %s\n", f.Scheme)
 	}
-	for _, h := range m.JurisdictionHints {
+	for _, h := range f.JurisdictionHints {
 		fmt.Fprintf(w, "  hint: %s\n", h)
 	}
-	for _, c := range m.CodesStated {
+	for _, c := range f.CodesStated {
 		fmt.Fprintf(w, "  code stated: %s\n", c)
 	}
-	dash := func(s string) string {
-		if s == "" {
-			return "—"
+	// value prints a value with how it was read: its source and confidence,
+	// or why there is none ("not printed", "could not read").
+	value := func(v model.Value) string {
+		if v.State != model.Read {
+			return "— (" + v.State.String() + ")"
 		}
-		return s
+		return fmt.Sprintf("%s (%s, %.2f)", v.Text, v.Source, v.Confidence)
 	}
-	for _, p := range m.Pages {
-		fmt.Fprintf(w, "\npage %d (text %s): sheet %s  %s\n", p.Page, p.TextLayer, dash(p.SheetNumber), dash(p.SheetTitle))
-		fmt.Fprintf(w, "  scale %s", dash(p.Scale))
-		if len(p.ViewScales) > 0 {
-			fmt.Fprintf(w, " (views: %s)", strings.Join(p.ViewScales, "; "))
+	for _, s := range f.Sheets {
+		pm, v := s.Model, s.Values()
+		fmt.Fprintf(w, "\npage %d (text %s): sheet %s  %s\n", pm.Page, pm.TextLayer, value(v.Number), value(v.Title))
+		fmt.Fprintf(w, "  scale %s", value(v.Scale))
+		if len(pm.ViewScales) > 0 {
+			fmt.Fprintf(w, " (views: %s)", strings.Join(pm.ViewScales, "; "))
 		}
-		fmt.Fprintf(w, "; status %s\n", dash(p.IssueStatus))
-		for _, f := range p.Fields {
-			fmt.Fprintf(w, "  %-12s %q → %q\n", f.Kind, f.Caption, f.Value)
+		fmt.Fprintf(w, "; status %s\n", value(v.Status))
+		for _, fl := range pm.Fields {
+			fmt.Fprintf(w, "  %-12s %q → %q\n", fl.Kind, fl.Caption, fl.Value)
+		}
+		for _, g := range s.UnreadRegions() {
+			fmt.Fprintf(w, "  %s at %.0f,%.0f-%.0f,%.0f\n", g.Role, g.Box.X0, g.Box.Y0, g.Box.X1, g.Box.Y1)
+		}
+		for _, e := range s.Index {
+			fmt.Fprintf(w, "  index row   %s  %s\n", e.Number, e.Title)
 		}
 	}
 	return nil

@@ -101,7 +101,7 @@ func TestInspectLayoutSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(b)
-	for _, want := range []string{"<svg", `class="word"`, `class="tb"`, "region by role", "sheetNumber: 200-00", "ROOF PLAN", "</svg>"} {
+	for _, want := range []string{"<svg", `class="word"`, `class="tb"`, `class="title-block"`, "region: title block", "region: legend / symbol key", "sheetNumber: 200-00", "ROOF PLAN", "</svg>"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("SVG lacks %q", want)
 		}

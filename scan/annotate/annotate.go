@@ -37,10 +37,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -208,12 +206,15 @@ func validateMarks(marks []Mark) error {
 	return nil
 }
 
-var disableConfigDir sync.Once
+// An appliance must not read or create a pdfcpu config in the service
+// user's home: pdfcpu's built-in defaults, process-wide, set while packages
+// initialise so that no reader races the write. (pdfcpu's api package does
+// the same behind a mutex, but importing it links its form filler, whose
+// width tables cost every command of the binary tens of milliseconds at
+// start-up.)
+var _ = func() bool { model.ConfigPath = "disable"; return true }()
 
 func readConfiguration() *model.Configuration {
-	// An appliance must not read or create a pdfcpu config in the service
-	// user's home; this switches pdfcpu to its built-in defaults process-wide.
-	disableConfigDir.Do(api.DisableConfigDir)
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
 	conf.Cmd = model.ADDANNOTATIONS

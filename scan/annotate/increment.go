@@ -7,11 +7,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
@@ -80,7 +81,15 @@ func updateKind(pctx *model.Context, src io.ReadSeeker) xrefKind {
 // writeWhole lets pdfcpu write the whole document: the fallback for inputs
 // an update cannot extend.
 func writeWhole(dst io.Writer, pctx *model.Context) error {
-	if err := api.WriteContext(pctx, dst); err != nil {
+	if f, ok := dst.(*os.File); ok {
+		pctx.Write.Fp = f // pdfcpu reads the written size from it
+	}
+	pctx.Write.Writer = bufio.NewWriter(dst)
+	err := pdfcpu.WriteContext(pctx)
+	if ferr := pctx.Write.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
 		return fmt.Errorf("annotate: write: %w", err)
 	}
 	return nil

@@ -155,12 +155,6 @@ func wordBox(b pdftext.BBox, w, h float64) Box {
 	return Box{X0: b.Left * w, Y0: b.Top * h, X1: (b.Left + b.Width) * w, Y1: (b.Top + b.Height) * h}
 }
 
-func (b Box) union(o Box) Box {
-	return Box{min(b.X0, o.X0), min(b.Y0, o.Y0), max(b.X1, o.X1), max(b.Y1, o.Y1)}
-}
-
-func (b Box) contains(x, y float64) bool { return x >= b.X0 && x <= b.X1 && y >= b.Y0 && y <= b.Y1 }
-
 func (b Box) center() (float64, float64) { return (b.X0 + b.X1) / 2, (b.Y0 + b.Y1) / 2 }
 
 // measure places every word in its direction's frame.
@@ -321,7 +315,7 @@ func (a *analysis) buildRuns() {
 		box := a.g[r.words[0]].box
 		angle := 0.0
 		for _, wi := range r.words {
-			box = box.union(a.g[wi].box)
+			box = box.Union(a.g[wi].box)
 			angle += normDeg(a.words[wi].Angle)
 		}
 		if r.diagonal {

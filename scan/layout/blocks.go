@@ -80,7 +80,7 @@ func (a *analysis) buildBlocksAndLines() {
 		group := groups(r)
 		b := blockBuild{box: a.page.Runs[group[0]].Box}
 		for _, ri := range group {
-			b.box = b.box.union(a.page.Runs[ri].Box)
+			b.box = b.box.Union(a.page.Runs[ri].Box)
 		}
 		b.lines = a.linesOf(group)
 		blocks = append(blocks, b)
@@ -122,7 +122,7 @@ func (a *analysis) buildBlocksAndLines() {
 				texts := make([]string, 0, len(lineRuns))
 				for _, ri := range lineRuns {
 					r := &a.page.Runs[ri]
-					ln.Box = ln.Box.union(r.Box)
+					ln.Box = ln.Box.Union(r.Box)
 					ln.FontSize = max(ln.FontSize, r.FontSize)
 					texts = append(texts, r.Text)
 					lineWords = append(lineWords, r.Words...)
@@ -363,7 +363,7 @@ func (g *boxGrid) query(b Box, fn func(int) bool) {
 			return false
 		}
 		if g.points {
-			if p := g.pts[id]; !b.contains(p.X0, p.Y0) {
+			if p := g.pts[id]; !b.ContainsPoint(p.X0, p.Y0) {
 				return true
 			}
 		}

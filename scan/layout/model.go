@@ -2,18 +2,54 @@
 // structure a reader sees: runs of words at their true angle, lines that
 // never join stacked rows, blocks split by white space and drawn rules,
 // ruled and unruled tables, and label/value pairs. It is the layer between
-// pdftext (words, segments) and the sheet and set model (package sheets):
-// words → layout → sheet and set model → checks → findings.
+// pdftext (words, segments) and the document model (package model, which
+// reads title blocks and numbering with package sheets):
+// words → layout → document model → checks → findings.
 //
 // Coordinates are displayed page points (CropBox after /Rotate), origin at
 // the top-left corner, y growing downwards: pdftext.BBox scaled by the
 // page's Width and Height.
 package layout
 
-import "planreview/scan/pdftext"
+import (
+	"math"
 
-// Box is an axis-aligned box in displayed page points, top-left origin.
+	"planreview/scan/pdftext"
+)
+
+// Box is an axis-aligned box in displayed page points, top-left origin:
+// the one box type of the layout, the document model and the checks.
+// Geometry works in points rather than fractions so that horizontal and
+// vertical distances compare on the same scale.
 type Box struct{ X0, Y0, X1, Y1 float64 }
+
+func (b Box) Width() float64   { return b.X1 - b.X0 }
+func (b Box) Height() float64  { return b.Y1 - b.Y0 }
+func (b Box) CenterX() float64 { return (b.X0 + b.X1) / 2 }
+func (b Box) CenterY() float64 { return (b.Y0 + b.Y1) / 2 }
+
+// Encloses reports whether o's centre lies inside b.
+func (b Box) Encloses(o Box) bool {
+	cx, cy := o.CenterX(), o.CenterY()
+	return cx >= b.X0 && cx <= b.X1 && cy >= b.Y0 && cy <= b.Y1
+}
+
+// ContainsPoint reports whether (x, y) lies inside b or on its edge.
+func (b Box) ContainsPoint(x, y float64) bool {
+	return x >= b.X0 && x <= b.X1 && y >= b.Y0 && y <= b.Y1
+}
+
+// GapTo is the distance between b and o, zero when they overlap.
+func (b Box) GapTo(o Box) float64 {
+	dx := max(0, max(o.X0-b.X1, b.X0-o.X1))
+	dy := max(0, max(o.Y0-b.Y1, b.Y0-o.Y1))
+	return math.Hypot(dx, dy)
+}
+
+// Union is the smallest box holding b and o.
+func (b Box) Union(o Box) Box {
+	return Box{min(b.X0, o.X0), min(b.Y0, o.Y0), max(b.X1, o.X1), max(b.Y1, o.Y1)}
+}
 
 // Layer tells drawing text from text laid over the drawing.
 type Layer uint8

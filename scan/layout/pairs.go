@@ -168,11 +168,11 @@ func (pr *pairer) add(label string, lw, vw []int, place Placement) bool {
 	p := Pair{Label: label, LabelWords: lw, Value: value, ValueWords: vw, Placement: place, Box: pr.a.g[lw[0]].box}
 	for _, w := range lw {
 		pr.label[w] = true
-		p.Box = p.Box.union(pr.a.g[w].box)
+		p.Box = p.Box.Union(pr.a.g[w].box)
 	}
 	for _, w := range vw {
 		pr.value[w] = true
-		p.Box = p.Box.union(pr.a.g[w].box)
+		p.Box = p.Box.Union(pr.a.g[w].box)
 	}
 	pr.a.page.Pairs = append(pr.a.page.Pairs, p)
 	return true

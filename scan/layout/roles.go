@@ -276,7 +276,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 	long, cells := 0, 0
 	for _, li := range run {
 		l := &p.Lines[li]
-		box = box.union(l.Box)
+		box = box.Union(l.Box)
 		if len(strings.Fields(l.Text)) > keyMaxWords {
 			long++
 		}
@@ -300,7 +300,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 	strip := Box{X0: x0 - keySampleReach*fs, Y0: box.Y0 - 1.5*fs, X1: x0 - 0.4*fs, Y1: box.Y1 + 1.5*fs}
 	inStrip := func(b Box) bool {
 		x, y := b.center()
-		return strip.contains(x, y)
+		return strip.ContainsPoint(x, y)
 	}
 	// Running text in the strip (another column's meanings, a note) bounds
 	// it: the samples lie between that text and the meanings.
@@ -337,7 +337,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 	}
 	g := Region{Role: RoleKey, Box: box, Lines: slices.Clone(run), Samples: samples}
 	for _, li := range samples {
-		g.Box = g.Box.union(p.Lines[li].Box)
+		g.Box = g.Box.Union(p.Lines[li].Box)
 	}
 	g.Lines = append(g.Lines, samples...)
 	return g, true
@@ -553,7 +553,7 @@ func definitionLists(p *Page, rows *rowIndex, defs []int) []Region {
 		}
 		g := Region{Role: RoleAbbreviations, Box: p.Lines[defs[i]].Box, Lines: slices.Clone(defs[i:j])}
 		for _, li := range defs[i:j] {
-			g.Box = g.Box.union(p.Lines[li].Box)
+			g.Box = g.Box.Union(p.Lines[li].Box)
 		}
 		if j-i >= 2 {
 			extendColumn(p, rows, &g)
@@ -578,7 +578,7 @@ func extendColumn(p *Page, rows *rowIndex, g *Region) {
 			}
 			if (l.Box.Y1 <= g.Box.Y0 && g.Box.Y0-l.Box.Y1 <= step) || (l.Box.Y0 >= g.Box.Y1 && l.Box.Y0-g.Box.Y1 <= step) {
 				g.Lines = append(g.Lines, li)
-				g.Box = g.Box.union(l.Box)
+				g.Box = g.Box.Union(l.Box)
 				grown = true
 			}
 		})
@@ -594,14 +594,14 @@ type abbrevPair struct{ tok, exp int }
 func abbreviationList(p *Page, rows *rowIndex, col []abbrevPair) Region {
 	box := p.Lines[col[0].tok].Box
 	for _, c := range col {
-		box = box.union(p.Lines[c.tok].Box).union(p.Lines[c.exp].Box)
+		box = box.Union(p.Lines[c.tok].Box).Union(p.Lines[c.exp].Box)
 	}
 	for _, t := range p.Tables {
-		if !t.Ruled || !t.Box.contains(box.center()) {
+		if !t.Ruled || !t.Box.ContainsPoint(box.center()) {
 			continue
 		}
 		if area(t.Box) <= 4*area(box) {
-			box = box.union(t.Box)
+			box = box.Union(t.Box)
 		}
 	}
 	g := Region{Role: RoleAbbreviations, Box: box}
@@ -612,7 +612,7 @@ func abbreviationList(p *Page, rows *rowIndex, col []abbrevPair) Region {
 		// is wider than the others (or does not abbreviate in letters).
 		if b.X0 >= box.X0-1 && b.X1 <= box.X1+1 || math.Abs(b.X0-tokX) <= 2*keyColumnTol {
 			g.Lines = append(g.Lines, li)
-			g.Box = g.Box.union(b)
+			g.Box = g.Box.Union(b)
 		}
 	})
 	return g

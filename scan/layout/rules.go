@@ -275,7 +275,7 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 	})
 	t := Table{Box: boxes[0], Ruled: ruled}
 	for _, b := range boxes {
-		t.Box = t.Box.union(b)
+		t.Box = t.Box.Union(b)
 	}
 	words := a.wordsIn(t.Box)
 	for i := 0; i < len(boxes); {
@@ -285,10 +285,10 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 		}
 		row := Row{Box: boxes[i]}
 		for _, b := range boxes[i:j] {
-			row.Box = row.Box.union(b)
+			row.Box = row.Box.Union(b)
 			c := Cell{Box: b}
 			for _, wi := range words {
-				if x, y := a.g[wi].box.center(); b.contains(x, y) {
+				if x, y := a.g[wi].box.center(); b.ContainsPoint(x, y) {
 					c.Words = append(c.Words, wi)
 				}
 			}

@@ -96,7 +96,7 @@ func (a *analysis) hasMultiRunLines(bi int) bool {
 func (a *analysis) inRuledTable(b Box) bool {
 	x, y := b.center()
 	for _, t := range a.page.Tables {
-		if t.Ruled && t.Box.contains(x, y) {
+		if t.Ruled && t.Box.ContainsPoint(x, y) {
 			return true
 		}
 	}
@@ -239,7 +239,7 @@ func (a *analysis) unruledTable(group []int) {
 		cells := make([]Cell, len(cols))
 		rowBox := a.page.Runs[row[0]].Box
 		for _, r := range row {
-			rowBox = rowBox.union(a.page.Runs[r].Box)
+			rowBox = rowBox.Union(a.page.Runs[r].Box)
 		}
 		for c := range cells {
 			next := math.Inf(1)
@@ -252,7 +252,7 @@ func (a *analysis) unruledTable(group []int) {
 		for _, r := range row {
 			c := &cells[colOf(r)]
 			c.Words = append(c.Words, a.page.Runs[r].Words...)
-			c.Box = c.Box.union(a.page.Runs[r].Box)
+			c.Box = c.Box.Union(a.page.Runs[r].Box)
 		}
 		for c := range cells {
 			cells[c].Text = a.join(cells[c].Words)
@@ -260,12 +260,12 @@ func (a *analysis) unruledTable(group []int) {
 		if ri == 0 {
 			t.Box = rowBox
 		}
-		t.Box = t.Box.union(rowBox)
+		t.Box = t.Box.Union(rowBox)
 		t.Rows = append(t.Rows, Row{Box: rowBox, Cells: cells})
 	}
 	for _, r := range t.Rows {
 		for _, c := range r.Cells {
-			t.Box = t.Box.union(c.Box)
+			t.Box = t.Box.Union(c.Box)
 		}
 	}
 	a.page.Tables = append(a.page.Tables, t)

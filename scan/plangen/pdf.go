@@ -1,14 +1,15 @@
 package plangen
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 
-	"github.com/pdfcpu/pdfcpu/pkg/api"
 	pdffont "github.com/pdfcpu/pdfcpu/pkg/font"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/validate"
 
 	"planreview/scan/pdftext"
 )
@@ -190,27 +191,40 @@ func rawPDF(pages []Page) []byte {
 	return b.Bytes()
 }
 
-var disableConfigDir sync.Once
+// The appliance never writes pdfcpu's config directory under $HOME:
+// pdfcpu's built-in defaults, set while packages initialise (see
+// scan/annotate: pdfcpu's api package would link its form filler).
+var _ = func() bool { model.ConfigPath = "disable"; return true }()
 
 // writePDF builds the raw file, then has pdfcpu read, validate and write
 // it, so that what the generator hands out is a file pdfcpu itself produced
 // and accepts.
-func writePDF(pages []Page) ([]byte, error) {
-	// The appliance never writes pdfcpu's config directory under $HOME.
-	disableConfigDir.Do(api.DisableConfigDir)
+func writePDF(pages []Page) (_ []byte, err error) {
 	conf := model.NewDefaultConfiguration()
 	// Relaxed: the standard-14 fonts go without /Widths, which PDF allows
 	// for them and strict mode flags.
 	conf.ValidationMode = model.ValidationRelaxed
-	ctx, err := api.ReadContext(bytes.NewReader(rawPDF(pages)), conf)
+	defer func() {
+		// pdfcpu's reader panics on some malformed input; the generator's
+		// own file failing is an error, not a crash.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plangen: pdfcpu: %v", r)
+		}
+	}()
+	ctx, err := pdfcpu.Read(bytes.NewReader(rawPDF(pages)), conf)
 	if err != nil {
 		return nil, fmt.Errorf("plangen: pdfcpu read: %w", err)
 	}
-	if err := api.ValidateContext(ctx); err != nil {
+	if err := validate.XRefTable(ctx); err != nil {
 		return nil, fmt.Errorf("plangen: pdfcpu validate: %w", err)
 	}
 	var out bytes.Buffer
-	if err := api.WriteContext(ctx, &out); err != nil {
+	ctx.Write.Writer = bufio.NewWriter(&out)
+	err = pdfcpu.WriteContext(ctx)
+	if ferr := ctx.Write.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
 		return nil, fmt.Errorf("plangen: pdfcpu write: %w", err)
 	}
 	return out.Bytes(), nil

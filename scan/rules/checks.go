@@ -116,17 +116,17 @@ func checkUnreadablePage(rv *review, r *Rule) []observation {
 	pages := map[group][]*pageView{}
 	reasons := map[group]string{}
 	for _, pv := range rv.pages {
-		if pv.readable {
+		if pv.Readable {
 			continue
 		}
-		reason := pv.page.Reason
+		reason := pv.Page.Reason
 		switch {
-		case pv.page.Err != nil:
-			reason = "the page could not be read: " + pv.page.Err.Error()
+		case pv.Page.Err != nil:
+			reason = "the page could not be read: " + pv.Page.Err.Error()
 		case reason == "":
 			reason = "no machine-readable text"
 		}
-		g := group{pv.fileIndex, reason}
+		g := group{pv.FileIndex, reason}
 		if _, ok := pages[g]; !ok {
 			order = append(order, g)
 		}
@@ -141,25 +141,25 @@ func checkUnreadablePage(rv *review, r *Rule) []observation {
 		if len(pvs) <= 3 {
 			for _, pv := range pvs {
 				out = append(out, observation{page: pv,
-					vars: map[string]string{"page": strconv.Itoa(pv.page.Number), "what": fmt.Sprintf("Page %d was", pv.page.Number),
-						"reason": g.reason, "file": pv.fileID},
+					vars: map[string]string{"page": strconv.Itoa(pv.Page.Number), "what": fmt.Sprintf("Page %d was", pv.Page.Number),
+						"reason": g.reason, "file": pv.FileID},
 					// File position, not file id: ids change with every version.
-					evidence: fmt.Sprintf("file%d/page%d/%s", pv.fileIndex, pv.page.Number, pv.page.Reason)})
+					evidence: fmt.Sprintf("file%d/page%d/%s", pv.FileIndex, pv.Page.Number, pv.Page.Reason)})
 			}
 			continue
 		}
 		first := pvs[0]
 		out = append(out, observation{page: first,
-			vars: map[string]string{"page": strconv.Itoa(first.page.Number), "what": upperFirst(pageNumbers(pvs)) + " were",
-				"reason": g.reason, "file": first.fileID},
-			evidence: fmt.Sprintf("file%d/pages%d+%d/%s", first.fileIndex, first.page.Number, len(pvs), first.page.Reason)})
+			vars: map[string]string{"page": strconv.Itoa(first.Page.Number), "what": upperFirst(pageNumbers(pvs)) + " were",
+				"reason": g.reason, "file": first.FileID},
+			evidence: fmt.Sprintf("file%d/pages%d+%d/%s", first.FileIndex, first.Page.Number, len(pvs), first.Page.Reason)})
 	}
 	return out
 }
 
 func checkNoReadablePages(rv *review, r *Rule) []observation {
 	for _, pv := range rv.pages {
-		if pv.readable {
+		if pv.Readable {
 			return nil
 		}
 	}
@@ -172,7 +172,7 @@ func checkNoReadablePages(rv *review, r *Rule) []observation {
 func (rv *review) indexPages() []*pageView {
 	var out []*pageView
 	for _, pv := range rv.pages {
-		if len(pv.index) > 0 {
+		if len(pv.Index) > 0 {
 			out = append(out, pv)
 		}
 	}
@@ -182,9 +182,9 @@ func (rv *review) indexPages() []*pageView {
 func (rv *review) presentSheets() map[string]*pageView {
 	present := map[string]*pageView{}
 	for _, pv := range rv.pages {
-		if pv.sheet.Key != "" {
-			if _, ok := present[pv.sheet.Key]; !ok {
-				present[pv.sheet.Key] = pv
+		if pv.Ident.Key != "" {
+			if _, ok := present[pv.Ident.Key]; !ok {
+				present[pv.Ident.Key] = pv
 			}
 		}
 	}
@@ -198,7 +198,7 @@ func checkIndexMissing(rv *review, r *Rule) []observation {
 	// once, on the first index.
 	reported := map[string]bool{}
 	for _, ip := range rv.indexPages() {
-		for _, e := range ip.index {
+		for _, e := range ip.Index {
 			// A number the index marks reserved is kept free on purpose;
 			// a sheet it marks by others or separate is submitted apart.
 			if _, ok := present[e.Key]; ok || reported[e.Key] || notExpected(e) {
@@ -225,25 +225,25 @@ func checkIndexUnlisted(rv *review, r *Rule) []observation {
 	}
 	listed := map[string]bool{}
 	for _, ip := range ips {
-		for _, e := range ip.index {
+		for _, e := range ip.Index {
 			listed[e.Key] = true
 		}
 	}
 	// The sheet an index is printed on introduces the sheets it lists:
 	// a cover that does not list itself leaves nothing unaccounted for.
 	for _, ip := range ips {
-		listed[ip.sheet.Key] = true
+		listed[ip.Ident.Key] = true
 	}
 	var out []observation
 	reported := map[string]bool{}
 	for _, pv := range rv.pages {
-		if pv.sheet.Key == "" || listed[pv.sheet.Key] || reported[pv.sheet.Key] {
+		if pv.Ident.Key == "" || listed[pv.Ident.Key] || reported[pv.Ident.Key] {
 			continue
 		}
-		reported[pv.sheet.Key] = true
-		out = append(out, observation{page: pv, words: pv.sheet.NumberWords,
-			vars:     map[string]string{"number": pv.sheet.Number, "indexSheet": ips[0].sheetNumberOr()},
-			evidence: "unlisted " + pv.sheet.Key})
+		reported[pv.Ident.Key] = true
+		out = append(out, observation{page: pv, words: pv.Ident.NumberWords,
+			vars:     map[string]string{"number": pv.Ident.Number, "indexSheet": ips[0].sheetNumberOr()},
+			evidence: "unlisted " + pv.Ident.Key})
 	}
 	return out
 }
@@ -256,21 +256,21 @@ func checkDuplicateSheets(rv *review, r *Rule) []observation {
 	first := map[string]*pageView{}
 	var out []observation
 	for _, pv := range rv.pages {
-		if pv.sheet.Key == "" {
+		if pv.Ident.Key == "" {
 			continue
 		}
-		f, ok := first[pv.sheet.Key]
+		f, ok := first[pv.Ident.Key]
 		if !ok {
-			first[pv.sheet.Key] = pv
+			first[pv.Ident.Key] = pv
 			continue
 		}
-		other := fmt.Sprintf("page %d", f.page.Number)
-		if f.fileID != pv.fileID {
-			other = fmt.Sprintf("page %d of file %s", f.page.Number, f.fileID)
+		other := fmt.Sprintf("page %d", f.Page.Number)
+		if f.FileID != pv.FileID {
+			other = fmt.Sprintf("page %d of file %s", f.Page.Number, f.FileID)
 		}
-		out = append(out, observation{page: pv, words: pv.sheet.NumberWords,
-			vars:     map[string]string{"number": pv.sheet.Number, "other": other},
-			evidence: "duplicate " + pv.sheet.Key})
+		out = append(out, observation{page: pv, words: pv.Ident.NumberWords,
+			vars:     map[string]string{"number": pv.Ident.Number, "other": other},
+			evidence: "duplicate " + pv.Ident.Key})
 	}
 	return out
 }
@@ -281,12 +281,12 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 	field := r.Params["field"]
 	var out []observation
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+		if !pv.Readable || !r.appliesToType(pv.Ident.Type) {
 			continue
 		}
 		// A page read only in part (stamps over a raster drawing) may print
 		// the field where the engine cannot read it.
-		if pv.model != nil && pv.model.TextLayer != sheets.TextFull {
+		if pv.Model != nil && pv.Model.TextLayer != sheets.TextFull {
 			continue
 		}
 		var missing bool
@@ -297,17 +297,17 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 			// without numbers.
 			// A number drawn as outlines is printed: it could not be
 			// read (the coverage finding says so), it is not missing.
-			missing = pv.sheet.Number == "" && (pv.model == nil || pv.schemeLearned()) && !pv.model.FieldUnread(sheets.FieldNumber)
+			missing = pv.Ident.Number == "" && (pv.Model == nil || pv.schemeLearned()) && !pv.Model.FieldUnread(sheets.FieldNumber)
 		case "title":
-			missing = pv.sheet.Number != "" && pv.sheet.Title == ""
+			missing = pv.Ident.Number != "" && pv.Ident.Title == ""
 		case "date":
-			missing = pv.sheet.Number != "" && pv.sheet.Date == "" && !pv.hasField(sheets.FieldDate)
+			missing = pv.Ident.Number != "" && pv.Ident.Date == "" && !pv.hasField(sheets.FieldDate)
 		case "scale":
-			missing = pv.sheet.Number != "" && pv.sheet.Scale == "" && pv.drawnToScale()
+			missing = pv.Ident.Number != "" && pv.Ident.Scale == "" && pv.drawnToScale()
 		}
 		if missing {
 			out = append(out, observation{page: pv, vars: map[string]string{"field": strings.ReplaceAll(field, "_", " ")},
-				evidence: fmt.Sprintf("no %s p%d", field, pv.page.Number)})
+				evidence: fmt.Sprintf("no %s p%d", field, pv.Page.Number)})
 		}
 	}
 	return out
@@ -316,10 +316,10 @@ func checkTitleBlock(rv *review, r *Rule) []observation {
 // hasField reports whether the set model read a filled field of this kind
 // in the page's title block.
 func (pv *pageView) hasField(kind string) bool {
-	if pv.model == nil {
+	if pv.Model == nil {
 		return false
 	}
-	for _, f := range pv.model.Fields {
+	for _, f := range pv.Model.Fields {
 		if f.Kind == kind && strings.TrimSpace(f.Value) != "" {
 			return true
 		}
@@ -332,10 +332,10 @@ func (pv *pageView) hasField(kind string) bool {
 // notes, whose sheets are commonly unscaled. Without a title the sheet is
 // judged by the set model's view scales alone.
 func (pv *pageView) drawnToScale() bool {
-	if pv.model != nil && len(pv.model.ViewScales) > 0 {
+	if pv.Model != nil && len(pv.Model.ViewScales) > 0 {
 		return false
 	}
-	t := pv.sheet.Title
+	t := pv.Ident.Title
 	return t != "" && scaledViewRe.MatchString(t) && !unscaledViewRe.MatchString(t)
 }
 
@@ -393,7 +393,7 @@ func (rv *review) basisClause(codes string) string {
 
 func (rv *review) firstReadable() *pageView {
 	for _, pv := range rv.pages {
-		if pv.readable {
+		if pv.Readable {
 			return pv
 		}
 	}
@@ -650,10 +650,10 @@ type stairStatement struct {
 func (rv *review) stairStatements() []stairStatement {
 	var out []stairStatement
 	for _, pv := range rv.pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			tm := pv.find(totalRiseRe, li)
 			if tm == nil {
 				continue
@@ -665,7 +665,7 @@ func (rv *review) stairStatements() []stairStatement {
 			// The riser count on the same line, else on the line just above
 			// or below in the same column.
 			candidates := []int{li}
-			for lj, m := range pv.lines {
+			for lj, m := range pv.Lines {
 				if lj == li {
 					continue
 				}
@@ -676,7 +676,7 @@ func (rv *review) stairStatements() []stairStatement {
 				}
 			}
 			for _, lj := range candidates {
-				m := pv.lines[lj]
+				m := pv.Lines[lj]
 				cm := pv.find(riserCountRe, lj)
 				if cm == nil {
 					continue
@@ -712,7 +712,7 @@ func checkStairRise(rv *review, r *Rule) []observation {
 	}
 	var out []observation
 	for _, s := range rv.stairStatements() {
-		if !r.appliesToType(s.pv.sheet.Type) {
+		if !r.appliesToType(s.pv.Ident.Type) {
 			continue
 		}
 		computed := s.total / float64(s.risers)
@@ -737,7 +737,7 @@ func checkRiserUniformity(rv *review, r *Rule) []observation {
 	}
 	var out []observation
 	for _, s := range rv.stairStatements() {
-		if s.stated == 0 || !r.appliesToType(s.pv.sheet.Type) {
+		if s.stated == 0 || !r.appliesToType(s.pv.Ident.Type) {
 			continue
 		}
 		// n-1 risers at the stated height leave the last one to make up
@@ -752,10 +752,10 @@ func checkRiserUniformity(rv *review, r *Rule) []observation {
 			evidence: s.text})
 	}
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+		if !pv.Readable || !r.appliesToType(pv.Ident.Type) {
 			continue
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			for _, m := range pv.findAll(riserRangeRe, li) {
 				a, err1 := ParseLength(l.Text[m[2]:m[3]])
 				b, err2 := ParseLength(l.Text[m[4]:m[5]])

@@ -192,14 +192,14 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 	}
 	var readings []valueReading
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+		if !pv.Readable || !r.appliesToType(pv.Ident.Type) {
 			continue
 		}
 		pn := rv.notesOf(pv)
 		if pn.existingTitle || !pn.mayRead(reader.keys) {
 			continue
 		}
-		for _, vr := range reader.read(pv, pv.layoutPage(), pn, r) {
+		for _, vr := range reader.read(pv, pv.Layout(), pn, r) {
 			if r.Unless != nil && (r.Unless.Regexp.MatchString(vr.text) || r.Unless.Regexp.MatchString(vr.line)) {
 				continue
 			}
@@ -359,8 +359,8 @@ func (rv *review) notesOf(pv *pageView) *pageNotes {
 }
 
 func newPageNotes(pv *pageView) *pageNotes {
-	pn := &pageNotes{upper: make([]string, len(pv.lines)), existingTitle: existingRe.MatchString(pv.sheet.Title)}
-	for i, l := range pv.lines {
+	pn := &pageNotes{upper: make([]string, len(pv.Lines)), existingTitle: existingRe.MatchString(pv.Ident.Title)}
+	for i, l := range pv.Lines {
 		pn.upper[i] = strings.ToUpper(l.Text)
 	}
 	pn.all = strings.Join(pn.upper, "\n")
@@ -520,7 +520,7 @@ type noteFilter func(match, after string, block *noteBlock) bool
 // readNotes runs value patterns over every line holding one of keys (upper
 // case) of every block not about existing conditions.
 func readNotes(pv *pageView, pn *pageNotes, keys []string, res []*regexp.Regexp, keep noteFilter) []valueReading {
-	pn.build(pv.layoutPage())
+	pn.build(pv.Layout())
 	var out []valueReading
 	for bi := range pn.blocks {
 		b := &pn.blocks[bi]

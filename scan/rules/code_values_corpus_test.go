@@ -40,10 +40,10 @@ func corpusReadings(t *testing.T, name string) map[string][]valueReading {
 		}
 		for _, pv := range c.pages {
 			pn := newPageNotes(pv)
-			if !pv.readable || !pn.mayRead(valueReaders[id].keys) {
+			if !pv.Readable || !pn.mayRead(valueReaders[id].keys) {
 				continue
 			}
-			out[id] = append(out[id], valueReaders[id].read(pv, pv.layoutPage(), pn, r)...)
+			out[id] = append(out[id], valueReaders[id].read(pv, pv.Layout(), pn, r)...)
 		}
 	}
 	return out

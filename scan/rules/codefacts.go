@@ -33,10 +33,10 @@ func addPairFacts(pages []*pageView, f *setFacts) {
 		return
 	}
 	for _, pv := range pages {
-		if !pv.readable || !pv.mayHoldCodeAnalysis() {
+		if !pv.Readable || !pv.mayHoldCodeAnalysis() {
 			continue
 		}
-		lp := pv.layoutPage()
+		lp := pv.Layout()
 		for _, pr := range lp.Pairs {
 			f.addCodePair(pv, pr.Label, pr.Value, append(append([]int{}, pr.LabelWords...), pr.ValueWords...))
 		}
@@ -44,12 +44,12 @@ func addPairFacts(pages []*pageView, f *setFacts) {
 		// under it, in the same type ("OCCUPANCY GROUP" over "R-3"): the
 		// layout pairs a caption with a value below only when the value is
 		// set larger.
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			if !codeLabel(l.Text) {
 				continue
 			}
-			if vi := lineUnder(pv.lines, li); vi >= 0 {
-				v := pv.lines[vi]
+			if vi := lineUnder(pv.Lines, li); vi >= 0 {
+				v := pv.Lines[vi]
 				f.addCodePair(pv, l.Text, v.Text, append(append([]int{}, l.Words...), v.Words...))
 			}
 		}
@@ -151,10 +151,10 @@ func (f *setFacts) addCodePair(pv *pageView, rawLabel, rawValue string, words []
 // its title names a cover, code or general sheet, it is a general sheet,
 // or a line names occupancy, construction type or sprinklers.
 func (pv *pageView) mayHoldCodeAnalysis() bool {
-	if pv.sheet.Type == "general" || codeSheetRe.MatchString(pv.sheet.Title) {
+	if pv.Ident.Type == "general" || codeSheetRe.MatchString(pv.Ident.Title) {
 		return true
 	}
-	for li := range pv.lines {
+	for li := range pv.Lines {
 		if pv.matches(codeSheetLineRe, li) {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 )
 
@@ -30,13 +31,13 @@ type tagHit struct {
 
 // isOpeningSchedule reports whether the page is a door or window schedule.
 func (pv *pageView) isOpeningSchedule() bool {
-	if openingSchedRe.MatchString(pv.sheet.Title) {
+	if openingSchedRe.MatchString(pv.Ident.Title) {
 		return true
 	}
-	if !scheduleWordRe.MatchString(pv.sheet.Title) {
+	if !scheduleWordRe.MatchString(pv.Ident.Title) {
 		return false
 	}
-	for _, l := range pv.lines {
+	for _, l := range pv.Lines {
 		if openingSchedRe.MatchString(l.Text) {
 			return true
 		}
@@ -48,7 +49,7 @@ func (pv *pageView) isOpeningSchedule() bool {
 // token, other than sheet numbers of the set.
 func (pv *pageView) standaloneMarks(sheetKeys map[string]*pageView) []tagHit {
 	var out []tagHit
-	for _, l := range pv.lines {
+	for _, l := range pv.Lines {
 		t := strings.TrimSpace(l.Text)
 		if !markRe.MatchString(t) {
 			continue
@@ -70,23 +71,23 @@ func (rv *review) openingTags() (sched map[string][]tagHit, plans map[string][]t
 	sched, plans = map[string][]tagHit{}, map[string][]tagHit{}
 	shapes := map[string]string{} // family → fine shape of its marks
 	for _, pv := range rv.pages {
-		if !pv.readable || !pv.isOpeningSchedule() {
+		if !pv.Readable || !pv.isOpeningSchedule() {
 			continue
 		}
 		for _, h := range pv.standaloneMarks(present) {
 			sched[h.mark] = append(sched[h.mark], h)
-			shapes[markPrefixRe.FindString(h.mark)] = fineShape(h.mark)
+			shapes[markPrefixRe.FindString(h.mark)] = model.FineShape(h.mark)
 		}
 	}
 	if len(sched) < 3 {
 		return nil, nil, false
 	}
 	for _, pv := range rv.pages {
-		if !pv.readable || pv.isOpeningSchedule() || !planTitleRe.MatchString(pv.sheet.Title) || notFloorPlansRe.MatchString(pv.sheet.Title) {
+		if !pv.Readable || pv.isOpeningSchedule() || !planTitleRe.MatchString(pv.Ident.Title) || notFloorPlansRe.MatchString(pv.Ident.Title) {
 			continue
 		}
 		for _, h := range pv.standaloneMarks(present) {
-			if s, fam := shapes[markPrefixRe.FindString(h.mark)]; fam && s == fineShape(h.mark) {
+			if s, fam := shapes[markPrefixRe.FindString(h.mark)]; fam && s == model.FineShape(h.mark) {
 				plans[h.mark] = append(plans[h.mark], h)
 			}
 		}
@@ -144,7 +145,7 @@ func checkScheduleMarkNotOnPlans(rv *review, r *Rule) []observation {
 	present := rv.presentSheets()
 	elsewhere := map[string]bool{}
 	for _, pv := range rv.pages {
-		if !pv.readable || pv.isOpeningSchedule() {
+		if !pv.Readable || pv.isOpeningSchedule() {
 			continue
 		}
 		for _, h := range pv.standaloneMarks(present) {
@@ -187,7 +188,7 @@ var scaleAtRe = lineSet.MustCompile(`(?i)\b1\s*:\s*(\d{1,5})\b(?:\s*1\s*:)?\s*(?
 func checkScaleConflict(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pv := range rv.pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
 		// The title block's statement is the one in its scale field; a
@@ -195,9 +196,9 @@ func checkScaleConflict(rv *review, r *Rule) []observation {
 		// (where title blocks stand) — never the bottom strip, where views
 		// print their titles and scales.
 		fieldWords := map[int]bool{}
-		if pv.model != nil {
-			tb := pv.model.TitleBlock
-			for _, f := range pv.model.Fields {
+		if pv.Model != nil {
+			tb := pv.Model.TitleBlock
+			for _, f := range pv.Model.Fields {
 				// A view's "SCALE 1:100" caption is a field too: only the
 				// one inside the title block counts.
 				if f.Kind == sheets.FieldScale && f.CaptionBox.X0 >= tb.X0 && f.CaptionBox.X1 <= tb.X1 && f.CaptionBox.Y0 >= tb.Y0 && f.CaptionBox.Y1 <= tb.Y1 && tb.X1 > tb.X0 {
@@ -209,7 +210,7 @@ func checkScaleConflict(rv *review, r *Rule) []observation {
 		}
 		inTitleBlock := func(l sheets.Line, words []int) bool {
 			if len(fieldWords) == 0 {
-				return l.Box.X0 > 0.65*pv.page.Width
+				return l.Box.X0 > 0.65*pv.Page.Width
 			}
 			for _, wi := range words {
 				if fieldWords[wi] {
@@ -221,7 +222,7 @@ func checkScaleConflict(rv *review, r *Rule) []observation {
 		titleBlock := map[string][]statedScale{} // paper → statements
 		views := map[string][]statedScale{}
 		var papers []string
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			if strings.IndexByte(l.Text, ':') < 0 {
 				continue // scaleAtRe needs the ratio's colon
 			}

@@ -62,17 +62,17 @@ func deferredList(rv *review) (bool, string) {
 	found := false
 	var items []string
 	for _, pv := range rv.pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			m := deferredListRe.FindStringSubmatch(l.Text)
 			if m == nil {
 				continue
 			}
 			found = true
 			items = append(items, m[1])
-			for _, next := range pv.lines[li+1 : min(li+13, len(pv.lines))] {
+			for _, next := range pv.Lines[li+1 : min(li+13, len(pv.Lines))] {
 				if !listItemRe.MatchString(next.Text) {
 					break
 				}
@@ -111,7 +111,7 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 		}
 		submitted := false
 		for _, pv := range rv.pages {
-			if pv.sheet.Title != "" && d.present.MatchString(pv.sheet.Title) {
+			if pv.Ident.Title != "" && d.present.MatchString(pv.Ident.Title) {
 				submitted = true
 				break
 			}
@@ -124,10 +124,10 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 			submitted = true
 		}
 		for _, pv := range rv.pages {
-			if submitted || d.itself == nil || !pv.readable {
+			if submitted || d.itself == nil || !pv.Readable {
 				continue
 			}
-			for _, l := range pv.lines {
+			for _, l := range pv.Lines {
 				if d.itself.MatchString(l.Text) {
 					submitted = true
 					break
@@ -139,10 +139,10 @@ func checkMissingDocuments(rv *review, r *Rule) []observation {
 		}
 	pages:
 		for _, pv := range rv.pages {
-			if !pv.readable {
+			if !pv.Readable {
 				continue
 			}
-			for li, l := range pv.lines {
+			for li, l := range pv.Lines {
 				if !pv.matches(d.mention, li) {
 					continue
 				}

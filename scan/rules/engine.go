@@ -18,8 +18,7 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/scan/layout"
-	"planreview/scan/pdftext"
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
 )
@@ -50,16 +49,9 @@ type PlanSet struct {
 	Files []File
 }
 
-// File is one registered PDF of a plan set.
-type File struct {
-	ID    string
-	Pages []pdftext.Page
-	// Layouts, when set, is each page's layout as the scan analysed it
-	// right after extraction (same order as Pages; a nil entry, or no
-	// slice, is analysed on first use), so a page is analysed once per
-	// scan however many readers it has.
-	Layouts []*layout.Page
-}
+// File is one registered PDF of a plan set: its extracted pages and,
+// when the scan analysed them already, their layouts.
+type File = model.Source
 
 // Rules returns the active rules (completeness plus adopted code packs),
 // ordered by id.
@@ -96,30 +88,13 @@ func (e *Engine) CodeBasis() []string {
 	return lines
 }
 
-// pageView is one page as the engine sees it.
+// pageView is one sheet of the set's model as the engine reads it, with
+// the literal scans of its lines that let a pattern skip them.
 type pageView struct {
-	fileIndex int
-	fileID    string
-	page      *pdftext.Page
-	readable  bool
-	sheet     sheets.Sheet
-	lines     []sheets.Line
-	present   []textmatch.Present // per line: which of lineSet's literals it holds
-	index     []sheets.IndexEntry
-	// model is the page as the set model read it (nil before Classify
-	// linked it): title-block fields, the number chosen by the set's
-	// numbering scheme, issue status.
-	model *sheets.PageModel
-	set   *fileModel
-	// layout is the page's layout: the scan's (File.Layouts), else
-	// analysed on first use (layoutPage).
-	layout *layout.Page
-	// regionRoles is the layout's regions by role (regions.go), found on
-	// first use.
-	regionRoles *layout.Roles
-	// stampRuns are the page's stamps (stamps.go), read on first use.
-	stampRuns  []stamp
-	stampsRead bool
+	*model.Sheet
+	// set is the sheet's file, with what the checks remember of it.
+	set     *fileModel
+	present []textmatch.Present // per line: which of lineSet's literals it holds
 
 	// possible: the members of lineSet that may match one of the page's
 	// lines; a pattern none of whose literals the page holds skips them.
@@ -134,7 +109,7 @@ var lineSet = textmatch.NewSet()
 // findAll is re.FindAllStringSubmatchIndex on line li, using the page's and
 // the line's scans.
 func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
-	text := pv.lines[li].Text
+	text := pv.Lines[li].Text
 	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
@@ -143,7 +118,7 @@ func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
 
 // find is re.FindStringSubmatchIndex on line li, using the line's scan.
 func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
-	text := pv.lines[li].Text
+	text := pv.Lines[li].Text
 	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
@@ -152,16 +127,16 @@ func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
 
 // matches is re.MatchString on line li, using the line's scan.
 func (pv *pageView) matches(re *textmatch.Regexp, li int) bool {
-	text := pv.lines[li].Text
+	text := pv.Lines[li].Text
 	return re.PossibleIn(pv.possible) && re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
 }
 
 // sheetNumberOr names the page for rationales: its sheet number, or its page.
 func (pv *pageView) sheetNumberOr() string {
-	if pv.sheet.Number != "" {
-		return pv.sheet.Number
+	if pv.Ident.Number != "" {
+		return pv.Ident.Number
 	}
-	return fmt.Sprintf("page %d", pv.page.Number)
+	return fmt.Sprintf("page %d", pv.Page.Number)
 }
 
 // observation is one rule hit before it becomes a Finding.
@@ -213,7 +188,7 @@ type textMatchKey struct {
 // findAll is pv.findAll(re, li), the matches remembered by expression and
 // text for the review (callers only read them).
 func (rv *review) findAll(pv *pageView, re *textmatch.Regexp, li int) [][]int {
-	text := pv.lines[li].Text
+	text := pv.Lines[li].Text
 	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
@@ -247,6 +222,8 @@ func (e *Engine) Review(ctx context.Context, set PlanSet) ([]Finding, error) {
 type Classified struct {
 	files int
 	pages []*pageView
+	// set is the set's document model, read once; the checks only read it.
+	set *model.Set
 	// models is the set model of each file (document type, codes stated,
 	// jurisdiction hints, title blocks), which decides its scope.
 	models []sheets.SetModel
@@ -270,35 +247,44 @@ func (c *Classified) allFacts() setFacts {
 // Models returns the set model of each file, in registration order.
 func (c *Classified) Models() []sheets.SetModel { return c.models }
 
-// Classify classifies every page of a set (see ClassifySet).
+// Classify reads a set's document model (model.Build) and prepares each
+// of its sheets for the rules (see ClassifySet).
 func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
-	pages, err := classify(ctx, set)
+	ms, err := model.Build(ctx, set.Files)
 	if err != nil {
 		return nil, err
 	}
-	models := make([]sheets.SetModel, len(set.Files))
-	for fi := range set.Files {
+	files := make([]*fileModel, len(ms.Files))
+	for fi, f := range ms.Files {
+		files[fi] = &fileModel{File: f}
+	}
+	pages := make([]*pageView, 0, len(ms.Sheets))
+	for _, s := range ms.Sheets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ps := make([]*pdftext.Page, len(set.Files[fi].Pages))
-		for pi := range set.Files[fi].Pages {
-			ps[pi] = &set.Files[fi].Pages[pi]
+		pv := &pageView{Sheet: s, set: files[s.FileIndex]}
+		if s.Readable {
+			texts := make([]string, len(s.Lines))
+			for i, l := range s.Lines {
+				texts[i] = l.Text
+			}
+			pv.present = lineSet.ScanAll(texts)
+			pv.possible = lineSet.Possible(textmatch.Union(pv.present))
 		}
-		models[fi] = sheets.ReadSet(ps)
+		pages = append(pages, pv)
 	}
-	linkModels(pages, models)
-	titlesFromIndex(pages)
-	settleDocTypes(pages, models)
-	readSetIndexes(pages)
-	return &Classified{files: len(set.Files), pages: pages, models: models}, nil
+	return &Classified{files: len(set.Files), pages: pages, set: ms, models: ms.Models()}, nil
 }
+
+// Model returns the set's document model.
+func (c *Classified) Model() *model.Set { return c.set }
 
 // Sheets returns the classification per file and page, in order.
 func (c *Classified) Sheets() [][]sheets.Sheet {
 	out := make([][]sheets.Sheet, c.files)
 	for _, pv := range c.pages {
-		out[pv.fileIndex] = append(out[pv.fileIndex], pv.sheet)
+		out[pv.FileIndex] = append(out[pv.FileIndex], pv.Ident)
 	}
 	return out
 }
@@ -320,7 +306,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	allFacts := c.allFacts()
 	usCodes := make([][]statedCode, c.files)
 	for _, h := range allFacts.codes {
-		usCodes[h.pv.fileIndex] = append(usCodes[h.pv.fileIndex], statedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra})
+		usCodes[h.pv.FileIndex] = append(usCodes[h.pv.FileIndex], statedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra})
 	}
 	for fi := range scopes {
 		if fi < len(c.models) {
@@ -331,7 +317,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	}
 	byClass := map[string][]*pageView{}
 	for _, pv := range c.pages {
-		cl := scopes[pv.fileIndex].Class
+		cl := scopes[pv.FileIndex].Class
 		byClass[cl] = append(byClass[cl], pv)
 	}
 	var findings []Finding
@@ -411,62 +397,6 @@ func (e *Engine) packKind(id string) string {
 	return ""
 }
 
-// classify builds the engine's view of every page: lines and sheet index
-// (the sheet classification comes from the set model, in linkModels).
-func classify(ctx context.Context, set PlanSet) ([]*pageView, error) {
-	var pages []*pageView
-	for fi := range set.Files {
-		f := &set.Files[fi]
-		for pi := range f.Pages {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			p := &f.Pages[pi]
-			pv := &pageView{fileIndex: fi, fileID: f.ID, page: p,
-				readable: p.Readable && p.Err == nil && len(p.Words) > 0}
-			if pi < len(f.Layouts) {
-				pv.layout = f.Layouts[pi]
-			}
-			pv.sheet = sheets.Sheet{Type: sheets.TypeUnknown}
-			if pv.readable {
-				pv.lines = sheets.Lines(p)
-				texts := make([]string, len(pv.lines))
-				for i, l := range pv.lines {
-					texts[i] = l.Text
-				}
-				pv.present = lineSet.ScanAll(texts)
-				pv.possible = lineSet.Possible(textmatch.Union(pv.present))
-				pv.index = sheets.ParseIndexLines(p, pv.lines)
-			}
-			pages = append(pages, pv)
-		}
-	}
-	return pages, nil
-}
-
-// titlesFromIndex gives a sheet whose title block has no title the title
-// its set's sheet index lists for its number.
-func titlesFromIndex(pages []*pageView) {
-	titles := map[string]string{}
-	for _, pv := range pages {
-		for _, e := range pv.index {
-			if e.Title != "" {
-				titles[e.Key] = e.Title
-			}
-		}
-	}
-	for _, pv := range pages {
-		if pv.sheet.Title == "" && pv.sheet.Key != "" {
-			pv.sheet.Title = titles[pv.sheet.Key]
-		}
-		// A page numbered by its own reading, where neither its title block
-		// nor the index gives a title, takes the set model's.
-		if pv.sheet.Title == "" && pv.model != nil && pv.model.SheetTitle != "" {
-			pv.sheet.Title, pv.sheet.TitleWords = pv.model.SheetTitle, pv.model.TitleWords
-		}
-	}
-}
-
 // ClassifySet returns the sheet classification of every page of a set, per
 // file and page in order, exactly as Review uses it (titles missing from a
 // title block come from the set's sheet index). Unreadable pages are
@@ -497,11 +427,11 @@ func (rv *review) match(r *Rule) []observation {
 	var out []observation
 	anyHit := false
 	for _, pv := range rv.pages {
-		if !pv.readable || !r.appliesToType(pv.sheet.Type) {
+		if !pv.Readable || !r.appliesToType(pv.Ident.Type) {
 			continue
 		}
 		sheetHit := false
-		lines := pv.lines
+		lines := pv.Lines
 		if !r.Pattern.PossibleIn(pv.possible) {
 			lines = nil // no line of the page holds a literal of the pattern
 		}
@@ -577,7 +507,7 @@ func (rv *review) match(r *Rule) []observation {
 
 func (rv *review) hasReadablePage(r *Rule) bool {
 	for _, pv := range rv.pages {
-		if pv.readable && r.appliesToType(pv.sheet.Type) {
+		if pv.Readable && r.appliesToType(pv.Ident.Type) {
 			return true
 		}
 	}
@@ -646,14 +576,14 @@ func (rv *review) finding(r *Rule, o observation) Finding {
 		f.Confidence = math.Round(f.Confidence*rv.readShare()*100) / 100
 	}
 	if pv != nil {
-		f.FileID, f.FileIndex, f.Page = pv.fileID, pv.fileIndex, pv.page.Number
-		f.SheetNumber, f.SheetTitle, f.SheetType = pv.sheet.Number, pv.sheet.Title, pv.sheet.Type
+		f.FileID, f.FileIndex, f.Page = pv.FileID, pv.FileIndex, pv.Page.Number
+		f.SheetNumber, f.SheetTitle, f.SheetType = pv.Ident.Number, pv.Ident.Title, pv.Ident.Type
 		if o.page != nil {
-			if a, ok := anchorFor(pv.page, o.words); ok {
+			if a, ok := anchorFor(pv.Page, o.words); ok {
 				f.Anchors = []Anchor{a}
 			}
 			for _, x := range o.also {
-				if a, ok := anchorFor(x.page.page, x.words); ok && x.page.fileIndex == pv.fileIndex {
+				if a, ok := anchorFor(x.page.Page, x.words); ok && x.page.FileIndex == pv.FileIndex {
 					f.Anchors = append(f.Anchors, a)
 				}
 			}
@@ -708,7 +638,7 @@ func (rv *review) readShare() float64 {
 	}
 	read := 0
 	for _, pv := range rv.pages {
-		if pv.readable && (pv.model == nil || pv.model.TextLayer != sheets.TextPartial) {
+		if pv.Readable && (pv.Model == nil || pv.Model.TextLayer != sheets.TextPartial) {
 			read++
 		}
 	}
@@ -719,7 +649,7 @@ func (rv *review) readShare() float64 {
 // page (normally the cover sheet), else the first page.
 func (rv *review) firstPage() *pageView {
 	for _, pv := range rv.pages {
-		if pv.readable {
+		if pv.Readable {
 			return pv
 		}
 	}

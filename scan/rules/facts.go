@@ -119,11 +119,11 @@ func gatherFacts(pages []*pageView) setFacts {
 	}
 	matched := map[matchKey][][]int{}
 	for _, pv := range pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
 		findAll := func(re *textmatch.Regexp, li int) [][]int {
-			text := pv.lines[li].Text
+			text := pv.Lines[li].Text
 			if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 				return nil // pv.findAll's prefilter
 			}
@@ -135,7 +135,7 @@ func gatherFacts(pages []*pageView) setFacts {
 			matched[k] = m
 			return m
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			find := func(re *textmatch.Regexp, dst *[]hit, parse func(m []int) (hit, bool)) {
 				for _, m := range findAll(re, li) {
 					h, ok := parse(m)

@@ -23,14 +23,14 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 	strong := rv.eng.ruleByID("completeness-preliminary-stamp")
 	var out []observation
 	for _, pv := range rv.pages {
-		if !pv.readable || pv.model == nil {
+		if !pv.Readable || pv.Model == nil {
 			continue
 		}
-		status, words := strings.Join(strings.Fields(pv.model.IssueStatus), " "), pv.model.StatusWords
+		status, words := strings.Join(strings.Fields(pv.Model.IssueStatus), " "), pv.Model.StatusWords
 		// A revision row ("1 ADDENDUM 1 6/10/20") records an earlier
 		// issue and a notes paragraph states conditions ("samples sent
 		// for review and approval"): neither is the sheet's status.
-		if status != "" && pv.history(words) {
+		if status != "" && pv.History(words) {
 			status, words = "", nil
 		}
 		if status == "" {
@@ -69,8 +69,8 @@ var permitIssueRe = lineSet.MustCompile(`(?i)\bISSUED\s+FOR\s+(?:PERMIT|CONSTRUC
 // issue for permit or construction: an earlier bid or review issue in the
 // revision history is then history, not the sheet's status.
 func (pv *pageView) issuedForPermit() bool {
-	w, h := pv.page.Width, pv.page.Height
-	for li, l := range pv.lines {
+	w, h := pv.Page.Width, pv.Page.Height
+	for li, l := range pv.Lines {
 		if (l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) && pv.matches(permitIssueRe, li) {
 			return true
 		}
@@ -82,12 +82,12 @@ func (pv *pageView) issuedForPermit() bool {
 // sheet's status: a short line in the title-block zone (right third or
 // bottom quarter) that names a stage.
 func (pv *pageView) titleBlockStage() (string, []int) {
-	w, h := pv.page.Width, pv.page.Height
-	for li, l := range pv.lines {
+	w, h := pv.Page.Width, pv.Page.Height
+	for li, l := range pv.Lines {
 		if len(l.Words) > 8 || !(l.Box.X0 > 0.65*w || l.Box.Y0 > 0.75*h) {
 			continue
 		}
-		if pv.matches(stageStatusRe, li) && !pv.history(l.Words) {
+		if pv.matches(stageStatusRe, li) && !pv.History(l.Words) {
 			return strings.Join(strings.Fields(l.Text), " "), l.Words
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 )
 
@@ -16,21 +17,15 @@ import (
 // coverage info finding (coverage-checks-not-covered) that says which
 // checks did not cover which sheets and why, in a few sentences.
 
-// readInFull reports whether the page's text was read in full: readable,
-// and not a few words over a raster or outlined drawing.
-func (pv *pageView) readInFull() bool {
-	return pv.readable && (pv.model == nil || pv.model.TextLayer == sheets.TextFull)
-}
-
 // filePages groups the review's pages by file, in registration order.
 func (rv *review) filePages() [][]*pageView {
 	var order []int
 	by := map[int][]*pageView{}
 	for _, pv := range rv.pages {
-		if _, ok := by[pv.fileIndex]; !ok {
-			order = append(order, pv.fileIndex)
+		if _, ok := by[pv.FileIndex]; !ok {
+			order = append(order, pv.FileIndex)
 		}
-		by[pv.fileIndex] = append(by[pv.fileIndex], pv)
+		by[pv.FileIndex] = append(by[pv.FileIndex], pv)
 	}
 	out := make([][]*pageView, 0, len(order))
 	for _, fi := range order {
@@ -41,10 +36,10 @@ func (rv *review) filePages() [][]*pageView {
 
 // pageName names a page for a coverage sentence: "page 3 (sheet A-101)".
 func (pv *pageView) pageName() string {
-	if pv.sheet.Number != "" {
-		return fmt.Sprintf("page %d (sheet %s)", pv.page.Number, pv.sheet.Number)
+	if pv.Ident.Number != "" {
+		return fmt.Sprintf("page %d (sheet %s)", pv.Page.Number, pv.Ident.Number)
 	}
-	return fmt.Sprintf("page %d", pv.page.Number)
+	return fmt.Sprintf("page %d", pv.Page.Number)
 }
 
 // --- sheet index: missing, could not read, duplicate rows, placeholders ----
@@ -55,7 +50,7 @@ var coverTitleRe = regexp.MustCompile(`(?i)\b(?:COVER(?:\s+SHEET)?|TITLE\s+SHEET
 // isCover reports whether the page is the set's cover or a general sheet:
 // where a sheet index is printed.
 func (pv *pageView) isCover() bool {
-	return pv.sheet.Type == sheets.TypeGeneral || coverTitleRe.MatchString(pv.sheet.Title)
+	return pv.Ident.Type == sheets.TypeGeneral || coverTitleRe.MatchString(pv.Ident.Title)
 }
 
 // indexHeadingLine returns the page's first line that is a sheet-index
@@ -63,11 +58,11 @@ func (pv *pageView) isCover() bool {
 // DRAWINGS"), or -1. A heading word inside a note ("CONTENTS OF THE
 // PACKAGE") is not one.
 func (pv *pageView) indexHeadingLine() int {
-	if !pv.readable {
+	if !pv.Readable {
 		return -1
 	}
-	for li, l := range pv.lines {
-		if len(l.Words) <= 5 && pv.find(setIndexHeadingRe, li) != nil {
+	for li, l := range pv.Lines {
+		if len(l.Words) <= 5 && model.IsIndexHeading(l.Text) {
 			return li
 		}
 	}
@@ -102,10 +97,10 @@ func fileIndexState(pages []*pageView) indexState {
 func readIndexState(pages []*pageView) indexState {
 	st := indexState{pages: pages, keys: map[string]bool{}}
 	for _, pv := range pages {
-		if pv.sheet.Key != "" {
-			st.keys[pv.sheet.Key] = true
+		if pv.Ident.Key != "" {
+			st.keys[pv.Ident.Key] = true
 		}
-		if st.index == nil && len(pv.index) > 0 {
+		if st.index == nil && len(pv.Index) > 0 {
 			st.index = pv
 		}
 		if st.heading == nil && pv.indexHeadingLine() >= 0 {
@@ -114,7 +109,7 @@ func readIndexState(pages []*pageView) indexState {
 		if !pv.isCover() {
 			continue
 		}
-		if pv.readInFull() && pv.drawingAreaWords() >= 10 {
+		if pv.ReadInFull() && pv.drawingAreaWords() >= 10 {
 			if st.cover == nil {
 				st.cover = pv
 			}
@@ -123,7 +118,7 @@ func readIndexState(pages []*pageView) indexState {
 		}
 	}
 	for _, pv := range pages {
-		if st.names == nil && pv.isCover() && pv.readable && pv.namesSheets(st.keys) >= 3 {
+		if st.names == nil && pv.isCover() && pv.Readable && pv.namesSheets(st.keys) >= 3 {
 			st.names = pv
 		}
 	}
@@ -137,19 +132,19 @@ func readIndexState(pages []*pageView) indexState {
 // not a row.
 func (pv *pageView) namesSheets(keys map[string]bool) int {
 	seen := map[string]bool{}
-	for _, l := range pv.lines {
+	for _, l := range pv.Lines {
 		n := len(l.Words)
 		if n < 2 || n > 8 || !hasLetterRe.MatchString(l.Text) {
 			continue
 		}
-		first := sheets.WordText(pv.page.Words[l.Words[0]])
-		last := sheets.WordText(pv.page.Words[l.Words[n-1]])
+		first := sheets.WordText(pv.Page.Words[l.Words[0]])
+		last := sheets.WordText(pv.Page.Words[l.Words[n-1]])
 		for _, w := range []string{first, last} {
 			if w == first && strings.HasSuffix(w, ".") || strings.HasSuffix(w, ")") {
 				continue
 			}
 			k := sheets.NumberKey(strings.Trim(w, ".,;:"))
-			if k != "" && k != pv.sheet.Key && keys[k] {
+			if k != "" && k != pv.Ident.Key && keys[k] {
 				seen[k] = true
 			}
 		}
@@ -178,12 +173,12 @@ func checkIndexAbsent(rv *review, r *Rule) []observation {
 		}
 		all := true
 		for _, pv := range pages {
-			all = all && pv.readInFull()
+			all = all && pv.ReadInFull()
 		}
 		if !all {
 			continue
 		}
-		out = append(out, observation{page: st.cover, words: st.cover.sheet.TitleWords,
+		out = append(out, observation{page: st.cover, words: st.cover.Ident.TitleWords,
 			vars:     map[string]string{"where": st.cover.sheetNumberOr(), "count": fmt.Sprint(len(pages))},
 			evidence: "no sheet index"})
 	}
@@ -202,7 +197,7 @@ func indexCoverage(pages []*pageView) string {
 	if st.heading != nil {
 		li := st.heading.indexHeadingLine()
 		return fmt.Sprintf("The sheet index under %q on %s could not be read as rows of sheet numbers with titles, so the set was not checked against it.",
-			strings.TrimSpace(st.heading.lines[li].Text), st.heading.pageName())
+			strings.TrimSpace(st.heading.Lines[li].Text), st.heading.pageName())
 	}
 	if !st.permitSet() {
 		return ""
@@ -217,9 +212,9 @@ func indexCoverage(pages []*pageView) string {
 	// Only a cover whose text layer says it was not read: a cover read in
 	// full with little text outside its title-block zone may simply print
 	// its text there (no claim either way, and no finding).
-	if st.unread != nil && !st.unread.readInFull() {
+	if st.unread != nil && !st.unread.ReadInFull() {
 		what := "could not be read"
-		if st.unread.readable {
+		if st.unread.Readable {
 			what = "holds only scattered readable words"
 		}
 		return fmt.Sprintf("No sheet index was found, and the cover %s %s, so whether the set lists its sheets was not checked.", st.unread.pageName(), what)
@@ -229,7 +224,7 @@ func indexCoverage(pages []*pageView) string {
 
 func allReadInFull(pages []*pageView) bool {
 	for _, pv := range pages {
-		if !pv.readInFull() {
+		if !pv.ReadInFull() {
 			return false
 		}
 	}
@@ -244,11 +239,11 @@ func (rv *review) unnumberedCandidates(ip *pageView, e sheets.IndexEntry) []*pag
 	var out []*pageView
 	want := titleTokens(e.Title)
 	for _, pv := range rv.pages {
-		if pv == ip || pv.sheet.Key != "" {
+		if pv == ip || pv.Ident.Key != "" {
 			continue
 		}
-		got := titleTokens(pv.sheet.Title)
-		if !pv.readInFull() || len(got) == 0 || len(want) > 0 && (subsetOf(want, got) || subsetOf(got, want)) {
+		got := titleTokens(pv.Ident.Title)
+		if !pv.ReadInFull() || len(got) == 0 || len(want) > 0 && (subsetOf(want, got) || subsetOf(got, want)) {
 			out = append(out, pv)
 		}
 	}
@@ -266,7 +261,7 @@ func (rv *review) indexUndecided() map[int][]string {
 		var listed []string
 		candidates := map[*pageView]bool{}
 		var pages []*pageView
-		for _, e := range ip.index {
+		for _, e := range ip.Index {
 			if _, ok := present[e.Key]; ok || reported[e.Key] || notExpected(e) {
 				continue
 			}
@@ -287,28 +282,21 @@ func (rv *review) indexUndecided() map[int][]string {
 			continue
 		}
 		sort.Slice(pages, func(i, j int) bool {
-			if pages[i].fileIndex != pages[j].fileIndex {
-				return pages[i].fileIndex < pages[j].fileIndex
+			if pages[i].FileIndex != pages[j].FileIndex {
+				return pages[i].FileIndex < pages[j].FileIndex
 			}
-			return pages[i].page.Number < pages[j].page.Number
+			return pages[i].Page.Number < pages[j].Page.Number
 		})
 		if len(listed) > 6 {
 			listed = append(listed[:6], "…")
 		}
-		out[ip.fileIndex] = append(out[ip.fileIndex], fmt.Sprintf(
+		out[ip.FileIndex] = append(out[ip.FileIndex], fmt.Sprintf(
 			"The sheet index on %s lists %s, not among the sheet numbers read; %s %s no sheet number that could be read, so whether %s missing was not decided.",
 			ip.sheetNumberOr(), joinAnd(listed), pageList(pages), map[bool]string{true: "has", false: "have"}[len(pages) == 1],
 			map[bool]string{true: "that sheet is", false: "those sheets are"}[len(listed) == 1]))
 	}
 	return out
 }
-
-// placeholderTitleRe is an index title left as its template's placeholder:
-// the template's caption ("SHEET TITLE", "DRAWING NAME"), TBD, x's, dashes,
-// question marks. "RESERVED", "NOT USED" and "INTENTIONALLY LEFT BLANK"
-// are deliberate (a number kept free in the numbering), and a bare "TITLE"
-// is the title sheet's own name ("G-001 Title"), so neither is one.
-var placeholderTitleRe = regexp.MustCompile(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)|TBD|T\.B\.D\.?|TO\s+BE\s+DETERMINED|X{2,}|[-–—_.]{2,}|\?{1,3}|UNTITLED|PLACEHOLDER)\s*$`)
 
 // reservedTitleRe is an index row that keeps its number free on purpose:
 // the sheet is not expected in the set.
@@ -326,11 +314,6 @@ func notExpected(e sheets.IndexEntry) bool {
 	return reservedTitleRe.MatchString(e.Title) || elsewhereTitleRe.MatchString(e.Title)
 }
 
-// isPlaceholderTitle reports whether an index row's title is a placeholder.
-func isPlaceholderTitle(t string) bool {
-	return placeholderTitleRe.MatchString(t)
-}
-
 // checkIndexPlaceholder reports an index row whose title is a template's
 // placeholder ("SHEET TITLE", "TBD", "XXX", "---"), on the row. The rest of
 // the index is checked as usual.
@@ -338,11 +321,11 @@ func checkIndexPlaceholder(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, ip := range rv.indexPages() {
 		own := map[int]bool{}
-		for _, w := range ip.sheet.NumberWords {
+		for _, w := range ip.Ident.NumberWords {
 			own[w] = true
 		}
-		for _, e := range ip.index {
-			if !isPlaceholderTitle(e.Title) || len(e.Words) == 0 || own[e.Words[0]] {
+		for _, e := range ip.Index {
+			if !model.IsPlaceholderTitle(e.Title) || len(e.Words) == 0 || own[e.Words[0]] {
 				continue
 			}
 			out = append(out, observation{page: ip, words: e.Words,
@@ -367,7 +350,7 @@ func checkIndexDuplicate(rv *review, r *Rule) []observation {
 	for _, ip := range rv.indexPages() {
 		rows := map[string][]sheets.IndexEntry{}
 		var keys []string
-		for _, e := range ip.index {
+		for _, e := range ip.Index {
 			if _, ok := rows[e.Key]; !ok {
 				keys = append(keys, e.Key)
 			}
@@ -394,7 +377,7 @@ func checkIndexDuplicate(rv *review, r *Rule) []observation {
 			if other == nil {
 				continue
 			}
-			vars["meant"] = fmt.Sprintf(" \"%s\" is the title of sheet %s, which the index does not list.", strings.TrimSpace(e.Title), other.sheet.Number)
+			vars["meant"] = fmt.Sprintf(" \"%s\" is the title of sheet %s, which the index does not list.", strings.TrimSpace(e.Title), other.Ident.Number)
 			out = append(out, observation{page: ip, words: e.Words, vars: vars, evidence: "index twice " + k})
 		}
 	}
@@ -410,13 +393,13 @@ func (rv *review) rowMeantFor(es []sheets.IndexEntry, listed map[string][]sheets
 			continue
 		}
 		for _, pv := range rv.pages {
-			if pv.sheet.Key == "" || pv.sheet.Key == e.Key || pv.sheet.Title == "" {
+			if pv.Ident.Key == "" || pv.Ident.Key == e.Key || pv.Ident.Title == "" {
 				continue
 			}
-			if _, ok := listed[pv.sheet.Key]; ok {
+			if _, ok := listed[pv.Ident.Key]; ok {
 				continue
 			}
-			got := titleTokens(pv.sheet.Title)
+			got := titleTokens(pv.Ident.Title)
 			if subsetOf(want, got) && subsetOf(got, want) {
 				return e, pv
 			}
@@ -464,7 +447,7 @@ func (rv *review) openingCoverage() map[int][]string {
 	var schedules []*pageView
 	marks := map[string]bool{}
 	for _, pv := range rv.pages {
-		if !pv.readable || !pv.isOpeningSchedule() {
+		if !pv.Readable || !pv.isOpeningSchedule() {
 			continue
 		}
 		schedules = append(schedules, pv)
@@ -474,14 +457,14 @@ func (rv *review) openingCoverage() map[int][]string {
 	}
 	var plans []*pageView
 	for _, pv := range rv.pages {
-		if pv.readable && planTitleRe.MatchString(pv.sheet.Title) && !notFloorPlansRe.MatchString(pv.sheet.Title) && !pv.isOpeningSchedule() {
+		if pv.Readable && planTitleRe.MatchString(pv.Ident.Title) && !notFloorPlansRe.MatchString(pv.Ident.Title) && !pv.isOpeningSchedule() {
 			plans = append(plans, pv)
 		}
 	}
 	switch {
 	case len(schedules) > 0 && len(marks) < 3:
 		s := schedules[0]
-		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
+		out[s.FileIndex] = append(out[s.FileIndex], fmt.Sprintf(
 			"The door or window schedule on %s was found, but its marks could not be read as marks of letters and digits standing alone (W1, D3A; numbered marks are not compared, since room numbers and keynotes share their shape), so its openings were not compared with the tags on the plans.", s.pageName()))
 	case len(schedules) > 0:
 		_, _, ok := rv.openingTags()
@@ -489,13 +472,13 @@ func (rv *review) openingCoverage() map[int][]string {
 			break
 		}
 		s := schedules[0]
-		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
+		out[s.FileIndex] = append(out[s.FileIndex], fmt.Sprintf(
 			"The schedule on %s lists %d marks, but no floor plan of the set shows two or more of them as tags standing alone, so the schedule and the plans were not compared.", s.pageName(), len(marks)))
 	case len(plans) > 0 && rv.namedOpeningSchedule() != nil:
 		// A schedule heading on a sheet not titled as a schedule: the
 		// schedule exists but was not read as one.
 		s := rv.namedOpeningSchedule()
-		out[s.fileIndex] = append(out[s.fileIndex], fmt.Sprintf(
+		out[s.FileIndex] = append(out[s.FileIndex], fmt.Sprintf(
 			"A door or window schedule is headed on %s, but that sheet is not titled as a schedule, so the schedule was not read and the tags on the plans were not compared with it.", s.pageName()))
 	default:
 		// One sentence per file, however many plans it tags.
@@ -503,7 +486,7 @@ func (rv *review) openingCoverage() map[int][]string {
 		tags := map[int]map[string]bool{}
 		for _, pv := range plans {
 			own := map[string]bool{}
-			for _, l := range pv.lines {
+			for _, l := range pv.Lines {
 				// A tag is one short word: most lines are ruled out
 				// before the expression runs.
 				if len(l.Words) != 1 || len(l.Text) > 8 {
@@ -520,12 +503,12 @@ func (rv *review) openingCoverage() map[int][]string {
 			if len(own) < 3 {
 				continue
 			}
-			tagged[pv.fileIndex] = append(tagged[pv.fileIndex], pv)
-			if tags[pv.fileIndex] == nil {
-				tags[pv.fileIndex] = map[string]bool{}
+			tagged[pv.FileIndex] = append(tagged[pv.FileIndex], pv)
+			if tags[pv.FileIndex] == nil {
+				tags[pv.FileIndex] = map[string]bool{}
 			}
 			for t := range own {
-				tags[pv.fileIndex][t] = true
+				tags[pv.FileIndex][t] = true
 			}
 		}
 		for fi, pvs := range tagged {
@@ -557,10 +540,10 @@ var openingScheduleHeadingRe = lineSet.MustCompile(`(?i)^\s*(?:EXTERIOR\s+|INTER
 // or window schedule although the page is not read as a schedule sheet.
 func (rv *review) namedOpeningSchedule() *pageView {
 	for _, pv := range rv.pages {
-		if !pv.readable || pv.isOpeningSchedule() {
+		if !pv.Readable || pv.isOpeningSchedule() {
 			continue
 		}
-		for li := range pv.lines {
+		for li := range pv.Lines {
 			if pv.matches(openingScheduleHeadingRe, li) {
 				return pv
 			}
@@ -588,14 +571,14 @@ func pageNumbers(pvs []*pageView) string {
 	var parts []string
 	for i := 0; i < len(pvs); {
 		j := i
-		for j+1 < len(pvs) && pvs[j+1].page.Number == pvs[j].page.Number+1 && pvs[j+1].fileIndex == pvs[i].fileIndex {
+		for j+1 < len(pvs) && pvs[j+1].Page.Number == pvs[j].Page.Number+1 && pvs[j+1].FileIndex == pvs[i].FileIndex {
 			j++
 		}
 		if j-i >= 2 {
-			parts = append(parts, fmt.Sprintf("%d–%d", pvs[i].page.Number, pvs[j].page.Number))
+			parts = append(parts, fmt.Sprintf("%d–%d", pvs[i].Page.Number, pvs[j].Page.Number))
 		} else {
 			for k := i; k <= j; k++ {
-				parts = append(parts, fmt.Sprint(pvs[k].page.Number))
+				parts = append(parts, fmt.Sprint(pvs[k].Page.Number))
 			}
 		}
 		i = j + 1
@@ -622,10 +605,10 @@ func joinAnd(parts []string) string {
 func numberCoverage(pages []*pageView) string {
 	readable := 0
 	for _, pv := range pages {
-		if pv.sheet.Key != "" {
+		if pv.Ident.Key != "" {
 			return ""
 		}
-		if pv.readable {
+		if pv.Readable {
 			readable++
 		}
 	}
@@ -640,7 +623,7 @@ func numberCoverage(pages []*pageView) string {
 func outlinedNumberCoverage(pages []*pageView) string {
 	var outlined []*pageView
 	for _, pv := range pages {
-		if pv.readable && pv.model != nil && pv.sheet.Number == "" && pv.model.FieldUnread(sheets.FieldNumber) {
+		if pv.Readable && pv.Model != nil && pv.Ident.Number == "" && pv.Model.FieldUnread(sheets.FieldNumber) {
 			outlined = append(outlined, pv)
 		}
 	}
@@ -660,7 +643,7 @@ func outlinedNumberCoverage(pages []*pageView) string {
 func partialCoverage(pages []*pageView) string {
 	var partial []*pageView
 	for _, pv := range pages {
-		if pv.readable && !pv.readInFull() {
+		if pv.Readable && !pv.ReadInFull() {
 			partial = append(partial, pv)
 		}
 	}
@@ -694,7 +677,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 	files := rv.filePages()
 	setLevel := firstInScopeFile(rv, files)
 	for _, pages := range files {
-		fi := pages[0].fileIndex
+		fi := pages[0].FileIndex
 		if fi < len(rv.scopes) && rv.scopes[fi].Class == ScopeOutOfScope {
 			continue
 		}
@@ -717,7 +700,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 		}
 		first := pages[0]
 		for _, pv := range pages {
-			if pv.readable {
+			if pv.Readable {
 				first = pv
 				break
 			}
@@ -741,14 +724,14 @@ var (
 // drawsStairs reports whether a sheet draws a stair: its title names one,
 // or it labels a stair arrow (UP/DN standing alone) and names a stair.
 func (pv *pageView) drawsStairs() bool {
-	if !pv.readable {
+	if !pv.Readable {
 		return false
 	}
-	if stairTitleRe.MatchString(pv.sheet.Title) {
+	if stairTitleRe.MatchString(pv.Ident.Title) {
 		return true
 	}
 	arrow, word := false, false
-	for li := range pv.lines {
+	for li := range pv.Lines {
 		arrow = arrow || pv.matches(stairArrowRe, li)
 		word = word || pv.matches(stairLineRe, li)
 		if arrow && word {
@@ -774,7 +757,7 @@ func (rv *review) stairRulesActive() bool {
 // read on the page: a stair annotation, note or label the value readers
 // (or the packs' own "RISER 7 3/4"" phrasing) take.
 func (rv *review) stairValuesRead(pv *pageView) bool {
-	for li := range pv.lines {
+	for li := range pv.Lines {
 		if pv.find(riserCountRe, li) != nil || pv.find(totalRiseRe, li) != nil {
 			return true
 		}
@@ -785,23 +768,23 @@ func (rv *review) stairValuesRead(pv *pageView) bool {
 		}
 	}
 	pn := rv.notesOf(pv)
-	if pn.mayRead(riserKeys) && len(readRiserNotes(pv, pv.layoutPage(), pn, nil)) > 0 {
+	if pn.mayRead(riserKeys) && len(readRiserNotes(pv, pv.Layout(), pn, nil)) > 0 {
 		return true
 	}
-	return pn.mayRead(treadKeys) && len(readTreadNotes(pv, pv.layoutPage(), pn, nil)) > 0
+	return pn.mayRead(treadKeys) && len(readTreadNotes(pv, pv.Layout(), pn, nil)) > 0
 }
 
 // stairCoverage is the code values' "could not read" outcome for a file in
 // scope: sheets that draw a stair while no sheet of the set gives a riser
 // height or tread depth the stair rules could read.
 func (rv *review) stairCoverage(pages []*pageView) []string {
-	fi := pages[0].fileIndex
+	fi := pages[0].FileIndex
 	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope || !rv.stairRulesActive() {
 		return nil
 	}
 	var stairs []*pageView
 	for _, pv := range pages {
-		if pv.drawsStairs() && !existingRe.MatchString(pv.sheet.Title) {
+		if pv.drawsStairs() && !existingRe.MatchString(pv.Ident.Title) {
 			stairs = append(stairs, pv)
 		}
 	}
@@ -809,7 +792,7 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 		return nil
 	}
 	for _, pv := range rv.pages {
-		if pv.readable && rv.stairValuesRead(pv) {
+		if pv.Readable && rv.stairValuesRead(pv) {
 			return nil
 		}
 	}
@@ -844,17 +827,17 @@ func (rv *review) doorRulesActive() bool {
 // or size column, the layout did not read (a schedule drawn without rules,
 // or one whose sizes are in a column the engine does not name).
 func (rv *review) doorCoverage(pages []*pageView) []string {
-	fi := pages[0].fileIndex
+	fi := pages[0].FileIndex
 	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope || !rv.doorRulesActive() {
 		return nil
 	}
 	var out []string
 	for _, pv := range pages {
-		if !pv.readInFull() {
+		if !pv.ReadInFull() {
 			continue
 		}
 		titled := false
-		for _, l := range pv.lines {
+		for _, l := range pv.Lines {
 			if len(l.Words) <= 6 && doorScheduleTitleRe.MatchString(l.Text) {
 				titled = true
 				break
@@ -863,7 +846,7 @@ func (rv *review) doorCoverage(pages []*pageView) []string {
 		if !titled {
 			continue
 		}
-		lp := pv.layoutPage()
+		lp := pv.Layout()
 		table, sized := false, false
 		for _, tb := range lp.Tables {
 			if !isDoorSchedule(lp, tb) {
@@ -906,7 +889,7 @@ func (rv *review) guardHeightRules() []*Rule {
 // height the rules judge (a height beside a stair is not judged there: 34
 // in is allowed on a stair's open side).
 func (rv *review) guardCoverage(pages []*pageView) []string {
-	fi := pages[0].fileIndex
+	fi := pages[0].FileIndex
 	if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeInScope {
 		return nil
 	}
@@ -916,10 +899,10 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 	}
 	var named []*pageView
 	for _, pv := range pages {
-		if !pv.readable || existingRe.MatchString(pv.sheet.Title) {
+		if !pv.Readable || existingRe.MatchString(pv.Ident.Title) {
 			continue
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			if pv.matches(guardLineRe, li) && !guardLookRe.MatchString(l.Text) {
 				named = append(named, pv)
 				break
@@ -930,10 +913,10 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 		return nil
 	}
 	for _, pv := range rv.pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
-		for li := range pv.lines {
+		for li := range pv.Lines {
 			for _, r := range rules {
 				if r.Pattern != nil && pv.find(r.Pattern, li) != nil {
 					return nil
@@ -941,7 +924,7 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 			}
 		}
 		pn := rv.notesOf(pv)
-		if pn.mayRead(guardKeys) && len(readGuardNotes(pv, pv.layoutPage(), pn, nil)) > 0 {
+		if pn.mayRead(guardKeys) && len(readGuardNotes(pv, pv.Layout(), pn, nil)) > 0 {
 			return nil
 		}
 	}
@@ -979,7 +962,7 @@ func (rv *review) projectDataCoverage(fi int, setLevel bool) string {
 // first file of the review that is not out of scope (else the first).
 func firstInScopeFile(rv *review, files [][]*pageView) int {
 	for _, fp := range files {
-		fi := fp[0].fileIndex
+		fi := fp[0].FileIndex
 		if fi >= len(rv.scopes) || rv.scopes[fi].Class != ScopeOutOfScope {
 			return fi
 		}
@@ -987,5 +970,5 @@ func firstInScopeFile(rv *review, files [][]*pageView) int {
 	if len(files) == 0 {
 		return -1
 	}
-	return files[0][0].fileIndex
+	return files[0][0].FileIndex
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/model"
 	"planreview/scan/pdftext"
 	"planreview/scan/plangen"
 )
@@ -190,8 +191,8 @@ func TestPlaceholderTitles(t *testing.T) {
 		{"(RESERVED)", false}, {"NOT USED", false}, {"Title", false}, {"TITLE SHEET", false},
 		{"FLOOR PLAN", false}, {"XX PLAN", false}, {"SHEET TITLE PLAN", false},
 	} {
-		if got := isPlaceholderTitle(tc.title); got != tc.want {
-			t.Errorf("isPlaceholderTitle(%q) = %v, want %v", tc.title, got, tc.want)
+		if got := model.IsPlaceholderTitle(tc.title); got != tc.want {
+			t.Errorf("model.IsPlaceholderTitle(%q) = %v, want %v", tc.title, got, tc.want)
 		}
 	}
 }
@@ -358,7 +359,7 @@ func TestPageList(t *testing.T) {
 	pages := func(numbers ...int) []*pageView {
 		var out []*pageView
 		for _, n := range numbers {
-			out = append(out, &pageView{page: &pdftext.Page{Number: n}})
+			out = append(out, &pageView{Sheet: &model.Sheet{Page: &pdftext.Page{Number: n}}})
 		}
 		return out
 	}

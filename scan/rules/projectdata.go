@@ -336,7 +336,7 @@ func readProjectData(pages []*pageView) *projectData {
 	pd := &projectData{}
 	memo := newFactMemo()
 	for _, pv := range pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
 		facts := pageProjectFacts(pv, memo)
@@ -463,7 +463,7 @@ func pageProjectFacts(pv *pageView, memo *factMemo) []projectFact {
 // above in the same block when it reads as a name. They are facts of their own, and the
 // area-total check counts them among what a total may include.
 func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
-	lp := pv.layoutPage()
+	lp := pv.Layout()
 	used := map[int]bool{}
 	for _, f := range claimed {
 		for _, w := range f.valueWords {
@@ -525,7 +525,7 @@ func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 // when it holds one of keywords (in upper case); isValueText says whether
 // a line's text is a value.
 func readPageFacts(pv *pageView, keywords []string, read func(label, value string) (projectFact, bool), isValueText func(string) bool) []projectFact {
-	lp := pv.layoutPage()
+	lp := pv.Layout()
 	readFact := read
 	var out []projectFact
 	used := map[int]bool{} // value words already read
@@ -851,13 +851,13 @@ func (c *Classified) Facts() []Fact {
 	seen := map[string]bool{}
 	addHits := func(kind string, hs []hit, value func(h hit) string) {
 		for _, h := range hs {
-			key := fmt.Sprint(kind, h.pv.fileIndex, h.pv.page.Number, value(h), h.words)
+			key := fmt.Sprint(kind, h.pv.FileIndex, h.pv.Page.Number, value(h), h.words)
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
-			out = append(out, Fact{Kind: kind, Value: value(h), FileIndex: h.pv.fileIndex, Page: h.pv.page.Number,
-				Sheet: h.pv.sheet.Number, Text: strings.TrimSpace(h.text)})
+			out = append(out, Fact{Kind: kind, Value: value(h), FileIndex: h.pv.FileIndex, Page: h.pv.Page.Number,
+				Sheet: h.pv.Ident.Number, Text: strings.TrimSpace(h.text)})
 		}
 	}
 	addHits("occupancy", sf.groups, func(h hit) string { return h.group })
@@ -871,8 +871,8 @@ func (c *Classified) Facts() []Fact {
 	addHits("code", sf.codes, func(h hit) string { return strings.TrimSpace(h.group + " " + h.extra) })
 	for _, f := range readProjectData(c.pages).facts {
 		fact := Fact{Kind: f.kind, AreaKind: f.areaKind, Level: f.level, Qualifier: f.qualifier, Label: f.label,
-			Value: f.value, Number: f.m.value, Unit: f.m.unit, FileIndex: f.pv.fileIndex, Page: f.pv.page.Number,
-			Sheet: f.pv.sheet.Number, Text: f.text}
+			Value: f.value, Number: f.m.value, Unit: f.m.unit, FileIndex: f.pv.FileIndex, Page: f.pv.Page.Number,
+			Sheet: f.pv.Ident.Number, Text: f.text}
 		if f.m.unit == "ft-in" {
 			fact.Number = math.Round(f.m.value/12*1000) / 1000
 		}

@@ -20,8 +20,8 @@ func BenchmarkProjectDataTextHeavy(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, pv := range c.pages {
-		if pv.readable {
-			pv.layoutPage()
+		if pv.Readable {
+			pv.Layout()
 		}
 	}
 	for b.Loop() {

@@ -44,7 +44,7 @@ func (rv *review) projectData() *projectData {
 func (pd *projectData) unreadable(pv *pageView, check, reason string) {
 	file := -1
 	if pv != nil {
-		file = pv.fileIndex
+		file = pv.FileIndex
 	}
 	pd.unread = append(pd.unread, unreadProjectData{file: file, reason: check + " (" + reason + ")"})
 }
@@ -106,14 +106,14 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 			continue
 		}
 		if mixed || repeated {
-			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.pv.page.Number, total.text))
+			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.pv.Page.Number, total.text))
 			continue
 		}
 		// Every number among the floors and the total must have been read:
 		// an area printed without a unit, or a label not understood, may
 		// be part of the sum.
 		if line, ok := unreadNumberAmong(pd, total, floors); ok {
-			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.pv.page.Number, line, total.text))
+			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.pv.Page.Number, line, total.text))
 			continue
 		}
 		all, above := 0.0, 0.0
@@ -149,7 +149,7 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 		// garage, a porch, a bonus room): it agrees if some choice of them
 		// makes the sum. More than eight: too many choices to tell.
 		if len(others) > 8 {
-			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %d other areas beside %q", total.pv.page.Number, len(others), total.text))
+			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %d other areas beside %q", total.pv.Page.Number, len(others), total.text))
 			continue
 		}
 		agrees := false
@@ -224,7 +224,7 @@ func unreadNumberAmong(pd *projectData, total projectFact, floors []projectFact)
 		box.X0, box.Y0 = min(box.X0, f.box.X0), min(box.Y0, f.box.Y0)
 		box.X1, box.Y1 = max(box.X1, f.box.X1), max(box.Y1, f.box.Y1)
 	}
-	lp := total.pv.layoutPage()
+	lp := total.pv.Layout()
 	for _, l := range lp.Lines {
 		cx, cy := (l.Box.X0+l.Box.X1)/2, (l.Box.Y0+l.Box.Y1)/2
 		if !upright(l) || cx < box.X0 || cx > box.X1 || cy < box.Y0 || cy > box.Y1 || !strings.ContainsAny(l.Text, "0123456789") {
@@ -294,8 +294,8 @@ var (
 // one level of the proposed building (site, roof, framing, electrical,
 // existing, demolition or enlarged plans, titles naming two levels).
 func floorPlanLevel(pv *pageView) string {
-	title := pv.sheet.Title
-	if !pv.readable || !planTitleRe.MatchString(title) || notFloorPlansRe.MatchString(title) || notPlanLevelRe.MatchString(title) {
+	title := pv.Ident.Title
+	if !pv.Readable || !planTitleRe.MatchString(title) || notFloorPlansRe.MatchString(title) || notPlanLevelRe.MatchString(title) {
 		return ""
 	}
 	ms := planLevelRe.FindAllStringSubmatch(title, -1)
@@ -319,7 +319,7 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 	// Only plans of a whole level state its area.
 	plans := map[string][]*pageView{}
 	for _, pv := range rv.pages {
-		if l := floorPlanLevel(pv); l != "" && !partialPlanRe.MatchString(pv.sheet.Title) {
+		if l := floorPlanLevel(pv); l != "" && !partialPlanRe.MatchString(pv.Ident.Title) {
 			plans[l] = append(plans[l], pv)
 		}
 	}
@@ -354,7 +354,7 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 			if math.Abs(p.m.canonical-stated.m.canonical) <= areaTolerance(p.m.canonical, stated.m.canonical, p.m.halfULP, stated.m.halfULP) {
 				continue
 			}
-			key := stated.level + "\x00" + plan.fileID + strconv.Itoa(plan.page.Number) + "\x00" + stated.value
+			key := stated.level + "\x00" + plan.FileID + strconv.Itoa(plan.Page.Number) + "\x00" + stated.value
 			if reported[key] {
 				continue
 			}
@@ -488,7 +488,7 @@ func checkStoriesVsPlans(rv *review, r *Rule) []observation {
 	return []observation{{page: top.pv, words: titleWords(top.pv),
 		also: []evidenceRef{{page: s.pv, words: s.words()}},
 		vars: map[string]string{"stories": s.value, "storiesLabel": s.label, "statedSheet": s.pv.sheetNumberOr(),
-			"planTitle": top.pv.sheet.Title, "least": strconv.Itoa(least(top.level))},
+			"planTitle": top.pv.Ident.Title, "least": strconv.Itoa(least(top.level))},
 		evidence: "stories " + s.value + " vs " + top.level}}
 }
 
@@ -504,11 +504,11 @@ func sameStories(fs []projectFact) bool {
 // titleWords finds the words of the page's title as printed (the line
 // holding it), for the anchor; none when it is not found on one line.
 func titleWords(pv *pageView) []int {
-	want := strings.ToUpper(strings.Join(strings.Fields(pv.sheet.Title), " "))
+	want := strings.ToUpper(strings.Join(strings.Fields(pv.Ident.Title), " "))
 	if want == "" {
 		return nil
 	}
-	for _, l := range pv.lines {
+	for _, l := range pv.Lines {
 		t := strings.ToUpper(l.Text)
 		if i := strings.Index(t, want); i >= 0 {
 			return l.WordsInSpan(i, i+len(want))

@@ -112,7 +112,7 @@ func checkHeightVsElevations(rv *review, r *Rule) []observation {
 	}
 	var best *bound
 	for _, pv := range rv.pages {
-		if !pv.readable || !elevationTitleRe.MatchString(pv.sheet.Title) {
+		if !pv.Readable || !elevationTitleRe.MatchString(pv.Ident.Title) {
 			continue
 		}
 		var top, grade *projectFact

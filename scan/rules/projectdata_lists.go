@@ -29,7 +29,7 @@ type areaList struct {
 
 // pageAreaLists reads the area lists of a page.
 func pageAreaLists(pv *pageView) []areaList {
-	lp := pv.layoutPage()
+	lp := pv.Layout()
 	var out []areaList
 	for hi, h := range lp.Lines {
 		// The heading ends with its unit in brackets: a byte test before

@@ -477,7 +477,7 @@ func TestProjectDataCorpus(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, f := range pd.facts {
-		if f.pv.page.Number != 3 {
+		if f.pv.Page.Number != 3 {
 			continue
 		}
 		k := f.areaKind
@@ -500,7 +500,7 @@ func TestProjectDataCorpus(t *testing.T) {
 	var newFirst, kitchen bool
 	for _, f := range pd.facts {
 		newFirst = newFirst || f.areaKind == AreaFloor && f.level == "FIRST" && f.qualifier == "new" && f.value == "109sqm"
-		kitchen = kitchen || f.areaKind == AreaRoom && f.label == "EX. KITCHEN" && f.value == "26 m²" && f.pv.page.Number == 2
+		kitchen = kitchen || f.areaKind == AreaRoom && f.label == "EX. KITCHEN" && f.value == "26 m²" && f.pv.Page.Number == 2
 	}
 	if !newFirst || !kitchen {
 		t.Errorf("crayfish inn: new first floor read %v, kitchen tag read %v", newFirst, kitchen)

@@ -3,8 +3,8 @@ package rules
 import (
 	"regexp"
 	"strings"
-	"unicode"
 
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
 )
@@ -30,27 +30,6 @@ var (
 	// STANDARD".
 	documentAfterRe = regexp.MustCompile(`(?i)^\s*(?:FORMS?|REPORTS?|CALCS?\.?|CALCULATIONS?|COMPLIANCE|DOCUMENTATION|DOCUMENTS?|REQUIREMENTS|STANDARDS?|SPEC(?:IFICATION)?S?|MANUAL|CERTIFICATES?|WORKSHEETS?)\b`)
 )
-
-// fineShape is a sheet number's shape with its lengths: letters "A",
-// digits "9", one per character, hyphens of any kind "-". "AF101" and
-// "A1015" (an equipment code) differ here though both are letters then
-// digits.
-func fineShape(s string) string {
-	var sb strings.Builder
-	for _, r := range strings.ToUpper(s) {
-		switch {
-		case unicode.IsLetter(r):
-			sb.WriteByte('A')
-		case unicode.IsDigit(r):
-			sb.WriteByte('9')
-		case r == '\u2010' || r == '\u2011' || r == '\u2012' || r == '\u2013' || r == '\u2212':
-			sb.WriteByte('-')
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	return sb.String()
-}
 
 // seriesOf strips a part suffix: "IF111-A" and "IF111-2" are parts of
 // IF111, "E201B" of E201.
@@ -78,7 +57,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 	// SEPARATE PERMIT) are accounted for: a note may point at them.
 	elsewhere := map[string]bool{}
 	for _, ip := range rv.indexPages() {
-		for _, e := range ip.index {
+		for _, e := range ip.Index {
 			if notExpected(e) {
 				elsewhere[e.Key] = true
 			}
@@ -86,29 +65,29 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 	}
 	shapes := map[string]bool{}
 	for _, pv := range present {
-		n := strings.ToUpper(pv.sheet.Number)
-		shapes[fineShape(n)] = true
-		shapes[fineShape(seriesOf(n))] = true
+		n := strings.ToUpper(pv.Ident.Number)
+		shapes[model.FineShape(n)] = true
+		shapes[model.FineShape(seriesOf(n))] = true
 		shapes[looseShape(n)] = true
 	}
 	looksLikeSheet := func(target string) bool {
 		if n, ok := sheets.ParseNumber(target); ok && n.Strong && indexed {
 			return true
 		}
-		return shapes[fineShape(target)] || shapes[fineShape(seriesOf(target))]
+		return shapes[model.FineShape(target)] || shapes[model.FineShape(seriesOf(target))]
 	}
 	var out []observation
 	for _, pv := range rv.pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
 		reported := map[string]bool{}
 		wanted := func(target string) bool {
 			key := sheets.NumberKey(target)
 			_, in := present[key]
-			return !in && !reported[key] && !elsewhere[key] && key != pv.sheet.Key && (looksLikeSheet(target) || shapes[looseShape(target)])
+			return !in && !reported[key] && !elsewhere[key] && key != pv.Ident.Key && (looksLikeSheet(target) || shapes[looseShape(target)])
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			var spans [][3]int // reference start, end; target start
 			for _, re := range []*textmatch.Regexp{calloutRe, writtenRe, bareSeeRe} {
 				if re == bareSeeRe && !indexed {
@@ -130,7 +109,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 			}
 			// A legend's sample callout ("1" over "A101" beside "SHEET
 			// NUMBER") shows what a callout looks like; it points nowhere.
-			if target, ref, words, ok := stackedReference(pv, li, wanted); ok && !pv.explains(words) {
+			if target, ref, words, ok := stackedReference(pv, li, wanted); ok && !pv.Explains(words) {
 				reported[sheets.NumberKey(target)] = true
 				out = append(out, observation{page: pv, words: words,
 					vars: map[string]string{"target": target, "reference": ref}, evidence: "ref " + ref})
@@ -138,10 +117,10 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 			for _, sp := range spans {
 				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))
 				key := sheets.NumberKey(target)
-				if _, ok := present[key]; ok || reported[key] || elsewhere[key] || key == pv.sheet.Key || !looksLikeSheet(target) {
+				if _, ok := present[key]; ok || reported[key] || elsewhere[key] || key == pv.Ident.Key || !looksLikeSheet(target) {
 					continue
 				}
-				if documentAfterRe.MatchString(l.Text[sp[1]:]) || pv.explains(l.WordsInSpan(sp[0], sp[1])) {
+				if documentAfterRe.MatchString(l.Text[sp[1]:]) || pv.Explains(l.WordsInSpan(sp[0], sp[1])) {
 					continue
 				}
 				reported[key] = true

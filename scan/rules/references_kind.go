@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
 )
@@ -121,7 +122,7 @@ var verbLeadRe = regexp.MustCompile(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|AS\s+SH
 // itself in its title block).
 func (rv *review) setReadForKinds() bool {
 	for _, pv := range rv.pages {
-		if !pv.readable || (!pv.readInFull() && pv.sheet.Title == "") {
+		if !pv.Readable || (!pv.ReadInFull() && pv.Ident.Title == "") {
 			return false
 		}
 	}
@@ -134,16 +135,16 @@ func (rv *review) setReadForKinds() bool {
 // caption naming details, sections or general notes, drawn anywhere.
 func (rv *review) hasKind(k drawingKind) bool {
 	for _, pv := range rv.pages {
-		t := pv.sheet.Title
+		t := pv.Ident.Title
 		if t != "" && k.title.MatchString(t) && (k.notIf == nil || !k.notIf.MatchString(t)) {
 			return true
 		}
 		for _, typ := range k.types {
-			if pv.sheet.Type == typ {
+			if pv.Ident.Type == typ {
 				return true
 			}
 		}
-		for _, l := range pv.lines {
+		for _, l := range pv.Lines {
 			if k.heading != nil && k.heading.MatchString(l.Text) {
 				return true
 			}
@@ -194,7 +195,7 @@ func checkDrawingReferences(rv *review, r *Rule) []observation {
 	}
 	states := make([]kindState, len(drawingKinds))
 	for _, pv := range rv.pages {
-		for li := range pv.lines {
+		for li := range pv.Lines {
 			// Only a line that points somewhere can start a mention:
 			// one cheap test per line instead of every kind's pattern
 			// over the line joined with the next.
@@ -239,7 +240,7 @@ func checkDrawingReferences(rv *review, r *Rule) []observation {
 		if st.more > 0 {
 			more = fmt.Sprintf(" (and %d more such note%s)", st.more, plural(st.more))
 		}
-		key := fmt.Sprint(st.first.page.fileIndex, st.first.page.page.Number, st.first.words)
+		key := fmt.Sprint(st.first.page.FileIndex, st.first.page.Page.Number, st.first.words)
 		if i, ok := at[key]; ok {
 			o := &out[i]
 			o.vars["kind"] += " and " + st.first.vars["kind"]
@@ -290,15 +291,15 @@ type kindMatch struct {
 // "CEILING PLAN FOR …"): the next line when it sits directly below
 // (at most a line's height between) and starts near the note's margin.
 func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
-	l := pv.lines[li]
+	l := pv.Lines[li]
 	var out []kindMatch
 	for _, m := range pv.findAll(re, li) {
 		out = append(out, kindMatch{words: l.WordsInSpan(m[0], m[1]), text: l.Text[sentenceStart(l.Text, m[0]):], after: l.Text[m[1]:]})
 	}
-	if li+1 >= len(pv.lines) {
+	if li+1 >= len(pv.Lines) {
 		return out
 	}
-	n := pv.lines[li+1]
+	n := pv.Lines[li+1]
 	h := l.Box.Y1 - l.Box.Y0
 	if n.Box.Y0 < l.Box.Y0 || n.Box.Y0-l.Box.Y1 > h || abs(n.Box.X0-l.Box.X0) > 3*h {
 		return out
@@ -358,7 +359,7 @@ var (
 // reference to the number would be reported (not in the set, not this
 // sheet's), so that only those look at their neighbours.
 func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target, ref string, words []int, ok bool) {
-	l := pv.lines[li]
+	l := pv.Lines[li]
 	if len(l.Words) != 1 || len(l.Text) < 3 || l.Text[0] < 'A' || l.Text[0] > 'Z' {
 		return "", "", nil, false
 	}
@@ -370,7 +371,7 @@ func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target
 		return "", "", nil, false
 	}
 	// A row of the sheet index is the index check's.
-	for _, e := range pv.index {
+	for _, e := range pv.Index {
 		if e.Key == sheets.NumberKey(id) {
 			return "", "", nil, false
 		}
@@ -382,8 +383,8 @@ func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target
 		return "", "", nil, false
 	}
 	cx := (b.X0 + b.X1) / 2
-	size := pv.page.Words[l.Words[0]].FontSize
-	for lj, o := range pv.lines {
+	size := pv.Page.Words[l.Words[0]].FontSize
+	for lj, o := range pv.Lines {
 		if lj == li {
 			continue
 		}
@@ -395,7 +396,7 @@ func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target
 		if len(o.Words) == 1 && bubbleMarkRe.MatchString(text) &&
 			ob.Y1 <= b.Y0+0.4*h && ob.Y1 >= b.Y0-0.8*h &&
 			abs(ocx-cx) <= w/2 && ob.X0 >= b.X0-0.25*w && ob.X1 <= b.X1+0.25*w {
-			os := pv.page.Words[o.Words[0]].FontSize
+			os := pv.Page.Words[o.Words[0]].FontSize
 			if os > 0 && size > 0 && os/size > 0.7 && os/size < 1.4 {
 				return id, text + "/" + id, append(append([]int{}, o.Words...), l.Words...), true
 			}
@@ -417,7 +418,7 @@ func stackedReference(pv *pageView, li int, wanted func(id string) bool) (target
 // Only callouts on two lines use it: their geometry is the context a
 // number alone lacks.
 func looseShape(s string) string {
-	return "~" + strings.ReplaceAll(fineShape(seriesOf(strings.ToUpper(s))), "-", "")
+	return "~" + strings.ReplaceAll(model.FineShape(seriesOf(strings.ToUpper(s))), "-", "")
 }
 
 func abs(x float64) float64 {

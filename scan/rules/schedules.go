@@ -8,15 +8,6 @@ import (
 	"planreview/scan/layout"
 )
 
-// layoutPage is the page's layout (runs, blocks, ruled tables, pairs),
-// analysed on first use: only the checks that read tables pay for it.
-func (pv *pageView) layoutPage() *layout.Page {
-	if pv.layout == nil {
-		pv.layout = layout.Analyze(pv.page)
-	}
-	return pv.layout
-}
-
 // A revision or issue table is blank until the set is revised; a notes
 // column is blank by design.
 var (
@@ -38,10 +29,10 @@ func checkEmptySchedule(rv *review, r *Rule) []observation {
 	for _, pv := range rv.pages {
 		// A ruled table needs at least a grid of rules: pages without
 		// them are not analysed at all.
-		if !pv.readable || pv.model != nil && pv.model.TextLayer != "full" || len(pv.page.Segments) < 12 {
+		if !pv.Readable || pv.Model != nil && pv.Model.TextLayer != "full" || len(pv.Page.Segments) < 12 {
 			continue
 		}
-		for _, tb := range pv.layoutPage().Tables {
+		for _, tb := range pv.Layout().Tables {
 			if !tb.Ruled {
 				continue
 			}

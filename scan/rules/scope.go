@@ -290,16 +290,16 @@ func (rv *review) filesOfClass(class string) []*pageView {
 	var out []*pageView
 	seen := map[int]int{}
 	for _, pv := range rv.pages {
-		if rv.scopes[pv.fileIndex].Class != class {
+		if rv.scopes[pv.FileIndex].Class != class {
 			continue
 		}
-		i, ok := seen[pv.fileIndex]
+		i, ok := seen[pv.FileIndex]
 		if !ok {
-			seen[pv.fileIndex] = len(out)
+			seen[pv.FileIndex] = len(out)
 			out = append(out, pv)
 			continue
 		}
-		if !out[i].readable && pv.readable {
+		if !out[i].Readable && pv.Readable {
 			out[i] = pv
 		}
 	}
@@ -311,7 +311,7 @@ func (rv *review) filesOfClass(class string) []*pageView {
 func checkScopeNotReviewed(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pv := range rv.filesOfClass(ScopeOutOfScope) {
-		fs := rv.scopes[pv.fileIndex]
+		fs := rv.scopes[pv.FileIndex]
 		out = append(out, observation{page: pv,
 			vars:     map[string]string{"reason": fs.Reason, "docType": strings.ReplaceAll(fs.DocType, "_", " ")},
 			evidence: "scope " + fs.DocType})
@@ -325,7 +325,7 @@ func checkScopeNotReviewed(rv *review, r *Rule) []observation {
 func checkCodesNotApplied(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pv := range rv.filesOfClass(ScopeCodesNotHeld) {
-		fs := rv.scopes[pv.fileIndex]
+		fs := rv.scopes[pv.FileIndex]
 		codes := "none named on the sheets"
 		if len(fs.NotApplied) > 0 {
 			codes = strings.Join(fs.NotApplied, "; ")

@@ -81,11 +81,11 @@ func formFieldBlank(before string) bool {
 func checkUnfinishedText(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, pv := range rv.pages {
-		if !pv.readable {
+		if !pv.Readable {
 			continue
 		}
 		inspectionPage := false
-		for li := range pv.lines {
+		for li := range pv.Lines {
 			inspectionPage = inspectionPage || pv.matches(inspectionPageRe, li)
 		}
 		// One finding per kind of placeholder on a sheet, anchored on its
@@ -94,7 +94,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 		first := map[string]int{} // kind → index in out
 		more := map[string]int{}
 		add := func(li, start, end int, kind, what string) {
-			l := pv.lines[li]
+			l := pv.Lines[li]
 			text := strings.TrimSpace(l.Text[start:end])
 			if text == "" {
 				return
@@ -110,11 +110,11 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				vars:     map[string]string{"text": text, "what": what, "more": ""},
 				evidence: "unfinished " + kind + " " + strings.ToUpper(strings.Join(strings.Fields(text), " "))})
 		}
-		for li, l := range pv.lines {
+		for li, l := range pv.Lines {
 			// A legend's sample tags ("XX", "XXX") and an abbreviation
 			// list's definitions ("TBD  TO BE DETERMINED") explain the
 			// drawing's conventions; they are not its notes.
-			if pv.explains(l.Words) {
+			if pv.Explains(l.Words) {
 				continue
 			}
 			if m := pv.find(xPlaceholderRe, li); m != nil {

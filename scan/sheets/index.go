@@ -65,7 +65,7 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 		placed := false
 		for c := range cols {
 			b0 := WordBox(p, cols[c][0])
-			if abs(b0.X0-bi.X0) < 0.005*pw && abs(b0.height()-bi.height()) < 0.25*bi.height() {
+			if abs(b0.X0-bi.X0) < 0.005*pw && abs(b0.Height()-bi.Height()) < 0.25*bi.Height() {
 				cols[c] = append(cols[c], i)
 				placed = true
 				break
@@ -83,7 +83,7 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 	}
 	underHeading := func(first Box) bool {
 		for _, h := range headings {
-			above := h.Y1 <= first.Y0+1 && first.Y0-h.Y1 < 12*first.height()
+			above := h.Y1 <= first.Y0+1 && first.Y0-h.Y1 < 12*first.Height()
 			near := h.X1 > first.X0-0.02*pw && h.X0 < first.X0+0.3*pw
 			if above && near {
 				return true
@@ -97,7 +97,7 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 	// accepted column rather than under the heading: a second pass.
 	levelWithAccepted := func(first Box) bool {
 		for _, a := range accepted {
-			if abs(a.Y0-first.Y0) < 0.5*a.height() && abs(a.height()-first.height()) < 0.25*a.height() {
+			if abs(a.Y0-first.Y0) < 0.5*a.Height() && abs(a.Height()-first.Height()) < 0.25*a.Height() {
 				return true
 			}
 		}
@@ -174,7 +174,7 @@ func indexRow(p *pdftext.Page, num int, colStarts map[int]bool) IndexEntry {
 			continue
 		}
 		b := WordBox(p, j)
-		if b.X0 < nb.X1-1 || abs(b.centerY()-nb.centerY()) > 0.35*nb.height() {
+		if b.X0 < nb.X1-1 || abs(b.CenterY()-nb.CenterY()) > 0.35*nb.Height() {
 			continue
 		}
 		if b.X0-nb.X1 > 0.35*pw {
@@ -188,7 +188,7 @@ func indexRow(p *pdftext.Page, num int, colStarts map[int]bool) IndexEntry {
 	prevX1 := nb.X1
 	for _, j := range row {
 		b := WordBox(p, j)
-		if colStarts[j] || b.X0-prevX1 > 8*nb.height() {
+		if colStarts[j] || b.X0-prevX1 > 8*nb.Height() {
 			break
 		}
 		words = append(words, j)

@@ -1,10 +1,10 @@
 package sheets
 
 import (
-	"math"
 	"sort"
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
 
@@ -18,36 +18,8 @@ type Line struct {
 	Box    Box   // union of the words' boxes, in displayed points
 }
 
-// Box is a rectangle in displayed page points, origin top-left. Geometry
-// heuristics work in points rather than fractions so that horizontal and
-// vertical distances compare on the same scale.
-type Box struct{ X0, Y0, X1, Y1 float64 }
-
-func (b Box) width() float64   { return b.X1 - b.X0 }
-func (b Box) height() float64  { return b.Y1 - b.Y0 }
-func (b Box) centerX() float64 { return (b.X0 + b.X1) / 2 }
-func (b Box) centerY() float64 { return (b.Y0 + b.Y1) / 2 }
-
-// contains reports whether o's centre lies inside b.
-func (b Box) contains(o Box) bool {
-	cx, cy := o.centerX(), o.centerY()
-	return cx >= b.X0 && cx <= b.X1 && cy >= b.Y0 && cy <= b.Y1
-}
-
-func (b Box) containsPoint(x, y float64) bool {
-	return x >= b.X0 && x <= b.X1 && y >= b.Y0 && y <= b.Y1
-}
-
-// gapTo is the distance between b and o, zero when they overlap.
-func (b Box) gapTo(o Box) float64 {
-	dx := max(0, max(o.X0-b.X1, b.X0-o.X1))
-	dy := max(0, max(o.Y0-b.Y1, b.Y0-o.Y1))
-	return math.Hypot(dx, dy)
-}
-
-func (b Box) union(o Box) Box {
-	return Box{min(b.X0, o.X0), min(b.Y0, o.Y0), max(b.X1, o.X1), max(b.Y1, o.Y1)}
-}
+// Box is the layout's box (displayed page points, origin top-left).
+type Box = layout.Box
 
 // WordText is the text rules and classification read: the extractor's
 // normalised form when present, the raw text otherwise, with the dashes and
@@ -118,7 +90,7 @@ func pageScale(p *pdftext.Page) (float64, float64) {
 func WordBox(p *pdftext.Page, i int) Box {
 	w, h := pageScale(p)
 	b := p.Words[i].BBox
-	return Box{b.Left * w, b.Top * h, (b.Left + b.Width) * w, (b.Top + b.Height) * h}
+	return Box{X0: b.Left * w, Y0: b.Top * h, X1: (b.Left + b.Width) * w, Y1: (b.Top + b.Height) * h}
 }
 
 // Lines returns the page's lines. The extractor's own grouping (Page.Lines)
@@ -214,7 +186,7 @@ func makeLineIn(p *pdftext.Page, words []int, starts []int, sb *strings.Builder)
 		if k == 0 {
 			l.Box = b
 		} else {
-			l.Box = l.Box.union(b)
+			l.Box = l.Box.Union(b)
 		}
 	}
 	return l
@@ -247,7 +219,7 @@ func makeLine(p *pdftext.Page, words []int, starts []int) Line {
 		if k == 0 {
 			l.Box = b
 		} else {
-			l.Box = l.Box.union(b)
+			l.Box = l.Box.Union(b)
 		}
 	}
 	l.Text = sb.String()
@@ -266,8 +238,8 @@ func geometricLines(p *pdftext.Page, words []int) [][]int {
 	}
 	sort.SliceStable(order, func(a, b int) bool {
 		ba, bb := boxes[order[a]], boxes[order[b]]
-		if ba.centerY() != bb.centerY() {
-			return ba.centerY() < bb.centerY()
+		if ba.CenterY() != bb.CenterY() {
+			return ba.CenterY() < bb.CenterY()
 		}
 		return ba.X0 < bb.X0
 	})
@@ -277,14 +249,14 @@ func geometricLines(p *pdftext.Page, words []int) [][]int {
 	var rowY, rowH float64
 	for _, i := range order {
 		b := boxes[i]
-		if len(row) > 0 && abs(b.centerY()-rowY) <= 0.4*max(min(b.height(), rowH), 1e-9) {
+		if len(row) > 0 && abs(b.CenterY()-rowY) <= 0.4*max(min(b.Height(), rowH), 1e-9) {
 			row = append(row, i)
 			continue
 		}
 		if len(row) > 0 {
 			rows = append(rows, row)
 		}
-		row, rowY, rowH = []int{i}, b.centerY(), b.height()
+		row, rowY, rowH = []int{i}, b.CenterY(), b.Height()
 	}
 	rows = append(rows, row)
 
@@ -295,7 +267,7 @@ func geometricLines(p *pdftext.Page, words []int) [][]int {
 		for _, i := range r[1:] {
 			prev := boxes[cur[len(cur)-1]]
 			b := boxes[i]
-			if b.X0-prev.X1 > 1.5*max(prev.height(), b.height()) {
+			if b.X0-prev.X1 > 1.5*max(prev.Height(), b.Height()) {
 				lines = append(lines, cur)
 				cur = nil
 			}

@@ -48,6 +48,8 @@ type PageModel struct {
 	// text layer has no words but strokes shaped like glyphs: text drawn
 	// as outlines, which could not be read, rather than left out.
 	Unread []string
+	// UnreadAt is where each of them is printed (parallel to Unread).
+	UnreadAt []Box
 }
 
 // FieldUnread reports whether the field of this kind was found drawn as
@@ -204,14 +206,14 @@ func titleBlockBox(p *pdftext.Page, fields []Field) Box {
 		if !isTitleBlockZone(p, f.CaptionBox) {
 			continue // a caption in the drawing: a view's scale, a note
 		}
-		u := f.CaptionBox.union(f.ValueBox)
+		u := f.CaptionBox.Union(f.ValueBox)
 		if f.ValueBox == (Box{}) {
 			u = f.CaptionBox
 		}
 		if first {
 			b, first = u, false
 		} else {
-			b = b.union(u)
+			b = b.Union(u)
 		}
 	}
 	return b
@@ -318,13 +320,13 @@ func frameRegion(p *pdftext.Page, r pageRead, num *Box, pageIndex int, repeated 
 	// The title block runs along the edge the number sits on: the frame
 	// phrases in that strip bound it.
 	pw, ph := pageScale(p)
-	ncx, ncy := num.centerX()/pw, num.centerY()/ph
+	ncx, ncy := num.CenterX()/pw, num.CenterY()/ph
 	right := ncx > 0.75 && (ncy <= 0.85 || ncx-0.75 > ncy-0.85)
 	region := *num
 	for _, b := range frame {
-		cx, cy := b.centerX()/pw, b.centerY()/ph
+		cx, cy := b.CenterX()/pw, b.CenterY()/ph
 		if right && cx > 0.75 || !right && cy > 0.8 {
-			region = region.union(b)
+			region = region.Union(b)
 		}
 	}
 	if region == *num {
@@ -366,7 +368,7 @@ func readTitle(p *pdftext.Page, r pageRead, num *numberCandidate, pageIndex int,
 		// the sheet's title sits with its number, a project's title
 		// elsewhere in the block.
 		if best == nil || titleRank(f.Caption) > titleRank(best.Caption) ||
-			num != nil && titleRank(f.Caption) == titleRank(best.Caption) && f.CaptionBox.gapTo(num.box) < best.CaptionBox.gapTo(num.box) {
+			num != nil && titleRank(f.Caption) == titleRank(best.Caption) && f.CaptionBox.GapTo(num.box) < best.CaptionBox.GapTo(num.box) {
 			best = f
 		}
 	}
@@ -442,7 +444,7 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		}
 		// A line of more than ten words is a note, unless it is one the
 		// set shows varying inside its title block.
-		if n := len(q.Words); n > 16 || n > 10 && (repeated(qi) || !region.contains(q.Box)) {
+		if n := len(q.Words); n > 16 || n > 10 && (repeated(qi) || !region.Encloses(q.Box)) {
 			return false
 		}
 		if startsWithCaption(q) || !isTitleBlockZone(p, q.Box) {
@@ -453,7 +455,7 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 			return false
 		}
 		// With a number, the title sits in its title block.
-		if num != nil && (abs(q.Box.centerX()-num.centerX()) > 0.3*pw || abs(q.Box.centerY()-num.centerY()) > 0.2*ph) && !region.contains(q.Box) {
+		if num != nil && (abs(q.Box.CenterX()-num.CenterX()) > 0.3*pw || abs(q.Box.CenterY()-num.CenterY()) > 0.2*ph) && !region.Encloses(q.Box) {
 			return false
 		}
 		return true
@@ -475,7 +477,7 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 				}
 				// Below and overlapping, or beside on the same baseline.
 				below := q.Box.Y0 > last.Box.Y1-0.3*st.h && q.Box.Y0-last.Box.Y1 < 0.9*st.h && q.Box.X0 < st.box.X1 && q.Box.X1 > st.box.X0
-				beside := abs(q.Box.centerY()-last.Box.centerY()) < 0.3*st.h && q.Box.X0 > last.Box.X1 && q.Box.X0-last.Box.X1 < 2.5*st.h
+				beside := abs(q.Box.CenterY()-last.Box.CenterY()) < 0.3*st.h && q.Box.X0 > last.Box.X1 && q.Box.X0-last.Box.X1 < 2.5*st.h
 				if !below && !beside {
 					continue
 				}
@@ -488,7 +490,7 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 			}
 			used[next] = true
 			st.lines = append(st.lines, next)
-			st.box = st.box.union(phrases[next].Box)
+			st.box = st.box.Union(phrases[next].Box)
 		}
 		stacks = append(stacks, st)
 	}
@@ -524,8 +526,8 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 			// Nearness to the number is a prior for where the title block
 			// is; inside the region the set showed to be the title block,
 			// a field far along the strip is still one of its fields.
-			d := math.Hypot((st.box.centerX()-num.centerX())/pw, (st.box.centerY()-num.centerY())/ph)
-			if region.contains(st.box) {
+			d := math.Hypot((st.box.CenterX()-num.CenterX())/pw, (st.box.CenterY()-num.CenterY())/ph)
+			if region.Encloses(st.box) {
 				d /= 4
 			}
 			score -= 4 * d
@@ -612,7 +614,7 @@ func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
 		if !scaleValueRe.MatchString(v) {
 			continue
 		}
-		if f.CaptionBox.height() > 0 && isTitleBlockZone(p, f.CaptionBox) && tb == "" {
+		if f.CaptionBox.Height() > 0 && isTitleBlockZone(p, f.CaptionBox) && tb == "" {
 			tb, tbWords = v, f.ValueWords
 			continue
 		}
@@ -650,7 +652,7 @@ func readScale(p *pdftext.Page, r pageRead) (string, []int, []string) {
 
 func isTitleBlockZone(p *pdftext.Page, b Box) bool {
 	pw, ph := pageScale(p)
-	return b.centerX()/pw > 0.65 || b.centerY()/ph > 0.75
+	return b.CenterX()/pw > 0.65 || b.CenterY()/ph > 0.75
 }
 
 // statusRe matches the issue stamps title blocks carry.
@@ -669,7 +671,7 @@ func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
 			if strings.HasSuffix(f.Caption, ":") {
 				return f.Value, f.ValueWords
 			}
-			if h := f.CaptionBox.height(); bestText == "" || h > bestH {
+			if h := f.CaptionBox.Height(); bestText == "" || h > bestH {
 				bestText, bestWords, bestH = f.Caption+" "+f.Value, append(append([]int(nil), f.CaptionWords...), f.ValueWords...), h
 			}
 		}
@@ -698,7 +700,7 @@ func readStatus(p *pdftext.Page, r pageRead) (string, []int) {
 	}
 	// A stamp in the type of the revision rows is one of those rows; the
 	// newest row then says more than the first stamp-like one.
-	if rev, revWords := latestRevision(p, r.phrases); rev != "" && (bestText == "" || bestH <= 1.2*WordBox(p, revWords[0]).height()) {
+	if rev, revWords := latestRevision(p, r.phrases); rev != "" && (bestText == "" || bestH <= 1.2*WordBox(p, revWords[0]).Height()) {
 		return rev, revWords
 	}
 	return bestText, bestWords

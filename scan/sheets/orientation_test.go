@@ -14,7 +14,7 @@ func turnedWords(pw, ph float64, ws ...[]pdftext.Word) []pdftext.Word {
 	var out []pdftext.Word
 	for _, group := range ws {
 		for _, w := range group {
-			v := Box{w.BBox.Left * ph, w.BBox.Top * pw, (w.BBox.Left + w.BBox.Width) * ph, (w.BBox.Top + w.BBox.Height) * pw}
+			v := Box{X0: w.BBox.Left * ph, Y0: w.BBox.Top * pw, X1: (w.BBox.Left + w.BBox.Width) * ph, Y1: (w.BBox.Top + w.BBox.Height) * pw}
 			r := tp.toReal(v)
 			w.Angle = 90
 			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}

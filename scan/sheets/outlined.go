@@ -34,7 +34,7 @@ func markOutlinedNumbers(pages []*pdftext.Page, models []PageModel) {
 		pw, ph := pageScale(p)
 		b := WordBox(p, pm.NumberWords[0])
 		for _, w := range pm.NumberWords[1:] {
-			b = b.union(WordBox(p, w))
+			b = b.Union(WordBox(p, w))
 		}
 		sumX0, sumY0, sumX1, sumY1 = sumX0+b.X0/pw, sumY0+b.Y0/ph, sumX1+b.X1/pw, sumY1+b.Y1/ph
 		n++
@@ -54,14 +54,15 @@ func markOutlinedNumbers(pages []*pdftext.Page, models []PageModel) {
 			f := float64(n)
 			x0, y0, x1, y1 := sumX0/f, sumY0/f, sumX1/f, sumY1/f
 			dx, dy := (x1-x0)/2, (y1-y0)/2
-			slot = Box{x0 * pw, y0 * ph, x1 * pw, y1 * ph}
-			place = Box{(x0 - dx) * pw, (y0 - dy) * ph, (x1 + dx) * pw, (y1 + dy) * ph}
+			slot = Box{X0: x0 * pw, Y0: y0 * ph, X1: x1 * pw, Y1: y1 * ph}
+			place = Box{X0: (x0 - dx) * pw, Y0: (y0 - dy) * ph, X1: (x1 + dx) * pw, Y1: (y1 + dy) * ph}
 		} else {
-			slot = Box{0.85 * pw, 0.88 * ph, pw, ph}
+			slot = Box{X0: 0.85 * pw, Y0: 0.88 * ph, X1: pw, Y1: ph}
 			place = slot
 		}
 		if outlinedText(p, slot, place) {
 			pm.Unread = append(pm.Unread, FieldNumber)
+			pm.UnreadAt = append(pm.UnreadAt, slot)
 		}
 	}
 }
@@ -73,16 +74,16 @@ func markOutlinedNumbers(pages []*pdftext.Page, models []PageModel) {
 // the lines of the title block's grid.
 func outlinedText(p *pdftext.Page, slot, b Box) bool {
 	for i := range p.Words {
-		if slot.contains(WordBox(p, i)) {
+		if slot.Encloses(WordBox(p, i)) {
 			return false
 		}
 	}
 	short := 0
 	for _, s := range p.Segments {
-		if !b.containsPoint(s.X0, s.Y0) || !b.containsPoint(s.X1, s.Y1) {
+		if !b.ContainsPoint(s.X0, s.Y0) || !b.ContainsPoint(s.X1, s.Y1) {
 			continue
 		}
-		if math.Hypot(s.X1-s.X0, s.Y1-s.Y0) < min(b.height(), 24) {
+		if math.Hypot(s.X1-s.X0, s.Y1-s.Y0) < min(b.Height(), 24) {
 			short++
 		}
 	}

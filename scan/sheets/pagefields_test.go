@@ -10,6 +10,9 @@ import (
 	"planreview/scan/sheets"
 )
 
+// corpusDir is the real corpus of plan PDFs.
+const corpusDir = "../../../shared/corpus"
+
 // TestPageFieldsAreReadFields: the fields the set model keeps for later
 // readers (the chat index) are exactly what ReadFields reads on the page,
 // on every page of every corpus file; sideways sheets, read turned, say

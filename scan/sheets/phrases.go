@@ -41,7 +41,7 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return lessAsCmp(boxes[a].centerY(), boxes[b].centerY()) })
+	slices.SortFunc(order, func(a, b int) int { return lessAsCmp(boxes[a].CenterY(), boxes[b].CenterY()) })
 	// Bands of words whose centres are close; chains are built inside a band
 	// in x order, so a band holds several phrases side by side. The chains
 	// are found first, as ranges of the word slab, so the phrases are
@@ -59,7 +59,7 @@ func buildPhrases(p *pdftext.Page) []textRun {
 		end := start + 1
 		for end < n {
 			prev, cur := boxes[order[end-1]], boxes[order[end]]
-			if cur.centerY()-prev.centerY() > 0.3*min(prev.height(), cur.height()) {
+			if cur.CenterY()-prev.CenterY() > 0.3*min(prev.Height(), cur.Height()) {
 				break
 			}
 			end++
@@ -80,11 +80,11 @@ func buildPhrases(p *pdftext.Page) []textRun {
 						continue
 					}
 					b := boxes[j]
-					h := max(last.height(), b.height())
-					if isVertical(b, p.Words[j].Text) || b.height() > 1.4*last.height() || last.height() > 1.4*b.height() {
+					h := max(last.Height(), b.Height())
+					if isVertical(b, p.Words[j].Text) || b.Height() > 1.4*last.Height() || last.Height() > 1.4*b.Height() {
 						continue
 					}
-					if abs(b.centerY()-last.centerY()) > 0.35*h {
+					if abs(b.CenterY()-last.CenterY()) > 0.35*h {
 						continue
 					}
 					gap := b.X0 - last.X1
@@ -153,7 +153,7 @@ func lessAsCmp(x, y float64) int {
 }
 
 func isVertical(b Box, text string) bool {
-	return len([]rune(text)) > 1 && b.height() > 1.5*b.width()
+	return len([]rune(text)) > 1 && b.Height() > 1.5*b.Width()
 }
 
 func makePhrase(p *pdftext.Page, words []int) textRun {
@@ -192,7 +192,7 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string, slab *textSlab, 
 		w := &p.Words[words[0]]
 		ph.Text, ph.Raw = wordText(w), w.Text
 		ph.Norms[0] = normWord(ph.Text)
-		ph.H = ph.Box.height()
+		ph.H = ph.Box.Height()
 		return ph
 	}
 	var hbuf [8]float64
@@ -208,8 +208,8 @@ func makePhraseIn(p *pdftext.Page, words []int, norms []string, slab *textSlab, 
 		same = same && t == p.Words[w].Text
 		ph.Norms[k] = normWord(t)
 		b := WordBox(p, w)
-		ph.Box = ph.Box.union(b)
-		hs = append(hs, b.height())
+		ph.Box = ph.Box.Union(b)
+		hs = append(hs, b.Height())
 	}
 	slices.Sort(hs)
 	ph.H = hs[len(hs)/2]

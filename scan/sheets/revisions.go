@@ -42,7 +42,7 @@ func latestRevision(p *pdftext.Page, phrases []textRun) (string, []int) {
 		}
 		inSpan := func(b Box) bool { return b.X0 >= header.box.X0-h && b.X0 <= header.box.X1+h }
 		for qi, q := range phrases {
-			if abs(q.Box.centerY()-hq.Box.centerY()) < 0.5*h || abs(q.Box.centerY()-hq.Box.centerY()) > 15*h {
+			if abs(q.Box.CenterY()-hq.Box.CenterY()) < 0.5*h || abs(q.Box.CenterY()-hq.Box.CenterY()) > 15*h {
 				continue
 			}
 			if !inSpan(q.Box) || abs(q.H-h) > 0.3*h {
@@ -84,11 +84,11 @@ func rowAround(phrases []textRun, qi int, reach float64) phraseRow {
 	q := phrases[qi]
 	row := phraseRow{box: q.Box}
 	for qj, o := range phrases {
-		if abs(o.Box.centerY()-q.Box.centerY()) > 0.4*max(q.H, o.H) || o.Box.X1 < q.Box.X0-reach || o.Box.X0 > q.Box.X1+reach {
+		if abs(o.Box.CenterY()-q.Box.CenterY()) > 0.4*max(q.H, o.H) || o.Box.X1 < q.Box.X0-reach || o.Box.X0 > q.Box.X1+reach {
 			continue
 		}
 		row.members = append(row.members, qj)
-		row.box = row.box.union(o.Box)
+		row.box = row.box.Union(o.Box)
 	}
 	return row
 }

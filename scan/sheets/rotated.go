@@ -114,9 +114,9 @@ func (t turnedPage) toRealModel(pm *PageModel) {
 // for 90° text, (y, W − x) for 270° text.
 func (t turnedPage) toVirtual(b Box) Box {
 	if t.angle == 90 {
-		return Box{t.h - b.Y1, b.X0, t.h - b.Y0, b.X1}
+		return Box{X0: t.h - b.Y1, Y0: b.X0, X1: t.h - b.Y0, Y1: b.X1}
 	}
-	return Box{b.Y0, t.w - b.X1, b.Y1, t.w - b.X0}
+	return Box{X0: b.Y0, Y0: t.w - b.X1, X1: b.Y1, Y1: t.w - b.X0}
 }
 
 // toReal maps a virtual page box back to the real page.
@@ -125,9 +125,9 @@ func (t turnedPage) toReal(v Box) Box {
 		return v
 	}
 	if t.angle == 90 {
-		return Box{v.Y0, t.h - v.X1, v.Y1, t.h - v.X0}
+		return Box{X0: v.Y0, Y0: t.h - v.X1, X1: v.Y1, Y1: t.h - v.X0}
 	}
-	return Box{t.w - v.Y1, v.X0, t.w - v.Y0, v.X1}
+	return Box{X0: t.w - v.Y1, Y0: v.X0, X1: t.w - v.Y0, Y1: v.X1}
 }
 
 func (t turnedPage) words(ws []int) []int {
@@ -159,7 +159,7 @@ func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate, []turnedLa
 		for _, c := range pageCandidates(&t.page, pi, phrases, fs) {
 			c.words = t.words(c.words)
 			c.box = t.toReal(c.box)
-			c.cx, c.cy = c.box.centerX()/pw, c.box.centerY()/ph
+			c.cx, c.cy = c.box.CenterX()/pw, c.box.CenterY()/ph
 			cands = append(cands, c)
 		}
 		for _, f := range fs {

@@ -107,7 +107,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 	var out []numberCandidate
 	add := func(c numberCandidate) {
 		c.page = pi
-		c.cx, c.cy = c.box.centerX()/pw, c.box.centerY()/ph
+		c.cx, c.cy = c.box.CenterX()/pw, c.box.CenterY()/ph
 		c.shape = Shape(c.text)
 		out = append(out, c)
 	}
@@ -140,7 +140,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		// A number is a short value ("A-101", "3 OF 12", "TX17886.00 -
 		// S2.01"); "SHEET A-501 FOR DETAILS" is a note. A caption in the
 		// drawing area counts only with its value in large type.
-		if len(toks) > 4 || !isTitleBlockZone(p, f.CaptionBox) && f.ValueBox.height() < 1.5*medH {
+		if len(toks) > 4 || !isTitleBlockZone(p, f.CaptionBox) && f.ValueBox.Height() < 1.5*medH {
 			continue
 		}
 		// "1 OF 23", "1 DI 3", "1/23": the first is this sheet's place.
@@ -157,24 +157,24 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		}
 		if ofTotal {
 			b := WordBox(p, toks[0])
-			add(numberCandidate{text: texts[0], words: toks[:1], box: b, weight: 1.5 + b.height()/maxH, caption: true, ofTotal: true})
+			add(numberCandidate{text: texts[0], words: toks[:1], box: b, weight: 1.5 + b.Height()/maxH, caption: true, ofTotal: true})
 			continue
 		}
 		// A number split over two lines was joined by the field reader.
 		if len(f.valueLines) == 2 && !strings.Contains(f.Value, " ") && idShaped(f.Value) {
-			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.height()/(2*maxH), caption: true})
+			add(numberCandidate{text: f.Value, words: f.ValueWords, box: f.ValueBox, weight: 3 + f.ValueBox.Height()/(2*maxH), caption: true})
 			continue
 		}
 		// "A 101": a designator and its digits printed apart.
 		if len(toks) == 2 && isDesignator(texts[0]) && texts[1] != "" && isASCIIDigit(texts[1][0]) && idShaped(texts[1]) {
-			b := WordBox(p, toks[0]).union(WordBox(p, toks[1]))
-			add(numberCandidate{text: texts[0] + " " + texts[1], words: toks, box: b, weight: 3.8 + b.height()/maxH, caption: true})
+			b := WordBox(p, toks[0]).Union(WordBox(p, toks[1]))
+			add(numberCandidate{text: texts[0] + " " + texts[1], words: toks, box: b, weight: 3.8 + b.Height()/maxH, caption: true})
 			continue
 		}
 		// "CS", "T": a cover or title sheet numbered by letters alone.
 		if len(toks) == 1 && isDesignator(texts[0]) && !notANumber[strings.ToUpper(texts[0])] {
 			b := WordBox(p, toks[0])
-			add(numberCandidate{text: texts[0], words: toks, box: b, weight: 2.5 + b.height()/maxH, caption: true})
+			add(numberCandidate{text: texts[0], words: toks, box: b, weight: 2.5 + b.Height()/maxH, caption: true})
 			continue
 		}
 		for k, w := range toks {
@@ -186,7 +186,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 				continue
 			}
 			b := WordBox(p, w)
-			weight := 3 + b.height()/maxH
+			weight := 3 + b.Height()/maxH
 			// "A-101 REV 2": a mark with letters beats a bare count;
 			// "TX17886.00 - S2.01": after a dash the sheet's own part.
 			if !isInteger(t) {
@@ -203,7 +203,7 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		if len(q.Words) > 2 {
 			continue
 		}
-		cx, cy := q.Box.centerX()/pw, q.Box.centerY()/ph
+		cx, cy := q.Box.CenterX()/pw, q.Box.CenterY()/ph
 		if cx < 0.7 && cy < 0.8 {
 			continue
 		}

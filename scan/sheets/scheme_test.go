@@ -237,7 +237,7 @@ func TestTurnedTitleBlock(t *testing.T) {
 			virtual = append(virtual, ws...)
 		}
 		for _, w := range virtual {
-			v := Box{w.BBox.Left * ph, w.BBox.Top * pw, (w.BBox.Left + w.BBox.Width) * ph, (w.BBox.Top + w.BBox.Height) * pw}
+			v := Box{X0: w.BBox.Left * ph, Y0: w.BBox.Top * pw, X1: (w.BBox.Left + w.BBox.Width) * ph, Y1: (w.BBox.Top + w.BBox.Height) * pw}
 			r := tp.toReal(v)
 			w.Angle = 90
 			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}
@@ -335,7 +335,7 @@ func TestSidewaysSheet(t *testing.T) {
 		p := &pdftext.Page{Number: n + 1, Width: pw, Height: ph, Readable: true}
 		tp := turnedPage{angle: 270, w: pw, h: ph}
 		for _, w := range upright.Words {
-			v := Box{w.BBox.Left * 1191, w.BBox.Top * 842, (w.BBox.Left + w.BBox.Width) * 1191, (w.BBox.Top + w.BBox.Height) * 842}
+			v := Box{X0: w.BBox.Left * 1191, Y0: w.BBox.Top * 842, X1: (w.BBox.Left + w.BBox.Width) * 1191, Y1: (w.BBox.Top + w.BBox.Height) * 842}
 			r := tp.toReal(v)
 			w.Angle = 270
 			w.BBox = pdftext.BBox{Left: r.X0 / pw, Top: r.Y0 / ph, Width: (r.X1 - r.X0) / pw, Height: (r.Y1 - r.Y0) / ph}

@@ -214,7 +214,7 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 	pw, ph := pageScale(p)
 	maxH := 0.0
 	for i := range p.Words {
-		maxH = max(maxH, WordBox(p, i).height())
+		maxH = max(maxH, WordBox(p, i).Height())
 	}
 	if maxH <= 0 {
 		return 0, false
@@ -248,8 +248,8 @@ func bestNumber(p *pdftext.Page, lines []Line) (int, bool) {
 	for _, i := range all {
 		n, _ := ParseNumber(WordText(p.Words[i]))
 		b := WordBox(p, i)
-		score := 2 * b.height() / maxH
-		cx, cy := b.centerX()/pw, b.centerY()/ph
+		score := 2 * b.Height() / maxH
+		cx, cy := b.CenterX()/pw, b.CenterY()/ph
 		if cx > 0.75 || cy > 0.85 {
 			score += 1
 		}
@@ -341,8 +341,8 @@ func hasPrefixFold(s, upper string) bool {
 // captionAbove reports whether one of the captions sits just above or left of b.
 func captionAbove(captions []Box, b Box) bool {
 	for _, lb := range captions {
-		above := lb.Y1 <= b.Y0+1 && b.Y0-lb.Y1 < 3*b.height() && lb.X0 < b.X1 && lb.X1 > b.X0-b.width()
-		left := abs(lb.centerY()-b.centerY()) < b.height() && lb.X1 <= b.X0+1 && b.X0-lb.X1 < 4*lb.height()
+		above := lb.Y1 <= b.Y0+1 && b.Y0-lb.Y1 < 3*b.Height() && lb.X0 < b.X1 && lb.X1 > b.X0-b.Width()
+		left := abs(lb.CenterY()-b.CenterY()) < b.Height() && lb.X1 <= b.X0+1 && b.X0-lb.X1 < 4*lb.Height()
 		if above || left {
 			return true
 		}
@@ -363,7 +363,7 @@ func columnMembers(p *pdftext.Page, words []int) map[int]bool {
 				continue
 			}
 			bj := WordBox(p, j)
-			if abs(bj.X0-bi.X0) < 0.005*pw && abs(bj.height()-bi.height()) < 0.25*bi.height() {
+			if abs(bj.X0-bi.X0) < 0.005*pw && abs(bj.Height()-bi.Height()) < 0.25*bi.Height() {
 				n++
 			}
 		}
@@ -390,12 +390,12 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 		if !titleCaptionRe.MatchString(strings.ToUpper(strings.TrimSpace(l.Text))) {
 			continue
 		}
-		if abs(l.Box.centerX()-nb.centerX()) > 0.15*pw {
+		if abs(l.Box.CenterX()-nb.CenterX()) > 0.15*pw {
 			continue
 		}
 		var best = -1
 		for lj, m := range lines {
-			if lj == li || m.Box.Y0 < l.Box.Y1-1 || m.Box.Y0-l.Box.Y1 > 3*l.Box.height() {
+			if lj == li || m.Box.Y0 < l.Box.Y1-1 || m.Box.Y0-l.Box.Y1 > 3*l.Box.Height() {
 				continue
 			}
 			if m.Box.X1 < l.Box.X0-0.05*pw || m.Box.X0 > l.Box.X1+0.1*pw {
@@ -412,7 +412,7 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 	// 2. The largest line above the number within a few number heights.
 	best, bestH := -1, 0.0
 	for li, l := range lines {
-		if l.Box.Y1 > nb.Y0+1 || nb.Y0-l.Box.Y1 > 6*nb.height() {
+		if l.Box.Y1 > nb.Y0+1 || nb.Y0-l.Box.Y1 > 6*nb.Height() {
 			continue
 		}
 		if l.Box.X1 < nb.X0-0.1*pw || l.Box.X0 > nb.X1+0.05*pw {
@@ -428,7 +428,7 @@ func findTitle(p *pdftext.Page, lines []Line, number int) (string, []int) {
 		if _, isNum := ParseNumber(l.Text); isNum {
 			continue
 		}
-		if h := l.Box.height(); h > bestH {
+		if h := l.Box.Height(); h > bestH {
 			best, bestH = li, h
 		}
 	}

@@ -194,7 +194,7 @@ func findCaptions(p *pdftext.Page, phrases []textRun) []captionSpan {
 			}
 			box := WordBox(p, ph.Words[i])
 			for _, w := range ph.Words[i:b] {
-				box = box.union(WordBox(p, w))
+				box = box.Union(WordBox(p, w))
 			}
 			spans = append(spans, captionSpan{phrase: pi, a: i, b: b, kind: c.kind, colon: colon, box: box})
 			i = b
@@ -261,11 +261,11 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 			out = append(out, f.withValue(p))
 			continue
 		}
-		h := c.box.height()
+		h := c.box.Height()
 		// The column ends where the next caption on the row starts.
 		colEnd := c.box.X1 + 0.25*pw
 		for _, o := range caps {
-			if o.box.X0 > c.box.X1-1 && abs(o.box.centerY()-c.box.centerY()) < 0.6*h && o.box.X0 < colEnd {
+			if o.box.X0 > c.box.X1-1 && abs(o.box.CenterY()-c.box.CenterY()) < 0.6*h && o.box.X0 < colEnd {
 				colEnd = o.box.X0
 			}
 		}
@@ -284,7 +284,7 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 					continue
 				}
 				overlap := min(q.Box.Y1, c.box.Y1) - max(q.Box.Y0, c.box.Y0)
-				if abs(q.Box.centerY()-c.box.centerY()) > 0.35*max(h, q.H) || overlap < 0.6*min(h, q.Box.height()) {
+				if abs(q.Box.CenterY()-c.box.CenterY()) > 0.35*max(h, q.H) || overlap < 0.6*min(h, q.Box.Height()) {
 					continue
 				}
 				if best < 0 || q.Box.X0 < phrases[best].Box.X0 {
@@ -300,7 +300,7 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 		// 3. Lines below, in the caption's column.
 		var rowCaps []captionSpan
 		for _, o := range caps {
-			if abs(o.box.centerY()-c.box.centerY()) < 0.6*h {
+			if abs(o.box.CenterY()-c.box.CenterY()) < 0.6*h {
 				rowCaps = append(rowCaps, o)
 			}
 		}
@@ -323,13 +323,13 @@ func valueColumnOf(phrases []textRun, caps []captionSpan, captionPhrase map[int]
 	right := make([]int, len(caps))
 	for ci, c := range caps {
 		right[ci] = -1
-		h := c.box.height()
+		h := c.box.Height()
 		for qi, q := range phrases {
 			if qi == c.phrase || captionPhrase[qi] || q.Box.X0 < c.box.X1-1 || q.Box.X0-c.box.X1 > 0.15*pw {
 				continue
 			}
 			overlap := min(q.Box.Y1, c.box.Y1) - max(q.Box.Y0, c.box.Y0)
-			if abs(q.Box.centerY()-c.box.centerY()) > 0.35*max(h, q.H) || overlap < 0.6*min(h, q.Box.height()) {
+			if abs(q.Box.CenterY()-c.box.CenterY()) > 0.35*max(h, q.H) || overlap < 0.6*min(h, q.Box.Height()) {
 				continue
 			}
 			if right[ci] < 0 || q.Box.X0 < phrases[right[ci]].Box.X0 {
@@ -344,10 +344,10 @@ func valueColumnOf(phrases []textRun, caps []captionSpan, captionPhrase map[int]
 			continue
 		}
 		v := phrases[right[ci]].Box
-		h := c.box.height()
+		h := c.box.Height()
 		aligned := 0
 		for cj, o := range caps {
-			if cj == ci || right[cj] < 0 || abs(o.box.X0-c.box.X0) > 0.5*h || abs(o.box.centerY()-c.box.centerY()) > 12*h {
+			if cj == ci || right[cj] < 0 || abs(o.box.X0-c.box.X0) > 0.5*h || abs(o.box.CenterY()-c.box.CenterY()) > 12*h {
 				continue
 			}
 			w := phrases[right[cj]].Box
@@ -366,14 +366,14 @@ func valueColumnOf(phrases []textRun, caps []captionSpan, captionPhrase map[int]
 // column: the nearest row, and for a title the rows that continue it in the
 // same type size.
 func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, c captionSpan, rowCaps []captionSpan, colEnd float64, kind string) []textRun {
-	h := c.box.height()
+	h := c.box.Height()
 	// In the column: starting at the caption's left edge or right of it,
 	// or centred under it.
 	inColumn := func(b Box) bool {
 		if b.X0 >= colEnd || b.X1 <= c.box.X0-0.6*h {
 			return false
 		}
-		return b.X0 >= c.box.X0-1.0*h || b.centerX() >= c.box.X0 && b.centerX() <= colEnd
+		return b.X0 >= c.box.X0-1.0*h || b.CenterX() >= c.box.X0 && b.CenterX() <= colEnd
 	}
 	// overlapsColumn: some word of the phrase starts in the column.
 	overlapsColumn := func(p *pdftext.Page, q textRun) bool {
@@ -388,7 +388,7 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 	for qi, q := range phrases {
 		// Below: the centre under the caption (a large value's box may
 		// start above the caption's baseline), the top close to it.
-		if q.Box.centerY() < c.box.Y1-0.1*h || q.Box.Y0 < c.box.centerY() || q.Box.Y0-c.box.Y1 > 2.5*max(h, 0.5*q.H) {
+		if q.Box.CenterY() < c.box.Y1-0.1*h || q.Box.Y0 < c.box.CenterY() || q.Box.Y0-c.box.Y1 > 2.5*max(h, 0.5*q.H) {
 			continue
 		}
 		if qi == c.phrase || !inColumn(q.Box) && !overlapsColumn(p, q) {
@@ -408,7 +408,7 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 	// cells of one caption's column is read whole.
 	var words []int
 	for qi, q := range phrases {
-		if abs(q.Box.centerY()-row.Box.centerY()) > 0.4*row.H || abs(q.H-row.H) > 0.3*row.H {
+		if abs(q.Box.CenterY()-row.Box.CenterY()) > 0.4*row.H || abs(q.H-row.H) > 0.3*row.H {
 			continue
 		}
 		if captionPhrase[qi] && startsWithCaption(q) {
@@ -422,7 +422,7 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 		for _, w := range q.Words {
 			b := WordBox(p, w)
 			for _, o := range rowCaps {
-				if o.box != owner && min(b.X1, o.box.X1)-max(b.X0, o.box.X0) > 0.5*b.width() {
+				if o.box != owner && min(b.X1, o.box.X1)-max(b.X0, o.box.X0) > 0.5*b.Width() {
 					owner = o.box
 				}
 			}
@@ -431,7 +431,7 @@ func valueBelow(p *pdftext.Page, phrases []textRun, captionPhrase map[int]bool, 
 					ownedBox = b
 				}
 				owned = append(owned, w)
-				ownedBox = ownedBox.union(b)
+				ownedBox = ownedBox.Union(b)
 			}
 		}
 		if len(owned) > 0 && inColumn(ownedBox) {
@@ -486,7 +486,7 @@ func nearestCaption(b Box, row []captionSpan) Box {
 	best, bestD := Box{}, -1.0
 	for _, o := range row {
 		d := 0.0
-		switch cx := b.centerX(); {
+		switch cx := b.CenterX(); {
 		case cx < o.box.X0:
 			d = o.box.X0 - cx
 		case cx > o.box.X1:
@@ -523,7 +523,7 @@ func mergePhrases(a, b textRun) textRun {
 		Text:  a.Text + " " + b.Text,
 		Raw:   a.Raw + " " + b.Raw,
 		Norms: append(append([]string(nil), a.Norms...), b.Norms...),
-		Box:   a.Box.union(b.Box),
+		Box:   a.Box.Union(b.Box),
 		H:     max(a.H, b.H),
 	}
 }
@@ -535,7 +535,7 @@ func (f Field) withValue(p *pdftext.Page) Field {
 		if i == 0 {
 			f.ValueBox = l.Box
 		} else {
-			f.ValueBox = f.ValueBox.union(l.Box)
+			f.ValueBox = f.ValueBox.Union(l.Box)
 		}
 		raws = append(raws, l.Raw)
 		f.ValueWords = append(f.ValueWords, l.Words...)

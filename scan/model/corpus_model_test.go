@@ -1,4 +1,4 @@
-package sheets_test
+package model_test
 
 import (
 	"context"
@@ -11,16 +11,14 @@ import (
 	"testing"
 	"unicode"
 
+	"planreview/scan/model"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 )
 
 // The labelled key of the real corpus: written by reading the sheets (text
 // and rendered pages), never from the engine's output.
-const (
-	corpusKey = "../testdata/corpus-sheets.json"
-	corpusDir = "../../../shared/corpus"
-)
+const corpusKey = "../testdata/corpus-sheets.json"
 
 type keyFile struct {
 	File    string    `json:"file"`
@@ -114,7 +112,7 @@ func TestCorpusSheetModel(t *testing.T) {
 		}
 		var nr, nt, nf, tr, tt, sr, st, lr, ir, it int
 		for _, kp := range kf.Pages {
-			var got sheets.PageModel
+			var got pageValues
 			if kp.Page-1 < len(m.Pages) {
 				got = m.Pages[kp.Page-1]
 			}
@@ -201,20 +199,44 @@ func logTotal(t *testing.T, label string, s sheetScore) {
 		frac(s.scaleRight, s.scaleTotal), pct(s.scaleRight, s.scaleTotal))
 }
 
-func readModel(path string) (sheets.SetModel, error) {
+// pageValues are a sheet's values as the model reads them.
+type pageValues struct {
+	TextLayer, SheetNumber, SheetTitle, Scale, IssueStatus string
+}
+
+type setValues struct {
+	DocType string
+	Pages   []pageValues
+}
+
+// readModel reads a file's model as the review does (model.Build) and
+// returns its values.
+func readModel(path string) (setValues, error) {
 	ctx := context.Background()
 	doc, err := pdftext.Open(ctx, path)
 	if err != nil {
-		return sheets.SetModel{}, err
+		return setValues{}, err
 	}
 	defer doc.Close()
-	pages := make([]*pdftext.Page, doc.NumPages())
-	for n := range pages {
-		if pages[n], err = doc.Page(ctx, n+1); err != nil {
-			return sheets.SetModel{}, err
+	src := model.Source{ID: path, Pages: make([]pdftext.Page, doc.NumPages())}
+	for n := range src.Pages {
+		p, err := doc.Page(ctx, n+1)
+		if err != nil {
+			return setValues{}, err
 		}
+		src.Pages[n] = *p
 	}
-	return sheets.ReadSet(pages), nil
+	set, err := model.Build(ctx, []model.Source{src})
+	if err != nil {
+		return setValues{}, err
+	}
+	out := setValues{DocType: set.Files[0].DocType}
+	for _, s := range set.Sheets {
+		v := s.Values()
+		out.Pages = append(out.Pages, pageValues{TextLayer: s.Model.TextLayer, SheetNumber: v.Number.Text,
+			SheetTitle: v.Title.Text, Scale: v.Scale.Text, IssueStatus: v.Status.Text})
+	}
+	return out, nil
 }
 
 func matches(got, want string, alts []string, norm func(string) string) bool {
