@@ -21,10 +21,20 @@ var (
 	calloutRe = lineSet.MustCompile(`(?:^|[\s(:])(?:\d{1,3}\s*/\s*|[A-VX-Z]/)(` + sheetTarget + `)\b`)
 	// Written references: "SEE SHEET A-501", "REFER TO DWG S-201", "ON
 	// DRAWINGS S3.01 & S3.11", "SEE A-501" (the bare form only with an index).
-	writtenRe     = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO|ON|IN)\s+(?:SHEETS?|DWGS?\.?|DRAWINGS?)\s*:?\s*(` + sheetTarget + `)\b`)
-	bareSeeRe     = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?(` + sheetTarget + `)\b`)
-	targetListRe  = lineSet.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
-	targetSuffixR = lineSet.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
+	writtenRe = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO|ON|IN)\s+(?:SHEETS?|DWGS?\.?|DRAWINGS?)\s*:?\s*(` + sheetTarget + `)\b`)
+	bareSeeRe = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO)\s+(?:DETAIL\s+|DET\.?\s+)?(` + sheetTarget + `)\b`)
+	// schemeCalloutRe is a written callout whose sheet part has no
+	// designator letter: "SEE 3/12", "SEE DETAIL 2/5.1.02", "REFER TO
+	// 3/100-01". Only the set's own numbering scheme makes the sheet part
+	// a sheet (schemeTarget), and the verb before the mark keeps
+	// dimensions ("3/4\""), scales ("1/8") and dates out.
+	schemeCalloutRe = lineSet.MustCompile(`(?i)\b(?:SEE|REFER\s+TO)\s+(?:(?:DETAIL|DET\.?|SECTION)\s+)?(?:\d{1,3}|[A-Z])\s*/\s*(\d(?:[\d.\-\x{2010}-\x{2013}\x{2212}]*\d)?)`)
+	// notSheetAfterRe is what follows a number that makes it a measure or a
+	// date rather than a sheet: inch and foot marks, a further slash
+	// ("3/12/2024"), a ratio, an equals sign ("1/8\" = 1'-0\""), a unit.
+	notSheetAfterRe = regexp.MustCompile(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|[\d.\-]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
+	targetListRe    = lineSet.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
+	targetSuffixR   = lineSet.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
 	// documentAfterRe is a word after a reference's target that makes the
 	// target a document's name: "SEE T-24 FORMS", "REFER TO ACI-318
 	// STANDARD".
@@ -77,6 +87,24 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		return shapes[model.FineShape(target)] || shapes[model.FineShape(seriesOf(target))]
 	}
 	var out []observation
+	// schemeTarget: a sheet part without a designator letter is a sheet
+	// only when the page's file reads its numbers by a learned scheme, the
+	// part follows that scheme, and some sheet of the set has its exact
+	// shape (digit counts included): "99" in a set numbered 1 to 23,
+	// "9.9.99" beside 5.1.00, "999-99" beside 100-00.
+	fine := map[string]bool{}
+	for _, pv := range present {
+		fine[model.FineShape(strings.ToUpper(pv.Ident.Number))] = true
+	}
+	schemeTarget := func(pv *pageView, target, after string) bool {
+		if pv.set == nil || pv.set.Scheme == "" || strings.ContainsAny(pv.set.Scheme, "A") {
+			return false
+		}
+		if pv.set.NumberedPages == 0 || sheets.Shape(target) != pv.set.Scheme {
+			return false
+		}
+		return fine[model.FineShape(target)] && !notSheetAfterRe.MatchString(after)
+	}
 	for _, pv := range rv.pages {
 		if !pv.Readable {
 			continue
@@ -89,6 +117,11 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 		}
 		for li, l := range pv.Lines {
 			var spans [][3]int // reference start, end; target start
+			for _, m := range pv.findAll(schemeCalloutRe, li) {
+				if schemeTarget(pv, l.Text[m[2]:m[3]], l.Text[m[3]:]) {
+					spans = append(spans, [3]int{m[0], m[3], m[2]})
+				}
+			}
 			for _, re := range []*textmatch.Regexp{calloutRe, writtenRe, bareSeeRe} {
 				if re == bareSeeRe && !indexed {
 					continue
@@ -117,7 +150,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 			for _, sp := range spans {
 				target := strings.ToUpper(strings.Trim(l.Text[sp[2]:sp[1]], ".,;:"))
 				key := sheets.NumberKey(target)
-				if _, ok := present[key]; ok || reported[key] || elsewhere[key] || key == pv.Ident.Key || !looksLikeSheet(target) {
+				if _, ok := present[key]; ok || reported[key] || elsewhere[key] || key == pv.Ident.Key || !looksLikeSheet(target) && !schemeTarget(pv, target, l.Text[sp[1]:]) {
 					continue
 				}
 				if documentAfterRe.MatchString(l.Text[sp[1]:]) || pv.Explains(l.WordsInSpan(sp[0], sp[1])) {

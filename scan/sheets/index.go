@@ -91,7 +91,7 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 		}
 		return false
 	}
-	var entries []IndexEntry
+	var columns [][]IndexEntry
 	var accepted []Box // first number of each accepted column
 	// A long list wraps into further columns that start level with an
 	// accepted column rather than under the heading: a second pass.
@@ -109,11 +109,21 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 				continue
 			}
 			if rows := indexColumn(p, c, anchored, colStarts); rows != nil {
-				entries = append(entries, rows...)
+				columns = append(columns, rows)
 				accepted = append(accepted, WordBox(p, rows[0].Words[0]))
 				cols[ci] = nil
 			}
 		}
+	}
+	taken := map[int]bool{}
+	for _, rows := range columns {
+		for _, e := range rows {
+			taken[e.Words[0]] = true
+		}
+	}
+	var entries []IndexEntry
+	for _, rows := range columns {
+		entries = append(entries, extendAtPitch(p, rows, nums, taken, colStarts)...)
 	}
 	sort.SliceStable(entries, func(a, b int) bool {
 		ba, bb := WordBox(p, entries[a].Words[0]), WordBox(p, entries[b].Words[0])
@@ -123,6 +133,65 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 		return ba.Y0 < bb.Y0
 	})
 	return entries
+}
+
+// extendAtPitch adds to an accepted column the rows that continue it but
+// were set in another type (a row typed in later, in another font, gives
+// its number a box of another height, so the column grouping left it out):
+// a number in the column's number column, with its title starting in the
+// column's title column, one row pitch (baseline to baseline) above the
+// first row or below the last.
+func extendAtPitch(p *pdftext.Page, rows []IndexEntry, nums []int, taken map[int]bool, colStarts map[int]bool) []IndexEntry {
+	if len(rows) < 3 {
+		return rows
+	}
+	pw, _ := pageScale(p)
+	baseline := func(i int) float64 { return p.Words[i].Baseline[1] }
+	var steps []float64
+	for k := 1; k < len(rows); k++ {
+		steps = append(steps, baseline(rows[k].Words[0])-baseline(rows[k-1].Words[0]))
+	}
+	sort.Float64s(steps)
+	pitch := steps[len(steps)/2]
+	if pitch <= 0 {
+		return rows
+	}
+	numX := WordBox(p, rows[0].Words[0]).X0
+	titleX, titled := 0.0, 0
+	for _, e := range rows {
+		if len(e.Words) > 1 {
+			titleX += WordBox(p, e.Words[1]).X0
+			titled++
+		}
+	}
+	if titled == 0 {
+		return rows
+	}
+	titleX /= float64(titled)
+	inColumns := func(i int, want float64) (IndexEntry, bool) {
+		if taken[i] || abs(WordBox(p, i).X0-numX) > 0.005*pw || abs(baseline(i)-want) > 0.25*pitch {
+			return IndexEntry{}, false
+		}
+		if n, _ := ParseNumber(WordText(p.Words[i])); !n.Strong {
+			return IndexEntry{}, false
+		}
+		e := indexRow(p, i, colStarts)
+		if len(e.Words) < 2 || !hasTitleWord(e.Title) || abs(WordBox(p, e.Words[1]).X0-titleX) > 0.005*pw {
+			return IndexEntry{}, false
+		}
+		return e, true
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, i := range nums {
+			if e, ok := inColumns(i, baseline(rows[len(rows)-1].Words[0])+pitch); ok {
+				rows, grown, taken[i] = append(rows, e), true, true
+			} else if e, ok := inColumns(i, baseline(rows[0].Words[0])-pitch); ok {
+				rows, grown, taken[i] = append([]IndexEntry{e}, rows...), true, true
+			}
+		}
+	}
+	return rows
 }
 
 // indexColumn validates one column of numbers as a drawing list and returns
