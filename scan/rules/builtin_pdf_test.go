@@ -158,6 +158,55 @@ func TestSheetReferencesPDF(t *testing.T) {
 	}
 }
 
+// A callout whose sheet part has no designator letter is a reference only
+// by the set's own scheme: "SEE 3/13" in a set numbered 10 to 12, "SEE
+// DETAIL 2/5.1.09" beside 5.1.00; never a dimension, a scale, a date, a
+// number of another shape, nor a plain number in a set with letters.
+func TestSchemeCalloutsPDF(t *testing.T) {
+	missing := func(fs []Finding) []string {
+		var out []string
+		for _, f := range byRule(fs, "completeness-reference-to-missing-sheet") {
+			out = append(out, f.Rationale)
+		}
+		return out
+	}
+	lookAlikes := []string{
+		"SEE 3/4\" PLYWOOD SHEATHING",
+		"SEE 5/16\" GAP AT SILL",
+		"SCALE 1/8\" = 1'-0\"",
+		"SEE 3/14/2026 REVISION",
+		"SEE 1/16 MM GAP",
+		"SEE 2/11 FOR FLASHING",
+		"RATIO 3/15",
+		"SEE 3/100 FOR BRACING",
+	}
+	numeric := reviewPDF(t,
+		plangen.SheetSpec{Number: "10", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, append([]string{"1. FOR STAIR DETAILS SEE 3/13."}, lookAlikes...)...)},
+		plangen.SheetSpec{Number: "11", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14},
+		plangen.SheetSpec{Number: "12", Title: "SECTIONS", Date: "2026-03-02", Scale: scale14},
+	)
+	if got := missing(numeric); len(got) != 1 || !strings.Contains(got[0], "sheet 13 is not") {
+		t.Errorf("numeric set: want only the reference to sheet 13, got %q", got)
+	}
+	dotted := reviewPDF(t,
+		plangen.SheetSpec{Number: "5.1.00", Title: "GROUND FLOOR PLAN", Date: "2026-03-02", Scale: "1:50",
+			Labels: plangen.Notes(120, 140, "SEE DETAIL 2/5.1.09", "SEE 3/12.05.26", "SEE 1/51")},
+		plangen.SheetSpec{Number: "5.1.01", Title: "FIRST FLOOR PLAN", Date: "2026-03-02", Scale: "1:50"},
+	)
+	if got := missing(dotted); len(got) != 1 || !strings.Contains(got[0], "sheet 5.1.09 is not") {
+		t.Errorf("dotted set: want only the reference to sheet 5.1.09, got %q", got)
+	}
+	lettered := reviewPDF(t,
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "SEE 3/13", "SEE 2/102")},
+		plangen.SheetSpec{Number: "A-102", Title: "ROOF PLAN", Date: "2026-03-02", Scale: scale14},
+	)
+	if got := missing(lettered); len(got) != 0 {
+		t.Errorf("lettered set: plain numbers are not its sheets, got %q", got)
+	}
+}
+
 func TestOpeningTagsPDF(t *testing.T) {
 	tags := func(marks ...string) []plangen.LabelSpec {
 		var out []plangen.LabelSpec

@@ -32,7 +32,8 @@ var (
 	// notSheetAfterRe is what follows a number that makes it a measure or a
 	// date rather than a sheet: inch and foot marks, a further slash
 	// ("3/12/2024"), a ratio, an equals sign ("1/8\" = 1'-0\""), a unit.
-	notSheetAfterRe = regexp.MustCompile(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|[\d.\-]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
+	// A full stop ends the sentence: the target took every digit after it.
+	notSheetAfterRe = regexp.MustCompile(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
 	targetListRe    = lineSet.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
 	targetSuffixR   = lineSet.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
 	// documentAfterRe is a word after a reference's target that makes the
