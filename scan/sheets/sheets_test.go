@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -388,5 +389,56 @@ func TestIndexWrapsIntoLevelColumns(t *testing.T) {
 	}
 	if n := len(ParseIndex(&apart)); n != 3 {
 		t.Errorf("unrelated column: %d entries, want 3", n)
+	}
+}
+
+// A row typed in another font (its number's box of another height) that
+// continues the index at its pitch, in its number and title columns, is a
+// row; a number of that height elsewhere (two pitches down, or with its
+// text out of the title column) is not.
+func TestIndexRowAtPitchInAnotherType(t *testing.T) {
+	const pw, ph = 792.0, 612.0
+	onBaseline := func(ws []pdftext.Word, baseline float64) []pdftext.Word {
+		for i := range ws {
+			b := ws[i].BBox
+			ws[i].Baseline = [4]float64{b.Left * pw, baseline, (b.Left + b.Width) * pw, baseline}
+		}
+		return ws
+	}
+	build := func(extra ...[3]string) pdftext.Page {
+		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
+		p.Words = append(p.Words, phrase("Contents", 35, 410, 12, pw, ph)...)
+		for i, r := range []string{"G-001 Title", "G-002 Notes", "W-001 Wiring Diagram", "S-001 Roof Section 1"} {
+			f := strings.Fields(r)
+			top := 437.5 + float64(i)*15.7
+			p.Words = append(p.Words, onBaseline(phrase(f[0], 35, top, 21.9, pw, ph), top+17)...)
+			p.Words = append(p.Words, onBaseline(phrase(strings.Join(f[1:], " "), 98, top, 21.9, pw, ph), top+17)...)
+		}
+		for _, e := range extra {
+			var top, titleX float64
+			fmt.Sscan(e[0], &top, &titleX)
+			p.Words = append(p.Words, onBaseline(phrase(e[1], 35, top, 10.3, pw, ph), top+8)...)
+			p.Words = append(p.Words, onBaseline(phrase(e[2], titleX, top, 10.3, pw, ph), top+8)...)
+		}
+		return p
+	}
+	numbers := func(p pdftext.Page) []string {
+		var out []string
+		for _, e := range ParseIndex(&p) {
+			out = append(out, e.Number)
+		}
+		return out
+	}
+	// The last row's baseline is 437.5+3*15.7+17 = 501.6: the next at 517.3.
+	if got := numbers(build([3]string{"509.3 98", "S-999", "ENLARGED DETAILS"})); len(got) != 5 || got[4] != "S-999" {
+		t.Errorf("row at the pitch: %v, want the four rows and S-999", got)
+	}
+	for name, extra := range map[string][3]string{
+		"two pitches down":             {"525 98", "S-999", "ENLARGED DETAILS"},
+		"text out of the title column": {"509.3 160", "S-999", "ENLARGED DETAILS"},
+	} {
+		if got := numbers(build(extra)); len(got) != 4 {
+			t.Errorf("%s: %v, want the four rows only", name, got)
+		}
 	}
 }
