@@ -89,8 +89,9 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 	}
 	var out []observation
 	// schemeTarget: a sheet part without a designator letter is a sheet
-	// only when the page's file reads its numbers by a learned scheme, the
-	// part follows that scheme, and some sheet of the set has its exact
+	// only when the page's file numbers its sheets by a scheme without
+	// letters (a single sheet by its own number's shape), the part follows
+	// that scheme, and some sheet of the set has its exact
 	// shape (digit counts included): "99" in a set numbered 1 to 23,
 	// "9.9.99" beside 5.1.00, "999-99" beside 100-00.
 	fine := map[string]bool{}
