@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -39,6 +40,7 @@ import (
 // sheet in a browser column; Large is for zooming in on the words (about
 // 100 dpi on a 24×36 in sheet).
 const (
+	SizeThumb  = 240
 	SizeScreen = 1600
 	SizeLarge  = 3600
 )
@@ -80,6 +82,7 @@ type Renderer struct {
 	inflightMu sync.Mutex
 	inflight   map[string]*call
 	renders    sync.WaitGroup // Close waits for them
+	waiting    atomic.Int32   // callers a screen waits on; prerendering gives way
 }
 
 type call struct {
@@ -168,49 +171,99 @@ func (r *Renderer) Close() {
 	}
 }
 
-// Prerender renders the first pages of a scanned file at screen size, so
-// the job screen's first sheets come from the cache.
+// Prerender renders every page of a scanned file, thumbnails and screen
+// images first, then the zoom levels that are cut into tiles in one render
+// (LevelsPrerendered), so the job screen's sheets and their first zoom
+// steps come from the cache. It gives way to renders a screen is waiting
+// for: one page render at most stands between a screen and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
-	for page := 1; page <= pages; page++ {
-		if _, err := r.Page(ctx, pdfPath, sum, page, SizeScreen); err != nil {
-			return
+	steps := []func(page int) error{
+		func(page int) error { _, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true); return err },
+		func(page int) error { _, err := r.page(ctx, pdfPath, sum, page, SizeScreen, true); return err },
+	}
+	for level := 1; level <= LevelsPrerendered; level++ {
+		steps = append(steps, func(page int) error { _, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true); return err })
+	}
+	for _, step := range steps {
+		for page := 1; page <= pages; page++ {
+			if err := r.yield(ctx); err != nil {
+				return
+			}
+			if err := step(page); err != nil && ctx.Err() != nil {
+				return
+			}
 		}
 	}
+}
+
+// yield waits while a screen waits for a render.
+func (r *Renderer) yield(ctx context.Context) error {
+	for r.waiting.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return ctx.Err()
 }
 
 // Page returns the PNG of one page (1-based) of the PDF at pdfPath, whose
 // content hash is sum (the cache key), with its long side size pixels.
 func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error) {
+	return r.page(ctx, pdfPath, sum, page, size, false)
+}
+
+func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, background bool) ([]byte, error) {
 	if page < 1 || size < 64 || size > SizeLarge {
 		return nil, ErrPage
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
+	return r.single(ctx, cached, cached, background, func() ([]byte, error) {
+		return r.renderAndStore(pdfPath, cached, page, size)
+	})
+}
+
+// single answers the cached file, or runs render once however many callers
+// ask for key at the same time. The render is detached from the caller:
+// a browser that goes away does not waste a render another screen will
+// ask for next.
+func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func() ([]byte, error)) ([]byte, error) {
 	if data, err := os.ReadFile(cached); err == nil {
 		return data, nil
 	}
-	// One render per image however many screens ask at once.
+	if !background {
+		r.waiting.Add(1)
+		defer r.waiting.Add(-1)
+	}
 	r.inflightMu.Lock()
-	c, busy := r.inflight[cached]
+	c, busy := r.inflight[key]
 	if !busy {
 		c = &call{done: make(chan struct{})}
-		r.inflight[cached] = c
+		r.inflight[key] = c
 	}
 	r.inflightMu.Unlock()
 	if !busy {
 		r.renders.Add(1)
 		go func() {
 			defer r.renders.Done()
-			// Detached from the request: a browser that goes away does not
-			// waste a render another screen will ask for next.
-			c.data, c.err = r.renderAndStore(pdfPath, cached, page, size)
+			c.data, c.err = render()
 			r.inflightMu.Lock()
-			delete(r.inflight, cached)
+			delete(r.inflight, key)
 			r.inflightMu.Unlock()
 			close(c.done)
 		}()
 	}
 	select {
 	case <-c.done:
+		if c.err == nil && key != cached {
+			// The call rendered a whole level; this caller's tile is one
+			// of the files it wrote.
+			if data, err := os.ReadFile(cached); err == nil {
+				return data, nil
+			}
+			return nil, ErrPage
+		}
 		return c.data, c.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -237,6 +290,27 @@ func (r *Renderer) timeout() time.Duration {
 }
 
 func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
+	img, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
+	if err != nil {
+		return nil, err
+	}
+	return encodePNG(img)
+}
+
+// encodePNG: line drawings compress well even at the fastest level,
+// which is several times quicker than the default on a big sheet.
+func encodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// run runs one render on a PDFium instance of the pool, within the
+// worker slots and the timeout.
+func (r *Renderer) run(page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
 	r.Start()
 	<-r.ready
 	if r.initErr != nil {
@@ -262,23 +336,13 @@ func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
 				out <- result{err: fmt.Errorf("%w: %v", ErrPage, p)}
 			}
 		}()
-		img, err := renderPage(inst, pdfPath, page, size)
+		img, err := draw(inst)
 		out <- result{img, err}
 	}()
 	select {
 	case res := <-out:
 		_ = inst.Close()
-		if res.err != nil {
-			return nil, res.err
-		}
-		var buf bytes.Buffer
-		// Line drawings compress well even at the fastest level, which is
-		// several times quicker than the default on a big sheet.
-		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, res.img); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return res.img, res.err
 	case <-time.After(r.timeout()):
 		_ = inst.Kill() // interrupts the WebAssembly call; the pool makes a fresh instance
 		return nil, fmt.Errorf("%w: page %d took longer than %s", ErrPage, page, r.timeout())
@@ -299,6 +363,24 @@ func (r *Renderer) instance() (inst pdfium.Pdfium, err error) {
 // renderPage renders one page to a grey image whose long side is size
 // pixels (fewer when the page's shape would exceed maxPixels).
 func renderPage(inst pdfium.Pdfium, pdfPath string, page, size int) (image.Image, error) {
+	return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
+		w, h := fit(wPt, hPt, size)
+		res, err := inst.RenderPageInPixels(&requests.RenderPageInPixels{Page: ref, Width: w, Height: h})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrPage, err)
+		}
+		defer res.Cleanup()
+		// Copy out: the bitmap belongs to the instance and goes with Cleanup.
+		src := res.Result.Image
+		dst := image.NewRGBA(src.Bounds())
+		copy(dst.Pix, src.Pix)
+		return dst, nil
+	})
+}
+
+// withPage opens the PDF and hands draw one page and its size in points
+// (rotation and crop box applied).
+func withPage(inst pdfium.Pdfium, pdfPath string, page int, draw func(ref requests.Page, wPt, hPt float64) (image.Image, error)) (image.Image, error) {
 	f, err := os.Open(pdfPath)
 	if err != nil {
 		return nil, err
@@ -322,17 +404,7 @@ func renderPage(inst pdfium.Pdfium, pdfPath string, page, size int) (image.Image
 	if err != nil || dims.Width <= 0 || dims.Height <= 0 {
 		return nil, ErrPage
 	}
-	w, h := fit(dims.Width, dims.Height, size)
-	res, err := inst.RenderPageInPixels(&requests.RenderPageInPixels{Page: ref, Width: w, Height: h})
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPage, err)
-	}
-	defer res.Cleanup()
-	// Copy out: the bitmap belongs to the instance and goes with Cleanup.
-	src := res.Result.Image
-	dst := image.NewRGBA(src.Bounds())
-	copy(dst.Pix, src.Pix)
-	return dst, nil
+	return draw(ref, dims.Width, dims.Height)
 }
 
 // fit scales a page of w × h points so its long side is size pixels,

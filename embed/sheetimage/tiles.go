@@ -1,0 +1,173 @@
+package sheetimage
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/draw"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/requests"
+
+	"planreview/store/durable"
+)
+
+// Zoom tiles. Level L (1..MaxLevel) draws a page with its long side
+// SizeScreen<<L pixels (level 0 is the screen image), cut into TileSize
+// squares from the top left; the tiles on the right and bottom edges are
+// padded with white, so every tile is TileSize square and a screen places
+// tile (x, y) of level L at x*TileSize/(SizeScreen<<L) of the long side.
+// At MaxLevel a 42 in sheet is drawn at about 300 dpi: 8x the width it has
+// fitted into a laptop's browser, still sharp.
+const (
+	TileSize = 512
+	MaxLevel = 3
+	// LevelsPrerendered are drawn whole (one render, then cut) when a scan
+	// completes or on their first tile; deeper levels tile by tile, each
+	// kept once drawn.
+	LevelsPrerendered = 2
+	// maxLevelPixels caps a level drawn whole (a grey 40 MP bitmap); a
+	// page of unusual shape is drawn in bands of one tile row instead.
+	maxLevelPixels = 40_000_000
+)
+
+// Tile returns the PNG of tile (x, y) of zoom level level of a page.
+func (r *Renderer) Tile(ctx context.Context, pdfPath, sum string, page, level, x, y int) ([]byte, error) {
+	return r.tile(ctx, pdfPath, sum, page, level, x, y, false)
+}
+
+func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x, y int, background bool) ([]byte, error) {
+	long := SizeScreen << max(level, 0)
+	if page < 1 || level < 1 || level > MaxLevel || x < 0 || y < 0 || x*TileSize >= long || y*TileSize >= long {
+		return nil, ErrPage
+	}
+	dir := filepath.Join(r.CacheDir, "pages", sum, fmt.Sprintf("%d-L%d", page, level))
+	cached := filepath.Join(dir, fmt.Sprintf("%d-%d.png", x, y))
+	if level <= LevelsPrerendered {
+		return r.single(ctx, dir, cached, background, func() ([]byte, error) {
+			return nil, r.renderLevel(pdfPath, dir, page, level)
+		})
+	}
+	return r.single(ctx, cached, cached, background, func() ([]byte, error) {
+		return r.renderTile(pdfPath, dir, page, level, x, y)
+	})
+}
+
+// levelSize is a page's size in pixels at a level and its pixels per point.
+func levelSize(wPt, hPt float64, level int) (w, h int, scale float64) {
+	scale = float64(int(SizeScreen)<<level) / max(wPt, hPt)
+	return max(1, int(math.Ceil(wPt*scale-0.01))), max(1, int(math.Ceil(hPt*scale-0.01))), scale
+}
+
+// renderLevel draws a whole level (in bands when it is too big for one
+// bitmap) and writes all its tiles; a level already on disk is skipped.
+func (r *Renderer) renderLevel(pdfPath, dir string, page, level int) error {
+	if _, err := os.Stat(filepath.Join(dir, "0-0.png")); err == nil {
+		return nil
+	}
+	tiles := map[[2]int][]byte{}
+	_, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) {
+		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
+			w, h, scale := levelSize(wPt, hPt, level)
+			band := h
+			if w*h > maxLevelPixels {
+				band = TileSize
+			}
+			for top := 0; top < h; top += band {
+				bh := min(band, h-top)
+				img, err := drawRegion(inst, ref, scale, 0, top, w, bh)
+				if err != nil {
+					return nil, err
+				}
+				for ty := top / TileSize; ty*TileSize < top+bh; ty++ {
+					for tx := 0; tx*TileSize < w; tx++ {
+						data, err := encodePNG(cut(img, tx*TileSize, ty*TileSize-top))
+						if err != nil {
+							return nil, err
+						}
+						tiles[[2]int{tx, ty}] = data
+					}
+				}
+			}
+			return nil, nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	// 0-0.png last: its presence says the level is complete.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	for at, data := range tiles {
+		if at != [2]int{0, 0} {
+			if err := durable.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d.png", at[0], at[1])), data, 0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return durable.WriteFile(filepath.Join(dir, "0-0.png"), tiles[[2]int{0, 0}], 0o600)
+}
+
+// renderTile draws one tile of a deep level and keeps it.
+func (r *Renderer) renderTile(pdfPath, dir string, page, level, x, y int) ([]byte, error) {
+	img, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) {
+		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
+			w, h, scale := levelSize(wPt, hPt, level)
+			left, top := x*TileSize, y*TileSize
+			if left >= w || top >= h {
+				return nil, ErrPage
+			}
+			img, err := drawRegion(inst, ref, scale, left, top, min(TileSize, w-left), min(TileSize, h-top))
+			if err != nil {
+				return nil, err
+			}
+			return cut(img, 0, 0), nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	data, err := encodePNG(img)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err == nil {
+		_ = durable.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d.png", x, y)), data, 0o600)
+	}
+	return data, nil
+}
+
+// drawRegion renders the w × h pixels at (left, top) of the page drawn
+// at scale pixels per point, in grey, copied out of the instance.
+func drawRegion(inst pdfium.Pdfium, ref requests.Page, scale float64, left, top, w, h int) (*image.Gray, error) {
+	res, err := inst.RenderPageInPixels(&requests.RenderPageInPixels{Page: ref, Width: w, Height: h,
+		ImageFormat: requests.RenderImageFormatGrayscale,
+		Crop:        &requests.RenderPageCrop{X: float64(left) / scale, Y: float64(top) / scale, Width: float64(w) / scale, Height: float64(h) / scale}})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPage, err)
+	}
+	defer res.Cleanup()
+	src, ok := res.Result.RenderedImage.(*image.Gray)
+	if !ok {
+		return nil, fmt.Errorf("%w: unexpected bitmap %T", ErrPage, res.Result.RenderedImage)
+	}
+	dst := image.NewGray(src.Bounds())
+	copy(dst.Pix, src.Pix)
+	return dst, nil
+}
+
+// cut is the TileSize square of img at (left, top), white where the
+// page ends.
+func cut(img *image.Gray, left, top int) *image.Gray {
+	out := image.NewGray(image.Rect(0, 0, TileSize, TileSize))
+	for i := range out.Pix {
+		out.Pix[i] = 0xff
+	}
+	b := img.Bounds()
+	draw.Draw(out, out.Bounds(), img, image.Pt(b.Min.X+left, b.Min.Y+top), draw.Src)
+	return out
+}
