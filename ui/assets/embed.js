@@ -538,7 +538,7 @@
     var oldDetails = $('finding-' + f.findingId), old = oldDetails && oldDetails.parentNode, wasOpen = oldDetails && oldDetails.open;
     var d = f.disposition || { status: 'open' };
     var details = el('details', { id: 'finding-' + f.findingId, 'data-finding': f.findingId },
-      el('summary', null, el('span', { class: 'num', 'aria-label': 'Finding ' + f.number, text: String(f.number) }), ' ', severityBadge(f.severity),
+      el('summary', null, el('span', { class: 'num', 'aria-label': 'Finding ' + f.number, text: String(f.number) }), severityBadge(f.severity),
         el('span', { class: 'disp disp-' + d.status, text: ' ' + STATUS_WORDS[d.status] + ' ' }),
         el('span', { class: 'ftitle', text: f.title }),
         el('span', { class: 'muted', text: ' · ' + (f.sheet.sheetNumber || 'page ' + f.sheet.page) })),
