@@ -32,8 +32,6 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
-
-	"planreview/store/durable"
 )
 
 // Sizes a page is rendered at: the long side in pixels. Screen fits a
@@ -229,7 +227,7 @@ func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int
 // a browser that goes away does not waste a render another screen will
 // ask for next.
 func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func() ([]byte, error)) ([]byte, error) {
-	if data, err := os.ReadFile(cached); err == nil {
+	if data, ok := readCache(cached); ok {
 		return data, nil
 	}
 	if !background {
@@ -259,7 +257,7 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 		if c.err == nil && key != cached {
 			// The call rendered a whole level; this caller's tile is one
 			// of the files it wrote.
-			if data, err := os.ReadFile(cached); err == nil {
+			if data, ok := readCache(cached); ok {
 				return data, nil
 			}
 			return nil, ErrPage
@@ -278,7 +276,7 @@ func (r *Renderer) renderAndStore(pdfPath, cached string, page, size int) ([]byt
 	if err := os.MkdirAll(filepath.Dir(cached), 0o700); err != nil {
 		return data, nil // served, just not cached
 	}
-	_ = durable.WriteFile(cached, data, 0o600)
+	_ = writeCache(cached, data, 0o600)
 	return data, nil
 }
 

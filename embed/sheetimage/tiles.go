@@ -1,6 +1,7 @@
 package sheetimage
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -11,8 +12,6 @@ import (
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
-
-	"planreview/store/durable"
 )
 
 // Zoom tiles. Level L (1..MaxLevel) draws a page with its long side
@@ -29,6 +28,10 @@ const (
 	// completes or on their first tile; deeper levels tile by tile, each
 	// kept once drawn.
 	LevelsPrerendered = 2
+	// blockTiles: a deep level is drawn a block of blockTiles² tiles at a
+	// time. Most of a render's time goes to reading the page's drawing,
+	// whatever the region, so a view's tiles come in one or two renders.
+	blockTiles = 4
 	// maxLevelPixels caps a level drawn whole (a grey 40 MP bitmap); a
 	// page of unusual shape is drawn in bands of one tile row instead.
 	maxLevelPixels = 40_000_000
@@ -51,8 +54,9 @@ func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x
 			return nil, r.renderLevel(pdfPath, dir, page, level)
 		})
 	}
-	return r.single(ctx, cached, cached, background, func() ([]byte, error) {
-		return r.renderTile(pdfPath, dir, page, level, x, y)
+	bx, by := x/blockTiles, y/blockTiles
+	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, background, func() ([]byte, error) {
+		return nil, r.renderBlock(pdfPath, dir, page, level, bx, by)
 	})
 }
 
@@ -65,7 +69,7 @@ func levelSize(wPt, hPt float64, level int) (w, h int, scale float64) {
 // renderLevel draws a whole level (in bands when it is too big for one
 // bitmap) and writes all its tiles; a level already on disk is skipped.
 func (r *Renderer) renderLevel(pdfPath, dir string, page, level int) error {
-	if _, err := os.Stat(filepath.Join(dir, "0-0.png")); err == nil {
+	if _, ok := readCache(filepath.Join(dir, "0-0.png")); ok {
 		return nil
 	}
 	tiles := map[[2]int][]byte{}
@@ -104,41 +108,53 @@ func (r *Renderer) renderLevel(pdfPath, dir string, page, level int) error {
 	}
 	for at, data := range tiles {
 		if at != [2]int{0, 0} {
-			if err := durable.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d.png", at[0], at[1])), data, 0o600); err != nil {
+			if err := writeCache(filepath.Join(dir, fmt.Sprintf("%d-%d.png", at[0], at[1])), data, 0o600); err != nil {
 				return err
 			}
 		}
 	}
-	return durable.WriteFile(filepath.Join(dir, "0-0.png"), tiles[[2]int{0, 0}], 0o600)
+	return writeCache(filepath.Join(dir, "0-0.png"), tiles[[2]int{0, 0}], 0o600)
 }
 
-// renderTile draws one tile of a deep level and keeps it.
-func (r *Renderer) renderTile(pdfPath, dir string, page, level, x, y int) ([]byte, error) {
-	img, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) {
+// renderBlock draws block (bx, by) of a deep level and keeps its tiles.
+func (r *Renderer) renderBlock(pdfPath, dir string, page, level, bx, by int) error {
+	tiles := map[[2]int][]byte{}
+	_, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
-			left, top := x*TileSize, y*TileSize
+			left, top := bx*blockTiles*TileSize, by*blockTiles*TileSize
 			if left >= w || top >= h {
 				return nil, ErrPage
 			}
-			img, err := drawRegion(inst, ref, scale, left, top, min(TileSize, w-left), min(TileSize, h-top))
+			bw, bh := min(blockTiles*TileSize, w-left), min(blockTiles*TileSize, h-top)
+			img, err := drawRegion(inst, ref, scale, left, top, bw, bh)
 			if err != nil {
 				return nil, err
 			}
-			return cut(img, 0, 0), nil
+			for ty := 0; ty*TileSize < bh; ty++ {
+				for tx := 0; tx*TileSize < bw; tx++ {
+					data, err := encodePNG(cut(img, tx*TileSize, ty*TileSize))
+					if err != nil {
+						return nil, err
+					}
+					tiles[[2]int{bx*blockTiles + tx, by*blockTiles + ty}] = data
+				}
+			}
+			return nil, nil
 		})
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	data, err := encodePNG(img)
-	if err != nil {
-		return nil, err
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
 	}
-	if err := os.MkdirAll(dir, 0o700); err == nil {
-		_ = durable.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d.png", x, y)), data, 0o600)
+	for at, data := range tiles {
+		if err := writeCache(filepath.Join(dir, fmt.Sprintf("%d-%d.png", at[0], at[1])), data, 0o600); err != nil {
+			return err
+		}
 	}
-	return data, nil
+	return nil
 }
 
 // drawRegion renders the w × h pixels at (left, top) of the page drawn
@@ -170,4 +186,41 @@ func cut(img *image.Gray, left, top int) *image.Gray {
 	b := img.Bounds()
 	draw.Draw(out, out.Bounds(), img, image.Pt(b.Min.X+left, b.Min.Y+top), draw.Src)
 	return out
+}
+
+// pngEnd is the IEND chunk every complete PNG ends with.
+var pngEnd = []byte{0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82}
+
+// writeCache writes a cached image: a temporary file renamed into place,
+// so a reader sees all of it or none, without an fsync per file (a level
+// is a hundred tiles; the cache is rebuilt from the upload at need).
+func writeCache(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), perm)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// readCache reads a cached image; one a crash left incomplete (written,
+// renamed, not yet on disk) counts as missing and is drawn again.
+func readCache(path string) ([]byte, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.HasSuffix(data, pngEnd) {
+		return nil, false
+	}
+	return data, true
 }

@@ -238,8 +238,9 @@
     return sheet.ready.then(function () {
       note.remove(); holder.removeAttribute('aria-busy');
       var cw = holder.clientWidth, ch = holder.clientHeight;
-      // Three times the box, at least a sixth of the page, in view.
-      var rw = Math.max(bb.width * 3, 1 / 6), rh = Math.max(bb.height * 3, rw * cw / ch / 2);
+      // Two and a half times the box, at least a sixteenth of the page's
+      // width (the words readable, their surroundings in view).
+      var rw = Math.max(bb.width * 2.5, 1 / 16), rh = Math.max(bb.height * 2.5, rw * cw / ch / 2);
       var w = Math.min(cw / rw, ch / (rh * sheet.ratio));
       sheet.size(Math.max(w, cw));
       var left = Math.max(0, Math.min(sheet.w - cw, (bb.left + bb.width / 2) * sheet.w - cw / 2));
