@@ -497,6 +497,12 @@
     $('v-pos').textContent = 'Finding ' + f.number + ' (' + (shownOrder().indexOf(id) + 1) + ' of ' + shownOrder().length + ')';
     say('Finding ' + f.number + ': ' + f.title);
     showCrop(id);
+    // Beside the list, the viewer is brought into view if it is not; on a
+    // phone the crop under the text shows the place, and the page stays.
+    if (!narrow.matches && viewer) {
+      var r = viewer.port.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) viewer.port.scrollIntoView({ block: 'nearest' });
+    }
     var a = f.evidenceAnchors[0];
     if (!a || !viewer) { drawBoxes(); return Promise.resolve(); }
     var key = f.fileId + ':' + a.page;
