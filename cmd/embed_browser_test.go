@@ -32,7 +32,7 @@ import (
 // headless Chromium that records every request, response header and the
 // screens' JavaScript contexts.
 type browserRig struct {
-	t       *testing.T
+	t       testing.TB
 	ap      *appliance
 	cfg     *Config
 	key     string
@@ -48,7 +48,7 @@ type browserRig struct {
 	shots    string // screenshots folder
 }
 
-func newBrowserRig(t *testing.T) *browserRig {
+func newBrowserRig(t testing.TB) *browserRig {
 	chromium := "/usr/bin/chromium"
 	if _, err := os.Stat(chromium); err != nil {
 		if chromium, err = exec.LookPath("chromium"); err != nil {

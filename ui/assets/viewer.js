@@ -35,10 +35,12 @@
     this.canvas.style.width = this.w + 'px'; this.canvas.style.height = this.h + 'px';
     this.tiles.style.width = this.tiles.style.height = this.long + 'px';
   };
-  // levelFor is the least level whose pixels are at least the screen's
-  // (a tenth blurrier is let pass: it saves a level of tiles).
+  // levelFor is the least level drawn with at least the screen's pixels
+  // over 1.3: a level serves up to 1.3x its size, so 8x on a laptop comes
+  // from the levels drawn when the scan ended (a sheet's finest level,
+  // 12800 px on the long side, is drawn block by block on first use).
   Sheet.prototype.levelFor = function () {
-    var need = this.long * (window.devicePixelRatio || 1) * 0.9, level = 0;
+    var need = this.long * (window.devicePixelRatio || 1) / 1.3, level = 0;
     while (level < MAX_LEVEL && (BASE << level) < need) level++;
     return level;
   };
