@@ -169,15 +169,15 @@ func (r *Renderer) Close() {
 	}
 }
 
-// Prerender renders every page of a scanned file, thumbnails and screen
-// images first, then the zoom levels that are cut into tiles in one render
+// Prerender renders every page of a scanned file, screen images (and the
+// thumbnails made from them) first, then the zoom levels that are cut into tiles in one render
 // (LevelsPrerendered), so the job screen's sheets and their first zoom
 // steps come from the cache. It gives way to renders a screen is waiting
 // for: one page render at most stands between a screen and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
 	steps := []func(page int) error{
+		// The screen image, and the thumbnail made from it.
 		func(page int) error { _, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true); return err },
-		func(page int) error { _, err := r.page(ctx, pdfPath, sum, page, SizeScreen, true); return err },
 	}
 	for level := 1; level <= LevelsPrerendered; level++ {
 		steps = append(steps, func(page int) error { _, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true); return err })
@@ -218,8 +218,55 @@ func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
 	return r.single(ctx, cached, cached, background, func() ([]byte, error) {
+		if size == SizeThumb {
+			// A thumbnail is the screen image made small: no render of its own.
+			return r.thumbFromScreen(pdfPath, sum, cached, page, background)
+		}
 		return r.renderAndStore(pdfPath, cached, page, size)
 	})
+}
+
+func (r *Renderer) thumbFromScreen(pdfPath, sum, cached string, page int, background bool) ([]byte, error) {
+	data, err := r.page(context.Background(), pdfPath, sum, page, SizeScreen, background)
+	if err != nil {
+		return nil, err
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPage, err)
+	}
+	thumb, err := encodePNG(shrink(img, SizeThumb))
+	if err != nil {
+		return nil, err
+	}
+	_ = writeCache(cached, thumb, 0o600)
+	return thumb, nil
+}
+
+// shrink scales img down so its long side is size pixels, each pixel the
+// mean of the grey levels it covers.
+func shrink(img image.Image, size int) *image.Gray {
+	b := img.Bounds()
+	scale := float64(size) / float64(max(b.Dx(), b.Dy()))
+	w, h := max(1, int(float64(b.Dx())*scale+0.5)), max(1, int(float64(b.Dy())*scale+0.5))
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	sum := make([]float64, w*h)
+	n := make([]float64, w*h)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		ty := min(h-1, int(float64(y-b.Min.Y)*scale))
+		for x := b.Min.X; x < b.Max.X; x++ {
+			tx := min(w-1, int(float64(x-b.Min.X)*scale))
+			r, g, bl, _ := img.At(x, y).RGBA()
+			sum[ty*w+tx] += float64(r*299+g*587+bl*114) / 1000 / 257
+			n[ty*w+tx]++
+		}
+	}
+	for i := range out.Pix {
+		if n[i] > 0 {
+			out.Pix[i] = uint8(sum[i]/n[i] + 0.5)
+		}
+	}
+	return out
 }
 
 // single answers the cached file, or runs render once however many callers

@@ -280,3 +280,41 @@ func BenchmarkLevels(b *testing.B) {
 		})
 	}
 }
+
+// TestThumbFromScreen: a thumbnail is the screen image made small, the
+// page's shape kept.
+func TestThumbFromScreen(t *testing.T) {
+	path := corpusFile(t, "ca_calgary_sample_dp_bp_house_26p.pdf")
+	r := newRenderer(t, time.Minute)
+	data, err := r.Page(context.Background(), path, "calgary", 3, sheetimage.SizeThumb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenData, err := r.Page(context.Background(), path, "calgary", 3, sheetimage.SizeScreen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, err := png.Decode(bytes.NewReader(screenData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, sb := img.Bounds(), screen.Bounds()
+	if max(b.Dx(), b.Dy()) != sheetimage.SizeThumb || abs(b.Dx()*sb.Dy()-b.Dy()*sb.Dx()) > max(sb.Dx(), sb.Dy()) {
+		t.Errorf("thumbnail %v of a screen image %v", b, sb)
+	}
+	dark := 0
+	for y := 0; y < img.Bounds().Dy(); y++ {
+		for x := 0; x < img.Bounds().Dx(); x++ {
+			if c, _, _, _ := img.At(x, y).RGBA(); c>>8 < 200 {
+				dark++
+			}
+		}
+	}
+	if dark == 0 {
+		t.Error("a blank thumbnail of a drawn page")
+	}
+}
