@@ -84,7 +84,8 @@ type Renderer struct {
 }
 
 type call struct {
-	done chan struct{}
+	urgent atomic.Bool // a screen waits for it: it no longer gives way
+	done   chan struct{}
 	data []byte
 	err  error
 }
@@ -208,8 +209,9 @@ func (r *Renderer) yield(ctx context.Context) error {
 
 // Page returns the PNG of one page (1-based) of the PDF at pdfPath, whose
 // content hash is sum (the cache key), with its long side size pixels.
+// Thumbnails give way to the other images a screen waits for.
 func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error) {
-	return r.page(ctx, pdfPath, sum, page, size, false)
+	return r.page(ctx, pdfPath, sum, page, size, size == SizeThumb)
 }
 
 func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, background bool) ([]byte, error) {
@@ -217,12 +219,12 @@ func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int
 		return nil, ErrPage
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
-	return r.single(ctx, cached, cached, background, func() ([]byte, error) {
+	return r.single(ctx, cached, cached, background, func(low func() bool) ([]byte, error) {
 		if size == SizeThumb {
 			// A thumbnail is the screen image made small: no render of its own.
 			return r.thumbFromScreen(pdfPath, sum, cached, page, background)
 		}
-		return r.renderAndStore(pdfPath, cached, page, size)
+		return r.renderAndStore(low, pdfPath, cached, page, size)
 	})
 }
 
@@ -273,7 +275,10 @@ func shrink(img image.Image, size int) *image.Gray {
 // ask for key at the same time. The render is detached from the caller:
 // a browser that goes away does not waste a render another screen will
 // ask for next.
-func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func() ([]byte, error)) ([]byte, error) {
+//
+// A background call gives way (before it takes a render slot) while a
+// screen waits for another image, unless a screen waits for this one.
+func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func(low func() bool) ([]byte, error)) ([]byte, error) {
 	if data, ok := readCache(cached); ok {
 		return data, nil
 	}
@@ -287,12 +292,15 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 		c = &call{done: make(chan struct{})}
 		r.inflight[key] = c
 	}
+	if !background {
+		c.urgent.Store(true)
+	}
 	r.inflightMu.Unlock()
 	if !busy {
 		r.renders.Add(1)
 		go func() {
 			defer r.renders.Done()
-			c.data, c.err = render()
+			c.data, c.err = render(func() bool { return !c.urgent.Load() && r.waiting.Load() > 0 })
 			r.inflightMu.Lock()
 			delete(r.inflight, key)
 			r.inflightMu.Unlock()
@@ -315,8 +323,8 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 	}
 }
 
-func (r *Renderer) renderAndStore(pdfPath, cached string, page, size int) ([]byte, error) {
-	data, err := r.render(pdfPath, page, size)
+func (r *Renderer) renderAndStore(low func() bool, pdfPath, cached string, page, size int) ([]byte, error) {
+	data, err := r.render(low, pdfPath, page, size)
 	if err != nil {
 		return nil, err
 	}
@@ -334,8 +342,8 @@ func (r *Renderer) timeout() time.Duration {
 	return 20 * time.Second
 }
 
-func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
-	img, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
+func (r *Renderer) render(low func() bool, pdfPath string, page, size int) ([]byte, error) {
+	img, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
 	if err != nil {
 		return nil, err
 	}
@@ -355,8 +363,12 @@ func encodePNG(img image.Image) ([]byte, error) {
 
 // run runs one render on a PDFium instance of the pool, within the
 // worker slots and the timeout.
-func (r *Renderer) run(page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
+// low, while it answers true, holds the render back.
+func (r *Renderer) run(low func() bool, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
 	r.Start()
+	for low != nil && low() {
+		time.Sleep(20 * time.Millisecond)
+	}
 	<-r.ready
 	if r.initErr != nil {
 		return nil, r.initErr

@@ -50,13 +50,13 @@ func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x
 	dir := filepath.Join(r.CacheDir, "pages", sum, fmt.Sprintf("%d-L%d", page, level))
 	cached := filepath.Join(dir, fmt.Sprintf("%d-%d.png", x, y))
 	if level <= LevelsPrerendered {
-		return r.single(ctx, dir, cached, background, func() ([]byte, error) {
-			return nil, r.renderLevel(pdfPath, dir, page, level)
+		return r.single(ctx, dir, cached, background, func(low func() bool) ([]byte, error) {
+			return nil, r.renderLevel(low, pdfPath, dir, page, level)
 		})
 	}
 	bx, by := x/blockTiles, y/blockTiles
-	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, background, func() ([]byte, error) {
-		return nil, r.renderBlock(pdfPath, dir, page, level, bx, by)
+	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, background, func(low func() bool) ([]byte, error) {
+		return nil, r.renderBlock(low, pdfPath, dir, page, level, bx, by)
 	})
 }
 
@@ -68,12 +68,12 @@ func levelSize(wPt, hPt float64, level int) (w, h int, scale float64) {
 
 // renderLevel draws a whole level (in bands when it is too big for one
 // bitmap) and writes all its tiles; a level already on disk is skipped.
-func (r *Renderer) renderLevel(pdfPath, dir string, page, level int) error {
+func (r *Renderer) renderLevel(low func() bool, pdfPath, dir string, page, level int) error {
 	if _, ok := readCache(filepath.Join(dir, "0-0.png")); ok {
 		return nil
 	}
 	tiles := map[[2]int][]byte{}
-	_, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) {
+	_, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
 			band := h
@@ -117,9 +117,9 @@ func (r *Renderer) renderLevel(pdfPath, dir string, page, level int) error {
 }
 
 // renderBlock draws block (bx, by) of a deep level and keeps its tiles.
-func (r *Renderer) renderBlock(pdfPath, dir string, page, level, bx, by int) error {
+func (r *Renderer) renderBlock(low func() bool, pdfPath, dir string, page, level, bx, by int) error {
 	tiles := map[[2]int][]byte{}
-	_, err := r.run(page, func(inst pdfium.Pdfium) (image.Image, error) {
+	_, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
 			left, top := bx*blockTiles*TileSize, by*blockTiles*TileSize
