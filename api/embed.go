@@ -33,6 +33,9 @@ type embedRequest struct {
 type embedLink struct {
 	URL       string `json:"url"`
 	ExpiresAt int64  `json:"expiresAt"`
+	// FrameOrigins are the origins the operator allowed to frame the
+	// screens (partners set --frame-origin): empty, browsers refuse.
+	FrameOrigins []string `json:"frameOrigins"`
 }
 
 func (s *Server) embedTokens() *embed.Tokens {
@@ -92,7 +95,8 @@ func (s *Server) createEmbed(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(screen, jobID, token), ExpiresAt: claims.ExpiresAt})
+	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(screen, jobID, token), ExpiresAt: claims.ExpiresAt,
+		FrameOrigins: append([]string{}, partner.FrameOrigins...)})
 	return nil
 }
 
@@ -236,7 +240,8 @@ func (s *Server) chatLink(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(embed.ScreenChat, jobID, token), ExpiresAt: claims.ExpiresAt})
+	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(embed.ScreenChat, jobID, token), ExpiresAt: claims.ExpiresAt,
+		FrameOrigins: append([]string{}, principalFrom(r.Context()).partner.FrameOrigins...)})
 	return nil
 }
 
