@@ -98,7 +98,9 @@ func (r *browserRig) activeBoxHoldsItsWords(anchors map[string]anchorInfo) strin
 	if !ok {
 		r.t.Fatalf("active box of unknown finding %s", active.ID)
 	}
-	var words struct{ Boxes []struct{ Left, Top, Width, Height float64 } }
+	var words struct {
+		Boxes []struct{ Left, Top, Width, Height float64 }
+	}
 	r.mustFrame(fmt.Sprintf(`fetch('/embed/api/jobs/' + document.getElementById('app').dataset.job + '/files/%s/pages/%d/words?text=' + encodeURIComponent(%q),
 		{headers: {'X-Embed-Token': new URL(location.href).searchParams.get('t')}}).then(function(r){ return r.json() })`, a.FileID, a.Page, a.Text), &words)
 	if len(words.Boxes) == 0 {

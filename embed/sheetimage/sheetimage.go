@@ -86,8 +86,8 @@ type Renderer struct {
 type call struct {
 	urgent atomic.Bool // a screen waits for it: it no longer gives way
 	done   chan struct{}
-	data []byte
-	err  error
+	data   []byte
+	err    error
 }
 
 // Start compiles the WebAssembly module in the background (about 15 s on
