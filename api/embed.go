@@ -21,6 +21,7 @@ import (
 type PageImages interface {
 	Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error)
 	Tile(ctx context.Context, pdfPath, sum string, page, level, x, y int) ([]byte, error)
+	WarmLevels(pdfPath, sum string, pages int)
 }
 
 type embedRequest struct {
@@ -272,8 +273,13 @@ func (s *Server) pageImage(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return invalidParam("size", "size must be thumb, screen or large.")
 	}
-	return s.servePageImage(w, r, func(ctx context.Context, path, sum string, page int) ([]byte, error) {
-		return s.opts.Pages.Page(ctx, path, sum, page, size)
+	return s.servePageImage(w, r, func(ctx context.Context, path, sum string, page, pages int) ([]byte, error) {
+		data, err := s.opts.Pages.Page(ctx, path, sum, page, size)
+		if err == nil && size == sheetimage.SizeScreen && pages > 0 {
+			// A screen shows the file's sheets: its zoom steps come next.
+			s.opts.Pages.WarmLevels(path, sum, pages)
+		}
+		return data, err
 	})
 }
 
@@ -288,12 +294,12 @@ func (s *Server) pageTile(w http.ResponseWriter, r *http.Request) error {
 		}
 		at[i] = n
 	}
-	return s.servePageImage(w, r, func(ctx context.Context, path, sum string, page int) ([]byte, error) {
+	return s.servePageImage(w, r, func(ctx context.Context, path, sum string, page, _ int) ([]byte, error) {
 		return s.opts.Pages.Tile(ctx, path, sum, page, at[0], at[1], at[2])
 	})
 }
 
-func (s *Server) servePageImage(w http.ResponseWriter, r *http.Request, image func(ctx context.Context, path, sum string, page int) ([]byte, error)) error {
+func (s *Server) servePageImage(w http.ResponseWriter, r *http.Request, image func(ctx context.Context, path, sum string, page, pages int) ([]byte, error)) error {
 	if s.opts.Pages == nil {
 		return errNotFound
 	}
@@ -317,7 +323,11 @@ func (s *Server) servePageImage(w http.ResponseWriter, r *http.Request, image fu
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
 	defer cancel()
-	data, err := image(ctx, s.blobs.Path(fileID, f.SHA256), f.SHA256, page)
+	pages := 0
+	if f.PageCount != nil {
+		pages = *f.PageCount
+	}
+	data, err := image(ctx, s.blobs.Path(fileID, f.SHA256), f.SHA256, page, pages)
 	if errors.Is(err, sheetimage.ErrPage) {
 		return errorf(http.StatusNotFound, "not_found", "This page could not be rendered as an image.")
 	}

@@ -81,6 +81,9 @@ type Renderer struct {
 	inflight   map[string]*call
 	renders    sync.WaitGroup // Close waits for them
 	waiting    atomic.Int32   // callers a screen waits on; prerendering gives way
+	warmed     sync.Map       // sum → zoom levels being drawn or drawn
+	stopping   chan struct{}  // closed by Close: background drawing ends
+	stopOnce   sync.Once
 }
 
 type call struct {
@@ -100,6 +103,7 @@ func (r *Renderer) Start() {
 			r.Workers = 1
 		}
 		r.slots = make(chan struct{}, r.Workers)
+		r.stopping = make(chan struct{})
 		r.inflight = map[string]*call{}
 		go func() {
 			defer close(r.ready)
@@ -164,35 +168,86 @@ func (r *Renderer) Close() {
 		return
 	}
 	<-r.ready
+	r.stopOnce.Do(func() { close(r.stopping) })
 	r.renders.Wait()
 	if r.pool != nil {
 		_ = r.pool.Close()
 	}
 }
 
-// Prerender renders every page of a scanned file, screen images (and the
-// thumbnails made from them) first, then the zoom levels that are cut into tiles in one render
-// (LevelsPrerendered), so the job screen's sheets and their first zoom
-// steps come from the cache. It gives way to renders a screen is waiting
-// for: one page render at most stands between a screen and its image.
+// Budgets of the background drawing. A file whose page takes longer than
+// slowPage to draw, or that fails, stops its background drawing: its
+// pages are drawn as screens ask for them.
+const (
+	slowPage      = 5 * time.Second
+	screensBudget = 45 * time.Second // a file's screen images after its scan
+	levelsBudget  = 10 * time.Minute // a file's zoom levels once a screen shows it
+)
+
+// Prerender draws the screen images (and the thumbnails made from them)
+// of a scanned file's pages, in order, within screensBudget, so any
+// sheet's first view comes from the cache. It gives way to renders a
+// screen is waiting for: one page render at most stands between a screen
+// and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
-	steps := []func(page int) error{
-		// The screen image, and the thumbnail made from it.
-		func(page int) error { _, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true); return err },
+	r.background(ctx, pages, screensBudget, func(page int) error {
+		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true)
+		return err
+	})
+}
+
+// WarmLevels draws, in the background, the zoom levels cut into tiles in
+// one render (LevelsPrerendered) for every page of a file, once per file
+// and process: the job screen calls it when it first shows the file's
+// sheets, so the zoom steps that follow come from the cache. Close stops it.
+func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
+	if _, started := r.warmed.LoadOrStore(sum, true); started {
+		return
 	}
-	for level := 1; level <= LevelsPrerendered; level++ {
-		steps = append(steps, func(page int) error { _, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true); return err })
-	}
-	for _, step := range steps {
-		for page := 1; page <= pages; page++ {
-			if err := r.yield(ctx); err != nil {
-				return
+	r.Start()
+	r.renders.Add(1)
+	go func() {
+		defer r.renders.Done()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-r.stopping:
+				cancel()
+			case <-ctx.Done():
 			}
-			if err := step(page); err != nil && ctx.Err() != nil {
+		}()
+		for level := 1; level <= LevelsPrerendered; level++ {
+			if r.background(ctx, pages, levelsBudget, func(page int) error {
+				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true)
+				return err
+			}) != nil {
 				return
 			}
 		}
+	}()
+}
+
+// background runs draw for pages 1..pages in order, giving way to
+// screens, until one fails or is slow, the budget is spent or ctx ends.
+func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, draw func(page int) error) error {
+	start := time.Now()
+	for page := 1; page <= pages; page++ {
+		if err := r.yield(ctx); err != nil {
+			return err
+		}
+		if time.Since(start) > budget {
+			return context.DeadlineExceeded
+		}
+		t0 := time.Now()
+		if err := draw(page); err != nil {
+			return err
+		}
+		if time.Since(t0) > slowPage {
+			return context.DeadlineExceeded
+		}
 	}
+	return nil
 }
 
 // yield waits while a screen waits for a render.

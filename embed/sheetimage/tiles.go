@@ -24,9 +24,9 @@ import (
 const (
 	TileSize = 512
 	MaxLevel = 3
-	// LevelsPrerendered are drawn whole (one render, then cut) when a scan
-	// completes or on their first tile; deeper levels tile by tile, each
-	// kept once drawn.
+	// LevelsPrerendered are drawn whole (one render, then cut) for every
+	// page once a screen shows the file (WarmLevels), or at their first
+	// tile; deeper levels a block of tiles at a time; all kept once drawn.
 	LevelsPrerendered = 2
 	// blockTiles: a deep level is drawn a block of blockTiles² tiles at a
 	// time. Most of a render's time goes to reading the page's drawing,
