@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,9 +22,16 @@ import (
 // would and waits for its scan to end; it answers the job id.
 func (r *browserRig) scanned(name, corpusFile string) string {
 	r.t.Helper()
-	pdf, err := os.ReadFile(filepath.Join("../../shared/corpus", corpusFile))
+	return r.scannedFile(name, filepath.Join("../../shared/corpus", corpusFile))
+}
+
+// scannedFile is scanned for any PDF; the job's status may be failed.
+func (r *browserRig) scannedFile(name, path string) string {
+	r.t.Helper()
+	corpusFile := filepath.Base(path)
+	pdf, err := os.ReadFile(path)
 	if err != nil {
-		r.t.Skipf("corpus file %s absent", corpusFile)
+		r.t.Skipf("PDF %s absent", path)
 	}
 	var job struct{ JobID string }
 	r.apiCall("POST", "/api/v1/jobs", fmt.Sprintf(`{"name":%q}`, name), &job)
@@ -477,4 +485,42 @@ func TestScreensLoadOnlyFromAppliance(t *testing.T) {
 	if len(r.cookies) > 0 {
 		t.Errorf("Set-Cookie seen: %v", r.cookies)
 	}
+}
+
+// TestFailedScanInBrowser: a scan that failed says why and what to do
+// instead, and does not offer the same files again: the review starts
+// only with a new upload.
+func TestFailedScanInBrowser(t *testing.T) {
+	qpdf, err := exec.LookPath("qpdf")
+	if err != nil {
+		t.Skip("qpdf not installed")
+	}
+	src, err := filepath.Abs("../../shared/corpus/fsec_pv_permit_sample_generated.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("corpus absent")
+	}
+	locked := filepath.Join(t.TempDir(), "locked.pdf")
+	if out, err := exec.Command(qpdf, "--encrypt", "user-secret", "owner-secret", "256", "--", src, locked).CombinedOutput(); err != nil {
+		t.Fatalf("qpdf: %v %s", err, out)
+	}
+	r := newBrowserRig(t)
+	jobID := r.scannedFile("Locked plans", locked)
+	r.open(r.link("job", jobID))
+	r.waitFrame("failure shown", `!document.getElementById('failure').hidden`, 30*time.Second)
+	var shown struct {
+		Failure, Start string
+		Disabled       bool
+	}
+	r.mustFrame(`({failure: document.getElementById('failure').textContent, start: document.getElementById('start').textContent, disabled: document.getElementById('start').disabled})`, &shown)
+	if !strings.Contains(shown.Failure, "password") || !strings.Contains(shown.Failure, "could not be done") {
+		t.Errorf("failure panel %q: want the reason and what to do", shown.Failure)
+	}
+	if !shown.Disabled || strings.Contains(shown.Start, "again") {
+		t.Errorf("start button %q (disabled %v): the same files offered again", shown.Start, shown.Disabled)
+	}
+	r.uploadFiles("#pdfs", []string{src})
+	r.waitFrame("a new upload enables the review", `document.querySelector('#uploads li.done') && !document.getElementById('start').disabled`, 30*time.Second)
 }
