@@ -20,6 +20,8 @@ import (
 // PageImages renders sheet images for the hosted screens (sheetimage.Renderer).
 type PageImages interface {
 	Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error)
+	Tile(ctx context.Context, pdfPath, sum string, page, level, x, y int) ([]byte, error)
+	WarmLevels(pdfPath, sum string, pages int)
 }
 
 type embedRequest struct {
@@ -32,6 +34,9 @@ type embedRequest struct {
 type embedLink struct {
 	URL       string `json:"url"`
 	ExpiresAt int64  `json:"expiresAt"`
+	// FrameOrigins are the origins the operator allowed to frame the
+	// screens (partners set --frame-origin): empty, browsers refuse.
+	FrameOrigins []string `json:"frameOrigins"`
 }
 
 func (s *Server) embedTokens() *embed.Tokens {
@@ -91,7 +96,8 @@ func (s *Server) createEmbed(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(screen, jobID, token), ExpiresAt: claims.ExpiresAt})
+	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(screen, jobID, token), ExpiresAt: claims.ExpiresAt,
+		FrameOrigins: append([]string{}, partner.FrameOrigins...)})
 	return nil
 }
 
@@ -224,6 +230,22 @@ func (s *Server) embedScreen(screen string) http.Handler {
 	})
 }
 
+// chatLink mints a chat link for the job a job screen shows (or a login
+// link's job list names), so the screen can open the job's chat. It ends
+// when the link it came from ends: a screen cannot lengthen its own time.
+func (s *Server) chatLink(w http.ResponseWriter, r *http.Request) error {
+	c := principalFrom(r.Context()).link
+	ttl := time.Unix(c.ExpiresAt, 0).Sub(s.now())
+	jobID := r.PathValue("jobId")
+	token, claims, err := s.embedTokens().MintClaims(embed.Claims{PartnerID: c.PartnerID, Screen: embed.ScreenChat, JobID: jobID}, ttl)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, embedLink{URL: s.screenURL(embed.ScreenChat, jobID, token), ExpiresAt: claims.ExpiresAt,
+		FrameOrigins: append([]string{}, principalFrom(r.Context()).partner.FrameOrigins...)})
+	return nil
+}
+
 // listEmbedJobs is the login screen's job list: the partner API's list
 // plus a search over name and external id (q).
 func (s *Server) listEmbedJobs(w http.ResponseWriter, r *http.Request) error {
@@ -239,8 +261,45 @@ func (s *Server) listEmbedJobs(w http.ResponseWriter, r *http.Request) error {
 }
 
 // pageImage serves one page of one of the job's files as PNG, rendered
-// on the appliance: size "screen" (default) or "large".
+// on the appliance: size "screen" (default), "thumb" or "large".
 func (s *Server) pageImage(w http.ResponseWriter, r *http.Request) error {
+	size := sheetimage.SizeScreen
+	switch r.URL.Query().Get("size") {
+	case "", "screen":
+	case "thumb":
+		size = sheetimage.SizeThumb
+	case "large":
+		size = sheetimage.SizeLarge
+	default:
+		return invalidParam("size", "size must be thumb, screen or large.")
+	}
+	return s.servePageImage(w, r, func(ctx context.Context, path, sum string, page, pages int) ([]byte, error) {
+		data, err := s.opts.Pages.Page(ctx, path, sum, page, size)
+		if err == nil && size == sheetimage.SizeScreen && pages > 0 {
+			// A screen shows the file's sheets: its zoom steps come next.
+			s.opts.Pages.WarmLevels(path, sum, pages)
+		}
+		return data, err
+	})
+}
+
+// pageTile serves one tile of a page's zoom level (sheetimage.Tile): the
+// job screen's viewer asks for the tiles in view at the zoom it shows.
+func (s *Server) pageTile(w http.ResponseWriter, r *http.Request) error {
+	var at [3]int
+	for i, name := range []string{"level", "x", "y"} {
+		n, err := strconv.Atoi(r.PathValue(name))
+		if err != nil || n < 0 || n > 1000 {
+			return errNotFound
+		}
+		at[i] = n
+	}
+	return s.servePageImage(w, r, func(ctx context.Context, path, sum string, page, _ int) ([]byte, error) {
+		return s.opts.Pages.Tile(ctx, path, sum, page, at[0], at[1], at[2])
+	})
+}
+
+func (s *Server) servePageImage(w http.ResponseWriter, r *http.Request, image func(ctx context.Context, path, sum string, page, pages int) ([]byte, error)) error {
 	if s.opts.Pages == nil {
 		return errNotFound
 	}
@@ -251,14 +310,6 @@ func (s *Server) pageImage(w http.ResponseWriter, r *http.Request) error {
 	page, err := strconv.Atoi(r.PathValue("page"))
 	if err != nil || page < 1 || page > 100000 {
 		return errNotFound
-	}
-	size := sheetimage.SizeScreen
-	switch r.URL.Query().Get("size") {
-	case "", "screen":
-	case "large":
-		size = sheetimage.SizeLarge
-	default:
-		return invalidParam("size", "size must be screen or large.")
 	}
 	f, _, err := s.store.JobFile(principalFrom(r.Context()).partner.ID, jobID, fileID)
 	if err != nil {
@@ -272,7 +323,11 @@ func (s *Server) pageImage(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
 	defer cancel()
-	data, err := s.opts.Pages.Page(ctx, s.blobs.Path(fileID, f.SHA256), f.SHA256, page, size)
+	pages := 0
+	if f.PageCount != nil {
+		pages = *f.PageCount
+	}
+	data, err := image(ctx, s.blobs.Path(fileID, f.SHA256), f.SHA256, page, pages)
 	if errors.Is(err, sheetimage.ErrPage) {
 		return errorf(http.StatusNotFound, "not_found", "This page could not be rendered as an image.")
 	}

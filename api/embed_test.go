@@ -12,8 +12,9 @@ import (
 )
 
 type embedLinkJSON struct {
-	URL       string `json:"url"`
-	ExpiresAt int64  `json:"expiresAt"`
+	URL          string   `json:"url"`
+	ExpiresAt    int64    `json:"expiresAt"`
+	FrameOrigins []string `json:"frameOrigins"`
 }
 
 func (h *harness) embedLink(p partner, screen, jobID string) embedLinkJSON {
@@ -120,7 +121,9 @@ func TestEmbedRefusals(t *testing.T) {
 		{"GET", "/embed/api/jobs/{job}/files/{file}/annotated", []string{"job", "login"}, false},
 		{"GET", "/embed/api/jobs/{job}/files/{file}/pages/1", []string{"job", "chat", "login"}, false},
 		{"GET", "/embed/api/jobs/{job}/files/{file}/pages/1/words", []string{"job", "chat", "login"}, false},
+		{"GET", "/embed/api/jobs/{job}/files/{file}/pages/1/tiles/1/0/0", []string{"job", "chat", "login"}, false},
 		{"POST", "/embed/api/jobs/{job}/chat", []string{"chat"}, false},
+		{"POST", "/embed/api/jobs/{job}/chat-link", []string{"job", "login"}, false},
 	}
 	tokens := map[string]string{"job": jobTok, "chat": chatTok, "login": loginTok}
 	h.clock.Advance(29 * time.Minute)
@@ -239,6 +242,39 @@ func TestEmbedScreenHeaders(t *testing.T) {
 		wantStatus(t, resp, http.StatusOK)
 		if got := len(decode[jobListJSON](t, resp).Jobs); got != want {
 			t.Errorf("q=%q: %d jobs, want %d", q, got, want)
+		}
+	}
+}
+
+// TestEmbedChatLink: a job screen (or the job list) opens its job's chat
+// with a chat link minted from its own link, for that job only, ending
+// when its own link ends; the embed answer lists the frame origins.
+func TestEmbedChatLink(t *testing.T) {
+	h := newHarness(t)
+	alice := h.newPartner("Alice")
+	job := h.createJob(alice, map[string]any{"name": "A"})
+	if l := h.embedLink(alice, "job", job.JobID); l.FrameOrigins == nil || len(l.FrameOrigins) != 0 {
+		t.Errorf("frameOrigins with none set: %#v", l.FrameOrigins)
+	}
+	if _, err := h.admin.SetPartner(context.Background(), "Alice", api.PartnerSettings{FrameOrigins: []string{"https://portal.example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, screen := range []string{"job", "login"} {
+		own := h.embedLink(alice, screen, job.JobID)
+		if len(own.FrameOrigins) != 1 || own.FrameOrigins[0] != "https://portal.example.org" {
+			t.Errorf("frameOrigins %v", own.FrameOrigins)
+		}
+		h.clock.Advance(10 * time.Minute)
+		resp := h.send(req{Method: "POST", Path: "/embed/api/jobs/" + job.JobID + "/chat-link", Header: map[string]string{"X-Embed-Token": tokenOf(t, own.URL)}})
+		wantStatus(t, resp, http.StatusOK)
+		chat := decode[embedLinkJSON](t, resp)
+		if !strings.HasPrefix(chat.URL, h.srv.URL+"/embed/chat/"+job.JobID+"?t=") || chat.ExpiresAt != own.ExpiresAt {
+			t.Errorf("%s screen's chat link %s until %d; want the job's chat until %d", screen, chat.URL, chat.ExpiresAt, own.ExpiresAt)
+		}
+		tok := tokenOf(t, chat.URL)
+		wantStatus(t, h.send(req{Method: "GET", Path: "/embed/chat/" + job.JobID + "?t=" + tok}), http.StatusOK)
+		if r := h.send(req{Method: "GET", Path: "/embed/job/" + job.JobID + "?t=" + tok}); r.Status != http.StatusForbidden {
+			t.Errorf("a chat link opened the job screen: %d", r.Status)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +36,10 @@ func invalidParam(param, format string, args ...any) *Error {
 	e.Param = param
 	return e
 }
+
+// statusClientClosed marks, in the access log, a request whose client
+// closed the connection before its answer (nginx's 499).
+const statusClientClosed = 499
 
 var errNotFound = errorf(http.StatusNotFound, "not_found", "No such resource.")
 
@@ -79,8 +84,16 @@ type errorDetail struct {
 // Server faults are logged with their cause; client errors only appear in
 // the access log line (as its code).
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	apiErr := asAPIError(err)
 	info := requestInfoFrom(r.Context())
+	if r.Context().Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		// The client went away (a browser cancels the images it scrolled
+		// past): nothing failed and no one reads the answer. 499 is the
+		// access log's usual mark for it.
+		info.code = "client_closed"
+		w.WriteHeader(statusClientClosed)
+		return
+	}
+	apiErr := asAPIError(err)
 	info.code = apiErr.Code
 	if apiErr.Status >= 500 {
 		route, path := loggedPath(r)

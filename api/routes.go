@@ -68,8 +68,10 @@ func (s *Server) routeTable() []route {
 		{"GET", "/embed/api/jobs/{jobId}/export/csv", s.embedAPI(s.exportCSVDownload, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/annotated", s.embedAPI(s.annotatedURL, embed.ScreenJob)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}", s.embedAPI(s.pageImage, embed.ScreenJob, embed.ScreenChat)},
+		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}/tiles/{level}/{x}/{y}", s.embedAPI(s.pageTile, embed.ScreenJob, embed.ScreenChat)},
 		{"GET", "/embed/api/jobs/{jobId}/files/{fileId}/pages/{page}/words", s.embedAPI(s.citedWords, embed.ScreenJob, embed.ScreenChat)},
 		{"POST", "/embed/api/jobs/{jobId}/chat", s.embedAPI(s.chat, embed.ScreenChat)},
+		{"POST", "/embed/api/jobs/{jobId}/chat-link", s.embedAPI(s.chatLink, embed.ScreenJob)},
 
 		{"PUT", "/uploads/{fileId}", s.handle(s.upload)},
 		{"OPTIONS", "/uploads/{fileId}", s.handle(s.uploadPreflight)},

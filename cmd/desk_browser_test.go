@@ -61,14 +61,16 @@ func TestExaminerDeskInBrowser(t *testing.T) {
 	r.waitFrame("dismissed", fmt.Sprintf(`document.querySelector('.finding[data-finding=%q]').dataset.status === 'dismissed'`, dismissed), 10*time.Second)
 
 	// Draw a comment on the second sheet with the mouse.
-	r.mustFrame(`document.getElementById('add-comment').click(); document.querySelectorAll('.canvas')[1].scrollIntoView({block: 'center'})`, nil)
+	r.mustFrame(`document.querySelectorAll('.thumb')[1].click()`, nil)
+	r.waitFrame("second sheet shown", `document.querySelector('#v-port .canvas').dataset.sheet === document.querySelectorAll('.thumb')[1].dataset.sheet && document.querySelector('#v-port img.base').complete && document.getElementById('v-loading').hidden`, time.Minute)
+	r.mustFrame(`document.getElementById('add-comment').click(); document.getElementById('v-port').scrollIntoView({block: 'center'})`, nil)
 	var frameBox, canvasBox struct{ X, Y, W, H float64 }
 	raw, err := chromedp.Run(r.ctx, chromedp.Evaluate[[]byte](`(function(){ var b = document.getElementById('pr').getBoundingClientRect(); return {x: b.left, y: b.top, w: b.width, h: b.height} })()`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	decodeInto(t, raw, &frameBox)
-	r.mustFrame(`(function(){ var b = document.querySelectorAll('.canvas')[1].getBoundingClientRect(); return {x: b.left, y: b.top, w: b.width, h: b.height} })()`, &canvasBox)
+	r.mustFrame(`(function(){ var b = document.querySelector('#v-port .canvas').getBoundingClientRect(); return {x: b.left, y: b.top, w: b.width, h: b.height} })()`, &canvasBox)
 	x0, y0 := frameBox.X+canvasBox.X+0.2*canvasBox.W, frameBox.Y+canvasBox.Y+0.2*canvasBox.H
 	x1, y1 := frameBox.X+canvasBox.X+0.6*canvasBox.W, frameBox.Y+canvasBox.Y+0.5*canvasBox.H
 	if y1 > frameBox.Y+frameBox.H {
@@ -97,6 +99,7 @@ func TestExaminerDeskInBrowser(t *testing.T) {
 	var body struct {
 		Findings []struct {
 			FindingID       string
+			FileID          string
 			Title           string
 			Source          string
 			EvidenceAnchors []struct {
@@ -119,10 +122,23 @@ func TestExaminerDeskInBrowser(t *testing.T) {
 		if listed != f.Disposition.Status {
 			t.Errorf("finding %s: listed %q, API %q", f.FindingID, listed, f.Disposition.Status)
 		}
+		// The viewer shows one sheet: the boxes of the finding's first
+		// anchor's sheet.
 		var boxes, dashed int
+		onSheet := 0
+		if len(f.EvidenceAnchors) > 0 {
+			key := fmt.Sprintf("%s:%d", f.FileID, f.EvidenceAnchors[0].Page)
+			r.mustFrame(fmt.Sprintf(`document.querySelector('.thumb[data-sheet=%q]').click()`, key), nil)
+			r.waitFrame("sheet "+key, fmt.Sprintf(`document.querySelector('#v-port .canvas').dataset.sheet === %q`, key), 10*time.Second)
+			for _, a := range f.EvidenceAnchors {
+				if a.Page == f.EvidenceAnchors[0].Page {
+					onSheet++
+				}
+			}
+		}
 		r.mustFrame(fmt.Sprintf(`document.querySelectorAll('.box[data-finding=%q]').length`, f.FindingID), &boxes)
 		r.mustFrame(fmt.Sprintf(`document.querySelectorAll('.box-dismissed[data-finding=%q]').length`, f.FindingID), &dashed)
-		if boxes != len(f.EvidenceAnchors) || (f.Disposition.Status == "dismissed") != (dashed > 0 || boxes == 0 && f.Disposition.Status == "dismissed") {
+		if boxes != onSheet || (f.Disposition.Status == "dismissed") != (dashed > 0 || boxes == 0 && f.Disposition.Status == "dismissed") {
 			t.Errorf("finding %s (%s): %d boxes (%d dismissed-style), %d anchors", f.FindingID, f.Disposition.Status, boxes, dashed, len(f.EvidenceAnchors))
 		}
 		switch f.FindingID {

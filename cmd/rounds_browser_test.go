@@ -166,16 +166,18 @@ func TestRoundsInBrowser(t *testing.T) {
 		t.Errorf("round badges %v: no finding still standing", after.Badges)
 	}
 	// W-001 is revised: its changed regions are drawn on it, with a caption.
-	r.waitFrame("changed regions drawn", `document.querySelectorAll('figure[data-revised] .change').length > 0`, 30*time.Second)
+	r.waitFrame("revised sheet marked", `document.querySelector('.thumb[data-revised]') !== null`, 30*time.Second)
+	r.mustFrame(`document.querySelector('.thumb[data-revised]').click()`, nil)
+	r.waitFrame("changed regions drawn", `document.querySelectorAll('#viewer[data-revised] .change').length > 0`, 30*time.Second)
 	var overlay struct {
 		Caption string
 		Removed int
 	}
-	r.mustFrame(`(function () { var f = document.querySelector('figure[data-revised]');
+	r.mustFrame(`(function () { var f = document.querySelector('#viewer[data-revised]');
 		return {caption: f.querySelector('.sheet-revised-note').textContent, removed: f.querySelectorAll('.change[data-change="removed"]').length} })()`, &overlay)
 	if !strings.HasPrefix(overlay.Caption, "Revised since round 1") || overlay.Removed == 0 {
 		t.Errorf("revised sheet caption %q with %d removed regions; want W-001's struck note", overlay.Caption, overlay.Removed)
 	}
-	r.mustFrame(`document.querySelector('figure[data-revised]').scrollIntoView({block: 'start'})`, nil)
+	r.mustFrame(`document.getElementById('viewer').scrollIntoView({block: 'start'})`, nil)
 	r.screenshot("rounds-round2-complete", 1280)
 }

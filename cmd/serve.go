@@ -213,7 +213,7 @@ func startAppliance(cfg Config, log *slog.Logger) (_ *appliance, err error) {
 			if f.SHA256 == "" || f.PageCount == nil {
 				continue
 			}
-			path, sum, pages := blobs.Path(f.ID, f.SHA256), f.SHA256, min(*f.PageCount, 2)
+			path, sum, pages := blobs.Path(f.ID, f.SHA256), f.SHA256, *f.PageCount
 			ap.goWork("sheet images", func() { ap.pages.Prerender(ctx, path, sum, pages) })
 		}
 	}

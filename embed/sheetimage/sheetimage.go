@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klippa-app/go-pdfium"
@@ -31,14 +32,13 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
-
-	"planreview/store/durable"
 )
 
 // Sizes a page is rendered at: the long side in pixels. Screen fits a
 // sheet in a browser column; Large is for zooming in on the words (about
 // 100 dpi on a 24×36 in sheet).
 const (
+	SizeThumb  = 240
 	SizeScreen = 1600
 	SizeLarge  = 3600
 )
@@ -80,12 +80,17 @@ type Renderer struct {
 	inflightMu sync.Mutex
 	inflight   map[string]*call
 	renders    sync.WaitGroup // Close waits for them
+	waiting    atomic.Int32   // callers a screen waits on; prerendering gives way
+	warmed     sync.Map       // sum → zoom levels being drawn or drawn
+	stopping   chan struct{}  // closed by Close: background drawing ends
+	stopOnce   sync.Once
 }
 
 type call struct {
-	done chan struct{}
-	data []byte
-	err  error
+	urgent atomic.Bool // a screen waits for it: it no longer gives way
+	done   chan struct{}
+	data   []byte
+	err    error
 }
 
 // Start compiles the WebAssembly module in the background (about 15 s on
@@ -98,6 +103,7 @@ func (r *Renderer) Start() {
 			r.Workers = 1
 		}
 		r.slots = make(chan struct{}, r.Workers)
+		r.stopping = make(chan struct{})
 		r.inflight = map[string]*call{}
 		go func() {
 			defer close(r.ready)
@@ -162,70 +168,225 @@ func (r *Renderer) Close() {
 		return
 	}
 	<-r.ready
+	r.stopOnce.Do(func() { close(r.stopping) })
 	r.renders.Wait()
 	if r.pool != nil {
 		_ = r.pool.Close()
 	}
 }
 
-// Prerender renders the first pages of a scanned file at screen size, so
-// the job screen's first sheets come from the cache.
+// Budgets of the background drawing. A file whose page takes longer than
+// slowPage to draw, or that fails, stops its background drawing: its
+// pages are drawn as screens ask for them.
+const (
+	slowPage      = 5 * time.Second
+	screensBudget = 45 * time.Second // a file's screen images after its scan
+	levelsBudget  = 10 * time.Minute // a file's zoom levels once a screen shows it
+)
+
+// Prerender draws the screen images (and the thumbnails made from them)
+// of a scanned file's pages, in order, within screensBudget, so any
+// sheet's first view comes from the cache. It gives way to renders a
+// screen is waiting for: one page render at most stands between a screen
+// and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
+	r.background(ctx, pages, screensBudget, func(page int) error {
+		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true)
+		return err
+	})
+}
+
+// WarmLevels draws, in the background, the zoom levels cut into tiles in
+// one render (LevelsPrerendered) for every page of a file, once per file
+// and process: the job screen calls it when it first shows the file's
+// sheets, so the zoom steps that follow come from the cache. Close stops it.
+func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
+	if _, started := r.warmed.LoadOrStore(sum, true); started {
+		return
+	}
+	r.Start()
+	r.renders.Add(1)
+	go func() {
+		defer r.renders.Done()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-r.stopping:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		for level := 1; level <= LevelsPrerendered; level++ {
+			if r.background(ctx, pages, levelsBudget, func(page int) error {
+				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true)
+				return err
+			}) != nil {
+				return
+			}
+		}
+	}()
+}
+
+// background runs draw for pages 1..pages in order, giving way to
+// screens, until one fails or is slow, the budget is spent or ctx ends.
+func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, draw func(page int) error) error {
+	start := time.Now()
 	for page := 1; page <= pages; page++ {
-		if _, err := r.Page(ctx, pdfPath, sum, page, SizeScreen); err != nil {
-			return
+		if err := r.yield(ctx); err != nil {
+			return err
+		}
+		if time.Since(start) > budget {
+			return context.DeadlineExceeded
+		}
+		t0 := time.Now()
+		if err := draw(page); err != nil {
+			return err
+		}
+		if time.Since(t0) > slowPage {
+			return context.DeadlineExceeded
 		}
 	}
+	return nil
+}
+
+// yield waits while a screen waits for a render.
+func (r *Renderer) yield(ctx context.Context) error {
+	for r.waiting.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return ctx.Err()
 }
 
 // Page returns the PNG of one page (1-based) of the PDF at pdfPath, whose
 // content hash is sum (the cache key), with its long side size pixels.
+// Thumbnails give way to the other images a screen waits for.
 func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error) {
+	return r.page(ctx, pdfPath, sum, page, size, size == SizeThumb)
+}
+
+func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, background bool) ([]byte, error) {
 	if page < 1 || size < 64 || size > SizeLarge {
 		return nil, ErrPage
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
-	if data, err := os.ReadFile(cached); err == nil {
+	return r.single(ctx, cached, cached, background, func(low func() bool) ([]byte, error) {
+		if size == SizeThumb {
+			// A thumbnail is the screen image made small: no render of its own.
+			return r.thumbFromScreen(pdfPath, sum, cached, page, background)
+		}
+		return r.renderAndStore(low, pdfPath, cached, page, size)
+	})
+}
+
+func (r *Renderer) thumbFromScreen(pdfPath, sum, cached string, page int, background bool) ([]byte, error) {
+	data, err := r.page(context.Background(), pdfPath, sum, page, SizeScreen, background)
+	if err != nil {
+		return nil, err
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPage, err)
+	}
+	thumb, err := encodePNG(shrink(img, SizeThumb))
+	if err != nil {
+		return nil, err
+	}
+	_ = writeCache(cached, thumb, 0o600)
+	return thumb, nil
+}
+
+// shrink scales img down so its long side is size pixels, each pixel the
+// mean of the grey levels it covers.
+func shrink(img image.Image, size int) *image.Gray {
+	b := img.Bounds()
+	scale := float64(size) / float64(max(b.Dx(), b.Dy()))
+	w, h := max(1, int(float64(b.Dx())*scale+0.5)), max(1, int(float64(b.Dy())*scale+0.5))
+	out := image.NewGray(image.Rect(0, 0, w, h))
+	sum := make([]float64, w*h)
+	n := make([]float64, w*h)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		ty := min(h-1, int(float64(y-b.Min.Y)*scale))
+		for x := b.Min.X; x < b.Max.X; x++ {
+			tx := min(w-1, int(float64(x-b.Min.X)*scale))
+			r, g, bl, _ := img.At(x, y).RGBA()
+			sum[ty*w+tx] += float64(r*299+g*587+bl*114) / 1000 / 257
+			n[ty*w+tx]++
+		}
+	}
+	for i := range out.Pix {
+		if n[i] > 0 {
+			out.Pix[i] = uint8(sum[i]/n[i] + 0.5)
+		}
+	}
+	return out
+}
+
+// single answers the cached file, or runs render once however many callers
+// ask for key at the same time. The render is detached from the caller:
+// a browser that goes away does not waste a render another screen will
+// ask for next.
+//
+// A background call gives way (before it takes a render slot) while a
+// screen waits for another image, unless a screen waits for this one.
+func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func(low func() bool) ([]byte, error)) ([]byte, error) {
+	if data, ok := readCache(cached); ok {
 		return data, nil
 	}
-	// One render per image however many screens ask at once.
+	if !background {
+		r.waiting.Add(1)
+		defer r.waiting.Add(-1)
+	}
 	r.inflightMu.Lock()
-	c, busy := r.inflight[cached]
+	c, busy := r.inflight[key]
 	if !busy {
 		c = &call{done: make(chan struct{})}
-		r.inflight[cached] = c
+		r.inflight[key] = c
+	}
+	if !background {
+		c.urgent.Store(true)
 	}
 	r.inflightMu.Unlock()
 	if !busy {
 		r.renders.Add(1)
 		go func() {
 			defer r.renders.Done()
-			// Detached from the request: a browser that goes away does not
-			// waste a render another screen will ask for next.
-			c.data, c.err = r.renderAndStore(pdfPath, cached, page, size)
+			c.data, c.err = render(func() bool { return !c.urgent.Load() && r.waiting.Load() > 0 })
 			r.inflightMu.Lock()
-			delete(r.inflight, cached)
+			delete(r.inflight, key)
 			r.inflightMu.Unlock()
 			close(c.done)
 		}()
 	}
 	select {
 	case <-c.done:
+		if c.err == nil && key != cached {
+			// The call rendered a whole level; this caller's tile is one
+			// of the files it wrote.
+			if data, ok := readCache(cached); ok {
+				return data, nil
+			}
+			return nil, ErrPage
+		}
 		return c.data, c.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 }
 
-func (r *Renderer) renderAndStore(pdfPath, cached string, page, size int) ([]byte, error) {
-	data, err := r.render(pdfPath, page, size)
+func (r *Renderer) renderAndStore(low func() bool, pdfPath, cached string, page, size int) ([]byte, error) {
+	data, err := r.render(low, pdfPath, page, size)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(cached), 0o700); err != nil {
 		return data, nil // served, just not cached
 	}
-	_ = durable.WriteFile(cached, data, 0o600)
+	_ = writeCache(cached, data, 0o600)
 	return data, nil
 }
 
@@ -236,8 +397,33 @@ func (r *Renderer) timeout() time.Duration {
 	return 20 * time.Second
 }
 
-func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
+func (r *Renderer) render(low func() bool, pdfPath string, page, size int) ([]byte, error) {
+	img, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
+	if err != nil {
+		return nil, err
+	}
+	return encodePNG(img)
+}
+
+// encodePNG: line drawings compress well even at the fastest level,
+// which is several times quicker than the default on a big sheet.
+func encodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// run runs one render on a PDFium instance of the pool, within the
+// worker slots and the timeout.
+// low, while it answers true, holds the render back.
+func (r *Renderer) run(low func() bool, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
 	r.Start()
+	for low != nil && low() {
+		time.Sleep(20 * time.Millisecond)
+	}
 	<-r.ready
 	if r.initErr != nil {
 		return nil, r.initErr
@@ -262,23 +448,13 @@ func (r *Renderer) render(pdfPath string, page, size int) ([]byte, error) {
 				out <- result{err: fmt.Errorf("%w: %v", ErrPage, p)}
 			}
 		}()
-		img, err := renderPage(inst, pdfPath, page, size)
+		img, err := draw(inst)
 		out <- result{img, err}
 	}()
 	select {
 	case res := <-out:
 		_ = inst.Close()
-		if res.err != nil {
-			return nil, res.err
-		}
-		var buf bytes.Buffer
-		// Line drawings compress well even at the fastest level, which is
-		// several times quicker than the default on a big sheet.
-		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, res.img); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return res.img, res.err
 	case <-time.After(r.timeout()):
 		_ = inst.Kill() // interrupts the WebAssembly call; the pool makes a fresh instance
 		return nil, fmt.Errorf("%w: page %d took longer than %s", ErrPage, page, r.timeout())
@@ -299,6 +475,24 @@ func (r *Renderer) instance() (inst pdfium.Pdfium, err error) {
 // renderPage renders one page to a grey image whose long side is size
 // pixels (fewer when the page's shape would exceed maxPixels).
 func renderPage(inst pdfium.Pdfium, pdfPath string, page, size int) (image.Image, error) {
+	return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
+		w, h := fit(wPt, hPt, size)
+		res, err := inst.RenderPageInPixels(&requests.RenderPageInPixels{Page: ref, Width: w, Height: h})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrPage, err)
+		}
+		defer res.Cleanup()
+		// Copy out: the bitmap belongs to the instance and goes with Cleanup.
+		src := res.Result.Image
+		dst := image.NewRGBA(src.Bounds())
+		copy(dst.Pix, src.Pix)
+		return dst, nil
+	})
+}
+
+// withPage opens the PDF and hands draw one page and its size in points
+// (rotation and crop box applied).
+func withPage(inst pdfium.Pdfium, pdfPath string, page int, draw func(ref requests.Page, wPt, hPt float64) (image.Image, error)) (image.Image, error) {
 	f, err := os.Open(pdfPath)
 	if err != nil {
 		return nil, err
@@ -322,17 +516,7 @@ func renderPage(inst pdfium.Pdfium, pdfPath string, page, size int) (image.Image
 	if err != nil || dims.Width <= 0 || dims.Height <= 0 {
 		return nil, ErrPage
 	}
-	w, h := fit(dims.Width, dims.Height, size)
-	res, err := inst.RenderPageInPixels(&requests.RenderPageInPixels{Page: ref, Width: w, Height: h})
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPage, err)
-	}
-	defer res.Cleanup()
-	// Copy out: the bitmap belongs to the instance and goes with Cleanup.
-	src := res.Result.Image
-	dst := image.NewRGBA(src.Bounds())
-	copy(dst.Pix, src.Pix)
-	return dst, nil
+	return draw(ref, dims.Width, dims.Height)
 }
 
 // fit scales a page of w × h points so its long side is size pixels,

@@ -202,3 +202,119 @@ func BenchmarkFirstImage(b *testing.B) {
 		}
 	})
 }
+
+// TestTiles: zoom levels are cut into TileSize squares, the edges padded
+// white; a tile past the page's edge is not a tile; a deep level draws the
+// words a level above shows (its tile is darker than blank paper).
+func TestTiles(t *testing.T) {
+	path := corpusFile(t, "us_ca_kaiser_richmond_E201A_power_signal.pdf") // 42 x 30 in
+	r := newRenderer(t, 2*time.Minute)
+	ctx := context.Background()
+	// Level 1: 3200 x 2286 px, 7 x 5 tiles.
+	for _, at := range [][2]int{{0, 0}, {6, 4}, {3, 2}} {
+		data, err := r.Tile(ctx, path, "kaiser", 1, 1, at[0], at[1])
+		if err != nil {
+			t.Fatalf("tile %v: %v", at, err)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := img.Bounds(); b.Dx() != sheetimage.TileSize || b.Dy() != sheetimage.TileSize {
+			t.Fatalf("tile %v is %v", at, b)
+		}
+		if at == [2]int{6, 4} {
+			// 3200 - 6*512 = 128 px of page, the rest white.
+			if c, _, _, _ := img.At(300, 50).RGBA(); c>>8 != 0xff {
+				t.Errorf("past the page's right edge is not white: %d", c>>8)
+			}
+		}
+	}
+	if _, err := r.Tile(ctx, path, "kaiser", 1, 1, 7, 0); !errors.Is(err, sheetimage.ErrPage) {
+		t.Errorf("a tile past the right edge: %v", err)
+	}
+	if _, err := r.Tile(ctx, path, "kaiser", 1, 1, 0, 5); !errors.Is(err, sheetimage.ErrPage) {
+		t.Errorf("a tile past the bottom edge: %v", err)
+	}
+	if _, err := r.Tile(ctx, path, "kaiser", 1, sheetimage.MaxLevel+1, 0, 0); !errors.Is(err, sheetimage.ErrPage) {
+		t.Errorf("a level past the deepest: %v", err)
+	}
+	data, err := r.Tile(ctx, path, "kaiser", 1, sheetimage.MaxLevel, 12, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dark := 0
+	for y := 0; y < sheetimage.TileSize; y++ {
+		for x := 0; x < sheetimage.TileSize; x++ {
+			if c, _, _, _ := img.At(x, y).RGBA(); c>>8 < 128 {
+				dark++
+			}
+		}
+	}
+	if dark == 0 {
+		t.Error("a tile in the middle of a floor plan at the deepest level is blank")
+	}
+}
+
+// BenchmarkLevels: drawing a 42 x 30 in sheet's prerendered zoom levels
+// whole and cut into tiles, and one tile of the deepest level, cold.
+func BenchmarkLevels(b *testing.B) {
+	path := corpusFile(b, "us_ca_kaiser_richmond_E201A_power_signal.pdf")
+	r := newRenderer(b, 2*time.Minute)
+	ctx := context.Background()
+	if _, err := r.Page(ctx, path, "warm", 1, sheetimage.SizeThumb); err != nil {
+		b.Fatal(err)
+	}
+	for _, level := range []int{1, 2, 3} {
+		b.Run("level"+strconv.Itoa(level), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sum := "bench-" + strconv.Itoa(level) + "-" + strconv.Itoa(i)
+				if _, err := r.Tile(ctx, path, sum, 1, level, 2, 2); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestThumbFromScreen: a thumbnail is the screen image made small, the
+// page's shape kept.
+func TestThumbFromScreen(t *testing.T) {
+	path := corpusFile(t, "ca_calgary_sample_dp_bp_house_26p.pdf")
+	r := newRenderer(t, time.Minute)
+	data, err := r.Page(context.Background(), path, "calgary", 3, sheetimage.SizeThumb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenData, err := r.Page(context.Background(), path, "calgary", 3, sheetimage.SizeScreen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen, err := png.Decode(bytes.NewReader(screenData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, sb := img.Bounds(), screen.Bounds()
+	if max(b.Dx(), b.Dy()) != sheetimage.SizeThumb || abs(b.Dx()*sb.Dy()-b.Dy()*sb.Dx()) > max(sb.Dx(), sb.Dy()) {
+		t.Errorf("thumbnail %v of a screen image %v", b, sb)
+	}
+	dark := 0
+	for y := 0; y < img.Bounds().Dy(); y++ {
+		for x := 0; x < img.Bounds().Dx(); x++ {
+			if c, _, _, _ := img.At(x, y).RGBA(); c>>8 < 200 {
+				dark++
+			}
+		}
+	}
+	if dark == 0 {
+		t.Error("a blank thumbnail of a drawn page")
+	}
+}

@@ -5,7 +5,7 @@
   'use strict';
   var app = document.getElementById('app');
   if (!app) return;
-  var token = app.dataset.token, screen = app.dataset.screen, jobId = app.dataset.job;
+  var token = app.dataset.token || new URL(location.href).searchParams.get('t') || '', screen = app.dataset.screen, jobId = app.dataset.job;
   var live = document.getElementById('live');
   var SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'];
   var MAX_SIZE = 104857600;
@@ -25,11 +25,73 @@
   function withToken(path) { return path + (path.indexOf('?') < 0 ? '?' : '&') + 't=' + encodeURIComponent(token); }
   function jobPath(rest) { return '/embed/api/jobs/' + encodeURIComponent(jobId) + (rest || ''); }
 
+  // ---- the link's session: expiring, renew, expired, resize ----
+  // The token is the link's: its claims (screen, job, expiry) are read
+  // from its payload; the server checks the signature on every call.
+  function claimsOf(t) {
+    try { return JSON.parse(atob(t.split('.')[0].replace(/-/g, '+').replace(/_/g, '/'))); } catch (e) { return null; }
+  }
+  var link = claimsOf(token) || { s: screen, j: jobId, e: +app.dataset.expires };
+  var expiringTimer = null, expiredShown = false;
+  function toParent(msg) { if (window.parent !== window) window.parent.postMessage(msg, '*'); }
+  function linkMessage(type) { return { type: type, screen: link.s, jobId: link.j || null }; }
+  function scheduleExpiring() {
+    clearTimeout(expiringTimer);
+    // Two minutes before the end; at once when less is left.
+    var wait = Math.max(0, link.e * 1000 - 120000 - Date.now());
+    expiringTimer = setTimeout(function () {
+      var m = linkMessage('planreview:expiring'); m.expiresAt = link.e;
+      toParent(m);
+    }, Math.min(wait, 2147483647));
+  }
+  scheduleExpiring();
+  // planreview:renew carries a fresh link for the same screen and job:
+  // the screen carries on with its token, keeping its state.
+  window.addEventListener('message', function (ev) {
+    if (ev.source !== window.parent || window.parent === window || !ev.data || ev.data.type !== 'planreview:renew') return;
+    var fresh;
+    try { fresh = new URL(String(ev.data.url), location.href); } catch (e) { return; }
+    var t = fresh.searchParams.get('t'), c = t && claimsOf(t);
+    if (fresh.origin !== location.origin || !c || c.s !== link.s || (c.j || '') !== (link.j || '') || c.p !== link.p) return;
+    token = t; link = c;
+    scheduleExpiring();
+    // Links that carry the token, and this page's own address (a reload
+    // or a way back then finds a live link).
+    Array.prototype.forEach.call(document.querySelectorAll('[data-path]'), function (a) { a.href = withToken(a.dataset.path); });
+    var here = new URL(location.href); here.searchParams.set('t', t);
+    history.replaceState(history.state, '', here.pathname + here.search);
+    if (expiredShown) { expiredShown = false; var b = $('expired-bar'); if (b) b.remove(); }
+    say('Link renewed');
+  });
+  // An expired link mid-session keeps the screen as it is (a renew may
+  // still come) and tells the parent once.
   function expired() {
-    if (window.parent !== window) window.parent.postMessage({ type: 'planreview:expired', screen: screen, jobId: jobId || null }, '*');
-    document.body.textContent = '';
-    document.body.appendChild(el('main', null, el('h1', { text: 'This link has expired' }),
-      el('p', { text: 'Go back and open the review again to get a fresh link.' })));
+    if (expiredShown) return;
+    expiredShown = true;
+    toParent(linkMessage('planreview:expired'));
+    var bar = el('div', { id: 'expired-bar', class: 'expired-bar', role: 'alert' }, el('strong', { text: 'This link has expired. ' }),
+      el('span', { text: 'What is on the screen stays; to load more, go back and open the review again to get a fresh link.' }));
+    app.insertBefore(bar, app.firstChild);
+  }
+  // planreview:resize: the content's height, whenever it changes, so the
+  // parent can size the frame to it.
+  (function () {
+    var last = 0, queued = false;
+    function post() {
+      queued = false;
+      var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (h !== last) { last = h; toParent({ type: 'planreview:resize', height: h }); }
+    }
+    function queue() { if (!queued) { queued = true; requestAnimationFrame(post); } }
+    if (window.ResizeObserver) new ResizeObserver(queue).observe(document.documentElement);
+    window.addEventListener('load', queue);
+    queue();
+  }());
+  // tokenLink: an anchor to path carrying the current token, renewed with it.
+  function tokenLink(attrs, path) {
+    var a = el('a', attrs);
+    a.dataset.path = path; a.href = withToken(path);
+    return a;
   }
 
   function api(method, path, body) {
@@ -76,10 +138,12 @@
       api('GET', path).then(function (list) {
         var ul = $('jobs'); ul.textContent = '';
         list.jobs.forEach(function (j) {
-          var a = el('a', { href: withToken('/embed/job/' + encodeURIComponent(j.jobId)), class: 'job-link' },
-            el('strong', { text: j.name }), j.externalId ? el('span', { class: 'muted', text: ' ' + j.externalId }) : null);
+          var a = tokenLink({ class: 'job-link' }, '/embed/job/' + encodeURIComponent(j.jobId));
+          a.appendChild(el('strong', { text: j.name }));
+          if (j.externalId) a.appendChild(el('span', { class: 'muted', text: ' ' + j.externalId }));
+          var chat = j.lastCompletedVersionId ? el('button', { type: 'button', class: 'link open-chat', 'data-job': j.jobId, text: 'Ask about the plans' }) : null;
           ul.appendChild(el('li', { class: 'job', 'data-job': j.jobId }, a,
-            el('span', { class: 'status st-' + j.status, text: statusWords(j) }),
+            el('span', { class: 'status st-' + j.status, text: statusWords(j) }), chat,
             el('time', { class: 'muted', datetime: j.createdAt, text: new Date(j.createdAt).toLocaleDateString() })));
         });
         $('jobs-state').textContent = list.jobs.length ? '' : 'No jobs match.';
@@ -88,20 +152,49 @@
         say(list.jobs.length + ' jobs shown');
       }).catch(function (e) { $('jobs-state').textContent = e.message; });
     }
+    $('jobs').addEventListener('click', function (ev) {
+      var b = ev.target.closest('.open-chat');
+      if (b) openChat(b.dataset.job, b);
+    });
     $('search').addEventListener('submit', function (ev) { ev.preventDefault(); cursors = ['']; at = 0; load(); });
     $('next').addEventListener('click', function () { at++; load(); });
     $('prev').addEventListener('click', function () { at = Math.max(0, at - 1); load(); });
     load();
   }
 
+  // openChat opens a job's chat in this frame: a chat link for the job,
+  // minted from this screen's link and ending with it; back returns here.
+  function openChat(id, button) {
+    if (button) button.disabled = true;
+    api('POST', '/embed/api/jobs/' + encodeURIComponent(id) + '/chat-link').then(function (l) {
+      var u = new URL(l.url, location.href);
+      location.assign(u.pathname + u.search + '&back=1');
+    }).catch(function (e) { if (button) button.disabled = false; if (e.message !== 'expired') say(e.message); });
+  }
+
+  // What a failed scan's code means for the person in front of the
+  // screen: why, and what to do instead of trying the same files again.
+  var FAILED_ADVICE = {
+    invalid_pdf: 'The file named above cannot be read as a PDF. Export the set again from the drawing program (Print or Export to PDF) and upload that file.',
+    encrypted_pdf: 'The PDF is password-protected. Save a copy without the password (or ask the designer for one) and upload it.',
+    empty_pdf: 'The PDF has no pages. Upload the plan set itself.',
+    too_many_pages: 'The set has more pages than the appliance reviews in one go. Upload the sheets to be reviewed as a smaller PDF, or split the set into several PDFs.',
+    too_complex: 'A page is too complex to read within the appliance\'s limits. Export it again flattened (without layers), or leave that sheet out and upload the rest.',
+    timeout: 'The review took longer than the appliance allows. Upload a smaller set, or ask the operator to raise the time limit (scan.timeout).',
+    internal: 'This is a fault in the appliance, not in your plans. Ask the operator to look at the log; quote the job name. Trying the same files again will not help until it is fixed.'
+  };
+
   // ---- job: upload, progress, findings beside marked-up sheets ----
   function job() {
-    var uploading = 0, uploaded = 0, polling = null;
-    if (app.dataset.via === 'login') { $('back').hidden = false; $('back').href = withToken('/embed/login'); }
+    var uploading = 0, uploaded = 0, polling = null, failedAt = null;
+    if (app.dataset.via === 'login') { $('back').hidden = false; $('back').dataset.path = '/embed/login'; $('back').href = withToken('/embed/login'); }
+    $('open-chat').addEventListener('click', function () { openChat(jobId, this); });
     function refresh() {
       return api('GET', jobPath()).then(function (j) {
         $('job-title').textContent = j.name;
+        document.title = j.name + ' · planreview';
         $('job-status').textContent = statusWords(j);
+        $('open-chat').hidden = !j.lastCompletedVersionId;
         $('upload').hidden = j.status !== 'created' && j.status !== 'failed';
         $('progress').hidden = j.status !== 'queued' && j.status !== 'processing';
         if (!$('progress').hidden) showProgress(j.pipeline);
@@ -112,13 +205,29 @@
         // newer round is open or being reviewed (rounds.js draws the banner).
         if (j.lastCompletedVersionId && j.lastCompletedVersionId !== shownVersion) results(j.lastCompletedVersionId);
         if (window.planreviewRounds) window.planreviewRounds.job(j);
-        if (j.status === 'failed') { $('start').textContent = 'Review again'; $('start').disabled = uploading > 0; }
+        showFailure(j);
         if (j.status === 'created') api('GET', jobPath('/files')).then(function (l) {
           uploaded = l.files.filter(function (f) { return f.status === 'uploaded'; }).length;
           $('start').disabled = uploaded === 0 || uploading > 0;
         });
         return j;
       });
+    }
+    // showFailure says why a scan failed and what to do; the review can
+    // start again only with a new upload, not on the same files.
+    function showFailure(j) {
+      var box = $('failure');
+      box.hidden = j.status !== 'failed';
+      if (box.hidden) return;
+      var err = j.pipeline.error || { code: 'internal', message: '' };
+      if (failedAt === null) failedAt = uploaded;
+      box.textContent = '';
+      box.appendChild(el('h2', { text: 'The review could not be done' }));
+      if (err.message) box.appendChild(el('p', { class: 'why', text: err.message }));
+      box.appendChild(el('p', { class: 'advice', text: FAILED_ADVICE[err.code] || FAILED_ADVICE.internal }));
+      $('upload-h').textContent = 'Upload corrected plans';
+      $('start').textContent = 'Review the new upload';
+      $('start').disabled = uploading > 0 || uploaded <= failedAt;
     }
     function showProgress(p) {
       $('bar').value = p.progress || 0;
@@ -163,97 +272,288 @@
         bar.value = 1; msg.textContent = 'Uploaded'; li.classList.add('done'); uploaded++;
         say(file.name + ' uploaded');
       }, function (e) { if (e.message !== 'expired') fail(e.message); }).then(function () {
-        uploading--; $('start').disabled = uploaded === 0 || uploading > 0;
+        uploading--; $('start').disabled = uploaded === 0 || uploading > 0 || (failedAt !== null && uploaded <= failedAt);
       });
     }
     $('start').addEventListener('click', function () {
       $('start').disabled = true;
+      failedAt = null;
       api('POST', jobPath('/scan')).then(refresh).catch(function (e) { $('job-status').textContent = e.message; $('start').disabled = false; });
     });
     refresh().catch(function (e) { if (e.message !== 'expired') $('job-status').textContent = e.message; });
   }
 
+  // Coverage findings (rule ids coverage-*) report what the review could
+  // not read, not a fault in the plans.
+  function coverageOf(findings) {
+    var c = { none: false, pages: 0 };
+    findings.forEach(function (f) {
+      if (f.ruleId === 'coverage-no-readable-pages') c.none = true;
+      if (f.ruleId === 'coverage-unreadable-page') c.pages += f.evidenceAnchors.length || 1;
+    });
+    return c;
+  }
+
+  var viewer = null, findingsById = {}, sheetName = {}, sheetKeys = [], activeId = null;
+  var narrow = window.matchMedia('(max-width: 899px)');
+
+  // results draws a completed round; a later round replaces the one shown.
   var shownVersion = null;
   function results(versionId) {
     var first = shownVersion === null;
     shownVersion = versionId;
     var inVersion = '?versionId=' + encodeURIComponent(versionId);
     $('results').hidden = false;
-    ['basis', 'downloads', 'findings', 'sheets'].forEach(function (id) { $(id).textContent = ''; });
+    ['basis', 'downloads', 'findings'].forEach(function (id) { $(id).textContent = ''; });
     $('f-sheet').length = 1;
+    findingsById = {}; sheetName = {}; sheetKeys = []; activeId = null;
     Promise.all([api('GET', jobPath('/findings' + inVersion)), api('GET', jobPath('/files' + inVersion))]).then(function (both) {
       var body = both[0], files = both[1].files.filter(function (f) { return f.status !== 'rejected' && f.pageCount; });
-      showBasis(body.codeBasis, body.localLawCoverage);
-      var sheetName = {}, sheetSel = $('f-sheet');
-      body.findings.forEach(function (f) {
-        var key = f.fileId + ':' + f.sheet.page;
-        if (!sheetName[key]) {
-          sheetName[key] = (f.sheet.sheetNumber || 'Page ' + f.sheet.page) + (f.sheet.sheetTitle ? ' ' + f.sheet.sheetTitle : '');
-          sheetSel.appendChild(el('option', { value: key, text: sheetName[key] }));
-        }
-      });
-      var boxesFor = {};
+      var coverage = coverageOf(body.findings);
+      if (coverage.none) {
+        // Nothing was read, so nothing was reviewed and no code applied.
+        $('job-status').textContent = 'Not reviewed: no page of this set has text the appliance can read';
+        $('open-chat').hidden = true;
+        showUnreadable(files);
+      } else {
+        showBasis(body.codeBasis, body.localLawCoverage, coverage);
+      }
+      var sheetSel = $('f-sheet');
       files.forEach(function (file) {
-        $('downloads').appendChild(el('button', { type: 'button', class: 'link', 'data-file': file.fileId, text: 'Marked-up PDF' + (files.length > 1 ? ' (' + file.fileName + ')' : '') }));
         for (var p = 1; p <= file.pageCount; p++) {
           var key = file.fileId + ':' + p;
-          var canvas = el('div', { class: 'canvas' }, el('img', {
-            src: withToken(jobPath('/files/' + file.fileId + '/pages/' + p)), loading: p <= 2 ? 'eager' : 'lazy',
-            alt: 'Sheet ' + (sheetName[key] || 'page ' + p) + ' of ' + file.fileName, decoding: 'async' }));
-          var zoom = el('button', { type: 'button', class: 'link zoom', 'aria-pressed': 'false', text: 'Zoom' });
-          var fig = el('figure', { class: 'sheet', id: 'sheet-' + file.fileId + '-' + p, 'data-sheet': key },
-            el('figcaption', null, el('span', { text: (sheetName[key] || 'Page ' + p) + ' · ' + file.fileName }), zoom),
-            el('div', { class: 'scroller' }, canvas));
-          boxesFor[key] = canvas;
-          $('sheets').appendChild(fig);
+          sheetKeys.push(key);
+          sheetName[key] = 'Page ' + p + (files.length > 1 ? ' of ' + file.fileName : '');
         }
       });
-      $('downloads').appendChild(el('a', { href: withToken(jobPath('/export/csv' + inVersion)), download: '', text: 'Findings CSV' }));
-      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter' + inVersion)), download: '', 'data-letter': 'pdf', text: 'Correction letter (PDF)' }));
-      $('downloads').appendChild(el('a', { href: withToken(jobPath('/letter' + inVersion + '&format=docx')), download: '', 'data-letter': 'docx', text: 'Correction letter (Word)' }));
-      desk.boxesFor = boxesFor; desk.sheetName = sheetName;
+      body.findings.forEach(function (f) {
+        var key = f.fileId + ':' + f.sheet.page;
+        if (f.sheet.sheetNumber || f.sheet.sheetTitle) sheetName[key] = (f.sheet.sheetNumber || 'Page ' + f.sheet.page) + (f.sheet.sheetTitle ? ' ' + f.sheet.sheetTitle : '');
+      });
+      sheetKeys.forEach(function (key) { sheetSel.appendChild(el('option', { value: key, text: sheetName[key] })); });
+      files.forEach(function (file) {
+        $('downloads').appendChild(el('button', { type: 'button', class: 'link', 'data-file': file.fileId, text: 'Marked-up PDF' + (files.length > 1 ? ' (' + file.fileName + ')' : '') }));
+      });
+      $('downloads').appendChild(tokenLink({ download: '', text: 'Findings CSV' }, jobPath('/export/csv' + inVersion)));
+      $('downloads').appendChild(tokenLink({ download: '', 'data-letter': 'pdf', text: 'Correction letter (PDF)' }, jobPath('/letter' + inVersion)));
+      $('downloads').appendChild(tokenLink({ download: '', 'data-letter': 'docx', text: 'Correction letter (Word)' }, jobPath('/letter' + inVersion + '&format=docx')));
+      desk.sheetName = sheetName;
+      if (!viewer) startViewer();
+      buildThumbs();
       body.findings.forEach(function (f) { showFinding(f); });
       countShown();
+      thumbCounts();
+      if (sheetKeys.length) viewer.show(sheetKeys[0]);
       if (examiner && first) desk.start(files);
-      if (window.planreviewRounds) window.planreviewRounds.results({ api: api, jobPath: jobPath, versionId: versionId, findings: body.findings, boxesFor: boxesFor });
-      say('Review complete: ' + body.findings.length + ' findings');
+      if (window.planreviewRounds) window.planreviewRounds.results({ api: api, jobPath: jobPath, versionId: versionId, findings: body.findings, redraw: drawBoxes });
+      say(coverage.none ? 'Not reviewed: nothing readable' : 'Review complete: ' + body.findings.length + ' findings');
     }).catch(function (e) { if (e.message !== 'expired') $('job-status').textContent = e.message; });
     if (!first) return;
 
-    $('sheets').addEventListener('click', function (ev) {
-      var t = ev.target;
-      if (t.classList.contains('box')) {
-        var d = $('finding-' + t.dataset.finding);
-        d.open = true; d.querySelector('summary').focus(); d.scrollIntoView({ block: 'nearest' });
-      } else if (t.classList.contains('zoom')) {
-        var fig = t.closest('figure'), on = !fig.classList.contains('zoomed'), img = fig.querySelector('img');
-        fig.classList.toggle('zoomed', on); t.setAttribute('aria-pressed', String(on));
-        if (on && img.src.indexOf('size=large') < 0) img.src = img.src + '&size=large';
-      }
-    });
     $('downloads').addEventListener('click', function (ev) {
       var fileId = ev.target.dataset.file;
       if (!fileId) return;
       api('GET', jobPath('/files/' + fileId + '/annotated')).then(function (l) { window.open(l.url, '_blank', 'noopener'); })
-        .catch(function (e) { say(e.message); });
+        .catch(function (e) { if (e.message !== 'expired') say(e.message); });
     });
     function filter() {
       var sev = $('f-sev').value, sheet = $('f-sheet').value;
       Array.prototype.forEach.call(document.querySelectorAll('.finding'), function (li) {
-        var on = (!sev || li.dataset.severity === sev) && (!sheet || li.dataset.sheet === sheet);
-        li.hidden = !on;
-        Array.prototype.forEach.call(document.querySelectorAll('.box[data-finding="' + li.dataset.finding + '"]'), function (b) { b.hidden = !on; });
+        li.hidden = !((!sev || li.dataset.severity === sev) && (!sheet || li.dataset.sheet === sheet));
       });
-      Array.prototype.forEach.call(document.querySelectorAll('.sheet'), function (fig) { fig.hidden = !!sheet && fig.dataset.sheet !== sheet; });
+      Array.prototype.forEach.call(document.querySelectorAll('.thumb'), function (t) { t.parentNode.hidden = !!sheet && t.dataset.sheet !== sheet; });
+      if (sheet && viewer.key !== sheet) viewer.show(sheet); else drawBoxes();
       countShown();
     }
     $('f-sev').addEventListener('change', filter);
     $('f-sheet').addEventListener('change', filter);
   }
 
+  // showUnreadable: a set with nothing readable names no code and says
+  // what would make it reviewable.
+  function showUnreadable(files) {
+    var box = $('basis');
+    box.textContent = '';
+    box.classList.add('unreadable');
+    box.appendChild(el('h2', { text: 'Nothing in this set could be read' }));
+    box.appendChild(el('p', { text: 'No page of ' + (files.map(function (f) { return f.fileName; }).join(', ') || 'this set') +
+      ' has text the appliance can read (the sheets look scanned or drawn as images), so no code was applied and nothing was checked.' }));
+    box.appendChild(el('p', { text: 'To get a review, upload the set as exported from the drawing program (Print or Export to PDF), not a scan of paper sheets.' }));
+  }
+
+  function tilePath(key, level, x, y) {
+    var parts = key.split(':');
+    var base = jobPath('/files/' + parts[0] + '/pages/' + parts[1]);
+    return withToken(level === 0 ? base : base + '/tiles/' + level + '/' + x + '/' + y);
+  }
+  function tileSource(key) { return function (level, x, y) { return tilePath(key, level, x, y); }; }
+
+  // startViewer builds the sheet viewer: thumbnails, zoom, next and
+  // previous finding, keys.
+  function startViewer() {
+    var V = window.planreviewViewer;
+    $('viewer').hidden = false;
+    viewer = new V.Viewer($('v-port'), {
+      src: tileSource,
+      alt: function (key) { return 'Sheet ' + sheetName[key]; },
+      loading: function (on, failed) { $('v-loading').hidden = !on && !failed; $('v-loading').textContent = failed || 'Loading sheet…'; },
+      zoomed: function (z) { $('v-zoom').textContent = z === 1 ? 'Fit' : (Math.round(z * 10) / 10) + '×'; },
+      drawing: function () { return desk.drawing; },
+      shown: function (key) {
+        $('v-title').textContent = sheetName[key];
+        $('v-zoom').textContent = 'Fit';
+        Array.prototype.forEach.call(document.querySelectorAll('.thumb'), function (t) {
+          if (t.dataset.sheet === key) t.setAttribute('aria-current', 'true'); else t.removeAttribute('aria-current');
+        });
+        drawBoxes();
+      }
+    });
+    var thumbs = $('thumbs');
+    thumbs.addEventListener('click', function (ev) {
+      var t = ev.target.closest('.thumb');
+      if (t) viewer.show(t.dataset.sheet);
+    });
+    $('v-in').addEventListener('click', function () { viewer.step(1); });
+    $('v-out').addEventListener('click', function () { viewer.step(-1); });
+    $('v-fit').addEventListener('click', function () { viewer.setZoom(1); });
+    $('v-next').addEventListener('click', function () { stepFinding(1); });
+    $('v-prev').addEventListener('click', function () { stepFinding(-1); });
+    $('v-port').addEventListener('click', function (ev) {
+      var b = ev.target.closest('.box');
+      if (!b || desk.drawing) return;
+      openFinding(b.dataset.finding, { list: true });
+    });
+    // Keys: + and - zoom, 0 fits, n and p step through the findings, and
+    // the arrows pan while the viewer has focus. Not while typing.
+    document.addEventListener('keydown', function (ev) {
+      var t = ev.target, tag = t.tagName;
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || t.isContentEditable) return;
+      var inViewer = !!t.closest && !!t.closest('#viewer');
+      var keys = { '+': function () { viewer.step(1); }, '=': function () { viewer.step(1); }, '-': function () { viewer.step(-1); },
+        '_': function () { viewer.step(-1); }, '0': function () { viewer.setZoom(1); }, 'n': function () { stepFinding(1); }, 'p': function () { stepFinding(-1); } };
+      if (inViewer) {
+        keys.ArrowLeft = function () { viewer.pan(-0.2, 0); }; keys.ArrowRight = function () { viewer.pan(0.2, 0); };
+        keys.ArrowUp = function () { viewer.pan(0, -0.2); }; keys.ArrowDown = function () { viewer.pan(0, 0.2); };
+      }
+      var fn = keys[ev.key];
+      if (!fn) return;
+      ev.preventDefault();
+      fn();
+    });
+    narrow.addEventListener('change', function () { if (activeId) showCrop(activeId); });
+  }
+
+  // buildThumbs lists the shown round's sheets under the viewer.
+  function buildThumbs() {
+    var thumbs = $('thumbs');
+    thumbs.textContent = '';
+    sheetKeys.forEach(function (key, n) {
+      var img = el('img', { src: tilePath(key, 0, 0, 0).replace('?', '?size=thumb&'), alt: '', loading: n < 8 ? 'eager' : 'lazy', decoding: 'async' });
+      thumbs.appendChild(el('li', null, el('button', { type: 'button', class: 'thumb', 'data-sheet': key, 'aria-label': 'Show sheet ' + sheetName[key] },
+        img, el('span', { class: 'tname', text: sheetName[key] }), el('span', { class: 'tcount' }))));
+    });
+  }
+
+  function thumbCounts() {
+    var n = {};
+    Object.keys(findingsById).forEach(function (id) {
+      var f = findingsById[id], k = f.fileId + ':' + f.sheet.page;
+      if (!coverageRule(f)) n[k] = (n[k] || 0) + 1;
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('.thumb'), function (t) {
+      t.querySelector('.tcount').textContent = n[t.dataset.sheet] ? n[t.dataset.sheet] + ' finding' + (n[t.dataset.sheet] > 1 ? 's' : '') : '';
+    });
+  }
+  function coverageRule(f) { return f.source === 'rule' && /^coverage-/.test(f.ruleId || ''); }
+
+  // drawBoxes draws the numbered boxes of the shown sheet's findings.
+  function drawBoxes() {
+    if (!viewer || !viewer.sheet) return;
+    var canvas = viewer.sheet.canvas, key = viewer.key;
+    Array.prototype.forEach.call(canvas.querySelectorAll('.box'), function (b) { b.remove(); });
+    Array.prototype.forEach.call(document.querySelectorAll('.finding'), function (li) {
+      var f = findingsById[li.dataset.finding];
+      if (!f || li.hidden) return;
+      var d = f.disposition || { status: 'open' };
+      f.evidenceAnchors.forEach(function (a, n) {
+        if (f.fileId + ':' + a.page !== key) return;
+        var b = el('button', { type: 'button', class: 'box sev-box-' + f.severity + ' box-' + d.status + (f.findingId === activeId ? ' active' : ''), 'data-finding': f.findingId,
+          'aria-label': 'Finding ' + f.number + ': ' + f.title + (f.evidenceAnchors.length > 1 ? ' (' + (n + 1) + ')' : '') + (d.status === 'dismissed' ? ' (dismissed)' : '') },
+          el('span', { class: 'bnum', text: String(f.number) }));
+        window.planreviewViewer.place(b, a.bbox);
+        canvas.appendChild(b);
+      });
+    });
+    canvas.classList.toggle('has-active', !!canvas.querySelector('.box.active'));
+    // Rounds: the changed regions of a revised sheet (rounds.js).
+    if (window.planreviewRounds) window.planreviewRounds.decorate(canvas, key);
+  }
+
+  // shownOrder is the findings in list order, as filtered.
+  function shownOrder() {
+    return Array.prototype.filter.call(document.querySelectorAll('.finding'), function (li) { return !li.hidden; })
+      .map(function (li) { return li.dataset.finding; });
+  }
+  function stepFinding(dir) {
+    var order = shownOrder();
+    if (!order.length) return;
+    var i = order.indexOf(activeId);
+    i = i < 0 ? (dir > 0 ? 0 : order.length - 1) : (i + dir + order.length) % order.length;
+    openFinding(order[i], { list: true });
+  }
+
+  // openFinding makes a finding the active one: its list item open, its
+  // sheet in the viewer zoomed to its box, and on a phone its crop beside
+  // its text. list: bring the list item into view (without moving the page
+  // on a phone, where the viewer is far below).
+  function openFinding(id, how) {
+    var f = findingsById[id];
+    if (!f) return Promise.resolve();
+    activeId = id;
+    Array.prototype.forEach.call(document.querySelectorAll('.finding.active'), function (li) { li.classList.remove('active'); });
+    var d = $('finding-' + id);
+    d.parentNode.classList.add('active');
+    if (!d.open) { d.dataset.quiet = '1'; d.open = true; }
+    if (how && how.list) {
+      d.querySelector('summary').focus({ preventScroll: true });
+      d.scrollIntoView({ block: 'nearest' });
+    }
+    $('v-pos').textContent = 'Finding ' + f.number + ' (' + (shownOrder().indexOf(id) + 1) + ' of ' + shownOrder().length + ')';
+    say('Finding ' + f.number + ': ' + f.title);
+    showCrop(id);
+    // Beside the list, the viewer is brought into view if it is not; on a
+    // phone the crop under the text shows the place, and the page stays.
+    if (!narrow.matches && viewer) {
+      var r = viewer.port.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) viewer.port.scrollIntoView({ block: 'nearest' });
+    }
+    var a = f.evidenceAnchors[0];
+    if (!a || !viewer) { drawBoxes(); return Promise.resolve(); }
+    var key = f.fileId + ':' + a.page;
+    return viewer.show(key).then(function () {
+      drawBoxes();
+      var bb = unionOf(f.evidenceAnchors.filter(function (x) { return x.page === a.page; }).map(function (x) { return x.bbox; }));
+      return viewer.frame(bb);
+    });
+  }
+  function unionOf(boxes) {
+    var l = 1, t = 1, r = 0, b = 0;
+    boxes.forEach(function (x) { l = Math.min(l, x.left); t = Math.min(t, x.top); r = Math.max(r, x.left + x.width); b = Math.max(b, x.top + x.height); });
+    return { left: l, top: t, width: Math.max(0, r - l), height: Math.max(0, b - t) };
+  }
+  // showCrop: on a phone, the finding's part of its sheet under its text.
+  function showCrop(id) {
+    Array.prototype.forEach.call(document.querySelectorAll('.finding .crop'), function (c) { c.remove(); });
+    var f = findingsById[id], a = f && f.evidenceAnchors[0];
+    if (!narrow.matches || !a) return;
+    var d = $('finding-' + id), holder = el('div', { class: 'crop', role: 'img', 'aria-label': 'Where finding ' + f.number + ' is on sheet ' + (sheetName[f.fileId + ':' + a.page] || 'page ' + a.page) });
+    d.insertBefore(holder, d.querySelector('summary').nextSibling);
+    window.planreviewViewer.crop(holder, tileSource(f.fileId + ':' + a.page), '', a.bbox);
+  }
+
   // ---- findings and the examiner's desk ----
   var examiner = app.dataset.role === 'examiner';
-  var desk = { boxesFor: {}, sheetName: {}, templates: [] };
+  var desk = { sheetName: {}, templates: [], drawing: false };
   var STATUS_WORDS = { open: 'Open', accepted: 'Accepted', dismissed: 'Dismissed' };
 
   function countShown() {
@@ -268,7 +568,7 @@
     var oldDetails = $('finding-' + f.findingId), old = oldDetails && oldDetails.parentNode, wasOpen = oldDetails && oldDetails.open;
     var d = f.disposition || { status: 'open' };
     var details = el('details', { id: 'finding-' + f.findingId, 'data-finding': f.findingId },
-      el('summary', null, el('span', { class: 'tag', text: '#' + f.number + ' ' }), severityBadge(f.severity),
+      el('summary', null, el('span', { class: 'num', 'aria-label': 'Finding ' + f.number, text: String(f.number) }), severityBadge(f.severity),
         el('span', { class: 'disp disp-' + d.status, text: ' ' + STATUS_WORDS[d.status] + ' ' }),
         el('span', { class: 'ftitle', text: f.title }),
         el('span', { class: 'muted', text: ' · ' + (f.sheet.sheetNumber || 'page ' + f.sheet.page) })),
@@ -283,23 +583,20 @@
       'data-sheet': f.fileId + ':' + f.sheet.page, 'data-status': d.status, 'data-source': f.source, 'data-finding': f.findingId }, details);
     if (old) old.parentNode.replaceChild(li, old); else $('findings').appendChild(li);
     details.open = !!wasOpen;
-    Array.prototype.forEach.call(document.querySelectorAll('.box[data-finding="' + f.findingId + '"]'), function (b) { b.remove(); });
-    f.evidenceAnchors.forEach(function (a, n) {
-      var canvas = desk.boxesFor[f.fileId + ':' + a.page];
-      if (!canvas) return;
-      var b = el('button', { type: 'button', class: 'box sev-box-' + f.severity + ' box-' + d.status, 'data-finding': f.findingId,
-        'aria-label': 'Finding ' + f.number + ': ' + f.title + (f.evidenceAnchors.length > 1 ? ' (' + (n + 1) + ')' : '') + (d.status === 'dismissed' ? ' (dismissed)' : '') });
-      place(b, a.bbox);
-      canvas.appendChild(b);
+    findingsById[f.findingId] = f;
+    if (f.findingId === activeId) li.classList.add('active');
+    drawBoxes();
+    // Opening a finding by hand makes it the active one; opening it from
+    // the viewer (quiet) has done that already.
+    details.addEventListener('toggle', function () {
+      if (!details.open) { if (activeId === f.findingId) showCrop(null); return; }
+      if (details.dataset.quiet) { delete details.dataset.quiet; return; }
+      openFinding(f.findingId);
     });
-    details.addEventListener('toggle', function () { if (details.open) showBox(f.findingId); });
     return li;
   }
 
-  function place(node, bb) {
-    node.style.left = (bb.left * 100) + '%'; node.style.top = (bb.top * 100) + '%';
-    node.style.width = (bb.width * 100) + '%'; node.style.height = (bb.height * 100) + '%';
-  }
+  function place(node, bb) { window.planreviewViewer.place(node, bb); }
 
   function patchFinding(f, change, status) {
     status.textContent = 'Saving…';
@@ -394,8 +691,8 @@
     api('GET', jobPath('/comment-templates')).then(function (l) { desk.templates = l.templates; }).catch(function () { /* templates are optional */ });
     var drawing = false;
     $('add-comment').addEventListener('click', function () {
-      drawing = !drawing;
-      $('sheets').classList.toggle('drawing', drawing);
+      drawing = desk.drawing = !drawing;
+      $('v-port').classList.toggle('drawing', drawing);
       this.setAttribute('aria-pressed', String(drawing));
       $('draw-hint').hidden = !drawing;
       say(drawing ? 'Drag on a sheet to mark the area the comment is about.' : 'Drawing stopped');
@@ -405,7 +702,7 @@
       var r = canvas.getBoundingClientRect();
       return { x: Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width)), y: Math.min(1, Math.max(0, (ev.clientY - r.top) / r.height)) };
     }
-    $('sheets').addEventListener('pointerdown', function (ev) {
+    $('v-port').addEventListener('pointerdown', function (ev) {
       var canvas = ev.target.closest && ev.target.closest('.canvas');
       if (!drawing || !canvas) return;
       ev.preventDefault();
@@ -413,17 +710,17 @@
       rubber = el('span', { class: 'rubber' }); canvas.appendChild(rubber);
       place(rubber, { left: start.p.x, top: start.p.y, width: 0, height: 0 });
     });
-    $('sheets').addEventListener('pointermove', function (ev) {
+    $('v-port').addEventListener('pointermove', function (ev) {
       if (!start) return;
       var p = frac(start.canvas, ev);
       place(rubber, box(start.p, p));
     });
-    $('sheets').addEventListener('pointerup', function (ev) {
+    $('v-port').addEventListener('pointerup', function (ev) {
       if (!start) return;
-      var bb = box(start.p, frac(start.canvas, ev)), key = start.canvas.closest('figure').dataset.sheet;
+      var bb = box(start.p, frac(start.canvas, ev)), key = start.canvas.dataset.sheet;
       start = null;
       if (bb.width < 0.003 || bb.height < 0.003) { rubber.remove(); return; }
-      drawing = false; $('sheets').classList.remove('drawing'); $('add-comment').setAttribute('aria-pressed', 'false'); $('draw-hint').hidden = true;
+      drawing = desk.drawing = false; $('v-port').classList.remove('drawing'); $('add-comment').setAttribute('aria-pressed', 'false'); $('draw-hint').hidden = true;
       commentForm(key, bb, rubber);
     });
     function box(a, b) {
@@ -475,16 +772,11 @@
     tpl.focus();
   }
 
-  function showBox(findingId) {
-    var boxes = document.querySelectorAll('.box[data-finding="' + findingId + '"]');
-    Array.prototype.forEach.call(document.querySelectorAll('.box.active'), function (b) { b.classList.remove('active'); });
-    Array.prototype.forEach.call(boxes, function (b) { b.classList.add('active'); });
-    if (boxes.length) boxes[0].scrollIntoView({ block: 'center', inline: 'center' });
-  }
-
-  function showBasis(basis, coverage) {
+  function showBasis(basis, coverage, read) {
     var box = $('basis');
     box.appendChild(el('h2', { text: 'Codes applied' }));
+    if (read && read.pages) box.appendChild(el('p', { class: 'partial', text: read.pages + ' page' + (read.pages > 1 ? 's' : '') +
+      ' could not be read (no machine-readable text) and were not reviewed; the findings cover the other pages only.' }));
     var ul = el('ul');
     ((basis && basis.lines) || []).forEach(function (l) { ul.appendChild(el('li', { text: l })); });
     box.appendChild(ul);
@@ -509,6 +801,15 @@
     // Rounds: ask about the last completed round while a newer one is open.
     var chatVersion;
     api('GET', jobPath()).then(function (j) { chatVersion = j.lastCompletedVersionId || undefined; }).catch(function () {});
+    // Titled with the job it is about.
+    api('GET', jobPath()).then(function (j) {
+      $('job-title').textContent = 'Ask about the plans: ' + j.name;
+      document.title = j.name + ' · Ask about the plans · planreview';
+    }).catch(function () { /* the title stays generic */ });
+    if (new URL(location.href).searchParams.get('back') === '1' && window.history.length > 1) {
+      $('chat-back').hidden = false;
+      $('chat-back').addEventListener('click', function (ev) { ev.preventDefault(); window.history.back(); });
+    }
     $('ask').addEventListener('submit', function (ev) {
       ev.preventDefault();
       var q = $('message').value.trim();

@@ -19,6 +19,7 @@
   }
   var STATUS = { created: 'open for the revised plans', queued: 'queued for review', processing: 'being reviewed', failed: 'failed to scan' };
   var lastJob = null;
+  var revised = {}; // fileId:page -> {sheet, fromRound} of the round shown
 
   function job(j) {
     lastJob = j;
@@ -44,8 +45,10 @@
   }
 
   // results decorates a drawn round: ctx = {jobPath, api, versionId,
-  // findings, boxesFor (fileId:page -> the sheet's box container)}.
+  // findings, redraw (draws the viewer's sheet again, which calls
+  // decorate)}.
   function results(ctx) {
+    revised = {};
     ctx.findings.forEach(function (f) {
       if (!f.round) return;
       var sum = document.querySelector('#finding-' + f.findingId + ' summary');
@@ -69,37 +72,52 @@
         ol.appendChild(li);
       });
       if (!c.findings.resolved.length) ol.appendChild(el('li', { class: 'muted' }, 'Nothing from round ' + c.fromRound + ' is resolved yet.'));
-      var drawn = 0;
-      c.sheets.revised.forEach(function (s) {
-        var canvas = ctx.boxesFor[s.fileId + ':' + s.page];
-        if (!canvas) return;
-        var fig = canvas.closest('figure');
-        if (fig && !fig.querySelector('.sheet-revised-note')) {
-          var cap = fig.querySelector('figcaption');
-          var why = (s.reasons || []).map(function (r) { return r === 'revision' ? 'title-block revision' : 'words'; }).join(' and ');
-          var note = el('span', { class: 'sheet-revised-note' }, 'Revised since round ' + c.fromRound + (why ? ' (' + why + ')' : '') +
-            (s.renumbered && s.previous ? '; was ' + s.previous.sheetNumber : '') + ': ' + (s.changes || []).length + ' changed region' + ((s.changes || []).length === 1 ? '' : 's'));
-          if (cap) cap.appendChild(note);
-          fig.dataset.revised = 'true';
-        }
-        (s.changes || []).forEach(function (ch) {
-          var b = el('div', { class: 'change change-' + ch.kind, 'data-change': ch.kind, title: ch.kind === 'added' ? 'Added in this round' : 'Removed since round ' + c.fromRound });
-          b.style.left = (ch.bbox.left * 100) + '%'; b.style.top = (ch.bbox.top * 100) + '%';
-          b.style.width = (ch.bbox.width * 100) + '%'; b.style.height = (ch.bbox.height * 100) + '%';
-          canvas.appendChild(b);
-          drawn++;
-        });
+      revised = {};
+      c.sheets.revised.forEach(function (s) { revised[s.fileId + ':' + s.page] = { sheet: s, fromRound: c.fromRound }; });
+      Array.prototype.forEach.call(document.querySelectorAll('.thumb'), function (t) {
+        var r = revised[t.dataset.sheet];
+        if (!r) { delete t.dataset.revised; return; }
+        t.dataset.revised = 'true';
+        var name = t.querySelector('.tname');
+        if (name && !t.querySelector('.trevised')) t.insertBefore(el('span', { class: 'trevised' }, 'Revised'), name.nextSibling);
       });
-      $('changes-toggle').hidden = drawn === 0;
+      $('changes-toggle').hidden = !c.sheets.revised.some(function (s) { return (s.changes || []).length; });
+      if (ctx.redraw) ctx.redraw();
     }).catch(function () { /* the findings stand without the comparison */ });
+  }
+
+  // decorate draws the changed regions of the viewer's sheet when it was
+  // revised since the previous round, and says so beside its title.
+  function decorate(canvas, key) {
+    Array.prototype.forEach.call(canvas.querySelectorAll('.change'), function (b) { b.remove(); });
+    var viewer = $('viewer'), head = viewer && viewer.querySelector('.vhead');
+    var note = head && head.querySelector('.sheet-revised-note');
+    var r = revised[key];
+    if (!r) {
+      if (viewer) delete viewer.dataset.revised;
+      if (note) note.remove();
+      return;
+    }
+    var s = r.sheet, changes = s.changes || [];
+    viewer.dataset.revised = 'true';
+    if (!note && head) { note = el('span', { class: 'sheet-revised-note' }); head.appendChild(note); }
+    var why = (s.reasons || []).map(function (x) { return x === 'revision' ? 'title-block revision' : 'words'; }).join(' and ');
+    if (note) note.textContent = 'Revised since round ' + r.fromRound + (why ? ' (' + why + ')' : '') +
+      (s.renumbered && s.previous ? '; was ' + s.previous.sheetNumber : '') + ': ' + changes.length + ' changed region' + (changes.length === 1 ? '' : 's');
+    changes.forEach(function (ch) {
+      var b = el('div', { class: 'change change-' + ch.kind, 'data-change': ch.kind, title: ch.kind === 'added' ? 'Added in this round' : 'Removed since round ' + r.fromRound });
+      b.style.left = (ch.bbox.left * 100) + '%'; b.style.top = (ch.bbox.top * 100) + '%';
+      b.style.width = (ch.bbox.width * 100) + '%'; b.style.height = (ch.bbox.height * 100) + '%';
+      canvas.appendChild(b);
+    });
   }
 
   document.addEventListener('change', function (ev) {
     if (ev.target && ev.target.id === 'show-changes') {
-      var sheets = $('sheets');
-      if (sheets) sheets.classList.toggle('hide-changes', !ev.target.checked);
+      var viewer = $('viewer');
+      if (viewer) viewer.classList.toggle('hide-changes', !ev.target.checked);
     }
   });
 
-  window.planreviewRounds = { job: job, results: results };
+  window.planreviewRounds = { job: job, results: results, decorate: decorate };
 })();
