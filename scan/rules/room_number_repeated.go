@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"planreview/scan/sheets"
@@ -148,6 +149,9 @@ func checkRoomNumberRepeated(rv *review, r *Rule) []observation {
 		sort.Strings(numbers)
 		for _, n := range numbers {
 			tags := byNumber[n]
+			if !inRoomSeries(n, numbers) {
+				continue
+			}
 			if a, b, ok := differentRooms(tags); ok {
 				words := append(append([]int{}, b.nameWords...), pv.Lines[b.numLine].Words...)
 				out = append(out, observation{page: pv, words: words,
@@ -158,6 +162,29 @@ func checkRoomNumberRepeated(rv *review, r *Rule) []observation {
 		}
 	}
 	return out
+}
+
+// inRoomSeries reports whether another number the page's tags carry is
+// within ten of n: rooms are numbered in series (2041, 2042, 2043), a
+// metric dimension under a label ("WINDOW" over "1500") seldom has such
+// neighbours.
+func inRoomSeries(n string, numbers []string) bool {
+	v, ok := roomNumberValue(n)
+	if !ok {
+		return false
+	}
+	for _, m := range numbers {
+		if w, ok := roomNumberValue(m); ok && m != n && w != v && w-v <= 10 && v-w <= 10 {
+			return true
+		}
+	}
+	return false
+}
+
+// roomNumberValue is a room number's digits as a number ("2041A": 2041).
+func roomNumberValue(n string) (int, bool) {
+	v, err := strconv.Atoi(strings.TrimRight(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+	return v, err == nil
 }
 
 // differentRooms finds two tags whose names share no distinguishing word.

@@ -42,7 +42,10 @@ func TestRoomNumberRepeatedPDF(t *testing.T) {
 				roomTagLabels("MEN'S TOILET", "3010", 300, 600),
 				roomTagLabels("MENS TOILET RM.", "3010", 900, 600),
 				roomTagLabels("OFFICE", "3020", 300, 900),
-				roomTagLabels("STORAGE", "3021", 900, 900)),
+				roomTagLabels("STORAGE", "3021", 900, 900),
+				// Metric dimensions under labels, numbered in no series.
+				roomTagLabels("WINDOW", "1500", 300, 1100),
+				roomTagLabels("DOOR", "1500", 900, 1100)),
 				plangen.LabelSpec{Text: "3030", Left: 500, Top: 1000, Size: 8},
 				plangen.LabelSpec{Text: "3030", Left: 700, Top: 1000, Size: 8})},
 	)
