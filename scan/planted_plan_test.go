@@ -430,12 +430,14 @@ const stampText = "PRELIMINARY - NOT FOR CONSTRUCTION"
 
 func planStamp(st setStructure, base scan.Result) plant {
 	p := plant{kind: kindStamp, names: []string{"PRELIMINARY", "CONSTRUCTION"}}
+	// A page whose base review already reports a stamp is no place for
+	// another. An issue status read from the title block does not stop
+	// one: the plant is scored by a finding naming the stamp that the
+	// base review does not have.
 	hasStatus := map[int]bool{}
 	for _, f := range base.Findings {
-		for _, r := range plantedRules[kindStamp] {
-			if f.RuleID == r {
-				hasStatus[f.Sheet.Page] = true
-			}
+		if f.RuleID == "completeness-preliminary-stamp" {
+			hasStatus[f.Sheet.Page] = true
 		}
 	}
 	page := 0

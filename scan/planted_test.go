@@ -42,7 +42,7 @@ const plantedShortPages = 4
 var plantedFloors = map[string]int{
 	kindRemoved:    3,  // of 3
 	kindPhantom:    3,  // of 3
-	kindStamp:      15, // of 15
+	kindStamp:      16, // of 16
 	kindUnfinished: 4,  // of 4
 	kindCallout:    14, // of 14
 	kindDuplicate:  14, // of 14

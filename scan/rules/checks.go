@@ -37,6 +37,7 @@ var checks = map[string]checkSpec{
 	"tag_not_in_schedule":        {vars: []string{"tag", "schedule"}, run: checkTagNotInSchedule},
 	"schedule_mark_not_on_plans": {vars: []string{"tag"}, run: checkScheduleMarkNotOnPlans, wholeSet: true},
 	"schedule_mark_repeated":     {vars: []string{"tag", "count"}, run: checkScheduleMarkRepeated},
+	"room_number_repeated":       {vars: []string{"number", "first", "second"}, run: checkRoomNumberRepeated},
 	"code_analysis_unread":       {vars: []string{"where"}, run: checkCodeAnalysisUnread},
 	"missing_documents":          {vars: []string{"document", "text", "advice"}, run: checkMissingDocuments, wholeSet: true},
 	"index_title_mismatch":       {vars: []string{"listed", "indexTitle", "sheetTitle", "indexSheet"}, run: checkIndexTitleMismatch},

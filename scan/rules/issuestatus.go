@@ -36,6 +36,14 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 		if status == "" {
 			status, words = pv.titleBlockStage()
 		}
+		// A drawing phase schedule dates the stages as they are issued:
+		// its last dated stage is the sheet's, unless the status read
+		// names a stage or construction itself.
+		if !stageStatusRe.MatchString(status) && !laterStageRe.MatchString(status) {
+			if s, w := pv.phaseScheduleStage(); s != "" {
+				status, words = s, w
+			}
+		}
 		m := stageStatusRe.FindString(status)
 		// A status naming the permit beside another purpose ("PERMIT /
 		// BID SET", "ISSUED FOR REVIEW & PERMIT") is an issue for permit.

@@ -142,7 +142,7 @@ func TestEveryRuleIsTested(t *testing.T) {
 // and the golden sets).
 var dedicatedTests = []string{
 	"coverage-unreadable-page", "coverage-no-readable-pages", "scope-not-reviewed", "scope-codes-not-applied", "coverage-code-analysis-unread", "completeness-unfinished-text", "consistency-tag-not-in-schedule", "consistency-schedule-mark-not-on-plans", "consistency-scale-conflict", "consistency-schedule-mark-repeated", "completeness-issue-status", "completeness-empty-schedule-cell", "completeness-index-title-mismatch", "completeness-reference-to-missing-document",
-	"completeness-reference-to-missing-drawing",
+	"completeness-reference-to-missing-drawing", "consistency-room-number-repeated",
 	"completeness-sheet-index-missing-sheet", "completeness-sheet-not-in-index",
 	"completeness-duplicate-sheet-number", "completeness-title-block-sheet-number",
 	"completeness-title-block-sheet-title", "completeness-title-block-date",

@@ -133,6 +133,10 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				add(li, 0, len(l.Text), "#", "an unfilled field ("+l.Text[m[2]:m[3]]+")")
 				continue
 			}
+			if mark, ok := templateMark(pv, li); ok {
+				add(li, 0, len(l.Text), "template", "a template's mark left unedited ("+mark+")")
+				continue
+			}
 			if m := pv.find(tbdRe, li); m != nil {
 				// A value to be confirmed with a named party is a
 				// coordination step ("LOCKSETS TO BE CONFIRMED W/ OWNER"):
