@@ -75,7 +75,7 @@ type Renderer struct {
 	ready   chan struct{}
 	pool    pdfium.Pool
 	initErr error
-	slots   chan struct{}
+	slots   *gate
 
 	inflightMu sync.Mutex
 	inflight   map[string]*call
@@ -102,7 +102,7 @@ func (r *Renderer) Start() {
 		if r.Workers <= 0 {
 			r.Workers = 1
 		}
-		r.slots = make(chan struct{}, r.Workers)
+		r.slots = newGate(r.Workers)
 		r.stopping = make(chan struct{})
 		r.inflight = map[string]*call{}
 		go func() {
@@ -191,7 +191,7 @@ const (
 // and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
 	r.background(ctx, pages, screensBudget, func(page int) error {
-		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true)
+		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, backgroundScreen)
 		return err
 	})
 }
@@ -219,7 +219,7 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 		}()
 		for level := 1; level <= LevelsPrerendered; level++ {
 			if r.background(ctx, pages, levelsBudget, func(page int) error {
-				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true)
+				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, backgroundLevel)
 				return err
 			}) != nil {
 				return
@@ -266,25 +266,29 @@ func (r *Renderer) yield(ctx context.Context) error {
 // content hash is sum (the cache key), with its long side size pixels.
 // Thumbnails give way to the other images a screen waits for.
 func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error) {
-	return r.page(ctx, pdfPath, sum, page, size, size == SizeThumb)
+	class := foreground
+	if size == SizeThumb {
+		class = backgroundScreen
+	}
+	return r.page(ctx, pdfPath, sum, page, size, class)
 }
 
-func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, background bool) ([]byte, error) {
+func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, class priority) ([]byte, error) {
 	if page < 1 || size < 64 || size > SizeLarge {
 		return nil, ErrPage
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
-	return r.single(ctx, cached, cached, background, func(low func() bool) ([]byte, error) {
+	return r.single(ctx, cached, cached, class, func(class func() priority) ([]byte, error) {
 		if size == SizeThumb {
 			// A thumbnail is the screen image made small: no render of its own.
-			return r.thumbFromScreen(pdfPath, sum, cached, page, background)
+			return r.thumbFromScreen(pdfPath, sum, cached, page, class())
 		}
-		return r.renderAndStore(low, pdfPath, cached, page, size)
+		return r.renderAndStore(class, pdfPath, cached, page, size)
 	})
 }
 
-func (r *Renderer) thumbFromScreen(pdfPath, sum, cached string, page int, background bool) ([]byte, error) {
-	data, err := r.page(context.Background(), pdfPath, sum, page, SizeScreen, background)
+func (r *Renderer) thumbFromScreen(pdfPath, sum, cached string, page int, class priority) ([]byte, error) {
+	data, err := r.page(context.Background(), pdfPath, sum, page, SizeScreen, class)
 	if err != nil {
 		return nil, err
 	}
@@ -331,12 +335,14 @@ func shrink(img image.Image, size int) *image.Gray {
 // a browser that goes away does not waste a render another screen will
 // ask for next.
 //
-// A background call gives way (before it takes a render slot) while a
-// screen waits for another image, unless a screen waits for this one.
-func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func(low func() bool) ([]byte, error)) ([]byte, error) {
+// A background call gives way (before it queues for a render slot) while
+// a screen waits for another image, and queues behind the renders screens
+// wait for, unless a screen waits for this one.
+func (r *Renderer) single(ctx context.Context, key, cached string, class priority, render func(class func() priority) ([]byte, error)) ([]byte, error) {
 	if data, ok := readCache(cached); ok {
 		return data, nil
 	}
+	background := class != foreground
 	if !background {
 		r.waiting.Add(1)
 		defer r.waiting.Add(-1)
@@ -355,7 +361,12 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 		r.renders.Add(1)
 		go func() {
 			defer r.renders.Done()
-			c.data, c.err = render(func() bool { return !c.urgent.Load() && r.waiting.Load() > 0 })
+			c.data, c.err = render(func() priority {
+				if c.urgent.Load() {
+					return foreground
+				}
+				return class
+			})
 			r.inflightMu.Lock()
 			delete(r.inflight, key)
 			r.inflightMu.Unlock()
@@ -378,8 +389,8 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 	}
 }
 
-func (r *Renderer) renderAndStore(low func() bool, pdfPath, cached string, page, size int) ([]byte, error) {
-	data, err := r.render(low, pdfPath, page, size)
+func (r *Renderer) renderAndStore(class func() priority, pdfPath, cached string, page, size int) ([]byte, error) {
+	data, err := r.render(class, pdfPath, page, size)
 	if err != nil {
 		return nil, err
 	}
@@ -397,8 +408,8 @@ func (r *Renderer) timeout() time.Duration {
 	return 20 * time.Second
 }
 
-func (r *Renderer) render(low func() bool, pdfPath string, page, size int) ([]byte, error) {
-	img, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
+func (r *Renderer) render(class func() priority, pdfPath string, page, size int) ([]byte, error) {
+	img, err := r.run(class, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
 	if err != nil {
 		return nil, err
 	}
@@ -417,19 +428,23 @@ func encodePNG(img image.Image) ([]byte, error) {
 }
 
 // run runs one render on a PDFium instance of the pool, within the
-// worker slots and the timeout.
-// low, while it answers true, holds the render back.
-func (r *Renderer) run(low func() bool, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
+// worker slots and the timeout. class is the render's priority: a
+// background render waits while a screen waits for another image, then
+// queues for a slot behind the renders of better priority.
+func (r *Renderer) run(class func() priority, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
 	r.Start()
-	for low != nil && low() {
+	if class == nil {
+		class = func() priority { return foreground }
+	}
+	for class() != foreground && r.waiting.Load() > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
 	<-r.ready
 	if r.initErr != nil {
 		return nil, r.initErr
 	}
-	r.slots <- struct{}{}
-	defer func() { <-r.slots }()
+	r.slots.acquire(class)
+	defer r.slots.release()
 
 	inst, err := r.instance()
 	if err != nil {
