@@ -81,6 +81,7 @@ type Renderer struct {
 	inflight   map[string]*call
 	renders    sync.WaitGroup // Close waits for them
 	waiting    atomic.Int32   // callers a screen waits on; prerendering gives way
+	screening  atomic.Int32   // files whose screen images are being drawn; zoom levels wait
 	warmed     sync.Map       // sum → zoom levels being drawn or drawn
 	stopping   chan struct{}  // closed by Close: background drawing ends
 	stopOnce   sync.Once
@@ -190,7 +191,9 @@ const (
 // screen is waiting for: one page render at most stands between a screen
 // and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
-	r.background(ctx, pages, screensBudget, func(page int) error {
+	r.screening.Add(1)
+	defer r.screening.Add(-1)
+	r.background(ctx, pages, screensBudget, nil, func(page int) error {
 		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, backgroundScreen)
 		return err
 	})
@@ -199,7 +202,9 @@ func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int
 // WarmLevels draws, in the background, the zoom levels cut into tiles in
 // one render (LevelsPrerendered) for every page of a file, once per file
 // and process: the job screen calls it when it first shows the file's
-// sheets, so the zoom steps that follow come from the cache. Close stops it.
+// sheets, so the zoom steps that follow come from the cache. It waits
+// while screen images are drawn after a scan: every sheet's first view
+// comes before any zoom. Close stops it.
 func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 	if _, started := r.warmed.LoadOrStore(sum, true); started {
 		return
@@ -218,7 +223,7 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 			}
 		}()
 		for level := 1; level <= LevelsPrerendered; level++ {
-			if r.background(ctx, pages, levelsBudget, func(page int) error {
+			if r.background(ctx, pages, levelsBudget, &r.screening, func(page int) error {
 				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, backgroundLevel)
 				return err
 			}) != nil {
@@ -229,14 +234,23 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 }
 
 // background runs draw for pages 1..pages in order, giving way to
-// screens, until one fails or is slow, the budget is spent or ctx ends.
-func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, draw func(page int) error) error {
-	start := time.Now()
+// screens (and, before each page, waiting while after is above zero),
+// until one fails or is slow, the budget is spent or ctx ends. Time spent
+// waiting for after does not count against the budget.
+func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, after *atomic.Int32, draw func(page int) error) error {
+	start, waited := time.Now(), time.Duration(0)
 	for page := 1; page <= pages; page++ {
-		if err := r.yield(ctx); err != nil {
+		if err := r.yield(ctx, &r.waiting); err != nil {
 			return err
 		}
-		if time.Since(start) > budget {
+		if after != nil {
+			t0 := time.Now()
+			if err := r.yield(ctx, after); err != nil {
+				return err
+			}
+			waited += time.Since(t0)
+		}
+		if time.Since(start)-waited > budget {
 			return context.DeadlineExceeded
 		}
 		t0 := time.Now()
@@ -250,9 +264,9 @@ func (r *Renderer) background(ctx context.Context, pages int, budget time.Durati
 	return nil
 }
 
-// yield waits while a screen waits for a render.
-func (r *Renderer) yield(ctx context.Context) error {
-	for r.waiting.Load() > 0 {
+// yield waits while count is above zero (screens waiting for a render).
+func (r *Renderer) yield(ctx context.Context, count *atomic.Int32) error {
+	for count.Load() > 0 {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
