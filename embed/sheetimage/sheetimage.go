@@ -88,7 +88,8 @@ type Renderer struct {
 }
 
 type call struct {
-	urgent atomic.Bool // a screen waits for it: it no longer gives way
+	urgent atomic.Bool   // a screen waits for it: it no longer gives way
+	took   time.Duration // in a render slot
 	done   chan struct{}
 	data   []byte
 	err    error
@@ -193,7 +194,7 @@ const (
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
 	r.screening.Add(1)
 	defer r.screening.Add(-1)
-	r.background(ctx, pages, screensBudget, nil, func(page int) error {
+	r.background(ctx, pages, screensBudget, nil, func(ctx context.Context, page int) error {
 		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, backgroundScreen)
 		return err
 	})
@@ -223,7 +224,7 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 			}
 		}()
 		for level := 1; level <= LevelsPrerendered; level++ {
-			if r.background(ctx, pages, levelsBudget, &r.screening, func(page int) error {
+			if r.background(ctx, pages, levelsBudget, &r.screening, func(ctx context.Context, page int) error {
 				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, backgroundLevel)
 				return err
 			}) != nil {
@@ -237,7 +238,7 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 // screens (and, before each page, waiting while after is above zero),
 // until one fails or is slow, the budget is spent or ctx ends. Time spent
 // waiting for after does not count against the budget.
-func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, after *atomic.Int32, draw func(page int) error) error {
+func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, after *atomic.Int32, draw func(ctx context.Context, page int) error) error {
 	start, waited := time.Now(), time.Duration(0)
 	for page := 1; page <= pages; page++ {
 		if err := r.yield(ctx, &r.waiting); err != nil {
@@ -253,11 +254,13 @@ func (r *Renderer) background(ctx context.Context, pages int, budget time.Durati
 		if time.Since(start)-waited > budget {
 			return context.DeadlineExceeded
 		}
-		t0 := time.Now()
-		if err := draw(page); err != nil {
+		// Slow is the page's time in a render slot, not its time queued
+		// behind the images screens ask for.
+		var clock atomic.Int64
+		if err := draw(context.WithValue(ctx, renderClock{}, &clock), page); err != nil {
 			return err
 		}
-		if time.Since(t0) > slowPage {
+		if time.Duration(clock.Load()) > slowPage {
 			return context.DeadlineExceeded
 		}
 	}
@@ -292,17 +295,19 @@ func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int
 		return nil, ErrPage
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
-	return r.single(ctx, cached, cached, class, func(class func() priority) ([]byte, error) {
+	return r.single(ctx, cached, cached, class, func(j *job) ([]byte, error) {
 		if size == SizeThumb {
 			// A thumbnail is the screen image made small: no render of its own.
-			return r.thumbFromScreen(pdfPath, sum, cached, page, class())
+			return r.thumbFromScreen(context.WithoutCancel(ctx), pdfPath, sum, cached, page, j.class())
 		}
-		return r.renderAndStore(class, pdfPath, cached, page, size)
+		return r.renderAndStore(j, pdfPath, cached, page, size)
 	})
 }
 
-func (r *Renderer) thumbFromScreen(pdfPath, sum, cached string, page int, class priority) ([]byte, error) {
-	data, err := r.page(context.Background(), pdfPath, sum, page, SizeScreen, class)
+// ctx carries only the caller's render clock (renderClock): the render
+// is detached from the caller.
+func (r *Renderer) thumbFromScreen(ctx context.Context, pdfPath, sum, cached string, page int, class priority) ([]byte, error) {
+	data, err := r.page(ctx, pdfPath, sum, page, SizeScreen, class)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +357,7 @@ func shrink(img image.Image, size int) *image.Gray {
 // A background call gives way (before it queues for a render slot) while
 // a screen waits for another image, and queues behind the renders screens
 // wait for, unless a screen waits for this one.
-func (r *Renderer) single(ctx context.Context, key, cached string, class priority, render func(class func() priority) ([]byte, error)) ([]byte, error) {
+func (r *Renderer) single(ctx context.Context, key, cached string, class priority, render func(j *job) ([]byte, error)) ([]byte, error) {
 	if data, ok := readCache(cached); ok {
 		return data, nil
 	}
@@ -375,12 +380,14 @@ func (r *Renderer) single(ctx context.Context, key, cached string, class priorit
 		r.renders.Add(1)
 		go func() {
 			defer r.renders.Done()
-			c.data, c.err = render(func() priority {
+			j := &job{class: func() priority {
 				if c.urgent.Load() {
 					return foreground
 				}
 				return class
-			})
+			}}
+			c.data, c.err = render(j)
+			c.took = time.Duration(j.took.Load())
 			r.inflightMu.Lock()
 			delete(r.inflight, key)
 			r.inflightMu.Unlock()
@@ -389,6 +396,9 @@ func (r *Renderer) single(ctx context.Context, key, cached string, class priorit
 	}
 	select {
 	case <-c.done:
+		if clock, ok := ctx.Value(renderClock{}).(*atomic.Int64); ok {
+			clock.Add(int64(c.took))
+		}
 		if c.err == nil && key != cached {
 			// The call rendered a whole level; this caller's tile is one
 			// of the files it wrote.
@@ -403,8 +413,8 @@ func (r *Renderer) single(ctx context.Context, key, cached string, class priorit
 	}
 }
 
-func (r *Renderer) renderAndStore(class func() priority, pdfPath, cached string, page, size int) ([]byte, error) {
-	data, err := r.render(class, pdfPath, page, size)
+func (r *Renderer) renderAndStore(j *job, pdfPath, cached string, page, size int) ([]byte, error) {
+	data, err := r.render(j, pdfPath, page, size)
 	if err != nil {
 		return nil, err
 	}
@@ -422,8 +432,8 @@ func (r *Renderer) timeout() time.Duration {
 	return 20 * time.Second
 }
 
-func (r *Renderer) render(class func() priority, pdfPath string, page, size int) ([]byte, error) {
-	img, err := r.run(class, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
+func (r *Renderer) render(j *job, pdfPath string, page, size int) ([]byte, error) {
+	img, err := r.run(j, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
 	if err != nil {
 		return nil, err
 	}
@@ -441,24 +451,37 @@ func encodePNG(img image.Image) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// job is one render's priority (read each time it is asked: a screen may
+// come to wait for a background render) and the time it held a slot.
+type job struct {
+	class func() priority
+	took  atomic.Int64 // nanoseconds in a render slot
+}
+
+// renderClock is the context key of an *atomic.Int64 that a caller's
+// renders add their time in a render slot to (not the time queued): the
+// background drawing's measure of a slow page.
+type renderClock struct{}
+
 // run runs one render on a PDFium instance of the pool, within the
-// worker slots and the timeout. class is the render's priority: a
-// background render waits while a screen waits for another image, then
-// queues for a slot behind the renders of better priority.
-func (r *Renderer) run(class func() priority, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
+// worker slots and the timeout. A background render waits while a screen
+// waits for another image, then queues for a slot behind the renders of
+// better priority.
+func (r *Renderer) run(j *job, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
 	r.Start()
-	if class == nil {
-		class = func() priority { return foreground }
-	}
-	for class() != foreground && r.waiting.Load() > 0 {
+	for j.class() != foreground && r.waiting.Load() > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
 	<-r.ready
 	if r.initErr != nil {
 		return nil, r.initErr
 	}
-	r.slots.acquire(class)
-	defer r.slots.release()
+	r.slots.acquire(j.class)
+	t0 := time.Now()
+	defer func() {
+		j.took.Add(int64(time.Since(t0)))
+		r.slots.release()
+	}()
 
 	inst, err := r.instance()
 	if err != nil {

@@ -50,13 +50,13 @@ func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x
 	dir := filepath.Join(r.CacheDir, "pages", sum, fmt.Sprintf("%d-L%d", page, level))
 	cached := filepath.Join(dir, fmt.Sprintf("%d-%d.png", x, y))
 	if level <= LevelsPrerendered {
-		return r.single(ctx, dir, cached, class, func(class func() priority) ([]byte, error) {
-			return nil, r.renderLevel(class, pdfPath, dir, page, level)
+		return r.single(ctx, dir, cached, class, func(j *job) ([]byte, error) {
+			return nil, r.renderLevel(j, pdfPath, dir, page, level)
 		})
 	}
 	bx, by := x/blockTiles, y/blockTiles
-	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, class, func(class func() priority) ([]byte, error) {
-		return nil, r.renderBlock(class, pdfPath, dir, page, level, bx, by)
+	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, class, func(j *job) ([]byte, error) {
+		return nil, r.renderBlock(j, pdfPath, dir, page, level, bx, by)
 	})
 }
 
@@ -70,12 +70,12 @@ func levelSize(wPt, hPt float64, level int) (w, h int, scale float64) {
 // bitmap) and writes all its tiles; a level already on disk is skipped.
 // A level drawn in one bitmap is cut and encoded after its render slot is
 // freed, so a screen's render waits for the drawing only.
-func (r *Renderer) renderLevel(class func() priority, pdfPath, dir string, page, level int) error {
+func (r *Renderer) renderLevel(j *job, pdfPath, dir string, page, level int) error {
 	if _, ok := readCache(filepath.Join(dir, "0-0.png")); ok {
 		return nil
 	}
 	tiles := map[[2]int][]byte{}
-	whole, err := r.run(class, page, func(inst pdfium.Pdfium) (image.Image, error) {
+	whole, err := r.run(j, page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
 			if w*h <= maxLevelPixels {
@@ -134,9 +134,9 @@ func cutAll(img *image.Gray, left, top int, tiles map[[2]int][]byte) error {
 
 // renderBlock draws block (bx, by) of a deep level and keeps its tiles,
 // cut and encoded after the render slot is freed.
-func (r *Renderer) renderBlock(class func() priority, pdfPath, dir string, page, level, bx, by int) error {
+func (r *Renderer) renderBlock(j *job, pdfPath, dir string, page, level, bx, by int) error {
 	left, top := bx*blockTiles*TileSize, by*blockTiles*TileSize
-	img, err := r.run(class, page, func(inst pdfium.Pdfium) (image.Image, error) {
+	img, err := r.run(j, page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
 			if left >= w || top >= h {
