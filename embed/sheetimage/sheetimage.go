@@ -75,19 +75,21 @@ type Renderer struct {
 	ready   chan struct{}
 	pool    pdfium.Pool
 	initErr error
-	slots   chan struct{}
+	slots   *gate
 
 	inflightMu sync.Mutex
 	inflight   map[string]*call
 	renders    sync.WaitGroup // Close waits for them
 	waiting    atomic.Int32   // callers a screen waits on; prerendering gives way
+	screening  atomic.Int32   // files whose screen images are being drawn; zoom levels wait
 	warmed     sync.Map       // sum → zoom levels being drawn or drawn
 	stopping   chan struct{}  // closed by Close: background drawing ends
 	stopOnce   sync.Once
 }
 
 type call struct {
-	urgent atomic.Bool // a screen waits for it: it no longer gives way
+	urgent atomic.Bool   // a screen waits for it: it no longer gives way
+	took   time.Duration // in a render slot
 	done   chan struct{}
 	data   []byte
 	err    error
@@ -102,7 +104,7 @@ func (r *Renderer) Start() {
 		if r.Workers <= 0 {
 			r.Workers = 1
 		}
-		r.slots = make(chan struct{}, r.Workers)
+		r.slots = newGate(r.Workers)
 		r.stopping = make(chan struct{})
 		r.inflight = map[string]*call{}
 		go func() {
@@ -190,8 +192,10 @@ const (
 // screen is waiting for: one page render at most stands between a screen
 // and its image.
 func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int) {
-	r.background(ctx, pages, screensBudget, func(page int) error {
-		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, true)
+	r.screening.Add(1)
+	defer r.screening.Add(-1)
+	r.background(ctx, pages, screensBudget, nil, func(ctx context.Context, page int) error {
+		_, err := r.page(ctx, pdfPath, sum, page, SizeThumb, backgroundScreen)
 		return err
 	})
 }
@@ -199,7 +203,9 @@ func (r *Renderer) Prerender(ctx context.Context, pdfPath, sum string, pages int
 // WarmLevels draws, in the background, the zoom levels cut into tiles in
 // one render (LevelsPrerendered) for every page of a file, once per file
 // and process: the job screen calls it when it first shows the file's
-// sheets, so the zoom steps that follow come from the cache. Close stops it.
+// sheets, so the zoom steps that follow come from the cache. It waits
+// while screen images are drawn after a scan: every sheet's first view
+// comes before any zoom. Close stops it.
 func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 	if _, started := r.warmed.LoadOrStore(sum, true); started {
 		return
@@ -218,8 +224,8 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 			}
 		}()
 		for level := 1; level <= LevelsPrerendered; level++ {
-			if r.background(ctx, pages, levelsBudget, func(page int) error {
-				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, true)
+			if r.background(ctx, pages, levelsBudget, &r.screening, func(ctx context.Context, page int) error {
+				_, err := r.tile(ctx, pdfPath, sum, page, level, 0, 0, backgroundLevel)
 				return err
 			}) != nil {
 				return
@@ -229,30 +235,41 @@ func (r *Renderer) WarmLevels(pdfPath, sum string, pages int) {
 }
 
 // background runs draw for pages 1..pages in order, giving way to
-// screens, until one fails or is slow, the budget is spent or ctx ends.
-func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, draw func(page int) error) error {
-	start := time.Now()
+// screens (and, before each page, waiting while after is above zero),
+// until one fails or is slow, the budget is spent or ctx ends. Time spent
+// waiting for after does not count against the budget.
+func (r *Renderer) background(ctx context.Context, pages int, budget time.Duration, after *atomic.Int32, draw func(ctx context.Context, page int) error) error {
+	start, waited := time.Now(), time.Duration(0)
 	for page := 1; page <= pages; page++ {
-		if err := r.yield(ctx); err != nil {
+		if err := r.yield(ctx, &r.waiting); err != nil {
 			return err
 		}
-		if time.Since(start) > budget {
+		if after != nil {
+			t0 := time.Now()
+			if err := r.yield(ctx, after); err != nil {
+				return err
+			}
+			waited += time.Since(t0)
+		}
+		if time.Since(start)-waited > budget {
 			return context.DeadlineExceeded
 		}
-		t0 := time.Now()
-		if err := draw(page); err != nil {
+		// Slow is the page's time in a render slot, not its time queued
+		// behind the images screens ask for.
+		var clock atomic.Int64
+		if err := draw(context.WithValue(ctx, renderClock{}, &clock), page); err != nil {
 			return err
 		}
-		if time.Since(t0) > slowPage {
+		if time.Duration(clock.Load()) > slowPage {
 			return context.DeadlineExceeded
 		}
 	}
 	return nil
 }
 
-// yield waits while a screen waits for a render.
-func (r *Renderer) yield(ctx context.Context) error {
-	for r.waiting.Load() > 0 {
+// yield waits while count is above zero (screens waiting for a render).
+func (r *Renderer) yield(ctx context.Context, count *atomic.Int32) error {
+	for count.Load() > 0 {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -266,25 +283,31 @@ func (r *Renderer) yield(ctx context.Context) error {
 // content hash is sum (the cache key), with its long side size pixels.
 // Thumbnails give way to the other images a screen waits for.
 func (r *Renderer) Page(ctx context.Context, pdfPath, sum string, page, size int) ([]byte, error) {
-	return r.page(ctx, pdfPath, sum, page, size, size == SizeThumb)
+	class := foreground
+	if size == SizeThumb {
+		class = backgroundScreen
+	}
+	return r.page(ctx, pdfPath, sum, page, size, class)
 }
 
-func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, background bool) ([]byte, error) {
+func (r *Renderer) page(ctx context.Context, pdfPath, sum string, page, size int, class priority) ([]byte, error) {
 	if page < 1 || size < 64 || size > SizeLarge {
 		return nil, ErrPage
 	}
 	cached := filepath.Join(r.CacheDir, "pages", sum, strconv.Itoa(page)+"-"+strconv.Itoa(size)+".png")
-	return r.single(ctx, cached, cached, background, func(low func() bool) ([]byte, error) {
+	return r.single(ctx, cached, cached, class, func(j *job) ([]byte, error) {
 		if size == SizeThumb {
 			// A thumbnail is the screen image made small: no render of its own.
-			return r.thumbFromScreen(pdfPath, sum, cached, page, background)
+			return r.thumbFromScreen(context.WithoutCancel(ctx), pdfPath, sum, cached, page, j.class())
 		}
-		return r.renderAndStore(low, pdfPath, cached, page, size)
+		return r.renderAndStore(j, pdfPath, cached, page, size)
 	})
 }
 
-func (r *Renderer) thumbFromScreen(pdfPath, sum, cached string, page int, background bool) ([]byte, error) {
-	data, err := r.page(context.Background(), pdfPath, sum, page, SizeScreen, background)
+// ctx carries only the caller's render clock (renderClock): the render
+// is detached from the caller.
+func (r *Renderer) thumbFromScreen(ctx context.Context, pdfPath, sum, cached string, page int, class priority) ([]byte, error) {
+	data, err := r.page(ctx, pdfPath, sum, page, SizeScreen, class)
 	if err != nil {
 		return nil, err
 	}
@@ -331,12 +354,14 @@ func shrink(img image.Image, size int) *image.Gray {
 // a browser that goes away does not waste a render another screen will
 // ask for next.
 //
-// A background call gives way (before it takes a render slot) while a
-// screen waits for another image, unless a screen waits for this one.
-func (r *Renderer) single(ctx context.Context, key, cached string, background bool, render func(low func() bool) ([]byte, error)) ([]byte, error) {
+// A background call gives way (before it queues for a render slot) while
+// a screen waits for another image, and queues behind the renders screens
+// wait for, unless a screen waits for this one.
+func (r *Renderer) single(ctx context.Context, key, cached string, class priority, render func(j *job) ([]byte, error)) ([]byte, error) {
 	if data, ok := readCache(cached); ok {
 		return data, nil
 	}
+	background := class != foreground
 	if !background {
 		r.waiting.Add(1)
 		defer r.waiting.Add(-1)
@@ -355,7 +380,14 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 		r.renders.Add(1)
 		go func() {
 			defer r.renders.Done()
-			c.data, c.err = render(func() bool { return !c.urgent.Load() && r.waiting.Load() > 0 })
+			j := &job{class: func() priority {
+				if c.urgent.Load() {
+					return foreground
+				}
+				return class
+			}}
+			c.data, c.err = render(j)
+			c.took = time.Duration(j.took.Load())
 			r.inflightMu.Lock()
 			delete(r.inflight, key)
 			r.inflightMu.Unlock()
@@ -364,6 +396,9 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 	}
 	select {
 	case <-c.done:
+		if clock, ok := ctx.Value(renderClock{}).(*atomic.Int64); ok {
+			clock.Add(int64(c.took))
+		}
 		if c.err == nil && key != cached {
 			// The call rendered a whole level; this caller's tile is one
 			// of the files it wrote.
@@ -378,8 +413,8 @@ func (r *Renderer) single(ctx context.Context, key, cached string, background bo
 	}
 }
 
-func (r *Renderer) renderAndStore(low func() bool, pdfPath, cached string, page, size int) ([]byte, error) {
-	data, err := r.render(low, pdfPath, page, size)
+func (r *Renderer) renderAndStore(j *job, pdfPath, cached string, page, size int) ([]byte, error) {
+	data, err := r.render(j, pdfPath, page, size)
 	if err != nil {
 		return nil, err
 	}
@@ -397,8 +432,8 @@ func (r *Renderer) timeout() time.Duration {
 	return 20 * time.Second
 }
 
-func (r *Renderer) render(low func() bool, pdfPath string, page, size int) ([]byte, error) {
-	img, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
+func (r *Renderer) render(j *job, pdfPath string, page, size int) ([]byte, error) {
+	img, err := r.run(j, page, func(inst pdfium.Pdfium) (image.Image, error) { return renderPage(inst, pdfPath, page, size) })
 	if err != nil {
 		return nil, err
 	}
@@ -416,20 +451,37 @@ func encodePNG(img image.Image) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// job is one render's priority (read each time it is asked: a screen may
+// come to wait for a background render) and the time it held a slot.
+type job struct {
+	class func() priority
+	took  atomic.Int64 // nanoseconds in a render slot
+}
+
+// renderClock is the context key of an *atomic.Int64 that a caller's
+// renders add their time in a render slot to (not the time queued): the
+// background drawing's measure of a slow page.
+type renderClock struct{}
+
 // run runs one render on a PDFium instance of the pool, within the
-// worker slots and the timeout.
-// low, while it answers true, holds the render back.
-func (r *Renderer) run(low func() bool, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
+// worker slots and the timeout. A background render waits while a screen
+// waits for another image, then queues for a slot behind the renders of
+// better priority.
+func (r *Renderer) run(j *job, page int, draw func(inst pdfium.Pdfium) (image.Image, error)) (image.Image, error) {
 	r.Start()
-	for low != nil && low() {
+	for j.class() != foreground && r.waiting.Load() > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}
 	<-r.ready
 	if r.initErr != nil {
 		return nil, r.initErr
 	}
-	r.slots <- struct{}{}
-	defer func() { <-r.slots }()
+	r.slots.acquire(j.class)
+	t0 := time.Now()
+	defer func() {
+		j.took.Add(int64(time.Since(t0)))
+		r.slots.release()
+	}()
 
 	inst, err := r.instance()
 	if err != nil {

@@ -39,10 +39,10 @@ const (
 
 // Tile returns the PNG of tile (x, y) of zoom level level of a page.
 func (r *Renderer) Tile(ctx context.Context, pdfPath, sum string, page, level, x, y int) ([]byte, error) {
-	return r.tile(ctx, pdfPath, sum, page, level, x, y, false)
+	return r.tile(ctx, pdfPath, sum, page, level, x, y, foreground)
 }
 
-func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x, y int, background bool) ([]byte, error) {
+func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x, y int, class priority) ([]byte, error) {
 	long := SizeScreen << max(level, 0)
 	if page < 1 || level < 1 || level > MaxLevel || x < 0 || y < 0 || x*TileSize >= long || y*TileSize >= long {
 		return nil, ErrPage
@@ -50,13 +50,13 @@ func (r *Renderer) tile(ctx context.Context, pdfPath, sum string, page, level, x
 	dir := filepath.Join(r.CacheDir, "pages", sum, fmt.Sprintf("%d-L%d", page, level))
 	cached := filepath.Join(dir, fmt.Sprintf("%d-%d.png", x, y))
 	if level <= LevelsPrerendered {
-		return r.single(ctx, dir, cached, background, func(low func() bool) ([]byte, error) {
-			return nil, r.renderLevel(low, pdfPath, dir, page, level)
+		return r.single(ctx, dir, cached, class, func(j *job) ([]byte, error) {
+			return nil, r.renderLevel(j, pdfPath, dir, page, level)
 		})
 	}
 	bx, by := x/blockTiles, y/blockTiles
-	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, background, func(low func() bool) ([]byte, error) {
-		return nil, r.renderBlock(low, pdfPath, dir, page, level, bx, by)
+	return r.single(ctx, fmt.Sprintf("%s/b%d-%d", dir, bx, by), cached, class, func(j *job) ([]byte, error) {
+		return nil, r.renderBlock(j, pdfPath, dir, page, level, bx, by)
 	})
 }
 
@@ -68,32 +68,27 @@ func levelSize(wPt, hPt float64, level int) (w, h int, scale float64) {
 
 // renderLevel draws a whole level (in bands when it is too big for one
 // bitmap) and writes all its tiles; a level already on disk is skipped.
-func (r *Renderer) renderLevel(low func() bool, pdfPath, dir string, page, level int) error {
+// A level drawn in one bitmap is cut and encoded after its render slot is
+// freed, so a screen's render waits for the drawing only.
+func (r *Renderer) renderLevel(j *job, pdfPath, dir string, page, level int) error {
 	if _, ok := readCache(filepath.Join(dir, "0-0.png")); ok {
 		return nil
 	}
 	tiles := map[[2]int][]byte{}
-	_, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) {
+	whole, err := r.run(j, page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
-			band := h
-			if w*h > maxLevelPixels {
-				band = TileSize
+			if w*h <= maxLevelPixels {
+				return drawRegion(inst, ref, scale, 0, 0, w, h)
 			}
-			for top := 0; top < h; top += band {
-				bh := min(band, h-top)
+			for top := 0; top < h; top += TileSize {
+				bh := min(TileSize, h-top)
 				img, err := drawRegion(inst, ref, scale, 0, top, w, bh)
 				if err != nil {
 					return nil, err
 				}
-				for ty := top / TileSize; ty*TileSize < top+bh; ty++ {
-					for tx := 0; tx*TileSize < w; tx++ {
-						data, err := encodePNG(cut(img, tx*TileSize, ty*TileSize-top))
-						if err != nil {
-							return nil, err
-						}
-						tiles[[2]int{tx, ty}] = data
-					}
+				if err := cutAll(img, 0, top, tiles); err != nil {
+					return nil, err
 				}
 			}
 			return nil, nil
@@ -101,6 +96,11 @@ func (r *Renderer) renderLevel(low func() bool, pdfPath, dir string, page, level
 	})
 	if err != nil {
 		return err
+	}
+	if img, ok := whole.(*image.Gray); ok && img != nil {
+		if err := cutAll(img, 0, 0, tiles); err != nil {
+			return err
+		}
 	}
 	// 0-0.png last: its presence says the level is complete.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -116,34 +116,44 @@ func (r *Renderer) renderLevel(low func() bool, pdfPath, dir string, page, level
 	return writeCache(filepath.Join(dir, "0-0.png"), tiles[[2]int{0, 0}], 0o600)
 }
 
-// renderBlock draws block (bx, by) of a deep level and keeps its tiles.
-func (r *Renderer) renderBlock(low func() bool, pdfPath, dir string, page, level, bx, by int) error {
-	tiles := map[[2]int][]byte{}
-	_, err := r.run(low, page, func(inst pdfium.Pdfium) (image.Image, error) {
+// cutAll cuts img, the region of a level at pixel (left, top), a multiple
+// of TileSize, into its tiles and encodes them into tiles.
+func cutAll(img *image.Gray, left, top int, tiles map[[2]int][]byte) error {
+	b := img.Bounds()
+	for ty := 0; ty*TileSize < b.Dy(); ty++ {
+		for tx := 0; tx*TileSize < b.Dx(); tx++ {
+			data, err := encodePNG(cut(img, tx*TileSize, ty*TileSize))
+			if err != nil {
+				return err
+			}
+			tiles[[2]int{left/TileSize + tx, top/TileSize + ty}] = data
+		}
+	}
+	return nil
+}
+
+// renderBlock draws block (bx, by) of a deep level and keeps its tiles,
+// cut and encoded after the render slot is freed.
+func (r *Renderer) renderBlock(j *job, pdfPath, dir string, page, level, bx, by int) error {
+	left, top := bx*blockTiles*TileSize, by*blockTiles*TileSize
+	img, err := r.run(j, page, func(inst pdfium.Pdfium) (image.Image, error) {
 		return withPage(inst, pdfPath, page, func(ref requests.Page, wPt, hPt float64) (image.Image, error) {
 			w, h, scale := levelSize(wPt, hPt, level)
-			left, top := bx*blockTiles*TileSize, by*blockTiles*TileSize
 			if left >= w || top >= h {
 				return nil, ErrPage
 			}
-			bw, bh := min(blockTiles*TileSize, w-left), min(blockTiles*TileSize, h-top)
-			img, err := drawRegion(inst, ref, scale, left, top, bw, bh)
-			if err != nil {
-				return nil, err
-			}
-			for ty := 0; ty*TileSize < bh; ty++ {
-				for tx := 0; tx*TileSize < bw; tx++ {
-					data, err := encodePNG(cut(img, tx*TileSize, ty*TileSize))
-					if err != nil {
-						return nil, err
-					}
-					tiles[[2]int{bx*blockTiles + tx, by*blockTiles + ty}] = data
-				}
-			}
-			return nil, nil
+			return drawRegion(inst, ref, scale, left, top, min(blockTiles*TileSize, w-left), min(blockTiles*TileSize, h-top))
 		})
 	})
 	if err != nil {
+		return err
+	}
+	gray, ok := img.(*image.Gray)
+	if !ok || gray == nil {
+		return ErrPage
+	}
+	tiles := map[[2]int][]byte{}
+	if err := cutAll(gray, left, top, tiles); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
