@@ -342,7 +342,11 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			if err := ctx.Err(); err != nil {
 				return nil, nil, "", err
 			}
-			if !e.ruleInScope(r, class) || !rv.occupancyApplies(r) {
+			// Whether the plans state their code analysis does not depend on
+			// the edition: a file under a US code without a pack is still
+			// asked, citing that code without a section.
+			askAnalysis := class == ScopeCodesNotHeld && r.Check == "code_analysis_field" && rv.codeOfRecord() != ""
+			if !e.ruleInScope(r, class) && !askAnalysis || !rv.occupancyApplies(r) {
 				continue
 			}
 			topics[r.Topic] = true
@@ -354,6 +358,15 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			}
 			for _, o := range obs {
 				f := rv.finding(r, o)
+				// A file whose codes are not held cites no model-code section
+				// (an IBC section on a Canadian or an Indiana 2014 set is
+				// not the law there), unless the law in force cites the
+				// rule's sections itself (a jurisdiction's or presumed
+				// state code on a held edition): the code of record, when
+				// known, names what the document check answers to.
+				if class == ScopeCodesNotHeld && r.Topic != "coverage" && f.FileIndex < len(scopes) && !e.citesAll(r) {
+					f.GoverningRefs = uncitedRefs(scopes[f.FileIndex])
+				}
 				// Two identical notes on one sheet are two issues; keep their
 				// fingerprints distinct but still independent of position.
 				seen[f.Fingerprint]++

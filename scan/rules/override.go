@@ -223,6 +223,20 @@ func (e *Engine) citedRefs(r *Rule) string {
 	return strings.Join(parts, "; ")
 }
 
+// citesAll says whether the law in force cites every section a rule
+// names (a jurisdiction's or a presumed state's code on a held edition).
+func (e *Engine) citesAll(r *Rule) bool {
+	if e.cite == nil || len(r.Refs) == 0 {
+		return false
+	}
+	for _, ref := range r.Refs {
+		if e.cite(ref) == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // Report is a review's findings and the topics of the rules that ran on
 // the set (whether or not they found anything): what local-law coverage
 // must vouch for.

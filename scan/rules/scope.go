@@ -48,6 +48,11 @@ type FileScope struct {
 	// appliance holds no pack for.
 	NotApplied []string
 	DocType    string
+	// CodeOfRecord names the US building code that governs a file whose
+	// codes are not held (a state's code on an edition without a pack):
+	// whether the plans state their code analysis is asked under it, with
+	// no section cited. Empty for every other file.
+	CodeOfRecord string
 }
 
 // usCodeRe reads a stated US code: family and edition as printed ("2011
@@ -241,10 +246,12 @@ func (e *Engine) scopeOf(m sheets.SetModel, job JobContext, usCodes []statedCode
 		// Indiana Building Code" beside "2012 IBC").
 		fs.Class = ScopeCodesNotHeld
 		fs.Reason = "The sheets state code editions the appliance holds no pack for."
+		fs.CodeOfRecord = buildingNotHeld[0]
 	case len(job.NotHeld) > 0:
 		fs.Class = ScopeCodesNotHeld
 		fs.Reason = "The plans place the project where " + strings.Join(job.NotHeld, " and ") + " is in force; the appliance holds no code pack for that edition."
 		fs.NotApplied = append(fs.NotApplied, job.NotHeld...)
+		fs.CodeOfRecord = job.NotHeld[0]
 	case len(usHeld) == 0 && foreignPlace != "" && !usPlace && jobCountry == "":
 		fs.Class = ScopeCodesNotHeld
 		fs.Reason = "The sheets read as a project outside the United States (" + foreignPlace + "); the appliance holds no code pack for it."
@@ -331,14 +338,17 @@ func checkCodesNotApplied(rv *review, r *Rule) []observation {
 			codes = strings.Join(fs.NotApplied, "; ")
 		}
 		out = append(out, observation{page: pv,
-			vars:     map[string]string{"codes": codes, "reason": fs.Reason, "applied": rv.eng.appliedText(ScopeCodesNotHeld)},
+			vars:     map[string]string{"codes": codes, "reason": fs.Reason, "applied": rv.eng.appliedText(ScopeCodesNotHeld, rv.codeOfRecord() != "")},
 			evidence: "codes not applied " + codes})
 	}
 	return out
 }
 
 // appliedText says what the review applied to files of a class.
-func (e *Engine) appliedText(class string) string {
+func (e *Engine) appliedText(class string, analysisAsked bool) string {
+	if class == ScopeCodesNotHeld && analysisAsked {
+		return "only the document checks (sheet index, references, title blocks, issue status, unfinished text, and whether the code analysis states occupancy, construction type and sprinklers) were applied"
+	}
 	if class == ScopeCodesNotHeld {
 		return "only the document checks (sheet index, references, title blocks, issue status, unfinished text) were applied"
 	}
@@ -350,4 +360,33 @@ func (e *Engine) appliedText(class string) string {
 		return "only the document checks were applied"
 	}
 	return strings.Join(parts, ", ") + " and the document checks were applied"
+}
+
+// codeOfRecord is the US code of record of the review's files whose codes
+// are not held, when every one of them has one ("" otherwise: a file
+// outside the United States owes no US code analysis).
+func (rv *review) codeOfRecord() string {
+	record := ""
+	for _, pv := range rv.pages {
+		fs := rv.scopes[pv.FileIndex]
+		if fs.Class != ScopeCodesNotHeld {
+			continue
+		}
+		if fs.CodeOfRecord == "" {
+			return ""
+		}
+		if record == "" {
+			record = fs.CodeOfRecord
+		}
+	}
+	return record
+}
+
+// uncitedRefs is what a finding on a file whose codes are not held cites
+// instead of a model-code section.
+func uncitedRefs(fs FileScope) string {
+	if fs.CodeOfRecord != "" {
+		return fs.CodeOfRecord + " (no section cited: the appliance holds no rules for this edition)"
+	}
+	return "no code section cited: the appliance holds no rules for the codes that govern this set"
 }

@@ -49,13 +49,16 @@ func TestScope(t *testing.T) {
 		wantCodes  string // in its rationale
 		wantIRC    bool
 		wantNoCode bool // no code-analysis ("not stated") finding
+		// wantRecord: the code of record a file whose codes are not held
+		// is asked its code analysis under, cited with no section.
+		wantRecord string
 	}{
 		{name: "US set under the adopted IRC", pages: scopeSet("APPLICABLE CODES: 2021 IRC"), wantIRC: true},
 		{name: "an older IRC edition is still under the jurisdiction's IRC", pages: scopeSet("APPLICABLE CODES: 2018 IRC"), wantIRC: true},
 		{name: "Australian standards", pages: scopeSet("CONCRETE TO AS 3600-2018 AND AS 1379"),
 			wantScope: "scope-codes-not-applied", wantCodes: "AS 3600-2018", wantNoCode: true},
 		{name: "a Florida code the appliance has no pack for", pages: scopeSet("BASED ON 2011 NEC & 5TH EDITION (2014) FBC"),
-			wantScope: "scope-codes-not-applied", wantCodes: "FBC", wantNoCode: true},
+			wantScope: "scope-codes-not-applied", wantCodes: "FBC", wantRecord: "FBC"},
 		{name: "job in another country", job: JobContext{Jurisdiction: "ocd-division/country:ca/province:ab"},
 			pages: scopeSet("APPLICABLE CODES: 2021 IRC"), wantScope: "scope-codes-not-applied", wantNoCode: true},
 		{name: "civil plans", pages: civil(), wantScope: "scope-not-reviewed", wantNoCode: true},
@@ -79,13 +82,26 @@ func TestScope(t *testing.T) {
 			if got := len(byRule(fs, "irc-r311.7.5.1-riser-height")) > 0; got != tc.wantIRC {
 				t.Errorf("IRC riser rule fired=%v, want %v", got, tc.wantIRC)
 			}
+			analysis := 0
 			for _, f := range fs {
+				if tc.wantScope == "scope-codes-not-applied" && f.Topic != "coverage" && strings.Contains(f.GoverningRefs, " 2021 ") {
+					t.Errorf("%s cites a model-code section on a file whose codes are not held: %s", f.RuleID, f.GoverningRefs)
+				}
+				if f.Topic == "completeness.code-analysis" {
+					analysis++
+					if tc.wantRecord != "" && (!strings.Contains(f.GoverningRefs, tc.wantRecord) || !strings.Contains(f.GoverningRefs, "no section cited")) {
+						t.Errorf("%s cites %q, want %s with no section", f.RuleID, f.GoverningRefs, tc.wantRecord)
+					}
+				}
 				if tc.wantNoCode && f.Topic == "completeness.code-analysis" {
 					t.Errorf("code-analysis finding on a file outside the held codes: %s", f.RuleID)
 				}
 				if tc.wantScope == "scope-not-reviewed" && f.Severity != SeverityInfo {
 					t.Errorf("non-info finding on an out-of-scope file: %s", f.RuleID)
 				}
+			}
+			if tc.wantRecord != "" && analysis == 0 {
+				t.Errorf("no code-analysis finding under %s: the cover states neither construction type nor sprinklers", tc.wantRecord)
 			}
 		})
 	}
