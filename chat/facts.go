@@ -8,6 +8,7 @@ import (
 
 	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 
 	"planreview/scan/sheets"
 )
@@ -56,28 +57,30 @@ const (
 )
 
 // labelKinds classify a printed label by its words, most specific first.
+// Every label of every page is tried against them, so they carry
+// textmatch's prefilter: most labels hold none of a kind's words.
 // A label is a short caption, so a kind's word anywhere in it decides
 // (unless an excluding word is there too: "OWNER PHONE" is a phone).
 var labelKinds = []struct {
 	kind    string
-	re      *lazyregexp.Regexp
-	exclude *lazyregexp.Regexp
+	re      *textmatch.Regexp
+	exclude *textmatch.Regexp
 }{
-	{FactParcel, lazyregexp.New(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`),
-		lazyregexp.New(`(?i)\b(area|coverage|size|depth|width|line)\b`)},
-	{FactAddress, lazyregexp.New(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
-		lazyregexp.New(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
-	{FactArchitect, lazyregexp.New(`(?i)\barchitects?\b`), lazyregexp.New(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
-	{FactEngineer, lazyregexp.New(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), lazyregexp.New(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
-	{FactOwner, lazyregexp.New(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), lazyregexp.New(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date|furnished|installed|supplied|provided)\b`)},
-	{FactDesigner, lazyregexp.New(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), lazyregexp.New(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
-	{FactZoning, lazyregexp.New(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), lazyregexp.New(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
-	{FactDate, lazyregexp.New(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
-	{FactProject, lazyregexp.New(`(?i)^\s*(project(\s+(name|title))?|job\s+name)(\s+(and|&)\s+\w+(\s+\w+)?)?\s*$`), nil},
+	{FactParcel, textmatch.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`),
+		textmatch.MustCompile(`(?i)\b(area|coverage|size|depth|width|line)\b`)},
+	{FactAddress, textmatch.MustCompile(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
+		textmatch.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
+	{FactArchitect, textmatch.MustCompile(`(?i)\barchitects?\b`), textmatch.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactEngineer, textmatch.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), textmatch.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactOwner, textmatch.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), textmatch.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date|furnished|installed|supplied|provided)\b`)},
+	{FactDesigner, textmatch.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), textmatch.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
+	{FactZoning, textmatch.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), textmatch.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
+	{FactDate, textmatch.MustCompile(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
+	{FactProject, textmatch.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)(\s+(and|&)\s+\w+(\s+\w+)?)?\s*$`), nil},
 	// "BUILDING CODE:", "APPLICABLE CODES:" over the code's name: a code
 	// the engine did not read as one of its own (a state's code).
-	{FactCode, lazyregexp.New(`(?i)\bcodes?\b`),
-		lazyregexp.New(`(?i)\b(zip|postal|area|colou?r|sheet|analysis|summary|section|sections|key|type|item|number|no|compliance|review|official|enforcement)\b`)},
+	{FactCode, textmatch.MustCompile(`(?i)\bcodes?\b`),
+		textmatch.MustCompile(`(?i)\b(zip|postal|area|colou?r|sheet|analysis|summary|section|sections|key|type|item|number|no|compliance|review|official|enforcement)\b`)},
 }
 
 // labelKind classifies a label (empty: not a kind chat answers from).
