@@ -108,7 +108,7 @@ var kindTargetRe = lazyregexp.New(`(?i)^\s*[,;(]?\s*(?:ON|IN|AT)?\s*(?:SHEETS?|D
 
 // captionScaleRe starts the scale a view's caption line may end with:
 // "SCALE: 1/8" = 1'-0"", "1/4" = 1'-0"", "1:100".
-var captionScaleRe = lazyregexp.New(`(?i)\bSCALE\b|\d+(?:/\d+)?"\s*=|\b1\s*:\s*\d`)
+var captionScaleRe = textmatch.MustCompile(`(?i)\bSCALE\b|\d+(?:/\d+)?"\s*=|\b1\s*:\s*\d`)
 
 // viewWordRe names a view in a caption.
 var viewWordRe = lazyregexp.New(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
@@ -306,7 +306,7 @@ func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
 	}
 	joined := l.Text + " " + n.Text
 	cut := len(l.Text)
-	for _, m := range re.Regexp().FindAllStringSubmatchIndex(joined, -1) {
+	for _, m := range re.FindAllStringSubmatchIndex(joined, -1) {
 		if m[0] >= cut || m[1] <= cut+1 {
 			continue
 		}
