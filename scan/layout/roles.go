@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -106,7 +107,21 @@ const (
 // lists, revision rows and notes paragraphs from their structure: columns,
 // alignment, the shape of tokens and dates. No heading or word list gates
 // a region, so a key with any heading (or none) is found.
+// A page made by Analyze finds them once; callers only read them.
 func FindRoles(p *Page) *Roles {
+	if p != nil && p.roles != nil {
+		p.roles.once.Do(func() { p.roles.r = findRoles(p) })
+		return p.roles.r
+	}
+	return findRoles(p)
+}
+
+type rolesOnce struct {
+	once sync.Once
+	r    *Roles
+}
+
+func findRoles(p *Page) *Roles {
 	r := &Roles{line: make([]RegionRole, len(p.Lines))}
 	if p == nil || len(p.Lines) == 0 {
 		return r
