@@ -2,12 +2,13 @@ package chat
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
+	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 
 	"planreview/scan/sheets"
 )
@@ -56,28 +57,30 @@ const (
 )
 
 // labelKinds classify a printed label by its words, most specific first.
+// Every label of every page is tried against them, so they carry
+// textmatch's prefilter: most labels hold none of a kind's words.
 // A label is a short caption, so a kind's word anywhere in it decides
 // (unless an excluding word is there too: "OWNER PHONE" is a phone).
 var labelKinds = []struct {
 	kind    string
-	re      *regexp.Regexp
-	exclude *regexp.Regexp
+	re      *textmatch.Regexp
+	exclude *textmatch.Regexp
 }{
-	{FactParcel, regexp.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`),
-		regexp.MustCompile(`(?i)\b(area|coverage|size|depth|width|line)\b`)},
-	{FactAddress, regexp.MustCompile(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
-		regexp.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
-	{FactArchitect, regexp.MustCompile(`(?i)\barchitects?\b`), regexp.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
-	{FactEngineer, regexp.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
-	{FactOwner, regexp.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date|furnished|installed|supplied|provided)\b`)},
-	{FactDesigner, regexp.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), regexp.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
-	{FactZoning, regexp.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), regexp.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
-	{FactDate, regexp.MustCompile(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
-	{FactProject, regexp.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)(\s+(and|&)\s+\w+(\s+\w+)?)?\s*$`), nil},
+	{FactParcel, textmatch.MustCompile(`(?i)\b(parcel|a\.?p\.?n\.?|assessor'?s?|tax\s*(map|lot|id)|folio|roll\s*(no|number|#)|p\.?i\.?n\.?)\b`),
+		textmatch.MustCompile(`(?i)\b(area|coverage|size|depth|width|line)\b`)},
+	{FactAddress, textmatch.MustCompile(`(?i)\b(address|site\s*location|project\s*location|property\s*location|municipal\s*address)\b`),
+		textmatch.MustCompile(`(?i)\b(e-?mail|web|phone|tel|fax|ip|mac)\b`)},
+	{FactArchitect, textmatch.MustCompile(`(?i)\barchitects?\b`), textmatch.MustCompile(`(?i)\b(landscape|phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactEngineer, textmatch.MustCompile(`(?i)\b(engineer(ing)?\s+of\s+record|engineers?|eor|structural\s+engineer)\b`), textmatch.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|license|lic|no|number|stamp|seal)\b`)},
+	{FactOwner, textmatch.MustCompile(`(?i)\b(owners?|client|applicant|property\s+owner)\b`), textmatch.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax|signature|sign|date|furnished|installed|supplied|provided)\b`)},
+	{FactDesigner, textmatch.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by|design\s+firm)\b`), textmatch.MustCompile(`(?i)\b(phone|e-?mail|address|tel|fax)\b`)},
+	{FactZoning, textmatch.MustCompile(`(?i)\b(zoning|land\s+use\s+district|zone\s+district|zone)\b`), textmatch.MustCompile(`(?i)\b(fire|flood|seismic|wind|climate|time)\b`)},
+	{FactDate, textmatch.MustCompile(`(?i)\b(printed|plotted|print\s+date|plot\s+date)\b`), nil},
+	{FactProject, textmatch.MustCompile(`(?i)^\s*(project(\s+(name|title))?|job\s+name)(\s+(and|&)\s+\w+(\s+\w+)?)?\s*$`), nil},
 	// "BUILDING CODE:", "APPLICABLE CODES:" over the code's name: a code
 	// the engine did not read as one of its own (a state's code).
-	{FactCode, regexp.MustCompile(`(?i)\bcodes?\b`),
-		regexp.MustCompile(`(?i)\b(zip|postal|area|colou?r|sheet|analysis|summary|section|sections|key|type|item|number|no|compliance|review|official|enforcement)\b`)},
+	{FactCode, textmatch.MustCompile(`(?i)\bcodes?\b`),
+		textmatch.MustCompile(`(?i)\b(zip|postal|area|colou?r|sheet|analysis|summary|section|sections|key|type|item|number|no|compliance|review|official|enforcement)\b`)},
 }
 
 // labelKind classifies a label (empty: not a kind chat answers from).
@@ -242,16 +245,16 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 // ("10/3/2024", "10.03.2024", "2020-05-22"), or a month's name, or a year
 // ("MAY 22, 2020", "June 2019"); not a scale ("1:200") or a row of
 // figures ("2 3 4").
-var dateValue = regexp.MustCompile(`(?i)\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(19|20)\d{2}\b`)
+var dateValue = lazyregexp.New(`(?i)\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(19|20)\d{2}\b`)
 
 // scaleValue is what a scale reads: a ratio or an equation of lengths
 // ("1:100", "1/4\" = 1'-0\""), or a word for none ("NTS", "AS NOTED");
 // a lone figure beside the caption is a drawing number.
-var scaleValue = regexp.MustCompile(`(?i)=|\d\s*:\s*\d|\bn\.?\s*t\.?\s*s\b|not\s+to\s+scale|\bas\s+(noted|shown|indicated)\b|\b(none|varies|full|half)\b`)
+var scaleValue = lazyregexp.New(`(?i)=|\d\s*:\s*\d|\bn\.?\s*t\.?\s*s\b|not\s+to\s+scale|\bas\s+(noted|shown|indicated)\b|\b(none|varies|full|half)\b`)
 
-var captionInValue = regexp.MustCompile(`[A-Za-z#.)]\s*:(\s|$)`)
+var captionInValue = lazyregexp.New(`[A-Za-z#.)]\s*:(\s|$)`)
 
-var dottedAbbrev = regexp.MustCompile(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
+var dottedAbbrev = lazyregexp.New(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
 
 // plausibleValue rejects what a label's neighbour may be without being
 // its value: another caption ("CLIENT PROJ. #: C.40"), a run of an
@@ -381,7 +384,7 @@ func valueBeside(lines []string, boxes []layout.Box, angles []float64, i int) []
 
 // phoneOrTime: a colon inside a value that is a time of day ("12:59:19")
 // or a ratio, not a caption's.
-var phoneOrTime = regexp.MustCompile(`^[^:]*\d:\d`)
+var phoneOrTime = lazyregexp.New(`^[^:]*\d:\d`)
 
 // textFrame is a line's box in the frame of its text: X along the reading
 // direction, Y across it, growing towards the next line.
@@ -483,8 +486,8 @@ type coverTitle struct {
 // with its state or province and postal code ("West Lafayette, IN 47907",
 // "Calgary, AB T2S 2A3").
 var (
-	streetLine = regexp.MustCompile(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
-	cityLine   = regexp.MustCompile(`^[A-Za-z][A-Za-z .'-]{1,40}(,\s*|\s+)[A-Z]{2}\.?,?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
+	streetLine = lazyregexp.New(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
+	cityLine   = lazyregexp.New(`^[A-Za-z][A-Za-z .'-]{1,40}(,\s*|\s+)[A-Z]{2}\.?,?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
 )
 
 // largestText is the text set in the page's largest type, when that type
@@ -592,9 +595,9 @@ func titleWords(s string) []string {
 // block: the kinds of labelKind that are parties, and the consultants a
 // set lists by discipline.
 var (
-	partyCaption = regexp.MustCompile(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
-	phoneNumber  = regexp.MustCompile(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
-	emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	partyCaption = lazyregexp.New(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
+	phoneNumber  = lazyregexp.New(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
+	emailAddress = lazyregexp.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 )
 
 func isPartyCaption(line string) (string, bool) {

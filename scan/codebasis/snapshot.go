@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"planreview/lazyregexp"
 	"planreview/scan/rules"
 )
 
@@ -110,9 +110,9 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
 
 var (
-	ocdIDRe   = regexp.MustCompile(`^ocd-division/country:[a-z]{2}(?:/[a-z_]+:[a-z0-9_.~\-]+)*$`)
-	topicRe   = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$`)
-	sectionRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.\-()]*$`)
+	ocdIDRe   = lazyregexp.New(`^ocd-division/country:[a-z]{2}(?:/[a-z_]+:[a-z0-9_.~\-]+)*$`)
+	topicRe   = lazyregexp.New(`^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$`)
+	sectionRe = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9.\-()]*$`)
 )
 
 // MaxJurisdictionIDLen is the contract's limit on a jurisdictionId.
@@ -620,11 +620,11 @@ func lineOf(n *yaml.Node) int {
 }
 
 var (
-	yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlLineRe = lazyregexp.New(`^yaml: line (\d+): (.*)$`)
 	// yaml.v3 reports its parser's errors at the 0-based line of the
 	// enclosing collection (its scanner's are 1-based): one more is the
 	// line, counted from 1, where that collection starts.
-	yamlParserErrRe = regexp.MustCompile(`^did not find expected (?:node content|key|',' or '[\]}]'|'-' indicator|<document start>)`)
+	yamlParserErrRe = lazyregexp.New(`^did not find expected (?:node content|key|',' or '[\]}]'|'-' indicator|<document start>)`)
 )
 
 // yamlError is a YAML syntax error's line and reason.

@@ -103,7 +103,7 @@ func Analyze(p *pdftext.Page) *Page {
 	if p == nil {
 		return &Page{}
 	}
-	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words))}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words)), roles: &rolesOnce{}}
 	for i := range out.LineOf {
 		out.LineOf[i] = -1
 	}

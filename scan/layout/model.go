@@ -155,4 +155,7 @@ type Page struct {
 	// LineOf is the index in Lines of each word's line (-1 for a word
 	// beyond the words considered).
 	LineOf []int
+	// roles caches FindRoles for a page made by Analyze: the document
+	// model and the pipeline's round sheets both ask for a page's roles.
+	roles *rolesOnce
 }

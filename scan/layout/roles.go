@@ -3,10 +3,11 @@ package layout
 import (
 	"cmp"
 	"math"
-	"regexp"
+	"planreview/lazyregexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -106,7 +107,21 @@ const (
 // lists, revision rows and notes paragraphs from their structure: columns,
 // alignment, the shape of tokens and dates. No heading or word list gates
 // a region, so a key with any heading (or none) is found.
+// A page made by Analyze finds them once; callers only read them.
 func FindRoles(p *Page) *Roles {
+	if p != nil && p.roles != nil {
+		p.roles.once.Do(func() { p.roles.r = findRoles(p) })
+		return p.roles.r
+	}
+	return findRoles(p)
+}
+
+type rolesOnce struct {
+	once sync.Once
+	r    *Roles
+}
+
+func findRoles(p *Page) *Roles {
 	r := &Roles{line: make([]RegionRole, len(p.Lines))}
 	if p == nil || len(p.Lines) == 0 {
 		return r
@@ -363,7 +378,7 @@ func runningText(p *Page, run []int) bool {
 }
 
 // enumeratorRe is a list item's number or letter: "1", "2.", "A.", "(b)", "3)".
-var enumeratorRe = regexp.MustCompile(`^\(?([0-9]{1,3}|[A-Za-z])[.)]?$`)
+var enumeratorRe = lazyregexp.New(`^\(?([0-9]{1,3}|[A-Za-z])[.)]?$`)
 
 // numberedList reports whether the samples are a list's enumerators in
 // order (1, 2, 3 or A, B, C from top to bottom): keynotes and numbered
@@ -430,7 +445,7 @@ func alnumUpper(s string) []rune {
 
 // definitionSepRe splits a one-line definition: "TBD = TO BE DETERMINED",
 // "N.I.C. - NOT IN CONTRACT", "AFF: ABOVE FINISHED FLOOR".
-var definitionSepRe = regexp.MustCompile(`^\s*(\S{1,10})\s*(?:=|:|\s[-–—]\s)\s*(\S.*)$`)
+var definitionSepRe = lazyregexp.New(`^\s*(\S{1,10})\s*(?:=|:|\s[-–—]\s)\s*(\S.*)$`)
 
 // definitionLine reports whether the line is one definition: a token, a
 // separator and its expansion, or a token and the words its letters begin.
@@ -622,7 +637,7 @@ func area(b Box) float64 { return max(b.X1-b.X0, 0) * max(b.Y1-b.Y0, 0) }
 
 // dateRe is a date as revision rows print it: 6/10/20, 03.06.2020,
 // 2024-10-03.
-var dateRe = regexp.MustCompile(`^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$`)
+var dateRe = lazyregexp.New(`^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$`)
 
 // findRevisionRows finds revision rows: a short line with a date at one
 // end and a description of words, optionally led by a short mark

@@ -2,12 +2,12 @@ package model
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"planreview/lazyregexp"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 )
@@ -20,16 +20,16 @@ import (
 // (numbers aligned), possibly under discipline headings; one number may
 // head several rows (a sheet with two subjects).
 var (
-	indexHeadingRe = regexp.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
-	numberRangeRe  = regexp.MustCompile(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
-	hasLetterRe    = regexp.MustCompile(`\pL{2,}`)
+	indexHeadingRe = lazyregexp.New(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+	numberRangeRe  = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
+	hasLetterRe    = lazyregexp.New(`\pL{2,}`)
 	// placeholderTitleRe is an index title left as its template's
 	// placeholder: the template's caption ("SHEET TITLE", "DRAWING NAME"),
 	// TBD, x's, dashes, question marks. "RESERVED", "NOT USED" and
 	// "INTENTIONALLY LEFT BLANK" are deliberate (a number kept free in the
 	// numbering), and a bare "TITLE" is the title sheet's own name ("G-001
 	// Title"), so neither is one.
-	placeholderTitleRe = regexp.MustCompile(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)|TBD|T\.B\.D\.?|TO\s+BE\s+DETERMINED|X{2,}|[-–—_.]{2,}|\?{1,3}|UNTITLED|PLACEHOLDER)\s*$`)
+	placeholderTitleRe = lazyregexp.New(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)|TBD|T\.B\.D\.?|TO\s+BE\s+DETERMINED|X{2,}|[-–—_.]{2,}|\?{1,3}|UNTITLED|PLACEHOLDER)\s*$`)
 )
 
 // IsIndexHeading reports whether a line's text holds a sheet-index heading

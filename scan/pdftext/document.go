@@ -97,7 +97,16 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		f.Close()
 		return nil, err
 	}
-	d, err := open(ctx, f, st.Size(), b.withDefaults())
+	var r io.ReaderAt = f
+	if size := st.Size(); size > 0 && size <= inMemoryBytes {
+		// The parser reads in small pieces, hundreds of system calls per
+		// file; one read of the whole file spares them.
+		buf := make([]byte, size)
+		if _, err := io.ReadFull(f, buf); err == nil {
+			r = bytes.NewReader(buf)
+		}
+	}
+	d, err := open(ctx, r, st.Size(), b.withDefaults())
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -105,6 +114,9 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 	d.closer = f
 	return d, nil
 }
+
+// inMemoryBytes: files up to this size are read into memory at once.
+const inMemoryBytes = 32 << 20
 
 // OpenReader opens a PDF of size bytes read through r.
 func OpenReader(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {

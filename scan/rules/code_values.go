@@ -33,10 +33,10 @@ package rules
 // finding.
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/layout"
 	"planreview/scan/textmatch"
 )
@@ -102,10 +102,10 @@ const imperialLength = `(?:` + inchNum + inchMark +
 
 var (
 	// existingRe marks a block or sheet about existing conditions.
-	existingRe = regexp.MustCompile(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\.|\bDEMO(?:LITION|LISH)?\b|\bAS[-\s]BUILT\b|\bTO\s+REMAIN\b|\bTO\s+BE\s+REMOVED\b`)
+	existingRe = lazyregexp.New(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\.|\bDEMO(?:LITION|LISH)?\b|\bAS[-\s]BUILT\b|\bTO\s+REMAIN\b|\bTO\s+BE\s+REMOVED\b`)
 	// stairContextRe: the block is about a stair.
-	stairContextRe = regexp.MustCompile(`(?i)\bSTAIR|\bRISERS?\b|\bTREADS?\b|\bLANDING\b|\bFLIGHT\b`)
-	roofContextRe  = regexp.MustCompile(`(?i)\bROOF|\bPITCH\b|\bSLOPE\b|\bRAFTER`)
+	stairContextRe = lazyregexp.New(`(?i)\bSTAIR|\bRISERS?\b|\bTREADS?\b|\bLANDING\b|\bFLIGHT\b`)
+	roofContextRe  = lazyregexp.New(`(?i)\bROOF|\bPITCH\b|\bSLOPE\b|\bRAFTER`)
 
 	riserNoteRes = mustAll(
 		// 7 1/4" RISE · 7 3/4" MAX. RISER · 7" RISERS
@@ -149,26 +149,26 @@ var (
 
 	// A slope or a pitch is not a riser; a thickness or width is not a
 	// tread's depth; a joist or a fixture is not a ceiling height.
-	riserAfterRe   = regexp.MustCompile(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d|(?:AT|@)\s+(?:THE\s+)?(?:THRESHOLD|DOOR|CURB|SILL|ENTRY))`)
-	treadAfterRe   = regexp.MustCompile(`(?i)^\s*(?:WIDTH|LENGTH|WIDE\b|THICK|NOSING|OF\s+(?:DUCT|PIPE|CONDUIT))`)
-	ceilingAfterRe = regexp.MustCompile(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
+	riserAfterRe   = lazyregexp.New(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d|(?:AT|@)\s+(?:THE\s+)?(?:THRESHOLD|DOOR|CURB|SILL|ENTRY))`)
+	treadAfterRe   = lazyregexp.New(`(?i)^\s*(?:WIDTH|LENGTH|WIDE\b|THICK|NOSING|OF\s+(?:DUCT|PIPE|CONDUIT))`)
+	ceilingAfterRe = lazyregexp.New(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
 	// A run of a length that is not a stair (duct, pipe, wire).
-	nonStairRunRe = regexp.MustCompile(`(?i)\b(?:DUCT|PIPE|CONDUIT|WIRE|CABLE|GUTTER|DOWNSPOUT)\b`)
-	stairGuardRe  = regexp.MustCompile(`(?i)\bSTAIR|\bOPEN\s+SIDE|\bRISERS?\b|\bTREADS?\b|\bNOSING`)
-	guardLookRe   = regexp.MustCompile(`(?i)\b(?:CORNER|WALL|WHEEL|TREE|FINGER|CRASH|EDGE|KICK|SPLASH|DOOR)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bHANDRAIL`)
+	nonStairRunRe = lazyregexp.New(`(?i)\b(?:DUCT|PIPE|CONDUIT|WIRE|CABLE|GUTTER|DOWNSPOUT)\b`)
+	stairGuardRe  = lazyregexp.New(`(?i)\bSTAIR|\bOPEN\s+SIDE|\bRISERS?\b|\bTREADS?\b|\bNOSING`)
+	guardLookRe   = lazyregexp.New(`(?i)\b(?:CORNER|WALL|WHEEL|TREE|FINGER|CRASH|EDGE|KICK|SPLASH|DOOR)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bHANDRAIL`)
 )
 
-func mustAll(patterns ...string) []*regexp.Regexp {
-	out := make([]*regexp.Regexp, len(patterns))
+func mustAll(patterns ...string) []*lazyregexp.Regexp {
+	out := make([]*lazyregexp.Regexp, len(patterns))
 	for i, p := range patterns {
-		out[i] = regexp.MustCompile(`(?i)` + p)
+		out[i] = lazyregexp.New(`(?i)` + p)
 	}
 	return out
 }
 
 var (
-	maxWordRe = regexp.MustCompile(`(?i)\bMAX(?:IMUM)?\b`)
-	minWordRe = regexp.MustCompile(`(?i)\bMIN(?:IMUM)?\b`)
+	maxWordRe = lazyregexp.New(`(?i)\bMAX(?:IMUM)?\b`)
+	minWordRe = lazyregexp.New(`(?i)\bMIN(?:IMUM)?\b`)
 )
 
 // readValues returns the observations of the values the rule's readers
@@ -200,7 +200,7 @@ func (rv *review) readValues(r *Rule, obs []observation) []observation {
 			continue
 		}
 		for _, vr := range reader.read(pv, pv.Layout(), pn, r) {
-			if r.Unless != nil && (r.Unless.Regexp.MatchString(vr.text) || r.Unless.Regexp.MatchString(vr.line)) {
+			if r.Unless != nil && (r.Unless.Regexp().MatchString(vr.text) || r.Unless.Regexp().MatchString(vr.line)) {
 				continue
 			}
 			if (r.PlausibleMin != nil && vr.value < *r.PlausibleMin) || (r.PlausibleMax != nil && vr.value > *r.PlausibleMax) {
@@ -370,8 +370,8 @@ func newPageNotes(pv *pageView) *pageNotes {
 var (
 	// A line that can give a value: it holds a foot or inch mark, or it
 	// names a schedule column or measure (its values are in other lines).
-	lengthMarkRe  = regexp.MustCompile(`\d\s*(?:"|''|″|”|'|′|’|\s?IN\b|\s?FT\b)`)
-	headerWordsRe = regexp.MustCompile(`\b(?:HEIGHT|HT|HGT|WIDTH|SIZE|OPENING|NCO|N\.C\.O)\b`)
+	lengthMarkRe  = lazyregexp.New(`\d\s*(?:"|''|″|”|'|′|’|\s?IN\b|\s?FT\b)`)
+	headerWordsRe = lazyregexp.New(`\b(?:HEIGHT|HT|HGT|WIDTH|SIZE|OPENING|NCO|N\.C\.O)\b`)
 )
 
 // mayRead is the cheap test, on the engine's text lines, that decides
@@ -519,7 +519,7 @@ type noteFilter func(match, after string, block *noteBlock) bool
 
 // readNotes runs value patterns over every line holding one of keys (upper
 // case) of every block not about existing conditions.
-func readNotes(pv *pageView, pn *pageNotes, keys []string, res []*regexp.Regexp, keep noteFilter) []valueReading {
+func readNotes(pv *pageView, pn *pageNotes, keys []string, res []*lazyregexp.Regexp, keep noteFilter) []valueReading {
 	pn.build(pv.Layout())
 	var out []valueReading
 	for bi := range pn.blocks {
@@ -562,7 +562,7 @@ func containsAny(s string, keys []string) bool {
 	return false
 }
 
-var riseOnlyRe = regexp.MustCompile(`(?i)\bRISE\b`)
+var riseOnlyRe = lazyregexp.New(`(?i)\bRISE\b`)
 
 func readRiserNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
 	return append(readLabelled(pv, lp, pn, riserLabelRe), readNotes(pv, pn, []string{"RISE"}, riserNoteRes, func(match, after string, b *noteBlock) bool {
@@ -578,7 +578,7 @@ func readRiserNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []val
 	})...)
 }
 
-var runOnlyRe = regexp.MustCompile(`(?i)\bRUN\b`)
+var runOnlyRe = lazyregexp.New(`(?i)\bRUN\b`)
 
 func readTreadNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []valueReading {
 	return append(readLabelled(pv, lp, pn, treadLabelRe), readNotes(pv, pn, []string{"TREAD", "RUN"}, treadNoteRes, func(match, after string, b *noteBlock) bool {
@@ -617,12 +617,12 @@ func readHandrailNotes(pv *pageView, lp *layout.Page, pn *pageNotes, _ *Rule) []
 // spaces not at all), and ceilings the rule measures elsewhere (sloped,
 // beams, soffits).
 var (
-	ceilingExemptRe    = regexp.MustCompile(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER|\bLAUNDRY|\bLNDRY|\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY|\bMECH|\bELEC|\bJAN|\bUTIL|\bGARAGE|\bCARPORT|\bATTIC|\bCRAWL|\bBASEMENT|\bPORCH|\bDECK|\bPATIO|\bSHAFT|\bCHASE|\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
-	kitchenRe          = regexp.MustCompile(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)
-	ceilingHeaderRe    = regexp.MustCompile(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b`)
-	roomNameOnlyRe     = regexp.MustCompile(`(?i)\bNAME\b`)
-	roomNameHeaderRe   = regexp.MustCompile(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
-	imperialLengthOnly = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
+	ceilingExemptRe    = lazyregexp.New(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER|\bLAUNDRY|\bLNDRY|\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY|\bMECH|\bELEC|\bJAN|\bUTIL|\bGARAGE|\bCARPORT|\bATTIC|\bCRAWL|\bBASEMENT|\bPORCH|\bDECK|\bPATIO|\bSHAFT|\bCHASE|\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
+	kitchenRe          = lazyregexp.New(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)
+	ceilingHeaderRe    = lazyregexp.New(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b`)
+	roomNameOnlyRe     = lazyregexp.New(`(?i)\bNAME\b`)
+	roomNameHeaderRe   = lazyregexp.New(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
+	imperialLengthOnly = lazyregexp.New(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
 )
 
 func ceilingExempt(r *Rule, text string) bool {
@@ -646,7 +646,7 @@ func readCeilingHeights(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule) [
 
 // egressSpaceRe names the spaces of a means of egress (IBC 1003.2 holds
 // their ceilings to 7'-6"; the rule of 1208.2 leaves them to it).
-var egressSpaceRe = regexp.MustCompile(`(?i)\bCORRIDOR|\bEXIT\b|\bEGRESS|\bSTAIR|\bPASSAGE`)
+var egressSpaceRe = lazyregexp.New(`(?i)\bCORRIDOR|\bEXIT\b|\bEGRESS|\bSTAIR|\bPASSAGE`)
 
 // readEgressCeilingHeights reads the ceiling heights of corridors, exits
 // and exit passageways only.
@@ -654,7 +654,7 @@ func readEgressCeilingHeights(pv *pageView, lp *layout.Page, pn *pageNotes, r *R
 	return readCeilings(pv, lp, pn, r, egressSpaceRe)
 }
 
-func readCeilings(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule, only *regexp.Regexp) []valueReading {
+func readCeilings(pv *pageView, lp *layout.Page, pn *pageNotes, r *Rule, only *lazyregexp.Regexp) []valueReading {
 	out := readNotes(pv, pn, []string{"CLG", "CEIL"}, ceilingNoteRes, func(match, after string, b *noteBlock) bool {
 		return !ceilingAfterRe.MatchString(after) && !ceilingExempt(r, b.context()) && (only == nil || only.MatchString(b.context()))
 	})
@@ -710,7 +710,7 @@ type scheduleColumns struct {
 
 // headerColumns finds, in the table's first rows, a header cell matching
 // valueRe and one (another) matching otherRe; nil if the table has none.
-func headerColumns(lp *layout.Page, tb layout.Table, valueRe, otherRe *regexp.Regexp) *scheduleColumns {
+func headerColumns(lp *layout.Page, tb layout.Table, valueRe, otherRe *lazyregexp.Regexp) *scheduleColumns {
 	for ri, row := range tb.Rows {
 		if ri > 3 {
 			break
@@ -759,15 +759,15 @@ func normRowText(lp *layout.Page, row layout.Row) string {
 var (
 	// A door schedule's size column: the door (leaf) size or width, or its
 	// clear opening; never the frame, a rough or masonry opening, glass.
-	doorSizeHeaderRe  = regexp.MustCompile(`(?i)^\s*(?:DOOR\s+|NOMINAL\s+|NOM\.?\s+)?(?:SIZE|WIDTH|WD\.?|W)\s*(?:\(.*\))?\s*$|\bCLEAR\s+(?:WIDTH|OPENING)\b`)
-	doorNotSizeRe     = regexp.MustCompile(`(?i)FRAME|ROUGH|\bR\.?\s?O\.?\b|MASONRY|GLASS|GLAZ|LITE|LOUVER|PANEL|THICK|HARDWARE`)
-	doorMarkHeaderRe  = regexp.MustCompile(`(?i)\b(?:DOOR|MARK|NO\.?|NUMBER|TAG|LOCATION|ROOM|TYPE)\b`)
-	doorScheduleRe    = regexp.MustCompile(`(?i)\bDOOR\b`)
-	egressDoorRe      = regexp.MustCompile(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
-	notEgressDoorRe   = regexp.MustCompile(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
-	doorSizePairRe    = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
-	doorShorthandRe   = regexp.MustCompile(`^\s*([1-4])([0-9])([6-9])([0-9])\s*$`)
-	clearWidthHeadRe  = regexp.MustCompile(`(?i)\bCLEAR\b`)
+	doorSizeHeaderRe  = lazyregexp.New(`(?i)^\s*(?:DOOR\s+|NOMINAL\s+|NOM\.?\s+)?(?:SIZE|WIDTH|WD\.?|W)\s*(?:\(.*\))?\s*$|\bCLEAR\s+(?:WIDTH|OPENING)\b`)
+	doorNotSizeRe     = lazyregexp.New(`(?i)FRAME|ROUGH|\bR\.?\s?O\.?\b|MASONRY|GLASS|GLAZ|LITE|LOUVER|PANEL|THICK|HARDWARE`)
+	doorMarkHeaderRe  = lazyregexp.New(`(?i)\b(?:DOOR|MARK|NO\.?|NUMBER|TAG|LOCATION|ROOM|TYPE)\b`)
+	doorScheduleRe    = lazyregexp.New(`(?i)\bDOOR\b`)
+	egressDoorRe      = lazyregexp.New(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
+	notEgressDoorRe   = lazyregexp.New(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
+	doorSizePairRe    = lazyregexp.New(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
+	doorShorthandRe   = lazyregexp.New(`^\s*([1-4])([0-9])([6-9])([0-9])\s*$`)
+	clearWidthHeadRe  = lazyregexp.New(`(?i)\bCLEAR\b`)
 	doorScheduleTitle = 3 // rows at the top of a table that may hold its title
 )
 
@@ -878,7 +878,7 @@ var (
 	headroomLabelRe = textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)
 	handrailLabelRe = textmatch.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)
 	// The value of a labelled pair or a column cell: one imperial length.
-	labelledValueRe = regexp.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
+	labelledValueRe = lazyregexp.New(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
 )
 
 // readLabelled reads the values stacked with a label (readStacked), the
@@ -943,16 +943,16 @@ func readLabelled(pv *pageView, lp *layout.Page, pn *pageNotes, labelRe *textmat
 // (not a pipe riser's size in a plumbing table): the stair named, or both
 // measures of a stair side by side.
 var (
-	stairWordRe = regexp.MustCompile(`(?i)\bSTAIR|\bLANDING|\bNOSING|\bFLIGHT`)
-	riserWordRe = regexp.MustCompile(`(?i)\bRISERS?\b|\bRISE\b`)
-	treadWordRe = regexp.MustCompile(`(?i)\bTREADS?\b|\bRUN\b`)
-	pipeRiserRe = regexp.MustCompile(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC|CONDUIT|DUCT|MECH)`)
+	stairWordRe = lazyregexp.New(`(?i)\bSTAIR|\bLANDING|\bNOSING|\bFLIGHT`)
+	riserWordRe = lazyregexp.New(`(?i)\bRISERS?\b|\bRISE\b`)
+	treadWordRe = lazyregexp.New(`(?i)\bTREADS?\b|\bRUN\b`)
+	pipeRiserRe = lazyregexp.New(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC|CONDUIT|DUCT|MECH)`)
 )
 
 // stairLabelRe is any label of a stair's measures: a value line between
 // two of them ("RISER HEIGHT" / 7 1/2" / "TREAD DEPTH") belongs to either,
 // and is not read.
-var stairLabelRe = regexp.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+|MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:RISERS?|RISE|TREADS?|RUN|HEAD\s*ROOM|HANDRAIL|GUARD|WIDTH|NOSING)\b`)
+var stairLabelRe = lazyregexp.New(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+|MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:RISERS?|RISE|TREADS?|RUN|HEAD\s*ROOM|HANDRAIL|GUARD|WIDTH|NOSING)\b`)
 
 // nextToOtherLabel reports whether value line vi also touches a label line
 // other than li (above or below it, overlapping across).
@@ -1003,15 +1003,15 @@ var (
 	// The net clear opening column of a window schedule, in square feet
 	// (by its header or its cells); never a width-by-height pair, a rough
 	// opening or a unit size.
-	netClearHeaderRe  = regexp.MustCompile(`(?i)\bNET\s+CLEAR\s+(?:OPENING|AREA)|\bCLEAR\s+OPENING\s+AREA|\bEGRESS\s+(?:OPENING\s+)?AREA|\bN\.?C\.?O\.?(?:\s|$|\()`)
-	netClearNotRe     = regexp.MustCompile(`(?i)\bW\b|WIDTH|HEIGHT|\bH\b|\sX\s|ROUGH|\bR\.?O\.?\b|UNIT|M²|M2\b|SQ\.?\s?M\b`)
-	sqftHeaderRe      = regexp.MustCompile(`(?i)\bS\.?F\.?\b|SQ\.?\s?FT|FT²|FT2\b|SQUARE\s+FEET`)
-	plainAreaRe       = regexp.MustCompile(`^\s*(\d{1,2}(?:\.\d{1,2})?)\s*$`)
-	windowScheduleRe  = regexp.MustCompile(`(?i)\bWINDOW`)
-	egressColumnRe    = regexp.MustCompile(`(?i)^\s*(?:EGRESS|E\.?E\.?R\.?O\.?|ESCAPE)\s*\??\s*$`)
-	egressYesRe       = regexp.MustCompile(`(?i)^\s*(?:YES|Y|X|✓|✔|●)\s*$`)
-	egressRowRe       = regexp.MustCompile(`(?i)\bEGRESS\b|\bE\.?E\.?R\.?O\.?\b|\bESCAPE\b`)
-	notEgressWindowRe = regexp.MustCompile(`(?i)\bNON[-\s]?EGRESS|\bNOT\s+(?:AN\s+)?EGRESS`)
+	netClearHeaderRe  = lazyregexp.New(`(?i)\bNET\s+CLEAR\s+(?:OPENING|AREA)|\bCLEAR\s+OPENING\s+AREA|\bEGRESS\s+(?:OPENING\s+)?AREA|\bN\.?C\.?O\.?(?:\s|$|\()`)
+	netClearNotRe     = lazyregexp.New(`(?i)\bW\b|WIDTH|HEIGHT|\bH\b|\sX\s|ROUGH|\bR\.?O\.?\b|UNIT|M²|M2\b|SQ\.?\s?M\b`)
+	sqftHeaderRe      = lazyregexp.New(`(?i)\bS\.?F\.?\b|SQ\.?\s?FT|FT²|FT2\b|SQUARE\s+FEET`)
+	plainAreaRe       = lazyregexp.New(`^\s*(\d{1,2}(?:\.\d{1,2})?)\s*$`)
+	windowScheduleRe  = lazyregexp.New(`(?i)\bWINDOW`)
+	egressColumnRe    = lazyregexp.New(`(?i)^\s*(?:EGRESS|E\.?E\.?R\.?O\.?|ESCAPE)\s*\??\s*$`)
+	egressYesRe       = lazyregexp.New(`(?i)^\s*(?:YES|Y|X|✓|✔|●)\s*$`)
+	egressRowRe       = lazyregexp.New(`(?i)\bEGRESS\b|\bE\.?E\.?R\.?O\.?\b|\bESCAPE\b`)
+	notEgressWindowRe = lazyregexp.New(`(?i)\bNON[-\s]?EGRESS|\bNOT\s+(?:AN\s+)?EGRESS`)
 )
 
 // readEscapeOpeningAreas reads, from window schedules with a net clear
@@ -1061,7 +1061,7 @@ func readEscapeOpeningAreas(pv *pageView, lp *layout.Page, _ *pageNotes, _ *Rule
 				var v float64
 				var err error
 				switch {
-				case areaOnlyRe.Regexp.MatchString(ct):
+				case areaOnlyRe.Regexp().MatchString(ct):
 					if netClearNotRe.MatchString(ct) {
 						continue // metric
 					}
@@ -1088,7 +1088,7 @@ func readEscapeOpeningAreas(pv *pageView, lp *layout.Page, _ *pageNotes, _ *Rule
 }
 
 // isScheduleOf: the table's first rows, or the line just above it, match re.
-func isScheduleOf(lp *layout.Page, tb layout.Table, re *regexp.Regexp) bool {
+func isScheduleOf(lp *layout.Page, tb layout.Table, re *lazyregexp.Regexp) bool {
 	for ri, row := range tb.Rows {
 		if ri >= doorScheduleTitle {
 			break

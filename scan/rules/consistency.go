@@ -1,11 +1,11 @@
 package rules
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 )
@@ -15,12 +15,12 @@ import (
 // mark: letters then digits (AG01, W12, D3A). Numeric tags (101, 102A) are
 // not compared: room numbers, keynotes and grid lines share their shape.
 var (
-	markRe          = regexp.MustCompile(`^[A-Z]{1,3}\d{1,3}[A-Z]?$`)
-	markPrefixRe    = regexp.MustCompile(`^[A-Z]+`)
-	openingSchedRe  = regexp.MustCompile(`(?i)\b(?:WINDOWS?|DOORS?|ALUMINIUM|ALUMINUM|GLAZING|OPENINGS?|FENESTRATION)\s+(?:AND\s+(?:DOORS?|WINDOWS?)\s+)?SCHEDULES?\b`)
-	scheduleWordRe  = regexp.MustCompile(`(?i)\bSCHEDULES?\b`)
-	planTitleRe     = regexp.MustCompile(`(?i)\bPLANS?\b`)
-	notFloorPlansRe = regexp.MustCompile(`(?i)\b(?:SITE|ROOF|CEILING|RCP|ELECTRICAL|LIGHTING|POWER|PLUMBING|MECHANICAL|FOUNDATION|FOOTING|FRAMING|LANDSCAPE)\b`)
+	markRe          = lazyregexp.New(`^[A-Z]{1,3}\d{1,3}[A-Z]?$`)
+	markPrefixRe    = lazyregexp.New(`^[A-Z]+`)
+	openingSchedRe  = lazyregexp.New(`(?i)\b(?:WINDOWS?|DOORS?|ALUMINIUM|ALUMINUM|GLAZING|OPENINGS?|FENESTRATION)\s+(?:AND\s+(?:DOORS?|WINDOWS?)\s+)?SCHEDULES?\b`)
+	scheduleWordRe  = lazyregexp.New(`(?i)\bSCHEDULES?\b`)
+	planTitleRe     = lazyregexp.New(`(?i)\bPLANS?\b`)
+	notFloorPlansRe = lazyregexp.New(`(?i)\b(?:SITE|ROOF|CEILING|RCP|ELECTRICAL|LIGHTING|POWER|PLUMBING|MECHANICAL|FOUNDATION|FOOTING|FRAMING|LANDSCAPE)\b`)
 )
 
 type tagHit struct {

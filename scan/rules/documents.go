@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/textmatch"
 )
 
@@ -12,37 +12,37 @@ import (
 // that is that document is titled.
 type referencedDocument struct {
 	kind    string
-	mention *textmatch.Regexp // run on every line: prefiltered by its literals
-	present *regexp.Regexp    // run on sheet titles
+	mention *textmatch.Regexp  // run on every line: prefiltered by its literals
+	present *lazyregexp.Regexp // run on sheet titles
 	// itself marks a page that is the document (a REScheck certificate,
 	// a calculation package's cover): nil when titles alone tell.
-	itself *regexp.Regexp
+	itself *lazyregexp.Regexp
 }
 
 var referencedDocuments = []referencedDocument{
 	{"truss layouts and calculations",
 		lineSet.MustCompile(`(?i)\bTRUSS(?:ES)?\b.*\bPER\s+(?:MANUF(?:ACTURER)?'?S?\.?\s+)?(?:LAYOUTS?|DESIGNS?|CALC(?:ULATION)?S)\b|\bTRUSS\s+(?:LAYOUTS?|CALC(?:ULATION)?S|DESIGNS?)\s+(?:BY|FROM)\s+(?:OTHERS|(?:THE\s+)?(?:MANUFACTURER|SUPPLIER|FABRICATOR))`),
-		regexp.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`), nil},
+		lazyregexp.New(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`), nil},
 	{"structural engineer's design",
 		lineSet.MustCompile(`(?i)\bTO\s+(?:THE\s+)?(?:STRUCTURAL\s+)?ENG(?:INEE)?R'?S\.?\s+(?:DESIGN|DETAILS?|SPECIFICATION)|\bPER\s+(?:THE\s+)?STRUCTURAL\s+(?:CALC(?:ULATION)?S|DRAWINGS|ENGINEER)\b`),
-		regexp.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`), nil},
+		lazyregexp.New(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`), nil},
 	{"calculations",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:[A-Z0-9.]+\s+){0,3}CALC(?:ULATION)?S\b`),
-		regexp.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`),
-		regexp.MustCompile(`(?i)^\s*(?:STRUCTURAL\s+)?CALCULATIONS\s*$`)},
+		lazyregexp.New(`(?i)\bCALC(?:ULATION)?S\b`),
+		lazyregexp.New(`(?i)^\s*(?:STRUCTURAL\s+)?CALCULATIONS\s*$`)},
 	{"soils report",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|ENGINEER|INVESTIGATION)\b`),
-		regexp.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`), nil},
+		lazyregexp.New(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`), nil},
 	{"energy compliance documentation",
 		lineSet.MustCompile(`(?i)\bPER\s+(?:THE\s+)?(?:TITLE\s+24|ENERGY)\s+(?:REPORT|CALC(?:ULATION)?S|COMPLIANCE|DOCUMENTATION)\b|\bREScheck\b|\bCOMcheck\b`),
-		regexp.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`),
-		regexp.MustCompile(`(?i)\b(?:REScheck|COMcheck)(?:-Web)?\s+(?:Software\s+Version|Compliance\s+Certificate)\b|^\s*CERTIFICATE\s+OF\s+COMPLIANCE\b|^\s*(?:ENERGY\s+)?COMPLIANCE\s+CERTIFICATE\s*$`)},
+		lazyregexp.New(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`),
+		lazyregexp.New(`(?i)\b(?:REScheck|COMcheck)(?:-Web)?\s+(?:Software\s+Version|Compliance\s+Certificate)\b|^\s*CERTIFICATE\s+OF\s+COMPLIANCE\b|^\s*(?:ENERGY\s+)?COMPLIANCE\s+CERTIFICATE\s*$`)},
 	{"deferred submittals",
 		lineSet.MustCompile(`(?i)\bDEFERRED\s+SUBMITTALS?\b`),
-		regexp.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`), nil},
+		lazyregexp.New(`(?i)\bDEFERRED\s+SUBMITTAL\b`), nil},
 	{"project specifications",
 		lineSet.MustCompile(`(?i)\b(?:REFER\s+TO|SEE)\s+(?:THE\s+)?(?:PROJECT\s+)?SPECIFICATIONS?\b`),
-		regexp.MustCompile(`(?i)\bSPECIFICATIONS?\b`), nil},
+		lazyregexp.New(`(?i)\bSPECIFICATIONS?\b`), nil},
 }
 
 // A set lists its deferred submittals under a heading of their own
@@ -51,8 +51,8 @@ var referencedDocuments = []referencedDocument{
 // A sentence about them ("DEFERRED SUBMITTAL DOCUMENTS SHALL BE …") is
 // no list.
 var (
-	deferredListRe = regexp.MustCompile(`(?i)^\s*(?:LIST\s+OF\s+)?DEFERRED\s+SUBMITTALS?(?:\s+(?:LIST|ITEMS|SCHEDULE|REQUIRED))?\s*(?::\s*(.*?))?\s*$`)
-	listItemRe     = regexp.MustCompile(`^\s*(?:\d{1,2}[.)]|[A-Za-z][.)]|[-•*–])\s+\S`)
+	deferredListRe = lazyregexp.New(`(?i)^\s*(?:LIST\s+OF\s+)?DEFERRED\s+SUBMITTALS?(?:\s+(?:LIST|ITEMS|SCHEDULE|REQUIRED))?\s*(?::\s*(.*?))?\s*$`)
+	listItemRe     = lazyregexp.New(`^\s*(?:\d{1,2}[.)]|[A-Za-z][.)]|[-•*–])\s+\S`)
 )
 
 // deferredList returns whether the set lists its deferred submittals, and
@@ -85,9 +85,9 @@ func deferredList(rv *review) (bool, string) {
 
 // deferredSubject tells, per kind of document, whether a deferred
 // submittal list names it: truss design is the usual deferred item.
-var deferredSubject = map[string]*regexp.Regexp{
-	"truss layouts and calculations": regexp.MustCompile(`(?i)\bTRUSS`),
-	"deferred submittals":            regexp.MustCompile(`.`),
+var deferredSubject = map[string]*lazyregexp.Regexp{
+	"truss layouts and calculations": lazyregexp.New(`(?i)\bTRUSS`),
+	"deferred submittals":            lazyregexp.New(`.`),
 }
 
 // checkMissingDocuments reports, once per kind of document, a note that

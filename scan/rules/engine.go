@@ -14,10 +14,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
@@ -113,7 +113,7 @@ func (pv *pageView) findAll(re *textmatch.Regexp, li int) [][]int {
 	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
-	return re.Regexp.FindAllStringSubmatchIndex(text, -1)
+	return re.Regexp().FindAllStringSubmatchIndex(text, -1)
 }
 
 // find is re.FindStringSubmatchIndex on line li, using the line's scan.
@@ -122,13 +122,13 @@ func (pv *pageView) find(re *textmatch.Regexp, li int) []int {
 	if !re.PossibleIn(pv.possible) || !re.MayMatch(text, pv.present[li]) {
 		return nil
 	}
-	return re.Regexp.FindStringSubmatchIndex(text)
+	return re.Regexp().FindStringSubmatchIndex(text)
 }
 
 // matches is re.MatchString on line li, using the line's scan.
 func (pv *pageView) matches(re *textmatch.Regexp, li int) bool {
 	text := pv.Lines[li].Text
-	return re.PossibleIn(pv.possible) && re.MayMatch(text, pv.present[li]) && re.Regexp.MatchString(text)
+	return re.PossibleIn(pv.possible) && re.MayMatch(text, pv.present[li]) && re.Regexp().MatchString(text)
 }
 
 // sheetNumberOr names the page for rationales: its sheet number, or its page.
@@ -199,7 +199,7 @@ func (rv *review) findAll(pv *pageView, re *textmatch.Regexp, li int) [][]int {
 	if rv.textMatches == nil {
 		rv.textMatches = map[textMatchKey][][]int{}
 	}
-	m := re.Regexp.FindAllStringSubmatchIndex(text, -1)
+	m := re.Regexp().FindAllStringSubmatchIndex(text, -1)
 	rv.textMatches[k] = m
 	return m
 }
@@ -677,7 +677,7 @@ func (rv *review) firstPage() *pageView {
 const valueAndMeasure = "{value} ({measured})"
 
 // numberRe finds the numbers a quantity is stated with (4.8, 1/4, 10).
-var numberRe = regexp.MustCompile(`\d+(?:[./]\d+)*`)
+var numberRe = lazyregexp.New(`\d+(?:[./]\d+)*`)
 
 // sayOnce states a reading without repeating it: the parts of measured
 // (its head and a trailing parenthetical, as FormatQuantity writes them)

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"regexp"
+	"planreview/lazyregexp"
 	"strings"
 )
 
@@ -47,7 +47,7 @@ func checkIssueStatus(rv *review, r *Rule) []observation {
 		m := stageStatusRe.FindString(status)
 		// A status naming the permit beside another purpose ("PERMIT /
 		// BID SET", "ISSUED FOR REVIEW & PERMIT") is an issue for permit.
-		if m == "" || strong != nil && strong.Pattern.Regexp.MatchString(status) || permitPurposeRe.MatchString(status) || pv.issuedForPermit() {
+		if m == "" || strong != nil && strong.Pattern.Regexp().MatchString(status) || permitPurposeRe.MatchString(status) || pv.issuedForPermit() {
 			continue
 		}
 		out = append(out, observation{page: pv, words: words,
@@ -68,7 +68,7 @@ func (e *Engine) ruleByID(id string) *Rule {
 
 // permitPurposeRe names the permit (or its review, plan check) as a purpose
 // of an issue; "PRE-PERMIT" is not.
-var permitPurposeRe = regexp.MustCompile(`(?i)(?:^|[^-\w])(?:PERMIT|PLAN\s+CHECK)\b`)
+var permitPurposeRe = lazyregexp.New(`(?i)(?:^|[^-\w])(?:PERMIT|PLAN\s+CHECK)\b`)
 
 // permitIssueRe is an issue for the permit or for construction.
 var permitIssueRe = lineSet.MustCompile(`(?i)\bISSUED\s+FOR\s+(?:PERMIT|CONSTRUCTION|BUILDING\s+(?:PERMIT|CONSENT))\b|\bPERMIT\s+(?:SET|SUBMITTAL|ISSUE)\b|^\s*FOR\s+CONSTRUCTION\s*$`)

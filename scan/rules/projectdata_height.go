@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
-	"regexp"
+	"planreview/lazyregexp"
 	"strings"
 )
 
@@ -24,11 +24,11 @@ const (
 )
 
 var (
-	elevationTitleRe = regexp.MustCompile(`(?i)\b(?:ELEVATIONS?|SECTIONS?)\b`)
+	elevationTitleRe = lazyregexp.New(`(?i)\b(?:ELEVATIONS?|SECTIONS?)\b`)
 	markKeywords     = []string{"RIDGE", "ROOF", "PARAPET", "PEAK", "GRADE", "HIGHEST"}
-	topMarkLabelRe   = regexp.MustCompile(`^(?:(?:T\.?\s?O\.?|TOP\s+OF)\s+(?:RIDGE|ROOF|PARAPET|ROOF\s+RIDGE)|RIDGE|ROOF\s+PEAK|ROOF\s+RIDGE|PEAK|HIGHEST\s+POINT(?:\s+OF\s+ROOF)?)(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL))?$`)
-	gradeMarkLabelRe = regexp.MustCompile(`^(?:(?:AVG\.?|AVERAGE|FINISH(?:ED)?|FIN\.?|EXISTING|EXIST\.?|NATURAL|LOWEST|PROPOSED|NEW)\s+)*GRADE(?:\s+PLANE)?(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL|LINE))?$`)
-	signedLengthRe   = regexp.MustCompile(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + lengthPattern + `)$`)
+	topMarkLabelRe   = lazyregexp.New(`^(?:(?:T\.?\s?O\.?|TOP\s+OF)\s+(?:RIDGE|ROOF|PARAPET|ROOF\s+RIDGE)|RIDGE|ROOF\s+PEAK|ROOF\s+RIDGE|PEAK|HIGHEST\s+POINT(?:\s+OF\s+ROOF)?)(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL))?$`)
+	gradeMarkLabelRe = lazyregexp.New(`^(?:(?:AVG\.?|AVERAGE|FINISH(?:ED)?|FIN\.?|EXISTING|EXIST\.?|NATURAL|LOWEST|PROPOSED|NEW)\s+)*GRADE(?:\s+PLANE)?(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL|LINE))?$`)
+	signedLengthRe   = lazyregexp.New(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + lengthPattern + `)$`)
 )
 
 // readMark reads an elevation mark: a roof top or grade label and a

@@ -2,10 +2,10 @@ package rules
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/layout"
 )
 
@@ -17,7 +17,7 @@ import (
 // to. A column with a gap wider than four rows, or fewer than three items,
 // is not a list.
 
-var areaHeaderRe = regexp.MustCompile(`(?i)\b(?:AREA|POVR[SŠ]INA|FL[ÄA]CHE|SUPERFICIE|OPPERVLAKTE|POWIERZCHNIA|PLOCHA|SQUARE\s+FOOTAGE)\s*[\[(]\s*(M2|M²|SQ\.?\s*M|SF|SQ\.?\s*FT|FT2|FT²)\s*[\])]\s*$`)
+var areaHeaderRe = lazyregexp.New(`(?i)\b(?:AREA|POVR[SŠ]INA|FL[ÄA]CHE|SUPERFICIE|OPPERVLAKTE|POWIERZCHNIA|PLOCHA|SQUARE\s+FOOTAGE)\s*[\[(]\s*(M2|M²|SQ\.?\s*M|SF|SQ\.?\s*FT|FT2|FT²)\s*[\])]\s*$`)
 
 // areaList is one list: its header, items and total.
 type areaList struct {

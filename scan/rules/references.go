@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
@@ -33,19 +33,19 @@ var (
 	// date rather than a sheet: inch and foot marks, a further slash
 	// ("3/12/2024"), a ratio, an equals sign ("1/8\" = 1'-0\""), a unit.
 	// A full stop ends the sentence: the target took every digit after it.
-	notSheetAfterRe = regexp.MustCompile(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
+	notSheetAfterRe = lazyregexp.New(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
 	targetListRe    = lineSet.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
 	targetSuffixR   = lineSet.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
 	// documentAfterRe is a word after a reference's target that makes the
 	// target a document's name: "SEE T-24 FORMS", "REFER TO ACI-318
 	// STANDARD".
-	documentAfterRe = regexp.MustCompile(`(?i)^\s*(?:FORMS?|REPORTS?|CALCS?\.?|CALCULATIONS?|COMPLIANCE|DOCUMENTATION|DOCUMENTS?|REQUIREMENTS|STANDARDS?|SPEC(?:IFICATION)?S?|MANUAL|CERTIFICATES?|WORKSHEETS?)\b`)
+	documentAfterRe = lazyregexp.New(`(?i)^\s*(?:FORMS?|REPORTS?|CALCS?\.?|CALCULATIONS?|COMPLIANCE|DOCUMENTATION|DOCUMENTS?|REQUIREMENTS|STANDARDS?|SPEC(?:IFICATION)?S?|MANUAL|CERTIFICATES?|WORKSHEETS?)\b`)
 )
 
 // seriesOf strips a part suffix: "IF111-A" and "IF111-2" are parts of
 // IF111, "E201B" of E201.
 func seriesOf(s string) string {
-	if loc := targetSuffixR.Regexp.FindStringIndex(s); loc != nil && loc[0] > 0 {
+	if loc := targetSuffixR.Regexp().FindStringIndex(s); loc != nil && loc[0] > 0 {
 		return s[:loc[0]]
 	}
 	return s
@@ -133,7 +133,7 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 					// A list of targets after the first: "S3.01 & S3.11".
 					end := m[3]
 					for {
-						lm := targetListRe.Regexp.FindStringSubmatchIndex(l.Text[end:])
+						lm := targetListRe.Regexp().FindStringSubmatchIndex(l.Text[end:])
 						if lm == nil {
 							break
 						}

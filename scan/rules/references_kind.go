@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
@@ -21,13 +21,13 @@ import (
 type drawingKind struct {
 	name    string
 	mention *textmatch.Regexp
-	title   *regexp.Regexp
-	notIf   *regexp.Regexp // a title matching title and this is another kind
+	title   *lazyregexp.Regexp
+	notIf   *lazyregexp.Regexp // a title matching title and this is another kind
 	types   []string
-	caption *regexp.Regexp // a short line that shows the kind (nil: a view caption matching title)
+	caption *lazyregexp.Regexp // a short line that shows the kind (nil: a view caption matching title)
 	// heading starts a line of any length that shows the kind: notes
 	// whose heading the layout read into their first line.
-	heading *regexp.Regexp
+	heading *lazyregexp.Regexp
 }
 
 // kindVerb is how a note points at a drawing: "SEE", "REFER TO", "AS
@@ -54,67 +54,67 @@ func disciplineDrawings(word string) string {
 
 var drawingKinds = []drawingKind{
 	{name: "reflected ceiling plans", mention: kindMention(`REFLECTED\s+CEILING\s+PLANS?|RCPS?`),
-		title: regexp.MustCompile(`(?i)REFLECTED\s+CEILING|\bR\.?C\.?P\b|CEILING\s+PLAN`)},
+		title: lazyregexp.New(`(?i)REFLECTED\s+CEILING|\bR\.?C\.?P\b|CEILING\s+PLAN`)},
 	{name: "interior elevations", mention: kindMention(`INTERIOR\s+ELEVATIONS?`),
-		title: regexp.MustCompile(`(?i)\bELEVATIONS?\b`), notIf: regexp.MustCompile(`(?i)\b(?:EXTERIOR|BUILDING)\s+ELEVATION`)},
+		title: lazyregexp.New(`(?i)\bELEVATIONS?\b`), notIf: lazyregexp.New(`(?i)\b(?:EXTERIOR|BUILDING)\s+ELEVATION`)},
 	{name: "exterior elevations", mention: kindMention(`(?:EXTERIOR|BUILDING)\s+ELEVATIONS?`),
-		title: regexp.MustCompile(`(?i)\bELEVATIONS?\b`), notIf: regexp.MustCompile(`(?i)\bINTERIOR\s+ELEVATION`)},
+		title: lazyregexp.New(`(?i)\bELEVATIONS?\b`), notIf: lazyregexp.New(`(?i)\bINTERIOR\s+ELEVATION`)},
 	{name: "structural drawings", mention: kindMention(disciplineDrawings(`STRUCTURAL`) + `|STRUCTURAL\s+(?:DETAILS|SECTIONS)`),
-		title: regexp.MustCompile(`(?i)STRUCTURAL|FOUNDATION|FOOTING|FRAMING`), types: []string{sheets.TypeStructural}},
+		title: lazyregexp.New(`(?i)STRUCTURAL|FOUNDATION|FOOTING|FRAMING`), types: []string{sheets.TypeStructural}},
 	{name: "mechanical drawings", mention: kindMention(disciplineDrawings(`MECHANICAL|HVAC`)),
-		title: regexp.MustCompile(`(?i)MECHANICAL|\bHVAC\b`), types: []string{sheets.TypeMechanical}},
+		title: lazyregexp.New(`(?i)MECHANICAL|\bHVAC\b`), types: []string{sheets.TypeMechanical}},
 	{name: "electrical drawings", mention: kindMention(disciplineDrawings(`ELECTRICAL`)),
-		title: regexp.MustCompile(`(?i)ELECTRICAL|LIGHTING|\bPOWER\b`), types: []string{sheets.TypeElectrical}},
+		title: lazyregexp.New(`(?i)ELECTRICAL|LIGHTING|\bPOWER\b`), types: []string{sheets.TypeElectrical}},
 	{name: "plumbing drawings", mention: kindMention(disciplineDrawings(`PLUMBING`)),
-		title: regexp.MustCompile(`(?i)PLUMBING|SANITARY|DOMESTIC\s+WATER`), types: []string{sheets.TypePlumbing}},
+		title: lazyregexp.New(`(?i)PLUMBING|SANITARY|DOMESTIC\s+WATER`), types: []string{sheets.TypePlumbing}},
 	{name: "fire protection drawings", mention: kindMention(disciplineDrawings(`FIRE\s+PROTECTION|FIRE\s+SPRINKLER|SPRINKLER`)),
-		title: regexp.MustCompile(`(?i)FIRE\s+PROTECTION|SPRINKLER`), types: []string{sheets.TypeFireProtection}},
+		title: lazyregexp.New(`(?i)FIRE\s+PROTECTION|SPRINKLER`), types: []string{sheets.TypeFireProtection}},
 	{name: "MEP drawings", mention: kindMention(disciplineDrawings(`M\.?E\.?P\.?`)),
-		title: regexp.MustCompile(`(?i)MECHANICAL|ELECTRICAL|PLUMBING|\bMEP\b|\bHVAC\b`),
+		title: lazyregexp.New(`(?i)MECHANICAL|ELECTRICAL|PLUMBING|\bMEP\b|\bHVAC\b`),
 		types: []string{sheets.TypeMechanical, sheets.TypeElectrical, sheets.TypePlumbing}},
 	{name: "architectural drawings", mention: kindMention(disciplineDrawings(`ARCH(?:ITECTURAL|\.)?`)),
-		title: regexp.MustCompile(`(?i)ARCHITECTURAL|FLOOR\s+PLAN|ELEVATION`), types: []string{sheets.TypeArchitectural, sheets.TypeInteriors}},
+		title: lazyregexp.New(`(?i)ARCHITECTURAL|FLOOR\s+PLAN|ELEVATION`), types: []string{sheets.TypeArchitectural, sheets.TypeInteriors}},
 	{name: "enlarged plans", mention: kindMention(`ENLARGED\s+(?:(?:FLOOR|TOILET|RESTROOM|STAIR|UNIT|KITCHEN)\s+)?PLANS?`),
-		title: regexp.MustCompile(`(?i)ENLARGED`)},
+		title: lazyregexp.New(`(?i)ENLARGED`)},
 	{name: "civil drawings", mention: kindMention(disciplineDrawings(`CIVIL`)),
-		title: regexp.MustCompile(`(?i)CIVIL|GRADING|DRAINAGE|UTILIT(?:Y|IES)|EROSION`), types: []string{sheets.TypeCivil}},
+		title: lazyregexp.New(`(?i)CIVIL|GRADING|DRAINAGE|UTILIT(?:Y|IES)|EROSION`), types: []string{sheets.TypeCivil}},
 	{name: "landscape drawings", mention: kindMention(disciplineDrawings(`LANDSCAPE`) + `|LANDSCAPE\s+PLAN|PLANTING\s+PLANS?`),
-		title: regexp.MustCompile(`(?i)LANDSCAPE|PLANTING|IRRIGATION`), types: []string{sheets.TypeLandscape}},
+		title: lazyregexp.New(`(?i)LANDSCAPE|PLANTING|IRRIGATION`), types: []string{sheets.TypeLandscape}},
 	{name: "framing plans", mention: kindMention(`(?:(?:FLOOR|ROOF|CEILING)\s+)?FRAMING\s+PLANS?`),
-		title: regexp.MustCompile(`(?i)FRAMING`), types: []string{sheets.TypeStructural}},
+		title: lazyregexp.New(`(?i)FRAMING`), types: []string{sheets.TypeStructural}},
 	{name: "a foundation plan", mention: kindMention(`FOUNDATION\s+PLANS?`),
-		title: regexp.MustCompile(`(?i)FOUNDATION|FOOTING|BASEMENT|CRAWL\s*SPACE`), types: []string{sheets.TypeStructural}},
+		title: lazyregexp.New(`(?i)FOUNDATION|FOOTING|BASEMENT|CRAWL\s*SPACE`), types: []string{sheets.TypeStructural}},
 	{name: "a roof plan", mention: kindMention(`ROOF\s+PLANS?`),
-		title: regexp.MustCompile(`(?i)\bROOF\b`)},
+		title: lazyregexp.New(`(?i)\bROOF\b`)},
 	{name: "a site plan", mention: kindMention(`SITE\s+PLANS?`),
-		title: regexp.MustCompile(`(?i)\bSITE\b|PLOT\s+PLAN|BLOCK\s+PLAN`), types: []string{sheets.TypeCivil, sheets.TypeLandscape, sheets.TypeSurvey}},
+		title: lazyregexp.New(`(?i)\bSITE\b|PLOT\s+PLAN|BLOCK\s+PLAN`), types: []string{sheets.TypeCivil, sheets.TypeLandscape, sheets.TypeSurvey}},
 	{name: "general notes", mention: kindMention(`(?:(?:STRUCTURAL|ARCHITECTURAL|PROJECT)\s+)?GENERAL\s+NOTES`),
-		title:   regexp.MustCompile(`(?i)\bNOTES\b|GENERAL\s+INFORMATION|SPECIFICATIONS?`),
-		caption: regexp.MustCompile(`(?i)\bGENERAL\s+NOTES\b`),
-		heading: regexp.MustCompile(`(?i)^\s*(?:[A-Z]+\s+)?GENERAL\s+NOTES\b`)},
+		title:   lazyregexp.New(`(?i)\bNOTES\b|GENERAL\s+INFORMATION|SPECIFICATIONS?`),
+		caption: lazyregexp.New(`(?i)\bGENERAL\s+NOTES\b`),
+		heading: lazyregexp.New(`(?i)^\s*(?:[A-Z]+\s+)?GENERAL\s+NOTES\b`)},
 	{name: "detail drawings", mention: kindMention(`DETAILS|DETAIL\s+SHEETS?`),
-		title:   regexp.MustCompile(`(?i)\bDETAILS?\b|\bSECTIONS?\b`),
-		caption: regexp.MustCompile(`(?i)\bDETAILS?\b`)},
+		title:   lazyregexp.New(`(?i)\bDETAILS?\b|\bSECTIONS?\b`),
+		caption: lazyregexp.New(`(?i)\bDETAILS?\b`)},
 	{name: "section drawings", mention: kindMention(`(?:BUILDING\s+|WALL\s+)?SECTIONS`),
-		title:   regexp.MustCompile(`(?i)\bSECTIONS?\b|\bDETAILS\b`),
-		caption: regexp.MustCompile(`(?i)\bSECTIONS?\b`)},
+		title:   lazyregexp.New(`(?i)\bSECTIONS?\b|\bDETAILS\b`),
+		caption: lazyregexp.New(`(?i)\bSECTIONS?\b`)},
 }
 
 // kindTargetRe is what may follow a kind and make the reference a
 // particular one, checked elsewhere or on the sheet itself: a sheet or
 // detail number ("SEE ROOF PLAN 2/A-301", "SEE DETAILS ON SHEET S-501",
 // "SEE SECTION 3"), "THIS SHEET", "BELOW".
-var kindTargetRe = regexp.MustCompile(`(?i)^\s*[,;(]?\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
+var kindTargetRe = lazyregexp.New(`(?i)^\s*[,;(]?\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
 
 // captionScaleRe starts the scale a view's caption line may end with:
 // "SCALE: 1/8" = 1'-0"", "1/4" = 1'-0"", "1:100".
-var captionScaleRe = regexp.MustCompile(`(?i)\bSCALE\b|\d+(?:/\d+)?"\s*=|\b1\s*:\s*\d`)
+var captionScaleRe = textmatch.MustCompile(`(?i)\bSCALE\b|\d+(?:/\d+)?"\s*=|\b1\s*:\s*\d`)
 
 // viewWordRe names a view in a caption.
-var viewWordRe = regexp.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
+var viewWordRe = lazyregexp.New(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
 
 // verbLeadRe: a line that itself points somewhere is not a caption.
-var verbLeadRe = regexp.MustCompile(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
+var verbLeadRe = lazyregexp.New(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
 
 // setReadForKinds reports whether every page of the set was read enough to
 // say it holds no sheet of a kind: readable, and either read in full or
@@ -306,7 +306,7 @@ func kindMentions(pv *pageView, li int, re *textmatch.Regexp) []kindMatch {
 	}
 	joined := l.Text + " " + n.Text
 	cut := len(l.Text)
-	for _, m := range re.Regexp.FindAllStringSubmatchIndex(joined, -1) {
+	for _, m := range re.FindAllStringSubmatchIndex(joined, -1) {
 		if m[0] >= cut || m[1] <= cut+1 {
 			continue
 		}
@@ -342,9 +342,9 @@ func noteSentence(s string) string {
 // --- callout bubbles and matchline tags ---------------------------------------
 
 var (
-	bubbleIDRe   = regexp.MustCompile(`^` + sheetTarget + `$`)
-	bubbleMarkRe = regexp.MustCompile(`^(?:\d{1,3}|[A-Z]{1,2})$`)
-	matchlineRe  = regexp.MustCompile(`(?i)^\s*MATCH\s*-?\s*LINE\b`)
+	bubbleIDRe   = lazyregexp.New(`^` + sheetTarget + `$`)
+	bubbleMarkRe = lazyregexp.New(`^(?:\d{1,3}|[A-Z]{1,2})$`)
+	matchlineRe  = lazyregexp.New(`(?i)^\s*MATCH\s*-?\s*LINE\b`)
 )
 
 // stackedReference reads line li as the sheet half of a callout printed

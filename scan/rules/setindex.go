@@ -1,10 +1,10 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
+	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 )
@@ -13,11 +13,11 @@ import (
 // their spellings, so that an index row contradicts a title block only
 // when their words differ, not their abbreviations.
 var (
-	titleWordRe = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
-	hasLetterRe = regexp.MustCompile(`\pL{2,}`)
+	titleWordRe = lazyregexp.New(`[\pL\pN]+(?:\.[\pN]+)?`)
+	hasLetterRe = lazyregexp.New(`\pL{2,}`)
 	// An explicit title caption: "Drawing Name:", "SHEET TITLE", "TITLE:".
 	// A bare "Title" may be a row of the index itself.
-	titleCaptionRe = regexp.MustCompile(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
+	titleCaptionRe = lazyregexp.New(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
 )
 
 // titleTokens are a title's words for comparison: upper case, without
@@ -43,7 +43,7 @@ type titleTerm struct {
 }
 
 var (
-	titleTermRe = regexp.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?(\.)?`)
+	titleTermRe = lazyregexp.New(`[\pL\pN]+(?:\.[\pN]+)?(\.)?`)
 	ordinals    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "6TH": "SIXTH"}
 )
 

@@ -21,8 +21,8 @@ type stampKey struct {
 func (rv *review) matchStamps(pv *pageView, r *Rule) []observation {
 	var out []observation
 	for _, s := range pv.Stamps() {
-		m := r.Pattern.Regexp.FindStringIndex(s.Text)
-		if m == nil || r.Unless != nil && r.Unless.Regexp.MatchString(s.Text) {
+		m := r.Pattern.Regexp().FindStringIndex(s.Text)
+		if m == nil || r.Unless != nil && r.Unless.Regexp().MatchString(s.Text) {
 			continue
 		}
 		k := stampKey{rule: r.ID, place: s.Place}

@@ -122,7 +122,7 @@ func TestDocTypeShortcutsAreExact(t *testing.T) {
 		if strings.ContainsAny(s, "0123456789") {
 			continue
 		}
-		for name, re := range map[string]*regexp.Regexp{"address": addressRe.Regexp, "metric": metricRe.Regexp, "imperial": imperialRe.Regexp} {
+		for name, re := range map[string]*regexp.Regexp{"address": addressRe.Regexp(), "metric": metricRe.Regexp(), "imperial": imperialRe.Regexp()} {
 			if m := re.FindString(s); m != "" {
 				t.Errorf("%q without a digit: %s expression matched %q", s, name, m)
 			}

@@ -1,10 +1,10 @@
 package sheets
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/pdftext"
 )
 
@@ -124,9 +124,9 @@ func revisionDescription(row, date string) string {
 	return out
 }
 
-var digitsRe = regexp.MustCompile(`\d+`)
+var digitsRe = lazyregexp.New(`\d+`)
 
-var initialsRe = regexp.MustCompile(`^(?:[A-Z]\.){1,3}[A-Z]?\.?$`)
+var initialsRe = lazyregexp.New(`^(?:[A-Z]\.){1,3}[A-Z]?\.?$`)
 
 var dashes = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2212", "-")
 

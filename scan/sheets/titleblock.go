@@ -1,10 +1,10 @@
 package sheets
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/pdftext"
 )
 
@@ -121,7 +121,7 @@ var captionsByFirst = func() map[string][]int {
 // captions only with a colon or alone in their textRun with their value.
 // titleWordValueRe is the word after a bare TITLE that makes it part of
 // a title ("TITLE 24", "TITLE SHEET") rather than a caption.
-var titleWordValueRe = regexp.MustCompile(`^(?:\d+|SHEET|PAGE)$`)
+var titleWordValueRe = lazyregexp.New(`^(?:\d+|SHEET|PAGE)$`)
 
 var ambiguousCaptions = map[string]bool{"DRAWING": true, "SHEET": true, "DATA": true,
 	"ISSUE": true, "INDEX": true, "TITLE": true, "PROJECT": true, "STAGE": true, "TIME": true,

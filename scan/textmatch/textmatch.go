@@ -15,12 +15,19 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Regexp is a compiled regexp whose find and match methods first check
 // that the input contains one of the literals every match must contain.
+//
+// The wrapped regexp is compiled on first use: the rules declare hundreds of
+// patterns at package level, and the prefilter spares most of them any run
+// on a given set. The expression is parsed (and so checked) at once.
 type Regexp struct {
-	*regexp.Regexp
+	expr     string
+	compiled func() *regexp.Regexp
+	names    []string // capture names, as regexp's SubexpNames
 	// need holds upper-case ASCII literals; a match contains at least one
 	// of them (compared ignoring ASCII case). Empty: no prefilter.
 	need []string
@@ -41,12 +48,14 @@ type Regexp struct {
 
 // Compile parses a regular expression like regexp.Compile.
 func Compile(expr string) (*Regexp, error) {
-	re, err := regexp.Compile(expr)
+	// regexp.Compile parses with the same flags, so it cannot fail where
+	// this parse succeeded.
+	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	r := &Regexp{Regexp: re}
-	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
+	r := &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) }), names: tree.CapNames()}
+	{
 		r.need = required(tree.Simplify())
 		r.foldsKS = foldsCase(tree) && slices.ContainsFunc(r.need, func(lit string) bool {
 			return strings.ContainsAny(lit, "KS")
@@ -70,6 +79,17 @@ func MustCompile(expr string) *Regexp {
 	}
 	return r
 }
+
+// Regexp returns the compiled expression, without the prefilter.
+func (r *Regexp) Regexp() *regexp.Regexp { return r.compiled() }
+
+func (r *Regexp) String() string { return r.expr }
+
+// SubexpNames is regexp's, read from the parsed expression without
+// compiling it.
+func (r *Regexp) SubexpNames() []string { return r.names }
+
+func (r *Regexp) NumSubexp() int { return len(r.names) - 1 }
 
 // Required returns the literals the prefilter looks for (for tests).
 func (r *Regexp) Required() []string { return r.need }
@@ -95,63 +115,63 @@ func (r *Regexp) mayMatch(s string) bool {
 }
 
 func (r *Regexp) MatchString(s string) bool {
-	return r.mayMatch(s) && r.Regexp.MatchString(s)
+	return r.mayMatch(s) && r.compiled().MatchString(s)
 }
 
 func (r *Regexp) FindString(s string) string {
 	if !r.mayMatch(s) {
 		return ""
 	}
-	return r.Regexp.FindString(s)
+	return r.compiled().FindString(s)
 }
 
 func (r *Regexp) FindStringIndex(s string) []int {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindStringIndex(s)
+	return r.compiled().FindStringIndex(s)
 }
 
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindStringSubmatch(s)
+	return r.compiled().FindStringSubmatch(s)
 }
 
 func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindStringSubmatchIndex(s)
+	return r.compiled().FindStringSubmatchIndex(s)
 }
 
 func (r *Regexp) FindAllString(s string, n int) []string {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindAllString(s, n)
+	return r.compiled().FindAllString(s, n)
 }
 
 func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindAllStringIndex(s, n)
+	return r.compiled().FindAllStringIndex(s, n)
 }
 
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindAllStringSubmatch(s, n)
+	return r.compiled().FindAllStringSubmatch(s, n)
 }
 
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	return r.Regexp.FindAllStringSubmatchIndex(s, n)
+	return r.compiled().FindAllStringSubmatchIndex(s, n)
 }
 
 // required returns literals one of which every match of re contains, or
@@ -250,4 +270,16 @@ func upperASCII(c byte) byte {
 		return c - ('a' - 'A')
 	}
 	return c
+}
+
+// SubexpIndex is regexp's, read from the parsed expression.
+func (r *Regexp) SubexpIndex(name string) int {
+	if name != "" {
+		for i, s := range r.names {
+			if name == s {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -76,3 +76,16 @@ func FuzzSameMatchesAsRegexp(f *testing.F) {
 		}
 	})
 }
+
+func TestSubexpFromParseAsRegexp(t *testing.T) {
+	for _, expr := range []string{`(?i)(?P<value>\d+)\s*(FT|IN)`, `plain`, `(a)(?:b)(?P<c>c)`} {
+		r, re := MustCompile(expr), regexp.MustCompile(expr)
+		if !slices.Equal(r.SubexpNames(), re.SubexpNames()) || r.NumSubexp() != re.NumSubexp() ||
+			r.SubexpIndex("value") != re.SubexpIndex("value") || r.SubexpIndex("c") != re.SubexpIndex("c") || r.String() != expr {
+			t.Errorf("%s: names, count or String differ from regexp's", expr)
+		}
+	}
+	if _, err := Compile(`(bad`); err == nil {
+		t.Error("a bad pattern compiled")
+	}
+}
