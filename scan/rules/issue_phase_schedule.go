@@ -2,10 +2,10 @@ package rules
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
+	"planreview/lazyregexp"
 	"planreview/scan/sheets"
 )
 
@@ -21,17 +21,17 @@ var phaseHeadingRe = lineSet.MustCompile(`(?i)\b(?:DRAWING|DESIGN|SUBMITTAL|ISSU
 // phaseDateStartRe starts a date in the table's row: a month ("JUN.",
 // "JUNE") followed by a day, or a numeric date.
 var (
-	phaseMonthRe   = regexp.MustCompile(`^(?i:JAN|FEB|MAR|APR|MAY|JUNE?|JULY?|AUG|SEPT?|OCT|NOV|DEC)\.?$`)
-	phaseNumDateRe = regexp.MustCompile(`^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$`)
-	phaseDayRe     = regexp.MustCompile(`^\d{1,2},?$`)
-	phaseYearRe    = regexp.MustCompile(`^(?:19|20)\d\d$`)
+	phaseMonthRe   = lazyregexp.New(`^(?i:JAN|FEB|MAR|APR|MAY|JUNE?|JULY?|AUG|SEPT?|OCT|NOV|DEC)\.?$`)
+	phaseNumDateRe = lazyregexp.New(`^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$`)
+	phaseDayRe     = lazyregexp.New(`^\d{1,2},?$`)
+	phaseYearRe    = lazyregexp.New(`^(?:19|20)\d\d$`)
 )
 
 // earlyStageRe is a stage before construction documents; laterStageRe a
 // column after it that a set for construction would have dated.
 var (
-	earlyStageRe = regexp.MustCompile(`(?i)\bSCHEMATIC\b|\bDESIGN\s+DEVELOPMENT\b|\bPRELIMINARY\b|\bCONCEPT(?:UAL)?\b`)
-	laterStageRe = regexp.MustCompile(`(?i)\bCONSTRUCTION\b`)
+	earlyStageRe = lazyregexp.New(`(?i)\bSCHEMATIC\b|\bDESIGN\s+DEVELOPMENT\b|\bPRELIMINARY\b|\bCONCEPT(?:UAL)?\b`)
+	laterStageRe = lazyregexp.New(`(?i)\bCONSTRUCTION\b`)
 )
 
 // phaseScheduleStage reads the stage a drawing phase schedule dates last,

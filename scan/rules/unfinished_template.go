@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
+
+	"planreview/lazyregexp"
 )
 
 // Template marks: what a master template (office standard notes, a
@@ -21,8 +22,8 @@ var (
 	// without it) or tells the editor what to do. A bracketed remark of
 	// the drawing ("[BY OTHERS]", "[NOT IN CONTRACT]", "[ON/OFF]") is
 	// neither.
-	templateConnectiveRe = regexp.MustCompile(`^(?:AND|OR|AND/OR)\b|\b(?:AND|OR|AND/OR)$`)
-	templateEditorRe     = regexp.MustCompile(`\b(?:BLANKS?|INSERT|SPECIFY|EDIT|DELETE|SELECT\s+ONE|OPTIONS?|(?:DESIGN|PROJECT|JOB)\s+SPECIFIC)\b`)
+	templateConnectiveRe = lazyregexp.New(`^(?:AND|OR|AND/OR)\b|\b(?:AND|OR|AND/OR)$`)
+	templateEditorRe     = lazyregexp.New(`\b(?:BLANKS?|INSERT|SPECIFY|EDIT|DELETE|SELECT\s+ONE|OPTIONS?|(?:DESIGN|PROJECT|JOB)\s+SPECIFIC)\b`)
 )
 
 // templateMark finds a template mark on line li of the page: where it is
