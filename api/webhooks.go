@@ -109,11 +109,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err := policy.CheckURL(r.Context(), *req.URL); err != nil {
 		return invalidParam("url", "%s.", upperFirst(err.Error()))
 	}
-	secret, err := webhooks.NewSecret()
-	if err != nil {
-		return err
-	}
-	sealed, err := s.webhookSealer.Seal(secret)
+	secret, sealed, err := s.newWebhookSecret()
 	if err != nil {
 		return err
 	}
@@ -219,11 +215,7 @@ func (s *Server) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) err
 			grace = time.Duration(n) * time.Second
 		}
 	}
-	secret, err := webhooks.NewSecret()
-	if err != nil {
-		return err
-	}
-	sealed, err := s.webhookSealer.Seal(secret)
+	secret, sealed, err := s.newWebhookSecret()
 	if err != nil {
 		return err
 	}
@@ -304,4 +296,14 @@ func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, viewEvent(ev))
 	return nil
+}
+
+// newWebhookSecret mints a signing secret and seals it for the store: the
+// clear secret is shown to the partner once and never stored.
+func (s *Server) newWebhookSecret() (secret string, sealed []byte, err error) {
+	if secret, err = webhooks.NewSecret(); err != nil {
+		return "", nil, err
+	}
+	sealed, err = s.webhookSealer.Seal(secret)
+	return secret, sealed, err
 }

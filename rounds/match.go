@@ -166,16 +166,7 @@ func MatchSheets(prev, next []Sheet) SheetMatch {
 		}
 	}
 
-	for i := range prev {
-		if !usedPrev[i] {
-			m.Removed = append(m.Removed, i)
-		}
-	}
-	for i := range next {
-		if !usedNext[i] {
-			m.Added = append(m.Added, i)
-		}
-	}
+	m.Removed, m.Added = unused(usedPrev), unused(usedNext)
 	slices.SortFunc(m.Pairs, func(a, b SheetPair) int { return a.Next - b.Next })
 	return m
 }
@@ -348,16 +339,7 @@ func MatchFindings(sm SheetMatch, prev, next []Finding) FindingMatch {
 		}
 	}
 	slices.SortFunc(fm.Pairs, func(a, b FindingPair) int { return a.Next - b.Next })
-	for i := range next {
-		if !usedNext[i] {
-			fm.New = append(fm.New, i)
-		}
-	}
-	for i := range prev {
-		if !usedPrev[i] {
-			fm.Resolved = append(fm.Resolved, i)
-		}
-	}
+	fm.New, fm.Resolved = unused(usedNext), unused(usedPrev)
 	return fm
 }
 
@@ -386,4 +368,15 @@ func evidenceSimilarity(a, b []string) float64 {
 		}
 	}
 	return 2 * float64(both) / float64(len(a)+len(b))
+}
+
+// unused is the indexes a matching left unpaired, in order.
+func unused(used []bool) []int {
+	var out []int
+	for i, u := range used {
+		if !u {
+			out = append(out, i)
+		}
+	}
+	return out
 }

@@ -5,33 +5,21 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+
+	"planreview/rounds/pdfedit"
 )
 
 // The planted variants are written with pdfcpu: pages removed or collected
-// (a page twice), text stamped with position, size, rotation and opacity.
-
-var disablePDFCPUConfigDir sync.Once
-
-func plantConfig() *model.Configuration {
-	// No pdfcpu config directory in the tester's home.
-	disablePDFCPUConfigDir.Do(api.DisableConfigDir)
-	conf := model.NewDefaultConfiguration()
-	conf.ValidationMode = model.ValidationRelaxed
-	conf.Optimize = false
-	conf.OptimizeBeforeWriting = false
-	conf.OptimizeResourceDicts = false
-	conf.OptimizeDuplicateContentStreams = false
-	return conf
-}
+// (a page twice), text stamped with position, size, rotation and opacity,
+// all with pdfedit's configuration (the files edited as they are).
 
 func removePage(in, out string, page int) error {
-	err := api.RemovePagesFile(in, out, []string{strconv.Itoa(page)}, plantConfig())
+	err := api.RemovePagesFile(in, out, []string{strconv.Itoa(page)}, pdfedit.Config())
 	if err == nil {
 		return nil
 	}
@@ -55,7 +43,7 @@ func withContext(in, out string, cmd model.CommandMode, validationErr error, op 
 		return err
 	}
 	defer f.Close()
-	conf := plantConfig()
+	conf := pdfedit.Config()
 	conf.Cmd = cmd
 	ctx, err := api.ReadContext(f, conf)
 	if err != nil {
@@ -88,7 +76,7 @@ func duplicatePage(in, out string, page, pages int) error {
 	if page < pages {
 		sel = append(sel, fmt.Sprintf("%d-%d", page+1, pages))
 	}
-	err := api.CollectFile(in, out, sel, plantConfig())
+	err := api.CollectFile(in, out, sel, pdfedit.Config())
 	if err == nil {
 		return nil
 	}
@@ -167,7 +155,7 @@ func stampTexts(in, out string, pageW, pageH float64, stamps map[int][]textStamp
 			m[page] = append(m[page], wm)
 		}
 	}
-	err := api.AddWatermarksSliceMapFile(in, out, m, plantConfig())
+	err := api.AddWatermarksSliceMapFile(in, out, m, pdfedit.Config())
 	if err == nil {
 		return nil
 	}

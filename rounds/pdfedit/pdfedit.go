@@ -21,7 +21,10 @@ import (
 
 var configOnce sync.Once
 
-func config() *model.Configuration {
+// Config is pdfcpu's configuration for editing real sets as they are:
+// relaxed validation, nothing optimised away, and no config directory in
+// the tester's home.
+func Config() *model.Configuration {
 	configOnce.Do(pdfapi.DisableConfigDir)
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
@@ -40,7 +43,7 @@ func Collect(pdf []byte, pages ...int) ([]byte, error) {
 		sel[i] = strconv.Itoa(p)
 	}
 	var out bytes.Buffer
-	if err := pdfapi.Collect(bytes.NewReader(pdf), &out, sel, config()); err != nil {
+	if err := pdfapi.Collect(bytes.NewReader(pdf), &out, sel, Config()); err != nil {
 		return nil, fmt.Errorf("collect pages %v: %w", pages, err)
 	}
 	return out.Bytes(), nil
@@ -53,7 +56,7 @@ func Merge(files ...[]byte) ([]byte, error) {
 		readers[i] = bytes.NewReader(f)
 	}
 	var out bytes.Buffer
-	if err := pdfapi.MergeRaw(readers, &out, false, config()); err != nil {
+	if err := pdfapi.MergeRaw(readers, &out, false, Config()); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return out.Bytes(), nil
@@ -68,7 +71,7 @@ func ReplaceText(pdf []byte, page int, old, new string) ([]byte, error) {
 	if new != "" && utf8.RuneCountInString(new) != utf8.RuneCountInString(old) {
 		return nil, fmt.Errorf("%q and %q differ in length", old, new)
 	}
-	conf := config()
+	conf := Config()
 	ctx, err := pdfapi.ReadContext(bytes.NewReader(pdf), conf)
 	if err != nil {
 		return nil, err

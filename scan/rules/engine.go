@@ -338,6 +338,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		if class == ScopeInScope {
 			occupancy = rv.facts.occupancy
 		}
+		analysisUnderRecord := class == ScopeCodesNotHeld && rv.underUSRecord()
 		for _, r := range e.rulesInRunOrder() {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, "", err
@@ -345,7 +346,7 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			// Whether the plans state their code analysis does not depend on
 			// the edition: a file under a US code without a pack is still
 			// asked, citing that code without a section.
-			askAnalysis := class == ScopeCodesNotHeld && r.Check == "code_analysis_field" && rv.codeOfRecord() != ""
+			askAnalysis := analysisUnderRecord && r.Check == "code_analysis_field"
 			if !e.ruleInScope(r, class) && !askAnalysis || !rv.occupancyApplies(r) {
 				continue
 			}

@@ -338,7 +338,7 @@ func checkCodesNotApplied(rv *review, r *Rule) []observation {
 			codes = strings.Join(fs.NotApplied, "; ")
 		}
 		out = append(out, observation{page: pv,
-			vars:     map[string]string{"codes": codes, "reason": fs.Reason, "applied": rv.eng.appliedText(ScopeCodesNotHeld, rv.codeOfRecord() != "")},
+			vars:     map[string]string{"codes": codes, "reason": fs.Reason, "applied": rv.eng.appliedText(ScopeCodesNotHeld, rv.underUSRecord())},
 			evidence: "codes not applied " + codes})
 	}
 	return out
@@ -362,24 +362,22 @@ func (e *Engine) appliedText(class string, analysisAsked bool) string {
 	return strings.Join(parts, ", ") + " and the document checks were applied"
 }
 
-// codeOfRecord is the US code of record of the review's files whose codes
-// are not held, when every one of them has one ("" otherwise: a file
-// outside the United States owes no US code analysis).
-func (rv *review) codeOfRecord() string {
-	record := ""
+// underUSRecord says whether every file of the review whose codes are not
+// held has a US code of record (a file outside the United States owes no
+// US code analysis).
+func (rv *review) underUSRecord() bool {
+	found := false
 	for _, pv := range rv.pages {
 		fs := rv.scopes[pv.FileIndex]
 		if fs.Class != ScopeCodesNotHeld {
 			continue
 		}
 		if fs.CodeOfRecord == "" {
-			return ""
+			return false
 		}
-		if record == "" {
-			record = fs.CodeOfRecord
-		}
+		found = true
 	}
-	return record
+	return found
 }
 
 // uncitedRefs is what a finding on a file whose codes are not held cites
