@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"math"
 	"sort"
 	"strconv"
@@ -12,13 +13,16 @@ import (
 	"planreview/scan/sheets"
 )
 
-// The sheet index read against the set: when the heading-and-column parser
-// (sheets.ParseIndexLines, full NCS numbers) finds no index, the set's own
-// title-block numbers say what an index row looks like, under any heading
-// or none. A row is a number of the set (or a range of them, "21-23") with
-// a title on its baseline to the left or right; rows stand in a column
+// The sheet index read against the set: the set's own title-block numbers
+// say what an index row looks like, under any heading or none (the
+// heading-and-column parser, sheets.ParseIndexLines, reads full NCS
+// numbers under a heading it knows). A row is a number of the set's scheme
+// (or a range of them, "21-23") with a title on its baseline to the left or
+// right, the same side for the whole column; rows stand in a column
 // (numbers aligned), possibly under discipline headings; one number may
-// head several rows (a sheet with two subjects).
+// head several rows (a sheet with two subjects). The sheets confirm a
+// column: by their titles, which its rows repeat, or by how much of the
+// set it lists.
 var (
 	indexHeadingRe = lazyregexp.New(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 	numberRangeRe  = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
@@ -48,64 +52,83 @@ type indexCandidate struct {
 	text  string
 	title string
 	words []int // title words
+	side  int   // where the title stands: -1 left of the number, +1 right
 	box   sheets.Box
 }
 
-// readSetIndex reads an index page against the set's sheet keys; nil when
-// the page holds no column of the set's numbers with titles.
-func readSetIndex(s *Sheet, setKeys map[string]bool) []sheets.IndexEntry {
-	heading := false
-	for li := range s.Lines {
-		if indexHeadingRe.MatchString(s.Lines[li].Text) {
-			heading = true
-			break
-		}
-	}
+// How a column of numbers was confirmed as the set's index.
+type indexConfirm int
+
+const (
+	// noColumn: the page holds no column of numbers shaped like the set's.
+	noColumn indexConfirm = iota
+	// notIndex: it holds one, but the set does not confirm it.
+	notIndex
+	// byCoverage: the column lists at least half of the set's sheets,
+	// and most of what it lists are sheets of the set.
+	byCoverage
+	// byTitles: its rows for sheets of the set give those sheets' own
+	// titles (as their title blocks print them), whatever else it lists.
+	byTitles
+)
+
+// readSetIndex reads an index page against the set's sheet keys and the
+// titles their title blocks print (titles, by key): the rows of its column
+// of the set's numbers with titles and how the sheets confirmed them, or
+// nil and noColumn or notIndex.
+func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) ([]sheets.IndexEntry, indexConfirm) {
 	// A heading supports an index but is not required: what makes one is
 	// its shape (a column of the set's numbers with titles beside them)
 	// confirmed by the sheets it lists, whatever it is called.
 	if len(setKeys) < 3 {
-		return nil
+		return nil, noColumn
 	}
 	p := s.Page
 	box := func(i int) sheets.Box { return sheets.WordBox(p, i) }
 	// Numbers shaped like the set's own are candidates too: an index row
 	// may list a sheet that is missing.
-	shapes := map[string]bool{}
+	shapes := schemeShapes(setKeys)
+	// Words without a digit are told apart at once where every sheet
+	// number of the set holds one (nearly every scheme).
+	lettersOnly := false
 	for k := range setKeys {
-		shapes[FineShape(k)] = true
+		lettersOnly = lettersOnly || !strings.ContainsAny(k, "0123456789")
 	}
 	// Where a number shares its reading line with text, the line decides
 	// the title: "A-101 FLOOR PLAN" (title after) or "DECK DETAILS AND PLAN
 	// 12" (title before). A number alone on its line takes the text on its
 	// baseline (rowTitle).
-	lineOf := map[int]int{}
-	for li, l := range s.Lines {
-		for _, wi := range l.Words {
-			lineOf[wi] = li
+	var lineOf map[int]int // built on first use: most pages hold no column
+	lineTitle := func(i int) (string, []int, int, bool) {
+		if lineOf == nil {
+			lineOf = map[int]int{}
+			for li, l := range s.Lines {
+				for _, wi := range l.Words {
+					lineOf[wi] = li
+				}
+			}
 		}
-	}
-	lineTitle := func(i int) (string, []int, bool) {
 		li, ok := lineOf[i]
 		if !ok || len(s.Lines[li].Words) < 2 {
-			return "", nil, false
+			return "", nil, 0, false
 		}
 		ws := s.Lines[li].Words
 		var rest []int
+		side := 0
 		switch i {
 		case ws[0]:
-			rest = ws[1:]
+			rest, side = ws[1:], 1
 		case ws[len(ws)-1]:
-			rest = ws[:len(ws)-1]
+			rest, side = ws[:len(ws)-1], -1
 		default:
-			return "", nil, false
+			return "", nil, 0, false
 		}
 		var texts []string
 		for _, j := range rest {
 			texts = append(texts, sheets.WordText(p.Words[j]))
 		}
 		t := strings.Join(texts, " ")
-		return t, rest, hasLetterRe.MatchString(t) || IsPlaceholderTitle(t)
+		return t, rest, side, hasLetterRe.MatchString(t) || IsPlaceholderTitle(t)
 	}
 	var cands []indexCandidate
 	for i, w := range p.Words {
@@ -119,8 +142,11 @@ func readSetIndex(s *Sheet, setKeys map[string]bool) []sheets.IndexEntry {
 			continue
 		}
 		t := strings.Trim(raw, ".,;:")
+		if !strings.ContainsAny(t, "0123456789") && !lettersOnly {
+			continue
+		}
 		var keys []string
-		if m := numberRangeRe.FindStringSubmatch(t); m != nil {
+		if m := rangeOf(t); m != nil {
 			a, _ := strconv.Atoi(m[1])
 			b, _ := strconv.Atoi(m[2])
 			if b <= a || b-a > 30 {
@@ -134,35 +160,45 @@ func readSetIndex(s *Sheet, setKeys map[string]bool) []sheets.IndexEntry {
 		} else {
 			continue
 		}
-		title, words, ok := lineTitle(i)
+		cands = append(cands, indexCandidate{word: i, keys: keys, text: t, box: box(i)})
+	}
+	// Only numbers standing in a column can be rows: titles are looked
+	// for beside those alone (a page of schedules holds many numbers).
+	var aligned []indexCandidate
+	inColumn := map[int]bool{}
+	for _, col := range alignedColumns(cands) {
+		for _, c := range col {
+			if !inColumn[c.word] {
+				inColumn[c.word] = true
+				aligned = append(aligned, c)
+			}
+		}
+	}
+	sort.Slice(aligned, func(a, b int) bool { return aligned[a].word < aligned[b].word })
+	cands = cands[:0]
+	for _, c := range aligned {
+		title, words, side, ok := lineTitle(c.word)
 		if !ok {
-			title, words = rowTitle(p, i, box)
+			title, words, side = rowTitle(p, c.word, box, 0)
 		}
 		if title == "" {
 			continue
 		}
-		cands = append(cands, indexCandidate{word: i, keys: keys, text: t, title: title, words: words, box: box(i)})
+		c.title, c.words, c.side = title, words, side
+		cands = append(cands, c)
 	}
-	// Columns: numbers whose right edges (or left edges) align.
+	// The index is the larger of the columns by right edges and by left
+	// edges, with its rows titled.
 	var best []indexCandidate
-	for _, edge := range []func(b sheets.Box) float64{
-		func(b sheets.Box) float64 { return b.X1 }, func(b sheets.Box) float64 { return b.X0 },
-	} {
-		groups := map[int][]indexCandidate{}
-		for _, c := range cands {
-			h := c.box.Y1 - c.box.Y0
-			groups[int(math.Round(edge(c.box)/math.Max(h, 4)))] = append(groups[int(math.Round(edge(c.box)/math.Max(h, 4)))], c)
-		}
-		var col []indexCandidate
-		for _, g := range groups {
-			if len(g) >= 3 {
-				col = append(col, g...)
-			}
-		}
+	for _, col := range alignedColumns(cands) {
 		if len(col) > len(best) {
 			best = col
 		}
 	}
+	if len(best) == 0 {
+		return nil, noColumn
+	}
+	sameSide(p, best, box)
 	listed := map[string]bool{}
 	for _, c := range best {
 		for _, k := range c.keys {
@@ -175,13 +211,19 @@ func readSetIndex(s *Sheet, setKeys map[string]bool) []sheets.IndexEntry {
 			inSet++
 		}
 	}
-	if inSet*2 < len(setKeys) || inSet*5 < len(listed)*3 {
-		return nil
-	}
 	// Without a heading, the column must list at least three of the set's
 	// own sheets: a handful of callouts that happen to align is no index.
-	if !heading && inSet < 3 {
-		return nil
+	if inSet < 3 && !hasIndexHeading(s) {
+		return nil, notIndex
+	}
+	confirm := notIndex
+	switch {
+	case titlesAgree(best, titles) >= 2:
+		confirm = byTitles
+	case inSet*2 >= len(setKeys) && inSet*5 >= len(listed)*3:
+		confirm = byCoverage
+	default:
+		return nil, notIndex
 	}
 	sort.Slice(best, func(i, j int) bool {
 		if best[i].box.X0 != best[j].box.X0 && math.Abs(best[i].box.X0-best[j].box.X0) > 50 {
@@ -199,18 +241,179 @@ func readSetIndex(s *Sheet, setKeys map[string]bool) []sheets.IndexEntry {
 			out = append(out, sheets.IndexEntry{Number: number, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
 		}
 	}
+	return out, confirm
+}
+
+// hasIndexHeading reports whether a line of the page reads as an index
+// heading (IsIndexHeading).
+func hasIndexHeading(s *Sheet) bool {
+	for li := range s.Lines {
+		if indexHeadingRe.MatchString(s.Lines[li].Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeOf is numberRangeRe's submatches of a word that may be a range of
+// sheet numbers ("21-23"), nil otherwise; most words are not, and are told
+// apart without the expression.
+func rangeOf(t string) []string {
+	if t == "" || t[0] < '0' || t[0] > '9' || !strings.ContainsAny(t, "-–") {
+		return nil
+	}
+	return numberRangeRe.FindStringSubmatch(t)
+}
+
+// alignedColumns groups numbers into columns by their right edges and,
+// apart, by their left edges (in steps of their type height), and returns
+// for each edge the numbers in columns of three or more.
+func alignedColumns(cands []indexCandidate) [2][]indexCandidate {
+	var out [2][]indexCandidate
+	for e, edge := range []func(b sheets.Box) float64{
+		func(b sheets.Box) float64 { return b.X1 }, func(b sheets.Box) float64 { return b.X0 },
+	} {
+		groups := map[int][]indexCandidate{}
+		for _, c := range cands {
+			k := int(math.Round(edge(c.box) / math.Max(c.box.Y1-c.box.Y0, 4)))
+			groups[k] = append(groups[k], c)
+		}
+		for _, g := range groups {
+			if len(g) >= 3 {
+				out[e] = append(out[e], g...)
+			}
+		}
+	}
 	return out
+}
+
+// sameSide gives every row of a column its title on the side most rows
+// have theirs: a row whose reading line starts with text from a
+// neighbouring block (a note left of the index, level with its first row)
+// would otherwise take that text as its title.
+func sameSide(p *pdftext.Page, col []indexCandidate, box func(int) sheets.Box) {
+	n := 0
+	for _, c := range col {
+		n += c.side
+	}
+	if n == 0 {
+		return
+	}
+	side := 1
+	if n < 0 {
+		side = -1
+	}
+	for i := range col {
+		if col[i].side == side {
+			continue
+		}
+		if t, ws, got := rowTitle(p, col[i].word, box, side); t != "" {
+			col[i].title, col[i].words, col[i].side = t, ws, got
+		}
+	}
+}
+
+// titlesAgree counts the column's rows for sheets of the set whose title
+// agrees with the title the sheet's title block prints; none when the
+// titles disagree more often than they agree (a schedule's marks that
+// happen to be the set's numbers).
+func titlesAgree(col []indexCandidate, titles map[string]string) int {
+	agree, disagree := 0, 0
+	seen := map[string]bool{}
+	for _, c := range col {
+		if len(c.keys) != 1 || seen[c.keys[0]] {
+			continue
+		}
+		seen[c.keys[0]] = true
+		t, ok := titles[c.keys[0]]
+		if !ok {
+			continue
+		}
+		if sameTitle(c.title, t) {
+			agree++
+		} else {
+			disagree++
+		}
+	}
+	if agree < disagree {
+		return 0
+	}
+	return agree
+}
+
+// sameTitle reports whether an index row's title names the sheet its title
+// block titles: the two share at least half their words (Dice coefficient
+// over words of two characters or more, case aside), so "BLOCK PLAN &
+// STREETSCAPE" names "BLOCK PLAN AND STREETSCAPE PLAN" and "NORTH
+// ELEVATION" names "NORTH ELEVATION RIGHT SIDE".
+func sameTitle(a, b string) bool {
+	wa, wb := titleWords(a), titleWords(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return false
+	}
+	common := 0
+	for w := range wa {
+		if wb[w] {
+			common++
+		}
+	}
+	return common > 0 && 4*common >= len(wa)+len(wb)
+}
+
+func titleWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToUpper(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) >= 2 {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// schemeShapes are the shapes (FineShape) an index row's number may take
+// in a set numbered with setKeys: the set's own, and where a shape's digit
+// run is shorter than three digits, that run one digit longer or any
+// shorter. Sheets numbered in sequence (1..23, A1..A12) run from one digit
+// to two, whichever of them the file holds; three-digit numbers (A101) are
+// codes of level and series whose length does not vary.
+func schemeShapes(setKeys map[string]bool) map[string]bool {
+	shapes := map[string]bool{}
+	for k := range setKeys {
+		if k == "" {
+			continue
+		}
+		sh := FineShape(k)
+		shapes[sh] = true
+		for i := 0; i < len(sh); {
+			if sh[i] != '9' {
+				i++
+				continue
+			}
+			j := i
+			for j < len(sh) && sh[j] == '9' {
+				j++
+			}
+			if j-i < 3 {
+				for n := 1; n <= j-i+1; n++ {
+					shapes[sh[:i]+strings.Repeat("9", n)+sh[j:]] = true
+				}
+			}
+			i = j
+		}
+	}
+	return shapes
 }
 
 // rowTitle is the text on the number's baseline, just left of it (titles
 // before numbers) or else just right of it: a run of words with letters,
 // gaps under three type heights, its nearer end within a quarter of the
-// page's width of the number.
-func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box) (string, []int) {
+// page's width of the number. side -1 or +1 looks on that side only; the
+// side found is returned with the title.
+func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box, side int) (string, []int, int) {
 	nb := box(i)
 	h := nb.Y1 - nb.Y0
 	if h <= 0 {
-		return "", nil
+		return "", nil, 0
 	}
 	cy := (nb.Y0 + nb.Y1) / 2
 	var left, right []int
@@ -272,53 +475,90 @@ func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box) (string, []int) 
 		}
 		return t, got
 	}
-	if t, ws := run(left, true); t != "" {
-		return t, ws
+	if side <= 0 {
+		if t, ws := run(left, true); t != "" {
+			return t, ws, -1
+		}
 	}
-	return run(right, false)
+	if side >= 0 {
+		if t, ws := run(right, false); t != "" {
+			return t, ws, 1
+		}
+	}
+	return "", nil, 0
 }
 
-// readSetIndexes gives every file without a parsed sheet index the index
-// its own numbers reveal (readSetIndex), on the first page that holds one.
+// readSetIndexes reads each file's pages for the indexes its own numbers
+// reveal (readSetIndex). A page whose column the sheets confirm by their
+// titles holds an index, however many such pages there are (a set index
+// and a discipline's own); a column confirmed only by how much of the set
+// it lists is the file's index on the first page that holds one, where no
+// page has an index otherwise. A page the heading-and-column parser read
+// keeps the reading that lists more of the set. Once the file has an
+// index, its rows confirm a further index as the sheets do: a discipline's
+// own list in a file that holds few of its sheets repeats the set index's
+// rows.
 func (set *Set) readSetIndexes() {
 	for _, f := range set.Files {
-		fp := f.Sheets
 		keys := map[string]bool{}
+		titles := map[string]string{}
 		has := false
-		for _, s := range fp {
+		for _, s := range f.Sheets {
 			has = has || len(s.Index) > 0
 			if s.Ident.Key != "" {
 				keys[s.Ident.Key] = true
+				// Titles the title block printed, not those taken from
+				// an index (titlesFromIndex), which would confirm
+				// themselves.
+				if s.Ident.Title != "" && len(s.Ident.TitleWords) > 0 {
+					titles[s.Ident.Key] = s.Ident.Title
+				}
 			}
 		}
-		if has {
-			preferSetIndex(fp, keys)
-			continue
-		}
-		for _, s := range fp {
+		var first *Sheet
+		var firstEntries []sheets.IndexEntry
+		var rejected []*Sheet
+		for _, s := range f.Sheets {
 			if !s.Readable {
 				continue
 			}
-			if entries := readSetIndex(s, keys); len(entries) > 0 {
+			entries, confirm := readSetIndex(s, keys, titles)
+			switch {
+			case len(s.Index) > 0:
+				if inSetKeys(entries, keys) > inSetKeys(s.Index, keys) {
+					s.Index = entries
+				}
+			case confirm == byTitles:
 				s.Index = entries
-				break
+				has = true
+			case confirm == byCoverage && first == nil:
+				first, firstEntries = s, entries
+			case confirm != noColumn:
+				rejected = append(rejected, s)
 			}
 		}
-	}
-}
-
-// preferSetIndex reads each parsed index page again against the set's own
-// numbers and keeps that reading when it lists more of the set: the
-// heading-and-column parser drops a column holding one short number (E1)
-// beside full NCS numbers, and its rows would then read as unlisted.
-func preferSetIndex(fp []*Sheet, keys map[string]bool) {
-	for _, s := range fp {
-		if len(s.Index) == 0 || !s.Readable {
+		if first != nil && !has {
+			first.Index = firstEntries
+			has = true
+		} else if first != nil {
+			rejected = append(rejected, first)
+		}
+		if !has {
 			continue
 		}
-		entries := readSetIndex(s, keys)
-		if inSetKeys(entries, keys) > inSetKeys(s.Index, keys) {
-			s.Index = entries
+		listedKeys, listedTitles := maps.Clone(keys), maps.Clone(titles)
+		for _, s := range f.Sheets {
+			for _, e := range s.Index {
+				listedKeys[e.Key] = true
+				if _, ok := listedTitles[e.Key]; !ok && e.Title != "" {
+					listedTitles[e.Key] = e.Title
+				}
+			}
+		}
+		for _, s := range rejected {
+			if entries, confirm := readSetIndex(s, listedKeys, listedTitles); confirm == byTitles {
+				s.Index = entries
+			}
 		}
 	}
 }
