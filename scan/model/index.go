@@ -65,7 +65,8 @@ const (
 	// notIndex: it holds one, but the set does not confirm it.
 	notIndex
 	// byCoverage: the column lists at least half of the set's sheets,
-	// and most of what it lists are sheets of the set.
+	// and most of what it lists are sheets of the set; or it lists every
+	// sheet of a set whose numbers carry designators.
 	byCoverage
 	// byTitles: its rows for sheets of the set give those sheets' own
 	// titles (as their title blocks print them), whatever else it lists.
@@ -220,7 +221,7 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 	switch {
 	case titlesAgree(best, titles) >= 2:
 		confirm = byTitles
-	case inSet*2 >= len(setKeys) && inSet*5 >= len(listed)*3:
+	case inSet*2 >= len(setKeys) && inSet*5 >= len(listed)*3, inSet == len(setKeys) && designated(setKeys):
 		confirm = byCoverage
 	default:
 		return nil, notIndex
@@ -242,6 +243,20 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 		}
 	}
 	return out, confirm
+}
+
+// designated reports whether every sheet number of the set carries a
+// letter (a discipline designator, as in G-001 or A1): a column listing
+// every such sheet of the set, and more of the same scheme, is the set's
+// index whatever else it lists, where a column of bare numbers 1..n lists
+// the sheets of any short set numbered 1..n by chance (notes, schedules).
+func designated(setKeys map[string]bool) bool {
+	for k := range setKeys {
+		if !strings.ContainsFunc(k, unicode.IsLetter) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasIndexHeading reports whether a line of the page reads as an index
