@@ -72,6 +72,7 @@ var checks = map[string]checkSpec{
 	"floor_area_vs_plan":   {vars: []string{"level", "stated", "statedLabel", "statedSheet", "plan", "planLabel"}, run: checkFloorAreaVsPlan},
 	"stories_vs_plans":     {vars: []string{"stories", "storiesLabel", "statedSheet", "planTitle", "least"}, run: checkStoriesVsPlans},
 	"height_vs_elevations": {vars: []string{"height", "heightLabel", "statedSheet", "top", "grade", "bound"}, run: checkHeightVsElevations},
+	"site_plan_setbacks":   {vars: []string{"lengths", "count"}, run: checkSitePlanSetbacks},
 	"project_data_blank":   {vars: []string{"label", "field", "shown", "placement"}, run: checkProjectDataBlank},
 	"riser_uniformity": {params: []string{"tolerance"}, vars: []string{"difference", "tolerance", "values"},
 		run: checkRiserUniformity, validate: lengthParam, quantities: map[string]string{"tolerance": QuantityLength}},
