@@ -196,3 +196,22 @@ func TestProjectDataBlankTitleBlockPDF(t *testing.T) {
 		t.Errorf("blank address in the drawing area: %v", got)
 	}
 }
+
+func TestProjectDataBlankCouldNotReadPDF(t *testing.T) {
+	// A cover whose text layer is not read in full: its blanks are not
+	// judged, and the coverage finding says so.
+	labels := plangen.Notes(120, 140, "PROJECT DATA", "OWNER: ACME HOLDINGS LLC", "APN: 123-456-78", "OCCUPANCY: --")
+	for i := 0; i < 80; i++ {
+		labels = append(labels, plangen.LabelSpec{Text: string(rune('A' + i%26)), Left: 700 + float64(i%20)*30, Top: 300 + float64(i/20)*40, Size: 9})
+	}
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.")}
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: labels}, plan)
+	if got := blankLabels(fs); len(got) != 0 {
+		t.Errorf("blank fields on a cover not read in full: %v", got)
+	}
+	got := byRule(fs, "coverage-checks-not-covered")
+	if len(got) != 1 || !strings.Contains(got[0].Rationale, "blank project-data fields") {
+		t.Errorf("could not read: %+v", got)
+	}
+}

@@ -132,3 +132,23 @@ func TestLotLineCertainty(t *testing.T) {
 		t.Errorf("two lengths: %v", c)
 	}
 }
+
+func TestSitePlanSetbacksCouldNotReadPDF(t *testing.T) {
+	// A site plan whose text layer is not read in full (a font whose
+	// glyphs map back to single letters): no finding, the coverage
+	// finding names it.
+	var letters []plangen.LabelSpec
+	for i := 0; i < 80; i++ {
+		letters = append(letters, plangen.LabelSpec{Text: string(rune('A' + i%26)), Left: 300 + float64(i%20)*30, Top: 300 + float64(i/20)*40, Size: 9})
+	}
+	plan := plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+		Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "APPLICABLE CODES: 2021 IRC", "OCCUPANCY: R-3")}
+	fs := reviewPDF(t, plangen.SheetSpec{Number: "A-001", Title: "SITE PLAN", Date: "2026-03-02", Labels: letters}, plan)
+	if got := byRule(fs, "completeness-site-plan-setbacks"); len(got) != 0 {
+		t.Errorf("finding on a site plan not read in full: %v", anchorTexts(got))
+	}
+	got := byRule(fs, "coverage-checks-not-covered")
+	if len(got) != 1 || !strings.Contains(got[0].Rationale, "distances from the lot lines was not checked") {
+		t.Errorf("could not read: %+v", got)
+	}
+}
