@@ -238,8 +238,10 @@ func pageBlankFields(pv *pageView) []blankField {
 		b.pv = pv
 		out = append(out, b)
 	}
-	// Colon labels on their line, and the columns they stand in.
+	// Label rows (a colon label, or a field's label without a colon), and
+	// the columns they stand in.
 	var rows []colonRow
+	isRow := map[int]bool{}
 	for li := range lp.Lines {
 		l := &lp.Lines[li]
 		if l.Angle != 0 || l.Layer != layout.LayerText {
@@ -250,6 +252,27 @@ func pageBlankFields(pv *pageView) []blankField {
 			continue
 		}
 		rows = append(rows, r)
+		isRow[li] = true
+	}
+	// A label with nothing after it on its line may have its value set
+	// apart in a column to its right (another line of the layout).
+	var valueXs []float64 // left edges of the values set apart: the value column
+	for i := range rows {
+		if rows[i].value == "" {
+			if vi := valueRightOf(lp, rows[i], isRow, nil); vi >= 0 {
+				rows[i].value, rows[i].valueWords, rows[i].apart = lp.Lines[vi].Text, lp.Lines[vi].Words, true
+				valueXs = append(valueXs, lp.Lines[vi].Box.X0)
+			}
+		}
+	}
+	// A short label far from the value column: a text on its baseline
+	// that starts where the column's values start.
+	for i := range rows {
+		if rows[i].value == "" && len(valueXs) > 0 {
+			if vi := valueRightOf(lp, rows[i], isRow, valueXs); vi >= 0 {
+				rows[i].value, rows[i].valueWords, rows[i].apart = lp.Lines[vi].Text, lp.Lines[vi].Words, true
+			}
+		}
 	}
 	for i, r := range rows {
 		field := projectFieldOf(r.label)
@@ -257,16 +280,19 @@ func pageBlankFields(pv *pageView) []blankField {
 			continue
 		}
 		if r.value != "" {
-			if valueShape(field, r.value) == valueBlank {
-				add(blankField{field: field, label: r.label, value: r.value, words: append(slices.Clone(r.labelWords), r.valueWords...), placement: "on its line"})
+			// A value set apart is the label's only in a column of filled
+			// labels: a text to the right of a lone caption may be
+			// anything.
+			if valueShape(field, r.value) == valueBlank && (!r.apart && r.colon || columnFilled(rows, i)) {
+				add(blankField{field: field, label: r.label, value: r.value, words: append(slices.Clone(r.labelWords), r.valueWords...), placement: "beside it"})
 			}
 			continue
 		}
-		// Nothing after the colon: blank only when the label stands in a
+		// Nothing beside the label: blank only when it stands in a
 		// column of labels whose others have their values beside them,
-		// and nothing to its right or under it is its value.
-		if columnFilled(rows, i) && !valueNearby(lp, r, rows) {
-			add(blankField{field: field, label: r.label, words: slices.Clone(r.labelWords), placement: "in its column"})
+		// and nothing under it is its value.
+		if columnFilled(rows, i) && !valueUnder(lp, r, isRow) {
+			add(blankField{field: field, label: r.label, words: slices.Clone(r.labelWords), placement: "and nothing beside it"})
 		}
 	}
 	// Table rows: a label cell and the cell after it, in a table whose
@@ -335,24 +361,22 @@ type colonRow struct {
 	labelWords, valueWords []int
 	box                    layout.Box // the line's
 	size                   float64
+	colon                  bool // the label ends in a colon
+	apart                  bool // the value is a line of its own to the right
 }
 
-// readColonRow reads line li as "LABEL: value" (the value may be empty).
+// readColonRow reads line li as "LABEL: value" (the value may be
+// empty), or, without a colon, as a field's label followed by its value
+// ("OCCUPANCY --", "BUILDING HEIGHT FT"): the longest run of first words
+// that names a project-data field.
 func readColonRow(lp *layout.Page, li int) (colonRow, bool) {
 	l := &lp.Lines[li]
-	for k, w := range l.Words {
-		t := lp.Words[w].Text
-		if !strings.HasSuffix(t, ":") {
-			continue
-		}
-		if k >= 6 {
-			return colonRow{}, false
-		}
+	row := func(k int, colon bool) (colonRow, bool) {
 		var label, value []string
-		for _, x := range l.Words[:k+1] {
+		for _, x := range l.Words[:k] {
 			label = append(label, lp.Words[x].Text)
 		}
-		for _, x := range l.Words[k+1:] {
+		for _, x := range l.Words[k:] {
 			value = append(value, lp.Words[x].Text)
 		}
 		lt := strings.TrimSpace(strings.TrimSuffix(strings.Join(label, " "), ":"))
@@ -360,10 +384,29 @@ func readColonRow(lp *layout.Page, li int) (colonRow, bool) {
 			return colonRow{}, false
 		}
 		return colonRow{line: li, label: lt, value: strings.Join(value, " "),
-			labelWords: slices.Clone(l.Words[:k+1]), valueWords: slices.Clone(l.Words[k+1:]),
-			box: l.Box, size: max(l.Box.Height(), 1)}, true
+			labelWords: slices.Clone(l.Words[:k]), valueWords: slices.Clone(l.Words[k:]),
+			box: l.Box, size: max(l.Box.Height(), 1), colon: colon}, true
 	}
-	return colonRow{}, false
+	for k, w := range l.Words {
+		if strings.HasSuffix(lp.Words[w].Text, ":") {
+			if k >= 6 {
+				return colonRow{}, false
+			}
+			return row(k+1, true)
+		}
+	}
+	var label []string
+	best := 0
+	for k := 0; k < len(l.Words) && k < 6; k++ {
+		label = append(label, lp.Words[l.Words[k]].Text)
+		if projectFieldOf(strings.Join(label, " ")) != "" {
+			best = k + 1
+		}
+	}
+	if best == 0 {
+		return colonRow{}, false
+	}
+	return row(best, false)
 }
 
 // columnFilled reports whether row i stands in a column of colon labels
@@ -399,24 +442,44 @@ func columnFilled(rows []colonRow, i int) bool {
 	return filled >= 2
 }
 
-// valueNearby reports whether a text right of the label on its baseline,
-// or just under it and not itself a label, may be its value.
-func valueNearby(lp *layout.Page, r colonRow, rows []colonRow) bool {
-	isLabel := map[int]bool{}
-	for _, o := range rows {
-		isLabel[o.line] = true
+// valueRightOf returns the line right of the label on its baseline that
+// is not itself a label row: the value set apart in a column of its own
+// (-1 when there is none). It is within a few label heights, or, given the
+// left edges of a column's values, starts at one of them.
+func valueRightOf(lp *layout.Page, r colonRow, isRow map[int]bool, columnXs []float64) int {
+	h := r.size
+	best, gap := -1, 0.0
+	for li := range lp.Lines {
+		l := &lp.Lines[li]
+		if li == r.line || l.Angle != 0 || l.Layer != layout.LayerText {
+			continue
+		}
+		if math.Abs(l.Box.CenterY()-r.box.CenterY()) > 0.5*h || l.Box.X0 < r.box.X1-0.5*h {
+			continue
+		}
+		inColumn := slices.ContainsFunc(columnXs, func(x float64) bool { return math.Abs(l.Box.X0-x) <= h })
+		if l.Box.X0-r.box.X1 > 12*h && !inColumn {
+			continue
+		}
+		if g := l.Box.X0 - r.box.X1; best < 0 || g < gap {
+			best, gap = li, g
+		}
 	}
+	if best >= 0 && isRow[best] {
+		return -1 // the next label of the row, not a value
+	}
+	return best
+}
+
+// valueUnder reports whether a line just under the label, starting within
+// it and not itself a label row, may be its value.
+func valueUnder(lp *layout.Page, r colonRow, isRow map[int]bool) bool {
 	h := r.size
 	for li := range lp.Lines {
 		l := &lp.Lines[li]
-		if li == r.line || l.Angle != 0 || isLabel[li] {
+		if li == r.line || l.Angle != 0 || isRow[li] {
 			continue
 		}
-		// Right, on the baseline, within a few label heights.
-		if math.Abs(l.Box.CenterY()-r.box.CenterY()) <= 0.5*h && l.Box.X0 >= r.box.X1-0.5*h && l.Box.X0-r.box.X1 <= 12*h {
-			return true
-		}
-		// Under it, left edge within the label, close below.
 		if l.Box.Y0 >= r.box.Y1-0.2*h && l.Box.Y0-r.box.Y1 <= 1.2*h && l.Box.X0 >= r.box.X0-h && l.Box.X0 <= r.box.X1 {
 			return true
 		}

@@ -164,6 +164,25 @@ func TestProjectDataBlankPDF(t *testing.T) {
 		t.Errorf("labels of an unfilled form: %v", got)
 	}
 
+	// Labels without colons in one column, values in a column of their
+	// own to the right: two printed blank (a dash, a bare unit).
+	var twoColumns []plangen.LabelSpec
+	for i, r := range [][2]string{{"OCCUPANCY", "B"}, {"CONSTRUCTION TYPE", "--"}, {"SPRINKLERED", "YES"},
+		{"BUILDING HEIGHT", "FT"}, {"NUMBER OF STORIES", "2"}} {
+		top := 140 + float64(i)*22
+		twoColumns = append(twoColumns, plangen.LabelSpec{Text: r[0], Left: 120, Top: top}, plangen.LabelSpec{Text: r[1], Left: 330, Top: top})
+	}
+	fs = reviewPDF(t, cover(twoColumns, nil), plan)
+	if got := blankLabels(fs); !slices.Equal(got, []string{"BUILDING HEIGHT FT", "CONSTRUCTION TYPE --"}) {
+		t.Errorf("blank fields in a two-column block: %v", got)
+	}
+	// A heading that names a field, over a paragraph: no label at all.
+	heading := append([]plangen.LabelSpec{{Text: "ZONING", Left: 120, Top: 140, Size: 14}},
+		plangen.Notes(120, 165, "THE PROJECT COMPLIES WITH THE ZONING ORDINANCE OF THE CITY.", "NO VARIANCE IS REQUESTED.")...)
+	if got := blankLabels(reviewPDF(t, cover(heading, nil), plan)); len(got) != 0 {
+		t.Errorf("a heading as a blank field: %v", got)
+	}
+
 	// A ruled data table: the APN cell has nothing beside it, the others
 	// are filled.
 	labels, rules := table(120, 400, []float64{200, 260},
