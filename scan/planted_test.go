@@ -106,6 +106,7 @@ type plantOutcome struct {
 type addedFinding struct {
 	rule    string
 	planted bool
+	what    string // page and anchor, for the log
 }
 
 func TestPlantedDefects(t *testing.T) {
@@ -333,7 +334,7 @@ func addedFindings(res scan.Result, p plant, base scan.Result) []addedFinding {
 		if f.Severity == "info" || findingCategory(f.RuleID) == "coverage" || had[f.Fingerprint] {
 			continue
 		}
-		out = append(out, addedFinding{rule: f.RuleID, planted: names(f, p)})
+		out = append(out, addedFinding{rule: f.RuleID, planted: names(f, p), what: fmt.Sprintf("p%d %q", f.Sheet.Page, anchorText(f))})
 	}
 	return out
 }
@@ -365,6 +366,13 @@ func logPlantedByRule(t *testing.T, outcomes []plantOutcome) {
 				named[a.rule]++
 			}
 			note(a.rule)
+		}
+	}
+	for _, o := range outcomes {
+		for _, a := range o.added {
+			if !a.planted {
+				t.Logf("  new in the variant, not naming the plant: %s %s: %s %s", strings.TrimSuffix(o.file, ".pdf"), o.kind, a.rule, a.what)
+			}
 		}
 	}
 	sort.Strings(rules)
