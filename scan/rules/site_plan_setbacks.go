@@ -60,7 +60,8 @@ var (
 
 // siteDimension is one length printed on a site plan.
 type siteDimension struct {
-	line    int // layout line
+	line    int    // layout line
+	text    string // as the finding quotes it: 63'-5", or the bearing's line as printed
 	feet    float64
 	bearing bool
 	box     layout.Box
@@ -133,7 +134,17 @@ func readSitePlan(pv *pageView, titled []int) sitePlanReading {
 			in, _ := strconv.ParseFloat(m[3], 64)
 			ft += in / 12
 		}
-		dims = append(dims, siteDimension{line: li, feet: ft, bearing: m[1] != "" || m[4] != "", box: l.Box, angle: l.Angle, words: l.Words})
+		// Quoted in one form whatever the font left of it ("128'-1 \""
+		// where a fraction glyph did not extract).
+		quoted := m[2] + "'"
+		if m[3] != "" {
+			quoted += "-" + m[3] + `"`
+		}
+		bearing := m[1] != "" || m[4] != ""
+		if bearing {
+			quoted = strings.Join(strings.Fields(text), " ")
+		}
+		dims = append(dims, siteDimension{line: li, text: quoted, feet: ft, bearing: bearing, box: l.Box, angle: l.Angle, words: l.Words})
 	}
 	rd.lotLines = dims
 	rd.certainty = lotLineCertainty(dims)
@@ -263,7 +274,7 @@ func checkSitePlanSetbacks(rv *review, r *Rule) []observation {
 		var lengths []string
 		var words []int
 		for _, d := range rd.lotLines {
-			lengths = append(lengths, strings.TrimSpace(rd.pv.Layout().Lines[d.line].Text))
+			lengths = append(lengths, d.text)
 			words = append(words, d.words...)
 		}
 		out = append(out, observation{page: rd.pv, words: rd.titled,
