@@ -204,7 +204,7 @@ type blankFieldsRead struct{ fields []blankField }
 // blankOf reports whether the set prints a field blank.
 func (rv *review) blankOf(field string) bool {
 	for _, b := range rv.blankFields() {
-		if b.field == field && !rv.statedElsewhere(field) {
+		if b.field == field && !rv.statedElsewhere(b) {
 			return true
 		}
 	}
@@ -492,7 +492,7 @@ func valueUnder(lp *layout.Page, r colonRow, isRow map[int]bool) bool {
 func checkProjectDataBlank(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, b := range rv.blankFields() {
-		if rv.statedElsewhere(b.field) {
+		if rv.statedElsewhere(b) {
 			continue
 		}
 		shown := "nothing"
@@ -518,11 +518,11 @@ func (rv *review) sprinklersStated() bool {
 	return len(rv.facts.sprinklerStmts) > 0 && !rv.blankOf(fieldSprinklers)
 }
 
-// statedElsewhere reports whether the set states a value for the field
-// somewhere: a blank repeat of a field filled in elsewhere is no missing
-// information.
-func (rv *review) statedElsewhere(field string) bool {
-	switch field {
+// statedElsewhere reports whether the set states a value for the blank
+// field somewhere: a blank repeat of a field filled in elsewhere is no
+// missing information.
+func (rv *review) statedElsewhere(b blankField) bool {
+	switch b.field {
 	case fieldOccupancy:
 		return len(rv.facts.groups) > 0
 	case fieldConstruction:
@@ -536,12 +536,18 @@ func (rv *review) statedElsewhere(field string) bool {
 		}
 		return false
 	}
-	kind := map[string]string{fieldStories: FactStories, fieldHeight: FactBuildingHeight}[field]
+	kind := map[string]string{fieldStories: FactStories, fieldHeight: FactBuildingHeight, fieldArea: FactArea}[b.field]
 	if kind == "" {
 		return false
 	}
+	// An area is the same field when it measures the same thing: its
+	// kind (lot, total, a floor) and level.
+	lr := readLabel(normaliseLabel(b.label))
 	for _, f := range rv.projectData().facts {
-		if f.kind == kind && f.qualifier != "allowable" {
+		if f.kind != kind || f.qualifier == "allowable" {
+			continue
+		}
+		if kind != FactArea || f.areaKind == lr.areaKind && f.level == lr.level {
 			return true
 		}
 	}

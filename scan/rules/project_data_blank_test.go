@@ -234,3 +234,20 @@ func TestProjectDataBlankCouldNotReadPDF(t *testing.T) {
 		t.Errorf("could not read: %+v", got)
 	}
 }
+
+func TestProjectDataBlankStatedElsewherePDF(t *testing.T) {
+	// The cover's lot area is printed blank, the site plan states it: the
+	// set states the lot area, so the blank repeat is no missing
+	// information. The cover's blank height is not stated anywhere.
+	column := plangen.Notes(120, 140, "PROJECT DATA", "OWNER: ACME HOLDINGS LLC", "APN: 123-456-78", "LOT AREA: SF", "BUILDING HEIGHT: FT")
+	fs := reviewPDF(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02",
+			Labels: append(column, plangen.Notes(700, 140, "APPLICABLE CODES: 2021 IBC")...)},
+		plangen.SheetSpec{Number: "A-001", Title: "SITE PLAN", Date: "2026-03-02", Scale: "1\" = 20'-0\"",
+			Labels: plangen.Notes(120, 140, "LOT AREA: 6,000 SF", "ZONING: R-1")},
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.")})
+	if got := blankLabels(fs); !slices.Equal(got, []string{"BUILDING HEIGHT: FT"}) {
+		t.Errorf("blank fields: %v", got)
+	}
+}
