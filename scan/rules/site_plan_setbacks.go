@@ -53,6 +53,10 @@ var (
 	bearingPattern = `[NS]\s*\d{1,3}\s*°\s*(?:\d{1,2}\s*['’]\s*)?(?:\d{1,2}(?:\.\d+)?\s*(?:"|”|'')\s*)?[EW]`
 	// A length in feet: 123'-10", 62'-9 3/4", 120.50', 63'-5 ".
 	feetPattern = `(\d{1,4}(?:\.\d{1,2})?)\s*['’]\s*(?:-\s*)?(?:(\d{1,2})(?:\s+\d{1,2}/\d{1,2}|\s*[¼½¾⅛⅜⅝⅞])?\s*(?:"|”|'')?)?`
+	// lengthInTextRe: a length in feet anywhere in a text; scaleStatementRe:
+	// a scale ("SCALE: 1/4\" = 1'-0\"", "1\" = 20'").
+	lengthInTextRe   = lazyregexp.New(`(?i)\d\s*['’]|\b\d+(?:\.\d+)?\s*(?:FT|FEET)\b`)
+	scaleStatementRe = lazyregexp.New(`(?i)\bSCALE\b|=`)
 	// bareDimensionRe: a text that is a length alone, a bearing on either
 	// side of it.
 	bareDimensionRe = lazyregexp.New(`^\s*(` + bearingPattern + `\s*)?` + feetPattern + `\s*(` + bearingPattern + `)?\s*$`)
@@ -119,11 +123,18 @@ func readSitePlan(pv *pageView, titled []int) sitePlanReading {
 		if len(l.Words) <= 5 && otherViewRe.MatchString(text) {
 			return rd // another drawing's dimensions on the sheet
 		}
-		m := bareDimensionRe.FindStringSubmatch(text)
-		if m == nil {
+		if pv.Explains(l.Words) {
 			continue
 		}
-		if pv.Explains(l.Words) {
+		m := bareDimensionRe.FindStringSubmatch(text)
+		if m == nil {
+			// A length inside other words ("(E) 10'-0\"", "25 FT") is a
+			// distance this check cannot place: another dimension
+			// string, so the plan may give the distances. The scale
+			// statement is no distance.
+			if lengthInTextRe.MatchString(text) && !scaleStatementRe.MatchString(text) {
+				return rd
+			}
 			continue
 		}
 		ft, err := strconv.ParseFloat(m[2], 64)

@@ -88,6 +88,10 @@ func TestSitePlanSetbacksPDF(t *testing.T) {
 		"house dimensioned to the lines": {"A-001", "SITE PLAN", lot(
 			plangen.LabelSpec{Text: "25'-0\"", Left: 690, Top: 400, Size: 9},
 			plangen.LabelSpec{Text: "12'-6\"", Left: 460, Top: 720, Size: 9})},
+		"distances inside other words": {"A-001", "SITE PLAN", lot(
+			plangen.LabelSpec{Text: "(E) 10'-0\"", Left: 690, Top: 400, Size: 9})},
+		"distances in feet without a foot mark": {"A-001", "SITE PLAN", lot(
+			plangen.LabelSpec{Text: "25 FT", Left: 690, Top: 400, Size: 9})},
 		"vicinity map":             {"A-001", "VICINITY MAP", lot()},
 		"civil site plan":          {"C-101", "SITE PLAN", lot()},
 		"grading plan":             {"A-001", "GRADING PLAN", lot()},
