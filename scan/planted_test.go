@@ -96,6 +96,17 @@ type plant struct {
 type plantOutcome struct {
 	file, kind, status string // found, missed, n/a, plant failed
 	detail             string
+	rule               string // the rule whose finding reported the plant
+	// added are the variant's non-info findings the base file's review
+	// does not have (by fingerprint), by rule, and whether each names
+	// the planted thing: the per-rule precision on planted variants.
+	added []addedFinding
+}
+
+type addedFinding struct {
+	rule    string
+	planted bool
+	what    string // page and anchor, for the log
 }
 
 func TestPlantedDefects(t *testing.T) {
@@ -213,6 +224,7 @@ func TestPlantedDefects(t *testing.T) {
 		t.Logf("skipped %s", s)
 	}
 	totals := reportPlanted(t, outcomes)
+	logPlantedByRule(t, outcomes)
 	if os.Getenv("PLANTED_MARKDOWN") != "" {
 		if err := os.WriteFile(os.Getenv("PLANTED_MARKDOWN"), []byte(plantedMarkdown(outcomes, skipped)), 0o644); err != nil {
 			t.Fatal(err)
@@ -286,9 +298,10 @@ func runPlant(name, path, variant string, p plant, base scan.Result, review func
 			return o
 		}
 	}
+	o.added = addedFindings(res, p, base)
 	for _, f := range res.Findings {
 		if plantedBy(f, p) && !inBase(f, p, base.Findings) {
-			o.status = "found"
+			o.status, o.rule = "found", f.RuleID
 			o.detail = fmt.Sprintf("planted %q %s; reported by %s p%d %q", p.what, p.where, f.RuleID, f.Sheet.Page, anchorText(f))
 			return o
 		}
@@ -307,6 +320,66 @@ func runPlant(name, path, variant string, p plant, base scan.Result, review func
 		o.detail += "; same-rule findings not naming it: " + strings.Join(near, "; ")
 	}
 	return o
+}
+
+// addedFindings are the variant's non-info findings (coverage aside)
+// whose fingerprints the base review does not have.
+func addedFindings(res scan.Result, p plant, base scan.Result) []addedFinding {
+	had := map[string]bool{}
+	for _, b := range base.Findings {
+		had[b.Fingerprint] = true
+	}
+	var out []addedFinding
+	for _, f := range res.Findings {
+		if f.Severity == "info" || findingCategory(f.RuleID) == "coverage" || had[f.Fingerprint] {
+			continue
+		}
+		out = append(out, addedFinding{rule: f.RuleID, planted: names(f, p), what: fmt.Sprintf("p%d %q", f.Sheet.Page, anchorText(f))})
+	}
+	return out
+}
+
+// logPlantedByRule prints, per rule, the planted defects it reported and
+// the share of its findings new in the variants that name the planted
+// thing (a finding new in a variant that names something else is a side
+// effect of the edit the rule got wrong, or a consequence it reported in
+// other words): the per-rule table of docs/quality.md.
+func logPlantedByRule(t *testing.T, outcomes []plantOutcome) {
+	found := map[string]int{}
+	added, named := map[string]int{}, map[string]int{}
+	var rules []string
+	seen := map[string]bool{}
+	note := func(r string) {
+		if !seen[r] {
+			seen[r] = true
+			rules = append(rules, r)
+		}
+	}
+	for _, o := range outcomes {
+		if o.status == "found" {
+			found[o.rule]++
+			note(o.rule)
+		}
+		for _, a := range o.added {
+			added[a.rule]++
+			if a.planted {
+				named[a.rule]++
+			}
+			note(a.rule)
+		}
+	}
+	for _, o := range outcomes {
+		for _, a := range o.added {
+			if !a.planted {
+				t.Logf("  new in the variant, not naming the plant: %s %s: %s %s", strings.TrimSuffix(o.file, ".pdf"), o.kind, a.rule, a.what)
+			}
+		}
+	}
+	sort.Strings(rules)
+	t.Log("per rule on the planted variants: | rule | defects reported | new findings naming the plant / new findings |")
+	for _, r := range rules {
+		t.Logf("| %s | %d | %d/%d %s |", r, found[r], named[r], added[r], ratio(named[r], added[r]))
+	}
 }
 
 func anchorText(f store.Finding) string {

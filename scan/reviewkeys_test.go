@@ -184,6 +184,17 @@ type fileScore struct {
 	coverage                     []string
 	trueRules                    []string // rule of each true non-info finding
 	unreadable                   bool
+	// Per rule: its non-info findings and those matching a key item; per
+	// key item, the rules whose findings matched it (logRuleTable).
+	ruleFindings, ruleTrue map[string]int
+	items                  []scoredItem
+}
+
+// scoredItem is a key item with the rules that found it.
+type scoredItem struct {
+	categories []string // its category and alsoMatches
+	certain    bool
+	foundBy    map[string]bool
 }
 
 func TestReviewKeys(t *testing.T) {
@@ -223,11 +234,15 @@ func TestReviewKeys(t *testing.T) {
 		}
 		scores = append(scores, score(key, res.Findings))
 	}
-	report(t, scores)
+	var ruleIDs []string
+	for _, r := range pipeline.Engine.Rules() {
+		ruleIDs = append(ruleIDs, r.ID)
+	}
+	report(t, scores, ruleIDs)
 }
 
 func score(key reviewKey, findings []store.Finding) fileScore {
-	s := fileScore{name: key.File, scope: key.Scope}
+	s := fileScore{name: key.File, scope: key.Scope, ruleFindings: map[string]int{}, ruleTrue: map[string]int{}}
 	for _, f := range findings {
 		if f.RuleID == "coverage-no-readable-pages" {
 			s.unreadable = true
@@ -240,6 +255,7 @@ func score(key reviewKey, findings []store.Finding) fileScore {
 			continue
 		}
 		s.nonInfo++
+		s.ruleFindings[f.RuleID]++
 		if key.Scope == "out_of_scope" {
 			s.nonInfoOnOutOfScope++
 		}
@@ -256,6 +272,7 @@ func score(key reviewKey, findings []store.Finding) fileScore {
 		}
 		if hit {
 			s.trueNonInfo++
+			s.ruleTrue[f.RuleID]++
 			s.trueRules = append(s.trueRules, f.RuleID)
 			s.trueFindings = append(s.trueFindings, fmt.Sprintf("p%d %s %q", f.Sheet.Page, f.RuleID, anchor))
 			continue
@@ -264,12 +281,14 @@ func score(key reviewKey, findings []store.Finding) fileScore {
 	}
 	for _, k := range key.Items {
 		found := false
+		it := scoredItem{categories: append([]string{k.Category}, k.AlsoMatches...), certain: k.Certainty == "certain", foundBy: map[string]bool{}}
 		for _, f := range findings {
 			if matches(f, k) {
 				found = true
-				break
+				it.foundBy[f.RuleID] = true
 			}
 		}
+		s.items = append(s.items, it)
 		if k.Certainty == "certain" {
 			s.certain++
 			if found {
@@ -294,7 +313,7 @@ func ratio(a, b int) string {
 	return fmt.Sprintf("%5.1f%%", 100*float64(a)/float64(b))
 }
 
-func report(t *testing.T, scores []fileScore) {
+func report(t *testing.T, scores []fileScore, ruleIDs []string) {
 	sort.Slice(scores, func(i, j int) bool { return scores[i].name < scores[j].name })
 	var tuned, first []fileScore
 	for _, s := range scores {
@@ -312,8 +331,10 @@ func report(t *testing.T, scores []fileScore) {
 	if certain > 0 && float64(certainFound) < targetCertainRecall*float64(certain) {
 		t.Errorf("certain recall %s below the %.0f%% target", ratio(certainFound, certain), 100*targetCertainRecall)
 	}
+	logRuleTable(t, "tuned files", tuned, ruleIDs)
 	t.Logf("First look (keys written before the engine ran on these files; held to their first-look figures):")
 	reportFiles(t, first, true)
+	logRuleTable(t, "first-look files", first, ruleIDs)
 	for _, s := range first {
 		fl := firstLook[s.name]
 		if s.nonInfo > 0 && fl.nonInfo > 0 && s.trueNonInfo*fl.nonInfo < fl.trueNonInfo*s.nonInfo {
@@ -391,6 +412,93 @@ func reportFiles(t *testing.T, scores []fileScore, showTrue bool) (nonInfo, true
 		trueNonInfo, nonInfo, ratio(trueNonInfo, nonInfo), certainFound, certain, ratio(certainFound, certain),
 		likelyFound, likely, ratio(likelyFound, likely))
 	return nonInfo, trueNonInfo, certain, certainFound
+}
+
+// logRuleTable prints, per rule, its precision (non-info findings that
+// match a key item) and its recall: of the key items of its category
+// (their category or alsoMatches), the certain and the likely ones its
+// findings matched. A rule with no finding on these files is listed when
+// its category has items (every rule of the loaded packs is listed). The
+// table docs/quality.md carries.
+func logRuleTable(t *testing.T, label string, scores []fileScore, ruleIDs []string) {
+	findings, trueF := map[string]int{}, map[string]int{}
+	rules := map[string]bool{}
+	for _, r := range ruleIDs {
+		rules[r] = true
+	}
+	for _, s := range scores {
+		for r, n := range s.ruleFindings {
+			findings[r] += n
+			rules[r] = true
+		}
+		for r, n := range s.ruleTrue {
+			trueF[r] += n
+		}
+		for _, it := range s.items {
+			for r := range it.foundBy {
+				if findingCategory(r) != "coverage" {
+					rules[r] = true
+				}
+			}
+		}
+	}
+	var names []string
+	for r := range rules {
+		names = append(names, r)
+	}
+	sort.Strings(names)
+	t.Logf("per rule, %s: | rule | precision | certain items of its category found by it | likely items found by it |", label)
+	for _, r := range names {
+		cat := findingCategory(r)
+		var certain, certainFound, likely, likelyFound int
+		for _, s := range scores {
+			for _, it := range s.items {
+				ofCat := false
+				for _, c := range it.categories {
+					ofCat = ofCat || c == cat
+				}
+				if !ofCat {
+					continue
+				}
+				if it.certain {
+					certain++
+					if it.foundBy[r] {
+						certainFound++
+					}
+				} else {
+					likely++
+					if it.foundBy[r] {
+						likelyFound++
+					}
+				}
+			}
+		}
+		t.Logf("| %s | %d/%d %s | %d/%d | %d/%d |", r, trueF[r], findings[r], ratio(trueF[r], findings[r]), certainFound, certain, likelyFound, likely)
+	}
+	// Items no rule found, by category.
+	missed := map[string][2]int{}
+	for _, s := range scores {
+		for _, it := range s.items {
+			if len(it.foundBy) > 0 {
+				continue
+			}
+			c := missed[it.categories[0]]
+			if it.certain {
+				c[0]++
+			} else {
+				c[1]++
+			}
+			missed[it.categories[0]] = c
+		}
+	}
+	var cats []string
+	for c := range missed {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for _, c := range cats {
+		t.Logf("| (found by no rule) %s | | %d certain | %d likely |", c, missed[c][0], missed[c][1])
+	}
 }
 
 type nopProgress struct{}

@@ -72,6 +72,8 @@ var checks = map[string]checkSpec{
 	"floor_area_vs_plan":   {vars: []string{"level", "stated", "statedLabel", "statedSheet", "plan", "planLabel"}, run: checkFloorAreaVsPlan},
 	"stories_vs_plans":     {vars: []string{"stories", "storiesLabel", "statedSheet", "planTitle", "least"}, run: checkStoriesVsPlans},
 	"height_vs_elevations": {vars: []string{"height", "heightLabel", "statedSheet", "top", "grade", "bound"}, run: checkHeightVsElevations},
+	"site_plan_setbacks":   {vars: []string{"lengths", "count"}, run: checkSitePlanSetbacks},
+	"project_data_blank":   {vars: []string{"label", "field", "shown", "placement"}, run: checkProjectDataBlank},
 	"riser_uniformity": {params: []string{"tolerance"}, vars: []string{"difference", "tolerance", "values"},
 		run: checkRiserUniformity, validate: lengthParam, quantities: map[string]string{"tolerance": QuantityLength}},
 }
@@ -457,9 +459,11 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 		// IRC house is not asked for one.
 		stated = len(rv.facts.construction) > 0 || underResidentialCode(rv.facts)
 	case "sprinklers":
-		stated = len(rv.facts.sprinklerStmts) > 0
+		stated = rv.sprinklersStated()
 	}
-	if stated {
+	// A field printed blank is reported once, on its label, by
+	// project_data_blank.
+	if stated || rv.blankOf(r.Params["field"]) {
 		return nil
 	}
 	return []observation{{vars: map[string]string{"field": strings.ReplaceAll(r.Params["field"], "_", " "), "where": where.sheetNumberOr()},

@@ -323,6 +323,9 @@ type projectData struct {
 	// buildings' areas side by side, two numbers of stories), for the
 	// file's coverage finding.
 	unread []unreadProjectData
+	// blanks are the fields printed with their label and no value
+	// (project_data_blank.go), read on first use.
+	blanks *blankFieldsRead
 }
 
 // unreadProjectData is one comparison a project-data check could not make.
