@@ -58,12 +58,18 @@ const (
 	DoorClearWidth    QuantityKind = "door-clear-width"
 	EscapeOpeningArea QuantityKind = "escape-opening-area"
 	EscapeSillHeight  QuantityKind = "escape-sill-height"
+	StairWidth        QuantityKind = "stair-width"
+	CorridorWidth     QuantityKind = "corridor-width"
+	RampSlope         QuantityKind = "ramp-slope"
+	FlightRise        QuantityKind = "flight-rise"
+	GuardOpening      QuantityKind = "guard-opening"
 )
 
 // Units a quantity's value is held in.
 const (
 	UnitInches     = "length" // inches
 	UnitSquareFeet = "area"   // square feet
+	UnitSlope      = "slope"  // rise over run
 )
 
 // kindInfo is what the readers know of a kind: its unit and the range an
@@ -84,6 +90,11 @@ var kinds = map[QuantityKind]kindInfo{
 	DoorClearWidth:    {UnitInches, 18, 96, "door clear width (or leaf width where only that is given)"},
 	EscapeOpeningArea: {UnitSquareFeet, 1, 40, "emergency escape opening net clear area"},
 	EscapeSillHeight:  {UnitInches, 12, 84, "emergency escape opening sill height"},
+	StairWidth:        {UnitInches, 18, 240, "stair width"},
+	CorridorWidth:     {UnitInches, 24, 240, "hallway or corridor width"},
+	RampSlope:         {UnitSlope, 0.005, 0.5, "ramp slope"},
+	FlightRise:        {UnitInches, 12, 480, "a stair's stated total rise"},
+	GuardOpening:      {UnitInches, 1, 12, "the clear opening between a guard's balusters"},
 }
 
 // QuantityKinds lists the kinds the model reads, sorted.
@@ -95,6 +106,9 @@ func QuantityKinds() []QuantityKind {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// Describe says what a quantity of kind k is.
+func (k QuantityKind) Describe() string { return kinds[k].describe }
 
 // Known reports whether the model reads quantities of kind k.
 func (k QuantityKind) Known() bool { _, ok := kinds[k]; return ok }
@@ -170,6 +184,12 @@ const (
 	TagMezzanine
 	// TagEgressPath: a corridor, exit, exit passageway or stair enclosure.
 	TagEgressPath
+	// TagProvided: a width stated as provided (a code analysis's egress
+	// capacity), which may total several stairs or corridors.
+	TagProvided
+	// TagLanding: a stated total rise whose line names landings or
+	// flights: it may span more than one flight.
+	TagLanding
 )
 
 var tagNames = map[string]Tag{
@@ -191,6 +211,8 @@ var tagNames = map[string]Tag{
 	"outdoor":     TagOutdoor,
 	"mezzanine":   TagMezzanine,
 	"egress-path": TagEgressPath,
+	"provided":    TagProvided,
+	"landing":     TagLanding,
 }
 
 // ParseTag returns the tag named name (as rule packs write it).
@@ -272,14 +294,14 @@ var existingRe = lazyregexp.New(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\
 func NamesExisting(text string) bool { return existingRe.MatchString(text) }
 
 func readQuantities(s *Sheet) []Quantity {
-	pt := newPageText(s)
-	if !pt.mayHold() {
+	if !mayHold(s) {
 		return nil
 	}
+	pt := newPageText(s)
 	var out []Quantity
-	out = append(out, pt.readNotes(afterForms)...)
+	out = append(out, pt.readNotes(afterKinds)...)
 	out = append(out, pt.readLabelled()...)
-	out = append(out, pt.readNotes(beforeForms)...)
+	out = append(out, pt.readNotes(beforeKinds)...)
 	out = append(out, pt.readSchedules()...)
 	// Checked per kind: plausible, not a legend's sample, read once.
 	kept := out[:0]
@@ -322,6 +344,8 @@ const (
 	inchNum        = `(?:\d+(?:\.\d+)?(?:(?:\s+|-)\d+/\d+)?|\d+/\d+)`
 	imperialLength = `(?:` + inchNum + inchMark +
 		`|\d+(?:\.\d+)?` + footMark + `(?:\s*-?\s*` + inchNum + inchMark + `)?)`
+	// slope: a ratio (rise:run), a percentage or "1 IN 12".
+	slope = `(?:\d+(?:\.\d+)?\s*:\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s?%|\d+\s+IN\s+\d+\b)`
 	// areaSqFt: square feet; a metric area is not read.
 	areaSqFt = `(?:\d+(?:\.\d+)?\s?(?:SQ\.?\s?FT\.?|SF\b|S\.F\.|FT²|FT2\b|SQUARE\s+FEET\b))`
 )
@@ -390,6 +414,30 @@ func parseArea(s string) (float64, error) {
 	}
 	end := strings.IndexFunc(t, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.') })
 	return strconv.ParseFloat(t[:end], 64)
+}
+
+var slopeRe = lazyregexp.New(`(?i)^\s*(\d+(?:\.\d+)?)\s*(?:(:)\s*(\d+(?:\.\d+)?)|(%)|\s+IN\s+(\d+))\s*$`)
+
+// parseSlope reads a slope into rise over run: 1:12 (rise:run, the way
+// plans write slopes), 8.33%, 1 IN 12.
+func parseSlope(s string) (float64, error) {
+	m := slopeRe.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("not a slope: %q", s)
+	}
+	a, _ := strconv.ParseFloat(m[1], 64)
+	if m[4] == "%" {
+		return a / 100, nil
+	}
+	run := m[5]
+	if m[2] == ":" {
+		run = m[3]
+	}
+	b, _ := strconv.ParseFloat(run, 64)
+	if b == 0 {
+		return 0, fmt.Errorf("not a slope: %q", s)
+	}
+	return a / b, nil
 }
 
 // --- the page's text -------------------------------------------------------
@@ -495,10 +543,24 @@ func (pt *pageText) norm(words []int) qLine {
 func (pt *pageText) text(words []int) string { return pt.norm(words).text }
 
 // allKeys: every word without which a page holds no quantity.
-var allKeys = []string{"RISE", "TREAD", "RUN", "HEAD", "GUARD", "RAILING", "HANDRAIL", "CLG", "CEIL", "DOOR", "WINDOW", "EGRESS", "ESCAPE", "E.E.R.O", "EERO", "SILL"}
+var allKeys = []string{"RISE", "TREAD", "RUN", "HEAD", "GUARD", "RAILING", "HANDRAIL", "CLG", "CEIL", "DOOR", "WINDOW", "EGRESS", "ESCAPE", "E.E.R.O", "EERO", "SILL",
+	"WIDTH", "RAMP", "BALUSTER", "PICKET", "SPINDLE", "OPENING"}
 
-// mayHold is the cheap test that the page can hold a quantity at all.
-func (pt *pageText) mayHold() bool { return containsAny(pt.all, allKeys) }
+// mayHold is the cheap test, on the page's words, that it can hold a
+// quantity at all: a drawing without one of the kinds' words is not read.
+func mayHold(s *Sheet) bool {
+	for i := range s.Page.Words {
+		w := &s.Page.Words[i]
+		t := w.Norm
+		if t == "" {
+			t = w.Text
+		}
+		if containsAny(strings.ToUpper(t), allKeys) {
+			return true
+		}
+	}
+	return false
+}
 
 func containsAny(s string, keys []string) bool {
 	for _, k := range keys {
@@ -565,6 +627,8 @@ var (
 	protrusionRe    = lazyregexp.New(`(?i)\bSPRINKLER|\bLIGHT|\bFIXTURE`)
 	spiralRe        = lazyregexp.New(`(?i)\bSPIRAL`)
 	winderRe        = lazyregexp.New(`(?i)\bWINDER`)
+	providedRe      = lazyregexp.New(`(?i)\bPROVIDED\b`)
+	landingRe       = lazyregexp.New(`(?i)\bLANDINGS?\b|\bFLIGHTS\b`)
 	egressElementRe = lazyregexp.New(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT|ESCAPE|E\.?E\.?R\.?O\.?)\b|\b(?:FRONT|MAIN)\s+DOOR`)
 	spaceRes        = []struct {
 		tag Tag
@@ -607,6 +671,12 @@ func tagsOf(around, line string) Tag {
 	if winderRe.MatchString(line) {
 		t |= TagWinder
 	}
+	if providedRe.MatchString(line) {
+		t |= TagProvided
+	}
+	if landingRe.MatchString(line) {
+		t |= TagLanding
+	}
 	if egressElementRe.MatchString(line) {
 		t |= TagEgress
 	}
@@ -635,4 +705,4 @@ func boundOf(text string) Bound {
 
 // round keeps values to a thousandth: float noise from fractions is not
 // a measurement.
-func round(v float64) float64 { return math.Round(v*1000) / 1000 }
+func round(v float64) float64 { return math.Round(v*1e6) / 1e6 }

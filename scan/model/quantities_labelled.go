@@ -183,7 +183,6 @@ func (pt *pageText) readColumns(lk labelKind) []Quantity {
 					if !ok {
 						continue
 					}
-					q.Tags |= tagsOf(rowText, rowText) & TagExisting
 					out = append(out, q)
 				}
 			}

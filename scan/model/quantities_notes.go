@@ -30,14 +30,16 @@ type noteForm struct {
 type noteKind struct {
 	kind QuantityKind
 	keys []string // upper case; a line without one holds none of the kind
-	area bool     // the value is an area, not a length
+	// parse reads the value (nil: an imperial length).
+	parse func(string) (float64, error)
 	// lineContext: the context that matters is the value's own line (a
 	// door's or window's), not the block around it.
 	lineContext bool
-	// notNear rules out a match by the text around it (a guard that is a
-	// corner guard, a riser that is a sprinkler's).
-	notNear *lazyregexp.Regexp
-	forms   []noteForm
+	// otherOnLine rules out every match of the kind on a line that names
+	// another element (headroom said of a door or an attic hatch, a
+	// cabinet's door).
+	otherOnLine *lazyregexp.Regexp
+	forms       []noteForm
 }
 
 // GuardLookAlike reports whether text names a guard that is not a floor's
@@ -48,6 +50,7 @@ func GuardLookAlike(text string) bool { return guardLookRe.MatchString(text) }
 const (
 	lengthValue = `(?P<value>` + imperialLength + `)`
 	areaValue   = `(?P<value>` + areaSqFt + `)`
+	slopeValue  = `(?P<value>` + slope + `)`
 	// connector between an element and its value.
 	connector = `\s*(?:TO\s+BE\s+|@|AT\s+|OF\s+|=|:|X\s+)?\s*`
 )
@@ -79,11 +82,13 @@ var (
 	// Headroom is the stairs' word; said of a door, an attic's access or
 	// equipment, it is another clearance.
 	headroomOtherRe = lazyregexp.New(`(?i)\bDOOR|\bATTIC|\bACCESS|\bHATCH|\bCRAWL|\bGARAGE|\bEQUIP|\bMECH|\bUNIT\b|\bAPPLIANCE|\bFURNACE|\bHEATER|\bBEAM`)
+	onCentreRe      = lazyregexp.New(`(?i)\bO\.?\s?C\.?(?:\s|$)|ON\s+CENTER`)
 	doorNotEgressRe = lazyregexp.New(`(?i)\bCABINET|\bACCESS\s+PANEL`)
 )
 
-var noteKinds = []noteKind{
-	{kind: RiserHeight, keys: []string{"RISE"}, notNear: nil,
+// The element-then-value forms.
+var afterKinds = []noteKind{
+	{kind: RiserHeight, keys: []string{"RISE"},
 		forms: []noteForm{
 			// 14 RISERS @ 7 1/2" · RISER HEIGHT: 7 3/4" · MAX. RISER 8" · RISERS X 7 1/2"
 			{re: lazyregexp.New(`(?i)(?:\b\d{1,2}\s+(?:EQ(?:UAL)?\.?\s+)?)?\b(?:MAX(?:IMUM)?\.?\s+)?RISERS?(?:\s+HEIGHT|\s+HT\.?)?` + connector + lengthValue),
@@ -99,9 +104,9 @@ var noteKinds = []noteKind{
 			// RUN: 9 1/2"
 			{re: lazyregexp.New(`(?i)\bRUN\s*[:=]\s*` + lengthValue), notAfter: treadAfterRe, alone: runAloneRe},
 		}},
-	{kind: Headroom, keys: []string{"HEAD"}, notNear: headroomOtherRe,
+	{kind: Headroom, keys: []string{"HEAD"}, otherOnLine: headroomOtherRe,
 		forms: forms(`\b(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?HEAD\s*ROOM\s*(?:@|AT|=|:|OF|MIN\.?|CLEAR)?\s*` + lengthValue)},
-	{kind: GuardHeight, keys: []string{"GUARD", "RAILING"}, notNear: nil,
+	{kind: GuardHeight, keys: []string{"GUARD", "RAILING"},
 		forms: []noteForm{
 			// GUARD HEIGHT 36" · GUARDRAIL TO BE 36" HIGH · RAILING @ 42"
 			{re: lazyregexp.New(`(?i)\b(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)(?:\s+HEIGHT|\s+HT\.?)?` + connector + lengthValue),
@@ -115,16 +120,33 @@ var noteKinds = []noteKind{
 			`\bHANDRAILS?\s+(?:TO\s+BE\s+|@\s*|AT\s+)?`+lengthValue+`\s*(?:HIGH|HT\b|ABOVE|ABV|A\.?F\.?F)`)},
 	{kind: CeilingHeight, keys: []string{"CLG", "CEIL"},
 		forms: forms(`\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b\.?` + connector + lengthValue)},
-	{kind: DoorClearWidth, keys: []string{"DOOR"}, lineContext: true, notNear: doorNotEgressRe,
+	{kind: DoorClearWidth, keys: []string{"DOOR"}, lineContext: true, otherOnLine: doorNotEgressRe,
 		forms: forms(
 			// FRONT DOOR 2'-10" CLEAR · DOOR 36" CLEAR
 			`(?:\b(?:EGRESS|ENTRY|ENTRANCE|FRONT|MAIN|EXIT)\s+)?\bDOORS?\b[^0-9]{0,25}?`+lengthValue+`\s*CLEAR\b`,
 			// DOOR CLEAR WIDTH: 32"
 			`\bDOORS?\s+CLEAR\s+(?:WIDTH|OPENING)\s*[:=]?\s*`+lengthValue)},
-	{kind: EscapeOpeningArea, keys: []string{"EGRESS", "ESCAPE", "E.E.R.O", "EERO"}, area: true, lineContext: true,
+	{kind: EscapeOpeningArea, keys: []string{"EGRESS", "ESCAPE", "E.E.R.O", "EERO"}, parse: parseArea, lineContext: true,
 		forms: forms(`\b(?:EGRESS|ESCAPE|E\.?E\.?R\.?O\.?)\b[^0-9]{0,40}?OPENING\s*(?:AREA)?\s*[:=@]?\s*` + areaValue)},
 	{kind: EscapeSillHeight, keys: []string{"SILL"}, lineContext: true,
 		forms: forms(`\b(?:EGRESS|ESCAPE|E\.?E\.?R\.?O\.?)\b.*?\bSILL(?:\s+HEIGHT|\s+HT\.?)?\s*[:=@]?\s*` + lengthValue)},
+	// STAIR WIDTH 36" · STAIRWAY CLEAR WIDTH: 44"
+	{kind: StairWidth, keys: []string{"WIDTH"},
+		forms: forms(`\bSTAIR(?:WAY)?S?\s+(?:CLEAR\s+)?WIDTH(?:\s+PROVIDED)?\s*(?:@|AT|=|:|CLEAR)?\s*` + lengthValue)},
+	// HALLWAY WIDTH 3'-0" · CORRIDOR CLEAR WIDTH: 44"
+	{kind: CorridorWidth, keys: []string{"WIDTH"},
+		forms: forms(`\b(?:CORRIDORS?|HALL(?:WAY)?S?)\s+(?:CLEAR\s+)?WIDTH(?:\s+PROVIDED)?\s*[:=@]?\s*` + lengthValue)},
+	// RAMP SLOPE 1:12 · RAMP @ 8.33% · RAMP DN 1:20
+	{kind: RampSlope, keys: []string{"RAMP"}, parse: parseSlope, lineContext: true,
+		forms: forms(`\bRAMP\b[^0-9]{0,20}?(?:SLOPE|@)?\s*[:=]?\s*` + slopeValue)},
+	// TOTAL RISE 9'-2"
+	{kind: FlightRise, keys: []string{"RISE"},
+		forms: forms(`\bTOTAL\s+RISE\s*[:=\-]?\s*` + lengthValue)},
+	// BALUSTER SPACING 4" CLEAR · GUARD OPENINGS MAX 4"
+	{kind: GuardOpening, keys: []string{"BALUSTER", "PICKET", "SPINDLE", "OPENING"},
+		forms: []noteForm{{re: lazyregexp.New(`(?i)\b(?:BALUSTERS?|PICKETS?|SPINDLES?)\s+(?:CLEAR\s+)?(?:SPACING|OPENINGS?|GAPS?)\s*(?:MAX\.?)?\s*[:=@]?\s*` + lengthValue + `(?:\s+(?:CLEAR|MAX)\b\.?)?|\bGUARD(?:RAIL)?\s+OPENINGS?\s*(?:MAX\.?)?\s*[:=@]?\s*` + lengthValue + `(?:\s+(?:CLEAR|MAX)\b\.?)?`),
+			// On-centre spacing is not the opening between balusters.
+			notOnLine: onCentreRe}}},
 }
 
 // The value-before-element forms.
@@ -137,7 +159,7 @@ var beforeKinds = []noteKind{
 		// 10" RUN · 11" MIN. TREAD · 10" TREADS
 		forms: []noteForm{{re: lazyregexp.New(`(?i)` + lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?(?:TREADS?|RUN)\b`),
 			notAfter: treadAfterRe, alone: runAloneRe}}},
-	{kind: Headroom, keys: []string{"HEAD"}, notNear: headroomOtherRe,
+	{kind: Headroom, keys: []string{"HEAD"}, otherOnLine: headroomOtherRe,
 		// 6'-8" MIN. HEADROOM · 6'-6" CLEAR HEADROOM
 		forms: forms(lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?HEAD\s*ROOM\b`)},
 	{kind: GuardHeight, keys: []string{"GUARD", "RAILING"},
@@ -146,17 +168,17 @@ var beforeKinds = []noteKind{
 	{kind: HandrailHeight, keys: []string{"HANDRAIL"},
 		// 36" HIGH HANDRAIL
 		forms: forms(lengthValue + `\s*(?:HIGH|HT\.?)\s+HANDRAILS?\b`)},
+	// 44" MIN. CLEAR STAIR WIDTH
+	{kind: StairWidth, keys: []string{"WIDTH"},
+		forms: forms(lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?STAIR(?:WAY)?\s+WIDTH\b`)},
+	// 44" MIN. CLEAR CORRIDOR WIDTH
+	{kind: CorridorWidth, keys: []string{"WIDTH"},
+		forms: forms(lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?(?:CORRIDOR|HALL(?:WAY)?)\s+WIDTH\b`)},
 	{kind: CeilingHeight, keys: []string{"CLG", "CEIL"},
 		// 8'-0" CLG. · 9' CEILING · 7'-6" CLG. HT.
 		forms: []noteForm{{re: lazyregexp.New(`(?i)` + lengthValue + `\s*(?:A\.?F\.?F\.?\s*)?(?:CLG|CEILING|CEIL)\b\.?(?:\s*(?:HEIGHT|HT|HGT)\b\.?)?`),
 			notAfter: ceilingAfterRe}}},
 }
-
-// Which set of kinds a note pass reads.
-var (
-	afterForms  = noteKinds
-	beforeForms = beforeKinds
-)
 
 // readNotes runs the kinds' forms over every line of every block.
 func (pt *pageText) readNotes(ks []noteKind) []Quantity {
@@ -175,9 +197,17 @@ func (pt *pageText) readNotes(ks []noteKind) []Quantity {
 				seen := map[int]bool{}
 				for _, f := range nk.forms {
 					re := f.re.Regexp()
-					vi := re.SubexpIndex("value")
 					for _, m := range re.FindAllStringSubmatchIndex(l.text, -1) {
-						if m[2*vi] < 0 || seen[m[2*vi]] {
+						// Alternatives may each carry a "value": the one
+						// that took part is the value.
+						vi := -1
+						for i, name := range re.SubexpNames() {
+							if name == "value" && m[2*i] >= 0 {
+								vi = i
+								break
+							}
+						}
+						if vi < 0 || seen[m[2*vi]] {
 							continue
 						}
 						q, ok := pt.noteQuantity(nk, f, b, l, m, vi)
@@ -200,7 +230,7 @@ func (pt *pageText) noteQuantity(nk noteKind, f noteForm, b *qBlock, l qLine, m 
 	if f.notAfter != nil && f.notAfter.MatchString(l.text[m[1]:]) || f.notOnLine != nil && f.notOnLine.MatchString(l.text) {
 		return Quantity{}, false
 	}
-	if nk.kind == GuardHeight && guardLookRe.MatchString(match) || nk.notNear != nil && nk.notNear.MatchString(l.text) {
+	if nk.kind == GuardHeight && guardLookRe.MatchString(match) || nk.otherOnLine != nil && nk.otherOnLine.MatchString(l.text) {
 		return Quantity{}, false
 	}
 	ctx := pt.context(b)
@@ -208,13 +238,11 @@ func (pt *pageText) noteQuantity(nk noteKind, f noteForm, b *qBlock, l qLine, m 
 		(!stairContextRe.MatchString(ctx) || roofContextRe.MatchString(ctx) || nonStairRunRe.MatchString(ctx)) {
 		return Quantity{}, false
 	}
-	var v float64
-	var err error
-	if nk.area {
-		v, err = parseArea(raw)
-	} else {
-		v, err = parseLength(raw)
+	parse := nk.parse
+	if parse == nil {
+		parse = parseLength
 	}
+	v, err := parse(raw)
 	if err != nil {
 		return Quantity{}, false
 	}

@@ -177,6 +177,39 @@ func TestQuantitiesLookAlikes(t *testing.T) {
 	}
 }
 
+// The stair, corridor, ramp and guard-opening dimensions the packs
+// measure: a rise stated with its landings is typed so, a width provided is
+// a capacity statement, on-centre spacing is no opening.
+func TestQuantitiesWidthsSlopesOpenings(t *testing.T) {
+	set := buildSpecs(t,
+		plangen.SheetSpec{Number: "A-201", Title: "PLANS", Date: "2026-03-02", Scale: scale14,
+			Labels: concat(
+				plangen.Notes(120, 140, `STAIR WIDTH 34"`),
+				plangen.Notes(900, 140, `HALLWAY WIDTH 2'-10"`),
+				plangen.Notes(1500, 140, "RAMP SLOPE 1:10"),
+				plangen.Notes(120, 700, `TOTAL RISE 13'-0" WITH LANDING`),
+				plangen.Notes(900, 700, `BALUSTER SPACING 4 1/2" CLEAR`),
+				plangen.Notes(1500, 700, `BALUSTERS @ 5" O.C.`),
+				plangen.Notes(120, 1100, `STAIR WIDTH PROVIDED: 88"`),
+				plangen.Notes(900, 1100, `44" MIN. CLEAR CORRIDOR WIDTH`),
+				plangen.Notes(1500, 1100, "RAMP @ 8.33%"))},
+	)
+	got := quantities(set)
+	want := []string{
+		`A-201 corridor-width 34 note []: HALLWAY WIDTH 2'-10"`,
+		`A-201 corridor-width 44 note [egress-path]: 44" MIN. CLEAR CORRIDOR WIDTH`,
+		`A-201 flight-rise 156 note [landing,stair]: TOTAL RISE 13'-0"`,
+		`A-201 guard-opening 4.5 note []: BALUSTER SPACING 4 1/2" CLEAR`,
+		`A-201 ramp-slope 0.0833 note []: RAMP @ 8.33%`,
+		`A-201 ramp-slope 0.1 note [sloped]: RAMP SLOPE 1:10`,
+		`A-201 stair-width 34 note [egress-path,stair]: STAIR WIDTH 34"`,
+		`A-201 stair-width 88 note [egress-path,provided,stair]: STAIR WIDTH PROVIDED: 88"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("quantities:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
 // A metric sheet's dimensions are never read: the codes the rules judge
 // are imperial, and a metric sheet is from a jurisdiction they do not
 // govern.
@@ -184,8 +217,8 @@ func TestQuantitiesMetricSheet(t *testing.T) {
 	set := buildSpecs(t,
 		plangen.SheetSpec{Number: "A-201", Title: "STAIR SECTION", Date: "2026-03-02", Scale: "1:50",
 			Labels: concat(
-				plangen.Notes(120, 140, "STAIR 1", "17 RISERS @ 175 MM", "TREAD 280 MM", "HEADROOM: 2000 MM", "HANDRAIL HEIGHT 900 MM"),
-				plangen.Notes(900, 140, "BALCONY", "GUARD HEIGHT 1.0 M", "CEILING HEIGHT 2.4 M"),
+				plangen.Notes(120, 140, "STAIR 1", "17 RISERS @ 175 MM", "TREAD 280 MM", "HEADROOM: 2000 MM", "HANDRAIL HEIGHT 900 MM", "STAIR WIDTH 1200 MM", "TOTAL RISE 2975 MM"),
+				plangen.Notes(900, 140, "BALCONY", "GUARD HEIGHT 1.0 M", "CEILING HEIGHT 2.4 M", "BALUSTER SPACING 100 MM", "CORRIDOR WIDTH 1.5 M"),
 				plangen.Notes(120, 700, "EGRESS WINDOW NET CLEAR OPENING 0.53 M2"))},
 	)
 	if got := quantities(set); len(got) != 0 {

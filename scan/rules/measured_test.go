@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"planreview/scan/plangen"
 )
@@ -312,5 +313,50 @@ func TestMeasuredStackedPDF(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("code-rule findings:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// A measured rule names a quantity the model reads and contexts it knows;
+// the loader says which, with file and line.
+func TestMeasuredRuleValidation(t *testing.T) {
+	header := "pack: p\nkind: completeness\nrules:\n"
+	good := `  - id: ok-rule
+    title: T
+    topic: t
+    severity: low
+    confidence: 0.5
+    governingRefs: [{code: IBC, edition: "2021", section: "1"}]
+    measure: riser-height
+    except: [existing, stair]
+    condition: {max: '7 3/4"'}
+    rationale: '{value} ({measured}) over {limit}: {text}'
+`
+	tests := []struct {
+		name, body, want string
+	}{
+		{"unknown measure", strings.Replace(good, "measure: riser-height", "measure: riser-hieght", 1), `p/r.yaml:10: rule ok-rule: measure "riser-hieght": the model reads ceiling-height (ceiling height)`},
+		{"unknown context", strings.Replace(good, "[existing, stair]", "[existing, stairs]", 1), `p/r.yaml:11: rule ok-rule: unknown context "stairs"`},
+		{"except and only", good + "    only: [stair]\n", `rule ok-rule: a context is both excepted and required`},
+		{"measure and match", good + "    match: {pattern: 'X {length}'}\n", `rule ok-rule: give one of measure, match or check`},
+		{"except without measure", strings.Replace(good, "measure: riser-height", "match: {pattern: 'X {length}'}", 1), `rule ok-rule: except and only qualify a measure`},
+		{"no limit", strings.Replace(good, "condition: {max: '7 3/4\"'}", "condition: {present: true}", 1), `rule ok-rule: a measure needs a condition with min or max`},
+		{"limit in another unit", strings.Replace(good, `max: '7 3/4"'`, `max: '5 SF'`, 1), `rule ok-rule: limit "5 SF" is not a length`},
+		{"area measure", strings.Replace(strings.Replace(good, "measure: riser-height", "measure: escape-opening-area", 1), `max: '7 3/4"'`, `min: '5.7 SF'`, 1), ""},
+		{"oneSuffices without measure", strings.Replace(strings.Replace(good, "measure: riser-height\n    except: [existing, stair]", "match: {pattern: 'X {length}'}", 1), `{max: '7 3/4"'}`, `{max: '7 3/4"', oneSuffices: true}`, 1), `rule ok-rule: oneSuffices qualifies a measure`},
+	}
+	for _, tc := range tests {
+		_, err := Load(fstest.MapFS{"p/r.yaml": {Data: []byte(header + tc.body)}}, nil)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Load(fstest.MapFS{"p/r.yaml": {Data: []byte(header + good)}}, nil); err != nil {
+		t.Errorf("valid pack: %v", err)
 	}
 }

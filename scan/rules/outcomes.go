@@ -754,22 +754,20 @@ func (rv *review) stairRulesActive() bool {
 }
 
 // stairValuesRead reports whether a riser height or tread depth can be
-// read on the page: a stair annotation, note or label the model reads as
-// a riser height or tread depth (not an existing stair's).
+// read on the page: a riser count or total rise the stair checks read, or
+// a stair quantity of the model (not an existing stair's).
 func (rv *review) stairValuesRead(pv *pageView) bool {
 	for li := range pv.Lines {
 		if pv.find(riserCountRe, li) != nil || pv.find(totalRiseRe, li) != nil {
 			return true
 		}
-		for _, r := range rv.eng.rules {
-			if r.Topic == "life-safety.stairs" && r.Pattern != nil && pv.find(r.Pattern, li) != nil {
-				return true
-			}
-		}
 	}
 	for _, q := range pv.Quantities() {
-		if (q.Kind == model.RiserHeight || q.Kind == model.TreadDepth) && !q.Has(model.TagExisting) {
-			return true
+		switch q.Kind {
+		case model.RiserHeight, model.TreadDepth, model.Headroom, model.HandrailHeight, model.StairWidth, model.FlightRise:
+			if !q.Has(model.TagExisting) {
+				return true
+			}
 		}
 	}
 	return false

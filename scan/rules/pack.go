@@ -755,9 +755,9 @@ func (l *loader) matcher(r *Rule, patternNode, unlessNode, quantityNode, minNode
 // contexts it knows, and a min or max in the quantity's unit.
 func (l *loader) measure(r *Rule, measureNode, exceptNode, onlyNode, minNode, maxNode, condNode, ruleNode *yaml.Node) map[string]bool {
 	if !r.Measure.Known() {
-		names := make([]string, 0)
+		var names []string
 		for _, k := range model.QuantityKinds() {
-			names = append(names, string(k))
+			names = append(names, fmt.Sprintf("%s (%s)", k, k.Describe()))
 		}
 		l.fail(measureNode, "rule %s: measure %q: the model reads %s", r.ID, r.Measure, strings.Join(names, ", "))
 		return nil
