@@ -40,9 +40,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 )
 
 // QuantityKind names what a quantity measures.
@@ -287,7 +288,7 @@ func (s *Sheet) QuantitiesOf(k QuantityKind) []Quantity {
 	return out
 }
 
-var existingRe = lazyregexp.New(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\.|\bDEMO(?:LITION|LISH)?\b|\bAS[-\s]BUILT\b|\bTO\s+REMAIN\b|\bTO\s+BE\s+REMOVED\b`)
+var existingRe = textmatch.MustCompile(`(?i)\bEXIST(?:ING|\.|G\.?)?(?:\b|$)|\(E\)|\bEX\.|\bDEMO(?:LITION|LISH)?\b|\bAS[-\s]BUILT\b|\bTO\s+REMAIN\b|\bTO\s+BE\s+REMOVED\b`)
 
 // NamesExisting reports whether text names existing conditions or
 // demolition ("EXISTING STAIR TO REMAIN", "(E)", "DEMO PLAN").
@@ -351,10 +352,10 @@ const (
 )
 
 var (
-	feetInchRe  = lazyregexp.New(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
-	inchRe      = lazyregexp.New(`(?i)^(` + inchNum + `)` + inchMark + `$`)
-	mixedFracRe = lazyregexp.New(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
-	areaOnlyRe  = lazyregexp.New(`(?i)^` + areaSqFt + `$`)
+	feetInchRe  = textmatch.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
+	inchRe      = textmatch.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
+	mixedFracRe = textmatch.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
+	areaOnlyRe  = textmatch.MustCompile(`(?i)^` + areaSqFt + `$`)
 )
 
 // parseLength reads an imperial length into inches: 7'-6", 7' 6", 7 3/4",
@@ -416,7 +417,7 @@ func parseArea(s string) (float64, error) {
 	return strconv.ParseFloat(t[:end], 64)
 }
 
-var slopeRe = lazyregexp.New(`(?i)^\s*(\d+(?:\.\d+)?)\s*(?:(:)\s*(\d+(?:\.\d+)?)|(%)|\s+IN\s+(\d+))\s*$`)
+var slopeRe = textmatch.MustCompile(`(?i)^\s*(\d+(?:\.\d+)?)\s*(?:(:)\s*(\d+(?:\.\d+)?)|(%)|\s+IN\s+(\d+))\s*$`)
 
 // parseSlope reads a slope into rise over run: 1:12 (rise:run, the way
 // plans write slopes), 8.33%, 1 IN 12.
@@ -448,7 +449,7 @@ type qLine struct {
 	words  []int
 	starts []int
 	text   string
-	upper  string
+	keys   keyMask // the kinds' words the line holds
 	box    layout.Box
 }
 
@@ -474,6 +475,9 @@ type qBlock struct {
 	box   layout.Box
 	lineH float64
 	ctx   *string
+	// sloped: 0 not yet read, 1 no, 2 the block says a ceiling is sloped
+	// or obstructed.
+	sloped uint8
 }
 
 // pageText is a sheet's drawing text (stamps left out) as the readers use
@@ -483,30 +487,61 @@ type pageText struct {
 	lp            *layout.Page
 	lines         []qLine
 	blocks        []qBlock
-	all           string // upper-case text of every line, newline-joined
+	keys          keyMask // the kinds' words the page holds
 	titleExisting bool
+	aroundTags    map[string]Tag
 }
 
 func newPageText(s *Sheet) *pageText {
 	lp := s.Layout()
 	pt := &pageText{s: s, lp: lp, titleExisting: existingRe.MatchString(s.Ident.Title)}
+	// The lines' texts and word offsets are cut from two page-wide slabs
+	// (one string, one offset slice) instead of allocated line by line: a
+	// drawing has thousands of short lines.
+	size, nwords, nlines := 0, 0, 0
+	for _, l := range lp.Lines {
+		if l.Layer == layout.LayerOverlay {
+			continue
+		}
+		nlines++
+		nwords += len(l.Words)
+		for _, w := range l.Words {
+			size += len(pt.word(w)) + 1
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	starts := make([]int, 0, nwords)
+	spans := make([][2]int, 0, nlines)
+	pt.lines = make([]qLine, 0, nlines)
 	byLine := make([]int, len(lp.Lines))
-	var all strings.Builder
 	for li, l := range lp.Lines {
 		byLine[li] = -1
 		if l.Layer == layout.LayerOverlay {
 			continue
 		}
 		byLine[li] = len(pt.lines)
-		ql := pt.norm(l.Words)
-		ql.box = l.Box
-		pt.lines = append(pt.lines, ql)
-		all.WriteString(ql.upper)
-		all.WriteByte('\n')
+		from, first := sb.Len(), len(starts)
+		for k, w := range l.Words {
+			if k > 0 {
+				sb.WriteByte(' ')
+			}
+			starts = append(starts, sb.Len()-from)
+			sb.WriteString(pt.word(w))
+		}
+		spans = append(spans, [2]int{from, sb.Len()})
+		pt.lines = append(pt.lines, qLine{words: l.Words, starts: starts[first:len(starts):len(starts)], box: l.Box})
 	}
-	pt.all = all.String()
+	all := sb.String()
+	for k, sp := range spans {
+		l := &pt.lines[k]
+		l.text = all[sp[0]:sp[1]]
+		l.keys = keysIn(l.text)
+		pt.keys |= l.keys
+	}
+	pt.blocks = make([]qBlock, 0, len(lp.Blocks))
 	for _, b := range lp.Blocks {
-		qb := qBlock{box: b.Box}
+		qb := qBlock{box: b.Box, lines: make([]int, 0, len(b.Lines))}
 		for _, li := range b.Lines {
 			if k := byLine[li]; k >= 0 {
 				qb.lines = append(qb.lines, k)
@@ -520,27 +555,29 @@ func newPageText(s *Sheet) *pageText {
 	return pt
 }
 
-// norm reads words as one line of normalised text.
-func (pt *pageText) norm(words []int) qLine {
+// word is word w as the rules read words (Norm: fractions spelled out,
+// dashes unified).
+func (pt *pageText) word(w int) string {
+	if t := pt.lp.Words[w].Norm; t != "" {
+		return t
+	}
+	return pt.lp.Words[w].Text
+}
+
+// text reads words as one line of normalised text.
+func (pt *pageText) text(words []int) string {
+	if len(words) == 1 {
+		return pt.word(words[0])
+	}
 	var b strings.Builder
-	l := qLine{words: words, starts: make([]int, 0, len(words))}
 	for k, w := range words {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
-		l.starts = append(l.starts, b.Len())
-		t := pt.lp.Words[w].Norm
-		if t == "" {
-			t = pt.lp.Words[w].Text
-		}
-		b.WriteString(t)
+		b.WriteString(pt.word(w))
 	}
-	l.text = b.String()
-	l.upper = strings.ToUpper(l.text)
-	return l
+	return b.String()
 }
-
-func (pt *pageText) text(words []int) string { return pt.norm(words).text }
 
 // allKeys: every word without which a page holds no quantity.
 var allKeys = []string{"RISE", "TREAD", "RUN", "HEAD", "GUARD", "RAILING", "HANDRAIL", "CLG", "CEIL", "DOOR", "WINDOW", "EGRESS", "ESCAPE", "E.E.R.O", "EERO", "SILL",
@@ -555,20 +592,46 @@ func mayHold(s *Sheet) bool {
 		if t == "" {
 			t = w.Text
 		}
-		if containsAny(strings.ToUpper(t), allKeys) {
+		if len(t) >= 3 && keysIn(t) != 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func containsAny(s string, keys []string) bool {
+// keyMask is a set of allKeys, one bit each.
+type keyMask uint32
+
+var keyBits = func() map[string]keyMask {
+	m := make(map[string]keyMask, len(allKeys))
+	for i, k := range allKeys {
+		m[k] = 1 << i
+	}
+	return m
+}()
+
+// maskOf is the set of keys (each one of allKeys).
+func maskOf(keys ...string) keyMask {
+	var m keyMask
 	for _, k := range keys {
-		if strings.Contains(s, k) {
-			return true
+		m |= keyBits[k]
+	}
+	return m
+}
+
+// keysIn is the set of allKeys text holds, in any case.
+func keysIn(text string) keyMask {
+	upper := text
+	if strings.IndexFunc(text, unicode.IsLower) >= 0 {
+		upper = strings.ToUpper(text)
+	}
+	var m keyMask
+	for i, k := range allKeys {
+		if strings.Contains(upper, k) {
+			m |= 1 << i
 		}
 	}
-	return false
+	return m
 }
 
 func (pt *pageText) boxOf(words []int) layout.Box {
@@ -622,36 +685,49 @@ func (pt *pageText) around(b layout.Box) string {
 // --- context -----------------------------------------------------------------
 
 var (
-	stairContextRe  = lazyregexp.New(`(?i)\bSTAIR|\bOPEN\s+SIDE|\bRISERS?\b|\bTREADS?\b|\bNOSING|\bLANDING\b|\bFLIGHT\b`)
-	slopedRe        = lazyregexp.New(`(?i)\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
-	protrusionRe    = lazyregexp.New(`(?i)\bSPRINKLER|\bLIGHT|\bFIXTURE`)
-	spiralRe        = lazyregexp.New(`(?i)\bSPIRAL`)
-	winderRe        = lazyregexp.New(`(?i)\bWINDER`)
-	providedRe      = lazyregexp.New(`(?i)\bPROVIDED\b`)
-	landingRe       = lazyregexp.New(`(?i)\bLANDINGS?\b|\bFLIGHTS\b`)
-	egressElementRe = lazyregexp.New(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT|ESCAPE|E\.?E\.?R\.?O\.?)\b|\b(?:FRONT|MAIN)\s+DOOR`)
+	stairContextRe  = textmatch.MustCompile(`(?i)\bSTAIR|\bOPEN\s+SIDE|\bRISERS?\b|\bTREADS?\b|\bNOSING|\bLANDING\b|\bFLIGHT\b`)
+	slopedRe        = textmatch.MustCompile(`(?i)\bSLOP|\bVAULT|\bCATHEDRAL|\bBEAM|\bSOFFIT|\bDUCT|\bBULKHEAD|\bDROP|\bFURR|\bPLENUM|\bABOVE\s+CEILING|\bA\.?C\.?T\.?\s+ABOVE|\bUNDER`)
+	protrusionRe    = textmatch.MustCompile(`(?i)\bSPRINKLER|\bLIGHT|\bFIXTURE`)
+	spiralRe        = textmatch.MustCompile(`(?i)\bSPIRAL`)
+	winderRe        = textmatch.MustCompile(`(?i)\bWINDER`)
+	providedRe      = textmatch.MustCompile(`(?i)\bPROVIDED\b`)
+	landingRe       = textmatch.MustCompile(`(?i)\bLANDINGS?\b|\bFLIGHTS\b`)
+	egressElementRe = textmatch.MustCompile(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT|ESCAPE|E\.?E\.?R\.?O\.?)\b|\b(?:FRONT|MAIN)\s+DOOR`)
 	spaceRes        = []struct {
 		tag Tag
-		re  *lazyregexp.Regexp
+		re  *textmatch.Regexp
 	}{
-		{TagBath, lazyregexp.New(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER`)},
-		{TagKitchen, lazyregexp.New(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)},
-		{TagLaundry, lazyregexp.New(`(?i)\bLAUNDRY|\bLNDRY`)},
-		{TagStorage, lazyregexp.New(`(?i)\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY`)},
-		{TagUtility, lazyregexp.New(`(?i)\bMECH|\bELEC|\bJAN|\bUTIL|\bSHAFT|\bCHASE`)},
-		{TagGarage, lazyregexp.New(`(?i)\bGARAGE|\bCARPORT`)},
-		{TagAttic, lazyregexp.New(`(?i)\bATTIC|\bCRAWL`)},
-		{TagBasement, lazyregexp.New(`(?i)\bBASEMENT`)},
-		{TagOutdoor, lazyregexp.New(`(?i)\bPORCH|\bDECK|\bPATIO`)},
-		{TagMezzanine, lazyregexp.New(`(?i)\bMEZZANINE`)},
-		{TagEgressPath, lazyregexp.New(`(?i)\bCORRIDOR|\bEXIT\b|\bEGRESS|\bSTAIR|\bPASSAGE`)},
+		{TagBath, textmatch.MustCompile(`(?i)\bBATH|\bTOILET|\bLAV\b|\bW\.?C\.?\b|\bPOWDER`)},
+		{TagKitchen, textmatch.MustCompile(`(?i)\bKITCHEN|\bKIT\b|\bBREAK\s*ROOM|\bPANTRY`)},
+		{TagLaundry, textmatch.MustCompile(`(?i)\bLAUNDRY|\bLNDRY`)},
+		{TagStorage, textmatch.MustCompile(`(?i)\bSTOR|\bCLOSET|\bCLOS?\.?\b|\bW\.?I\.?C\b|\bPANTRY`)},
+		{TagUtility, textmatch.MustCompile(`(?i)\bMECH|\bELEC|\bJAN|\bUTIL|\bSHAFT|\bCHASE`)},
+		{TagGarage, textmatch.MustCompile(`(?i)\bGARAGE|\bCARPORT`)},
+		{TagAttic, textmatch.MustCompile(`(?i)\bATTIC|\bCRAWL`)},
+		{TagBasement, textmatch.MustCompile(`(?i)\bBASEMENT`)},
+		{TagOutdoor, textmatch.MustCompile(`(?i)\bPORCH|\bDECK|\bPATIO`)},
+		{TagMezzanine, textmatch.MustCompile(`(?i)\bMEZZANINE`)},
+		{TagEgressPath, textmatch.MustCompile(`(?i)\bCORRIDOR|\bEXIT\b|\bEGRESS|\bSTAIR|\bPASSAGE`)},
 	}
 )
 
-// tagsOf reads the typed context of a value from the text around it
-// (block context or schedule row: the room, the stair, existing work) and
-// its own line (what the element itself is).
-func tagsOf(around, line string) Tag {
+// tags reads the typed context of a value from the text around it (block
+// context or schedule row: the room, the stair, existing work) and its own
+// line (what the element itself is). Blocks' contexts repeat from value to
+// value: each is read once.
+func (pt *pageText) tags(around, line string) Tag {
+	t, ok := pt.aroundTags[around]
+	if !ok {
+		t = aroundTags(around)
+		if pt.aroundTags == nil {
+			pt.aroundTags = map[string]Tag{}
+		}
+		pt.aroundTags[around] = t
+	}
+	return t | lineTags(line)
+}
+
+func aroundTags(around string) Tag {
 	var t Tag
 	if existingRe.MatchString(around) {
 		t |= TagExisting
@@ -659,14 +735,24 @@ func tagsOf(around, line string) Tag {
 	if stairContextRe.MatchString(around) {
 		t |= TagStair
 	}
+	if spiralRe.MatchString(around) {
+		t |= TagSpiral
+	}
+	for _, s := range spaceRes {
+		if s.re.MatchString(around) {
+			t |= s.tag
+		}
+	}
+	return t
+}
+
+func lineTags(line string) Tag {
+	var t Tag
 	if slopedRe.MatchString(line) {
 		t |= TagSloped
 	}
 	if protrusionRe.MatchString(line) {
 		t |= TagProtrusion
-	}
-	if spiralRe.MatchString(around) {
-		t |= TagSpiral
 	}
 	if winderRe.MatchString(line) {
 		t |= TagWinder
@@ -680,17 +766,12 @@ func tagsOf(around, line string) Tag {
 	if egressElementRe.MatchString(line) {
 		t |= TagEgress
 	}
-	for _, s := range spaceRes {
-		if s.re.MatchString(around) {
-			t |= s.tag
-		}
-	}
 	return t
 }
 
 var (
-	maxWordRe = lazyregexp.New(`(?i)\bMAX(?:IMUM)?\b`)
-	minWordRe = lazyregexp.New(`(?i)\bMIN(?:IMUM)?\b`)
+	maxWordRe = textmatch.MustCompile(`(?i)\bMAX(?:IMUM)?\b`)
+	minWordRe = textmatch.MustCompile(`(?i)\bMIN(?:IMUM)?\b`)
 )
 
 func boundOf(text string) Bound {

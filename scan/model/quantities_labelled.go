@@ -3,8 +3,8 @@ package model
 import (
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 )
 
 // The label reader: a stair's data named by label, its value beside, under
@@ -14,27 +14,28 @@ import (
 
 type labelKind struct {
 	kind  QuantityKind
-	label *lazyregexp.Regexp
+	keys  keyMask // a label holds one of these words
+	label *textmatch.Regexp
 }
 
 var labelKinds = []labelKind{
-	{RiserHeight, lazyregexp.New(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)},
-	{TreadDepth, lazyregexp.New(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)},
-	{Headroom, lazyregexp.New(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)},
-	{HandrailHeight, lazyregexp.New(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)},
+	{RiserHeight, maskOf("RISE"), textmatch.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+)?(?:STAIR\s+)?RISERS?(?:\s+(?:HEIGHT|HT\.?))?\s*:?\s*$`)},
+	{TreadDepth, maskOf("TREAD", "RUN"), textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:TREADS?(?:\s+(?:DEPTH|RUN))?|RUN)\s*:?\s*$`)},
+	{Headroom, maskOf("HEAD"), textmatch.MustCompile(`(?i)^\s*(?:MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?HEAD\s*ROOM\s*:?\s*$`)},
+	{HandrailHeight, maskOf("HANDRAIL"), textmatch.MustCompile(`(?i)^\s*HANDRAIL\s+(?:HEIGHT|HT\.?)\s*:?\s*$`)},
 }
 
 var (
 	// The value of a labelled pair or a column cell: one imperial length.
-	labelledValueRe = lazyregexp.New(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
+	labelledValueRe = textmatch.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
 	// Any label of a stair's measures: a value line between two of them
 	// ("RISER HEIGHT" / 7 1/2" / "TREAD DEPTH") belongs to either, and is
 	// not read.
-	stairLabelRe = lazyregexp.New(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+|MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:RISERS?|RISE|TREADS?|RUN|HEAD\s*ROOM|HANDRAIL|GUARD|WIDTH|NOSING)\b`)
-	stairWordRe  = lazyregexp.New(`(?i)\bSTAIR|\bLANDING|\bNOSING|\bFLIGHT`)
-	riserWordRe  = lazyregexp.New(`(?i)\bRISERS?\b|\bRISE\b`)
-	treadWordRe  = lazyregexp.New(`(?i)\bTREADS?\b|\bRUN\b`)
-	pipeRiserRe  = lazyregexp.New(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC|CONDUIT|DUCT|MECH)`)
+	stairLabelRe = textmatch.MustCompile(`(?i)^\s*(?:MAX(?:IMUM)?\.?\s+|MIN(?:IMUM)?\.?\s+)?(?:STAIR\s+)?(?:RISERS?|RISE|TREADS?|RUN|HEAD\s*ROOM|HANDRAIL|GUARD|WIDTH|NOSING)\b`)
+	stairWordRe  = textmatch.MustCompile(`(?i)\bSTAIR|\bLANDING|\bNOSING|\bFLIGHT`)
+	riserWordRe  = textmatch.MustCompile(`(?i)\bRISERS?\b|\bRISE\b`)
+	treadWordRe  = textmatch.MustCompile(`(?i)\bTREADS?\b|\bRUN\b`)
+	pipeRiserRe  = textmatch.MustCompile(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC|CONDUIT|DUCT|MECH)`)
 	labelKeys    = []string{"RISE", "TREAD", "RUN", "HEAD", "HANDRAIL"}
 )
 
@@ -49,7 +50,7 @@ func (pt *pageText) stairNear(b layout.Box) (string, bool) {
 }
 
 func (pt *pageText) readLabelled() []Quantity {
-	if !containsAny(pt.all, labelKeys) {
+	if pt.keys&maskOf(labelKeys...) == 0 {
 		return nil
 	}
 	var out []Quantity
@@ -72,7 +73,7 @@ func (pt *pageText) labelledQuantity(k QuantityKind, label, value string, words 
 	}
 	text := strings.TrimSpace(strings.TrimSpace(label) + " " + strings.TrimSpace(value))
 	return Quantity{Kind: k, Value: round(v), Printed: strings.TrimSpace(m[1]), Text: text, Words: words,
-		Printing: p, Bound: boundOf(label + " " + value), Tags: tagsOf(around, text)}, true
+		Printing: p, Bound: boundOf(label + " " + value), Tags: pt.tags(around, text)}, true
 }
 
 // readStacked reads a label standing alone on its line ("HEADROOM", "MAX.
@@ -82,7 +83,7 @@ func (pt *pageText) labelledQuantity(k QuantityKind, label, value string, words 
 func (pt *pageText) readStacked(lk labelKind) []Quantity {
 	var out []Quantity
 	for li, l := range pt.lines {
-		if !lk.label.MatchString(l.text) {
+		if l.keys&lk.keys == 0 || !lk.label.MatchString(l.text) {
 			continue
 		}
 		lb := l.box

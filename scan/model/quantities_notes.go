@@ -3,7 +3,7 @@ package model
 import (
 	"strings"
 
-	"planreview/lazyregexp"
+	"planreview/scan/textmatch"
 )
 
 // The note reader: a value printed in a line of text with its element,
@@ -14,16 +14,16 @@ import (
 // noteForm is one way a kind's value is printed in a line: an expression
 // with a "value" group, and what the text after the match must not be.
 type noteForm struct {
-	re *lazyregexp.Regexp
+	re *textmatch.Regexp
 	// notAfter rules out a match by the text that follows it (a slope "PER
 	// FOOT" after a rise, "WIDTH" after a tread).
-	notAfter *lazyregexp.Regexp
+	notAfter *textmatch.Regexp
 	// notOnLine rules out a match by its line (a baluster's spacing on a
 	// guard's line, the drop "ABOVE GRADE" that requires a guard).
-	notOnLine *lazyregexp.Regexp
+	notOnLine *textmatch.Regexp
 	// alone: a word that names the element only in a stair's note ("RISE",
 	// "RUN"); the match needs a stair around it and no roof or duct.
-	alone *lazyregexp.Regexp
+	alone *textmatch.Regexp
 }
 
 // noteKind is a kind's vocabulary for the note reader.
@@ -38,7 +38,7 @@ type noteKind struct {
 	// otherOnLine rules out every match of the kind on a line that names
 	// another element (headroom said of a door or an attic hatch, a
 	// cabinet's door).
-	otherOnLine *lazyregexp.Regexp
+	otherOnLine *textmatch.Regexp
 	forms       []noteForm
 }
 
@@ -58,32 +58,32 @@ const (
 func forms(res ...string) []noteForm {
 	out := make([]noteForm, len(res))
 	for i, r := range res {
-		out[i] = noteForm{re: lazyregexp.New(`(?i)` + r)}
+		out[i] = noteForm{re: textmatch.MustCompile(`(?i)` + r)}
 	}
 	return out
 }
 
 var (
-	riserAfterRe   = lazyregexp.New(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d|(?:AT|@)\s+(?:THE\s+)?(?:THRESHOLD|DOOR|CURB|SILL|ENTRY))`)
-	treadAfterRe   = lazyregexp.New(`(?i)^\s*(?:WIDTH|LENGTH|WIDE\b|THICK|NOSING|OF\s+(?:DUCT|PIPE|CONDUIT))`)
-	ceilingAfterRe = lazyregexp.New(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
-	riseAloneRe    = lazyregexp.New(`(?i)\bRISE\b`)
-	runAloneRe     = lazyregexp.New(`(?i)\bRUN\b`)
-	roofContextRe  = lazyregexp.New(`(?i)\bROOF|\bPITCH\b|\bSLOPE\b|\bRAFTER`)
-	nonStairRunRe  = lazyregexp.New(`(?i)\b(?:DUCT|PIPE|CONDUIT|WIRE|CABLE|GUTTER|DOWNSPOUT)\b`)
+	riserAfterRe   = textmatch.MustCompile(`(?i)^\s*(?:PER\b|/|IN\s+\d|:\s*\d|(?:AT|@)\s+(?:THE\s+)?(?:THRESHOLD|DOOR|CURB|SILL|ENTRY))`)
+	treadAfterRe   = textmatch.MustCompile(`(?i)^\s*(?:WIDTH|LENGTH|WIDE\b|THICK|NOSING|OF\s+(?:DUCT|PIPE|CONDUIT))`)
+	ceilingAfterRe = textmatch.MustCompile(`(?i)^\s*(?:JOISTS?|FAN|LIGHT|DIFFUSER|REGISTER|ACCESS|HATCH|MOUNT|TILE|GRID|BOARD)`)
+	riseAloneRe    = textmatch.MustCompile(`(?i)\bRISE\b`)
+	runAloneRe     = textmatch.MustCompile(`(?i)\bRUN\b`)
+	roofContextRe  = textmatch.MustCompile(`(?i)\bROOF|\bPITCH\b|\bSLOPE\b|\bRAFTER`)
+	nonStairRunRe  = textmatch.MustCompile(`(?i)\b(?:DUCT|PIPE|CONDUIT|WIRE|CABLE|GUTTER|DOWNSPOUT)\b`)
 	// A pipe's, a sprinkler's or a duct's riser is not a stair's.
-	pipeRiserLineRe = lazyregexp.New(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC\.?|ELECTRICAL|CONDUIT|DUCT|MECH\.?)\s+RISERS?\b|\bRISER\s+(?:DIAGRAM|ROOM|PIPE)|\bDIA\b|Ø`)
-	nosingProjRe    = lazyregexp.New(`(?i)\bNOSING\s+PROJECTION`)
+	pipeRiserLineRe = textmatch.MustCompile(`(?i)\b(?:FIRE|SPRINKLER|STANDPIPE|WATER|GAS|PIPE|PLUMBING|DRAIN|VENT|ELEC\.?|ELECTRICAL|CONDUIT|DUCT|MECH\.?)\s+RISERS?\b|\bRISER\s+(?:DIAGRAM|ROOM|PIPE)|\bDIA\b|Ø`)
+	nosingProjRe    = textmatch.MustCompile(`(?i)\bNOSING\s+PROJECTION`)
 	// Guards that are not a floor's guard, and the words of a guard's
 	// other measures (its openings, its posts) or of the drop that
 	// requires it ("GUARD AT 30" ABOVE GRADE", "MORE THAN 30"").
-	guardLookRe      = lazyregexp.New(`(?i)\b(?:CORNER|WALL|WHEEL|TREE|FINGER|CRASH|EDGE|KICK|SPLASH|DOOR)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bHANDRAIL`)
-	guardNotHeightRe = lazyregexp.New(`(?i)\bSPACING|\bBALUSTER|\bPICKET|\bOPENING|\bSPHERE|\bPOST|\b(?:CORNER|WALL|WHEEL|TREE|FINGER)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bMORE\s+THAN\b|\bABOVE\s+(?:THE\s+)?(?:FINISH(?:ED)?\s+)?(?:GRADE|FLOOR\s+OR\s+GRADE|ADJACENT)|\bGRADE\s+BELOW|\bDROP\b`)
+	guardLookRe      = textmatch.MustCompile(`(?i)\b(?:CORNER|WALL|WHEEL|TREE|FINGER|CRASH|EDGE|KICK|SPLASH|DOOR)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bHANDRAIL`)
+	guardNotHeightRe = textmatch.MustCompile(`(?i)\bSPACING|\bBALUSTER|\bPICKET|\bOPENING|\bSPHERE|\bPOST|\b(?:CORNER|WALL|WHEEL|TREE|FINGER)\s+GUARDS?|\bBOLLARD|\bBUMPER|\bMORE\s+THAN\b|\bABOVE\s+(?:THE\s+)?(?:FINISH(?:ED)?\s+)?(?:GRADE|FLOOR\s+OR\s+GRADE|ADJACENT)|\bGRADE\s+BELOW|\bDROP\b`)
 	// Headroom is the stairs' word; said of a door, an attic's access or
 	// equipment, it is another clearance.
-	headroomOtherRe = lazyregexp.New(`(?i)\bDOOR|\bATTIC|\bACCESS|\bHATCH|\bCRAWL|\bGARAGE|\bEQUIP|\bMECH|\bUNIT\b|\bAPPLIANCE|\bFURNACE|\bHEATER|\bBEAM`)
-	onCentreRe      = lazyregexp.New(`(?i)\bO\.?\s?C\.?(?:\s|$)|ON\s+CENTER`)
-	doorNotEgressRe = lazyregexp.New(`(?i)\bCABINET|\bACCESS\s+PANEL`)
+	headroomOtherRe = textmatch.MustCompile(`(?i)\bDOOR|\bATTIC|\bACCESS|\bHATCH|\bCRAWL|\bGARAGE|\bEQUIP|\bMECH|\bUNIT\b|\bAPPLIANCE|\bFURNACE|\bHEATER|\bBEAM`)
+	onCentreRe      = textmatch.MustCompile(`(?i)\bO\.?\s?C\.?(?:\s|$)|ON\s+CENTER`)
+	doorNotEgressRe = textmatch.MustCompile(`(?i)\bCABINET|\bACCESS\s+PANEL`)
 )
 
 // The element-then-value forms.
@@ -91,25 +91,25 @@ var afterKinds = []noteKind{
 	{kind: RiserHeight, keys: []string{"RISE"},
 		forms: []noteForm{
 			// 14 RISERS @ 7 1/2" · RISER HEIGHT: 7 3/4" · MAX. RISER 8" · RISERS X 7 1/2"
-			{re: lazyregexp.New(`(?i)(?:\b\d{1,2}\s+(?:EQ(?:UAL)?\.?\s+)?)?\b(?:MAX(?:IMUM)?\.?\s+)?RISERS?(?:\s+HEIGHT|\s+HT\.?)?` + connector + lengthValue),
+			{re: textmatch.MustCompile(`(?i)(?:\b\d{1,2}\s+(?:EQ(?:UAL)?\.?\s+)?)?\b(?:MAX(?:IMUM)?\.?\s+)?RISERS?(?:\s+HEIGHT|\s+HT\.?)?` + connector + lengthValue),
 				notAfter: riserAfterRe, notOnLine: pipeRiserLineRe},
 			// RISE: 7 1/2"
-			{re: lazyregexp.New(`(?i)\bRISE\s*[:=]\s*` + lengthValue), notAfter: riserAfterRe, alone: riseAloneRe},
+			{re: textmatch.MustCompile(`(?i)\bRISE\s*[:=]\s*` + lengthValue), notAfter: riserAfterRe, alone: riseAloneRe},
 		}},
 	{kind: TreadDepth, keys: []string{"TREAD", "RUN"},
 		forms: []noteForm{
 			// TREAD 10" · 14 TREADS @ 10" · MIN. TREAD DEPTH OF 9"
-			{re: lazyregexp.New(`(?i)(?:\b\d{1,2}\s+)?\b(?:MIN(?:IMUM)?\.?\s+)?TREADS?(?:\s+DEPTH|\s+RUN)?` + connector + lengthValue),
+			{re: textmatch.MustCompile(`(?i)(?:\b\d{1,2}\s+)?\b(?:MIN(?:IMUM)?\.?\s+)?TREADS?(?:\s+DEPTH|\s+RUN)?` + connector + lengthValue),
 				notAfter: treadAfterRe, notOnLine: nosingProjRe},
 			// RUN: 9 1/2"
-			{re: lazyregexp.New(`(?i)\bRUN\s*[:=]\s*` + lengthValue), notAfter: treadAfterRe, alone: runAloneRe},
+			{re: textmatch.MustCompile(`(?i)\bRUN\s*[:=]\s*` + lengthValue), notAfter: treadAfterRe, alone: runAloneRe},
 		}},
 	{kind: Headroom, keys: []string{"HEAD"}, otherOnLine: headroomOtherRe,
 		forms: forms(`\b(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?HEAD\s*ROOM\s*(?:@|AT|=|:|OF|MIN\.?|CLEAR)?\s*` + lengthValue)},
 	{kind: GuardHeight, keys: []string{"GUARD", "RAILING"},
 		forms: []noteForm{
 			// GUARD HEIGHT 36" · GUARDRAIL TO BE 36" HIGH · RAILING @ 42"
-			{re: lazyregexp.New(`(?i)\b(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)(?:\s+HEIGHT|\s+HT\.?)?` + connector + lengthValue),
+			{re: textmatch.MustCompile(`(?i)\b(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)(?:\s+HEIGHT|\s+HT\.?)?` + connector + lengthValue),
 				notOnLine: guardNotHeightRe},
 		}},
 	{kind: HandrailHeight, keys: []string{"HANDRAIL"},
@@ -144,7 +144,7 @@ var afterKinds = []noteKind{
 		forms: forms(`\bTOTAL\s+RISE\s*[:=\-]?\s*` + lengthValue)},
 	// BALUSTER SPACING 4" CLEAR · GUARD OPENINGS MAX 4"
 	{kind: GuardOpening, keys: []string{"BALUSTER", "PICKET", "SPINDLE", "OPENING"},
-		forms: []noteForm{{re: lazyregexp.New(`(?i)\b(?:BALUSTERS?|PICKETS?|SPINDLES?)\s+(?:CLEAR\s+)?(?:SPACING|OPENINGS?|GAPS?)\s*(?:MAX\.?)?\s*[:=@]?\s*` + lengthValue + `(?:\s+(?:CLEAR|MAX)\b\.?)?|\bGUARD(?:RAIL)?\s+OPENINGS?\s*(?:MAX\.?)?\s*[:=@]?\s*` + lengthValue + `(?:\s+(?:CLEAR|MAX)\b\.?)?`),
+		forms: []noteForm{{re: textmatch.MustCompile(`(?i)\b(?:BALUSTERS?|PICKETS?|SPINDLES?)\s+(?:CLEAR\s+)?(?:SPACING|OPENINGS?|GAPS?)\s*(?:MAX\.?)?\s*[:=@]?\s*` + lengthValue + `(?:\s+(?:CLEAR|MAX)\b\.?)?|\bGUARD(?:RAIL)?\s+OPENINGS?\s*(?:MAX\.?)?\s*[:=@]?\s*` + lengthValue + `(?:\s+(?:CLEAR|MAX)\b\.?)?`),
 			// On-centre spacing is not the opening between balusters.
 			notOnLine: onCentreRe}}},
 }
@@ -153,18 +153,18 @@ var afterKinds = []noteKind{
 var beforeKinds = []noteKind{
 	{kind: RiserHeight, keys: []string{"RISE"},
 		// 7 1/4" RISE · 7 3/4" MAX. RISER · 7" RISERS
-		forms: []noteForm{{re: lazyregexp.New(`(?i)` + lengthValue + `\s*(?:MAX(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?RISE(?:RS?)?\b`),
+		forms: []noteForm{{re: textmatch.MustCompile(`(?i)` + lengthValue + `\s*(?:MAX(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?RISE(?:RS?)?\b`),
 			notAfter: riserAfterRe, alone: riseAloneRe}}},
 	{kind: TreadDepth, keys: []string{"TREAD", "RUN"},
 		// 10" RUN · 11" MIN. TREAD · 10" TREADS
-		forms: []noteForm{{re: lazyregexp.New(`(?i)` + lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?(?:TREADS?|RUN)\b`),
+		forms: []noteForm{{re: textmatch.MustCompile(`(?i)` + lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+|TYP(?:ICAL)?\.?\s+)?(?:TREADS?|RUN)\b`),
 			notAfter: treadAfterRe, alone: runAloneRe}}},
 	{kind: Headroom, keys: []string{"HEAD"}, otherOnLine: headroomOtherRe,
 		// 6'-8" MIN. HEADROOM · 6'-6" CLEAR HEADROOM
 		forms: forms(lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?HEAD\s*ROOM\b`)},
 	{kind: GuardHeight, keys: []string{"GUARD", "RAILING"},
 		// 42" HIGH GUARDRAIL · 36" MIN. GUARD · 36" HIGH RAILING
-		forms: []noteForm{{re: lazyregexp.New(`(?i)` + lengthValue + `\s*(?:HIGH|HT\.?|TALL)?\s*(?:MIN(?:IMUM)?\.?\s+)?(?:HIGH\s+)?(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\b`)}}},
+		forms: []noteForm{{re: textmatch.MustCompile(`(?i)` + lengthValue + `\s*(?:HIGH|HT\.?|TALL)?\s*(?:MIN(?:IMUM)?\.?\s+)?(?:HIGH\s+)?(?:GUARD\s*RAILS?|GUARDS?|RAILINGS?)\b`)}}},
 	{kind: HandrailHeight, keys: []string{"HANDRAIL"},
 		// 36" HIGH HANDRAIL
 		forms: forms(lengthValue + `\s*(?:HIGH|HT\.?)\s+HANDRAILS?\b`)},
@@ -176,7 +176,7 @@ var beforeKinds = []noteKind{
 		forms: forms(lengthValue + `\s*(?:MIN(?:IMUM)?\.?\s+)?(?:CLEAR\s+)?(?:CORRIDOR|HALL(?:WAY)?)\s+WIDTH\b`)},
 	{kind: CeilingHeight, keys: []string{"CLG", "CEIL"},
 		// 8'-0" CLG. · 9' CEILING · 7'-6" CLG. HT.
-		forms: []noteForm{{re: lazyregexp.New(`(?i)` + lengthValue + `\s*(?:A\.?F\.?F\.?\s*)?(?:CLG|CEILING|CEIL)\b\.?(?:\s*(?:HEIGHT|HT|HGT)\b\.?)?`),
+		forms: []noteForm{{re: textmatch.MustCompile(`(?i)` + lengthValue + `\s*(?:A\.?F\.?F\.?\s*)?(?:CLG|CEILING|CEIL)\b\.?(?:\s*(?:HEIGHT|HT|HGT)\b\.?)?`),
 			notAfter: ceilingAfterRe}}},
 }
 
@@ -184,14 +184,15 @@ var beforeKinds = []noteKind{
 func (pt *pageText) readNotes(ks []noteKind) []Quantity {
 	var out []Quantity
 	for _, nk := range ks {
-		if !containsAny(pt.all, nk.keys) {
+		km := maskOf(nk.keys...)
+		if pt.keys&km == 0 {
 			continue
 		}
 		for bi := range pt.blocks {
 			b := &pt.blocks[bi]
 			for _, li := range b.lines {
 				l := pt.lines[li]
-				if !containsAny(l.upper, nk.keys) {
+				if l.keys&km == 0 {
 					continue
 				}
 				seen := map[int]bool{}
@@ -250,21 +251,27 @@ func (pt *pageText) noteQuantity(nk noteKind, f noteForm, b *qBlock, l qLine, m 
 	if nk.lineContext {
 		around = l.text
 	}
-	tags := tagsOf(around, l.text)
+	tags := pt.tags(around, l.text)
 	// A sloped ceiling, a beam or a soffit is said in the value's own
 	// block ("VAULTED" over "9'-0" CLG."), not in a neighbour's.
-	if !nk.lineContext && slopedRe.MatchString(pt.blockText(b)) {
+	if !nk.lineContext && pt.sloped(b) {
 		tags |= TagSloped
 	}
 	return Quantity{Kind: nk.kind, Value: round(v), Printed: raw, Text: match, Words: l.wordsIn(m[0], m[1]),
 		Printing: PrintedNote, Bound: boundOf(match), Tags: tags}, true
 }
 
-// blockText is the text of the block's own lines.
-func (pt *pageText) blockText(b *qBlock) string {
-	texts := make([]string, len(b.lines))
-	for i, li := range b.lines {
-		texts[i] = pt.lines[li].text
+// sloped reports whether the block's own lines say a ceiling is sloped or
+// obstructed (read once per block).
+func (pt *pageText) sloped(b *qBlock) bool {
+	if b.sloped == 0 {
+		b.sloped = 1
+		for _, li := range b.lines {
+			if slopedRe.MatchString(pt.lines[li].text) {
+				b.sloped = 2
+				break
+			}
+		}
 	}
-	return strings.Join(texts, "\n")
+	return b.sloped == 2
 }

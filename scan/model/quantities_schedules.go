@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/scan/textmatch"
 )
 
 // The schedule reader: a table's column named by its header cell, read on
@@ -19,33 +19,33 @@ const scheduleTitleRows = 3
 var (
 	// A door schedule's size column: the door (leaf) size or width, or its
 	// clear opening; never the frame, a rough or masonry opening, glass.
-	doorSizeHeaderRe = lazyregexp.New(`(?i)^\s*(?:DOOR\s+|NOMINAL\s+|NOM\.?\s+)?(?:SIZE|WIDTH|WD\.?|W)\s*(?:\(.*\))?\s*$|\bCLEAR\s+(?:WIDTH|OPENING)\b`)
-	doorNotSizeRe    = lazyregexp.New(`(?i)FRAME|ROUGH|\bR\.?\s?O\.?\b|MASONRY|GLASS|GLAZ|LITE|LOUVER|PANEL|THICK|HARDWARE`)
-	doorMarkHeaderRe = lazyregexp.New(`(?i)\b(?:DOOR|MARK|NO\.?|NUMBER|TAG|LOCATION|ROOM|TYPE)\b`)
-	doorScheduleRe   = lazyregexp.New(`(?i)\bDOOR\b`)
-	egressDoorRe     = lazyregexp.New(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
-	notEgressDoorRe  = lazyregexp.New(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
-	doorSizePairRe   = lazyregexp.New(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
-	doorShorthandRe  = lazyregexp.New(`^\s*([1-4])([0-9])([6-9])([0-9])\s*$`)
-	clearWidthHeadRe = lazyregexp.New(`(?i)\bCLEAR\b`)
-	lengthOnlyRe     = lazyregexp.New(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
+	doorSizeHeaderRe = textmatch.MustCompile(`(?i)^\s*(?:DOOR\s+|NOMINAL\s+|NOM\.?\s+)?(?:SIZE|WIDTH|WD\.?|W)\s*(?:\(.*\))?\s*$|\bCLEAR\s+(?:WIDTH|OPENING)\b`)
+	doorNotSizeRe    = textmatch.MustCompile(`(?i)FRAME|ROUGH|\bR\.?\s?O\.?\b|MASONRY|GLASS|GLAZ|LITE|LOUVER|PANEL|THICK|HARDWARE`)
+	doorMarkHeaderRe = textmatch.MustCompile(`(?i)\b(?:DOOR|MARK|NO\.?|NUMBER|TAG|LOCATION|ROOM|TYPE)\b`)
+	doorScheduleRe   = textmatch.MustCompile(`(?i)\bDOOR\b`)
+	egressDoorRe     = textmatch.MustCompile(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
+	notEgressDoorRe  = textmatch.MustCompile(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
+	doorSizePairRe   = textmatch.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
+	doorShorthandRe  = textmatch.MustCompile(`^\s*([1-4])([0-9])([6-9])([0-9])\s*$`)
+	clearWidthHeadRe = textmatch.MustCompile(`(?i)\bCLEAR\b`)
+	lengthOnlyRe     = textmatch.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
 
 	// The net clear opening column of a window schedule, in square feet
 	// (by its header or its cells); never a width-by-height pair, a rough
 	// opening or a unit size.
-	netClearHeaderRe  = lazyregexp.New(`(?i)\bNET\s+CLEAR\s+(?:OPENING|AREA)|\bCLEAR\s+OPENING\s+AREA|\bEGRESS\s+(?:OPENING\s+)?AREA|\bN\.?C\.?O\.?(?:\s|$|\()`)
-	netClearNotRe     = lazyregexp.New(`(?i)\bW\b|WIDTH|HEIGHT|\bH\b|\sX\s|ROUGH|\bR\.?O\.?\b|UNIT|M²|M2\b|SQ\.?\s?M\b`)
-	sqftHeaderRe      = lazyregexp.New(`(?i)\bS\.?F\.?\b|SQ\.?\s?FT|FT²|FT2\b|SQUARE\s+FEET`)
-	plainAreaRe       = lazyregexp.New(`^\s*(\d{1,2}(?:\.\d{1,2})?)\s*$`)
-	windowScheduleRe  = lazyregexp.New(`(?i)\bWINDOW`)
-	egressColumnRe    = lazyregexp.New(`(?i)^\s*(?:EGRESS|E\.?E\.?R\.?O\.?|ESCAPE)\s*\??\s*$`)
-	egressYesRe       = lazyregexp.New(`(?i)^\s*(?:YES|Y|X|✓|✔|●)\s*$`)
-	egressRowRe       = lazyregexp.New(`(?i)\bEGRESS\b|\bE\.?E\.?R\.?O\.?\b|\bESCAPE\b`)
-	notEgressWindowRe = lazyregexp.New(`(?i)\bNON[-\s]?EGRESS|\bNOT\s+(?:AN\s+)?EGRESS`)
+	netClearHeaderRe  = textmatch.MustCompile(`(?i)\bNET\s+CLEAR\s+(?:OPENING|AREA)|\bCLEAR\s+OPENING\s+AREA|\bEGRESS\s+(?:OPENING\s+)?AREA|\bN\.?C\.?O\.?(?:\s|$|\()`)
+	netClearNotRe     = textmatch.MustCompile(`(?i)\bW\b|WIDTH|HEIGHT|\bH\b|\sX\s|ROUGH|\bR\.?O\.?\b|UNIT|M²|M2\b|SQ\.?\s?M\b`)
+	sqftHeaderRe      = textmatch.MustCompile(`(?i)\bS\.?F\.?\b|SQ\.?\s?FT|FT²|FT2\b|SQUARE\s+FEET`)
+	plainAreaRe       = textmatch.MustCompile(`^\s*(\d{1,2}(?:\.\d{1,2})?)\s*$`)
+	windowScheduleRe  = textmatch.MustCompile(`(?i)\bWINDOW`)
+	egressColumnRe    = textmatch.MustCompile(`(?i)^\s*(?:EGRESS|E\.?E\.?R\.?O\.?|ESCAPE)\s*\??\s*$`)
+	egressYesRe       = textmatch.MustCompile(`(?i)^\s*(?:YES|Y|X|✓|✔|●)\s*$`)
+	egressRowRe       = textmatch.MustCompile(`(?i)\bEGRESS\b|\bE\.?E\.?R\.?O\.?\b|\bESCAPE\b`)
+	notEgressWindowRe = textmatch.MustCompile(`(?i)\bNON[-\s]?EGRESS|\bNOT\s+(?:AN\s+)?EGRESS`)
 
-	ceilingHeaderRe  = lazyregexp.New(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b`)
-	roomNameOnlyRe   = lazyregexp.New(`(?i)\bNAME\b`)
-	roomNameHeaderRe = lazyregexp.New(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
+	ceilingHeaderRe  = textmatch.MustCompile(`(?i)\b(?:CEILING|CLG)\.?\s*(?:HEIGHT|HT|HGT)\b`)
+	roomNameOnlyRe   = textmatch.MustCompile(`(?i)\bNAME\b`)
+	roomNameHeaderRe = textmatch.MustCompile(`(?i)\b(?:ROOM|SPACE|NAME|AREA)\b`)
 )
 
 func (pt *pageText) readSchedules() []Quantity {
@@ -53,13 +53,13 @@ func (pt *pageText) readSchedules() []Quantity {
 		return nil
 	}
 	var out []Quantity
-	if containsAny(pt.all, []string{"DOOR"}) {
+	if pt.keys&maskOf("DOOR") != 0 {
 		out = append(out, pt.readDoorSchedules()...)
 	}
-	if containsAny(pt.all, []string{"WINDOW"}) {
+	if pt.keys&maskOf("WINDOW") != 0 {
 		out = append(out, pt.readEscapeOpenings()...)
 	}
-	if containsAny(pt.all, []string{"CLG", "CEIL"}) {
+	if pt.keys&maskOf("CLG", "CEIL") != 0 {
 		out = append(out, pt.readRoomCeilings()...)
 	}
 	return out
@@ -74,7 +74,7 @@ type scheduleColumns struct {
 
 // headerColumns finds, in the table's first rows, a header cell matching
 // valueRe and another matching otherRe; nil if the table has none.
-func (pt *pageText) headerColumns(tb layout.Table, valueRe, otherRe *lazyregexp.Regexp) *scheduleColumns {
+func (pt *pageText) headerColumns(tb layout.Table, valueRe, otherRe *textmatch.Regexp) *scheduleColumns {
 	for ri, row := range tb.Rows {
 		if ri > 3 {
 			break
@@ -97,7 +97,7 @@ func (pt *pageText) headerColumns(tb layout.Table, valueRe, otherRe *lazyregexp.
 }
 
 // scheduleOf: the table's first rows, or the line just above it, match re.
-func (pt *pageText) scheduleOf(tb layout.Table, re *lazyregexp.Regexp) bool {
+func (pt *pageText) scheduleOf(tb layout.Table, re *textmatch.Regexp) bool {
 	for ri, row := range tb.Rows {
 		if ri >= scheduleTitleRows {
 			break
@@ -173,7 +173,7 @@ func (pt *pageText) readDoorSchedules() []Quantity {
 				continue
 			}
 			out = append(out, Quantity{Kind: DoorClearWidth, Value: round(width), Printed: raw, Text: ct, Where: where,
-				Words: cell.Words, Printing: PrintedSchedule, Tags: tagsOf(rowText, rowText) | TagEgress})
+				Words: cell.Words, Printing: PrintedSchedule, Tags: pt.tags(rowText, rowText) | TagEgress})
 		}
 	}
 	return out
@@ -268,7 +268,7 @@ func (pt *pageText) readEscapeOpenings() []Quantity {
 				}
 				out = append(out, Quantity{Kind: EscapeOpeningArea, Value: round(v), Printed: raw, Text: ct,
 					Where: "net clear opening in the window schedule", Words: cell.Words, Printing: PrintedSchedule,
-					Tags: tagsOf(rowText, rowText) | TagEgress})
+					Tags: pt.tags(rowText, rowText) | TagEgress})
 			}
 			break
 		}
@@ -310,7 +310,7 @@ func (pt *pageText) readRoomCeilings() []Quantity {
 			words := append(append([]int{}, nc.Words...), cell.Words...)
 			out = append(out, Quantity{Kind: CeilingHeight, Value: round(v), Printed: strings.TrimSpace(m[1]),
 				Text: name + " " + strings.TrimSpace(pt.text(cell.Words)), Where: name + ", room schedule",
-				Words: words, Printing: PrintedSchedule, Tags: tagsOf(rowText, rowText)})
+				Words: words, Printing: PrintedSchedule, Tags: pt.tags(rowText, rowText)})
 		}
 	}
 	return out
