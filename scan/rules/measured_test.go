@@ -360,3 +360,25 @@ func TestMeasuredRuleValidation(t *testing.T) {
 		t.Errorf("valid pack: %v", err)
 	}
 }
+
+// Look-alikes the rules must not judge: a legend's sample room tag, an
+// existing stair's note, a metric sheet's stair and guard.
+func TestMeasuredLookAlikesPDF(t *testing.T) {
+	meanings := []string{"ROOM NAME TAG", "CEILING HEIGHT TAG", "DOOR TAG DESIGNATION", "WINDOW TAG DESIGNATION", "SECTION INDICATOR"}
+	var legend []plangen.LabelSpec
+	for i, m := range meanings {
+		legend = append(legend, plangen.LabelSpec{Text: m, Left: 300, Top: 140 + float64(i)*22, Size: 9})
+	}
+	for i, s := range []string{"NAME", `6'-0" CLG.`, "101", "A", "1"} {
+		legend = append(legend, plangen.LabelSpec{Text: s, Left: 200, Top: 140 + float64(i)*22, Size: 9})
+	}
+	fs := reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: concatLabels(plangen.Notes(200, 110, "LEGEND"), legend,
+				plangen.Notes(1200, 700, "EXISTING STAIR TO REMAIN", `8 1/2" RISE`, `HANDRAIL HEIGHT 40"`))},
+		plangen.SheetSpec{Number: "A-201", Title: "STAIR SECTION", Date: "2026-03-02", Scale: "1:50",
+			Labels: plangen.Notes(120, 140, "STAIR 1", "17 RISERS @ 210 MM", "TREAD 230 MM", "GUARD HEIGHT 0.8 M", "CEILING HEIGHT 2.0 M")})
+	if got := codeRuleHits(fs); len(got) != 0 {
+		t.Errorf("look-alikes judged: %v", got)
+	}
+}
