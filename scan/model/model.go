@@ -85,6 +85,7 @@ type Sheet struct {
 	roles      *layout.Roles
 	stamps     []Stamp
 	stampsRead bool
+	quantities *sheetQuantities
 }
 
 // Layout is the page's layout: the scan's, else analysed on first use.

@@ -167,9 +167,6 @@ type review struct {
 	// pageView.fileIndex), also for files not in this review's pages.
 	scopes []FileScope
 	models []sheets.SetModel
-	// valueNotes caches each page's note blocks for the value readers
-	// (code_values.go), read once for all rules.
-	valueNotes map[*pageView]*pageNotes
 	// project is the project data (projectdata.go), read on first use.
 	project *projectData
 	// textMatches remembers an expression's matches in a line text
@@ -354,8 +351,10 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 			var obs []observation
 			if r.Check != "" {
 				obs = checks[r.Check].run(rv, r)
+			} else if r.Measure != "" {
+				obs = rv.measure(r)
 			} else {
-				obs = rv.readValues(r, rv.match(r))
+				obs = rv.match(r)
 			}
 			for _, o := range obs {
 				f := rv.finding(r, o)

@@ -755,24 +755,23 @@ func (rv *review) stairRulesActive() bool {
 }
 
 // stairValuesRead reports whether a riser height or tread depth can be
-// read on the page: a stair annotation, note or label the value readers
-// (or the packs' own "RISER 7 3/4"" phrasing) take.
+// read on the page: a riser count or total rise the stair checks read, or
+// a stair quantity of the model (not an existing stair's).
 func (rv *review) stairValuesRead(pv *pageView) bool {
 	for li := range pv.Lines {
 		if pv.find(riserCountRe, li) != nil || pv.find(totalRiseRe, li) != nil {
 			return true
 		}
-		for _, r := range rv.eng.rules {
-			if r.Topic == "life-safety.stairs" && r.Pattern != nil && pv.find(r.Pattern, li) != nil {
+	}
+	for _, q := range pv.Quantities() {
+		switch q.Kind {
+		case model.RiserHeight, model.TreadDepth, model.Headroom, model.HandrailHeight, model.StairWidth, model.FlightRise:
+			if !q.Has(model.TagExisting) {
 				return true
 			}
 		}
 	}
-	pn := rv.notesOf(pv)
-	if pn.mayRead(riserKeys) && len(readRiserNotes(pv, pv.Layout(), pn, nil)) > 0 {
-		return true
-	}
-	return pn.mayRead(treadKeys) && len(readTreadNotes(pv, pv.Layout(), pn, nil)) > 0
+	return false
 }
 
 // stairCoverage is the code values' "could not read" outcome for a file in
@@ -785,7 +784,7 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 	}
 	var stairs []*pageView
 	for _, pv := range pages {
-		if pv.drawsStairs() && !existingRe.MatchString(pv.Ident.Title) {
+		if pv.drawsStairs() && !model.NamesExisting(pv.Ident.Title) {
 			stairs = append(stairs, pv)
 		}
 	}
@@ -815,7 +814,7 @@ var doorScheduleTitleRe = lazyregexp.New(`(?i)^\s*(?:[A-Z0-9]+\s+)?DOOR\s+(?:AND
 func (rv *review) doorRulesActive() bool {
 	for _, r := range rv.eng.rules {
 		if r.Topic == "egress.doors" && rv.occupancyApplies(r) {
-			if _, ok := valueReaders[r.ID]; ok {
+			if r.Measure == model.DoorClearWidth {
 				return true
 			}
 		}
@@ -847,17 +846,7 @@ func (rv *review) doorCoverage(pages []*pageView) []string {
 		if !titled {
 			continue
 		}
-		lp := pv.Layout()
-		table, sized := false, false
-		for _, tb := range lp.Tables {
-			if !isDoorSchedule(lp, tb) {
-				continue
-			}
-			table = true
-			if headerColumns(lp, tb, doorSizeHeaderRe, doorMarkHeaderRe) != nil {
-				sized = true
-			}
-		}
+		table, sized := pv.DoorSchedules()
 		switch {
 		case !table:
 			out = append(out, fmt.Sprintf("The door schedule on %s could not be read as a table, so door widths were not checked.", pv.pageName()))
@@ -900,11 +889,11 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 	}
 	var named []*pageView
 	for _, pv := range pages {
-		if !pv.Readable || existingRe.MatchString(pv.Ident.Title) {
+		if !pv.Readable || model.NamesExisting(pv.Ident.Title) {
 			continue
 		}
 		for li, l := range pv.Lines {
-			if pv.matches(guardLineRe, li) && !guardLookRe.MatchString(l.Text) {
+			if pv.matches(guardLineRe, li) && !model.GuardLookAlike(l.Text) {
 				named = append(named, pv)
 				break
 			}
@@ -917,16 +906,12 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 		if !pv.Readable {
 			continue
 		}
-		for li := range pv.Lines {
+		for _, q := range pv.QuantitiesOf(model.GuardHeight) {
 			for _, r := range rules {
-				if r.Pattern != nil && pv.find(r.Pattern, li) != nil {
+				if r.judges(q) {
 					return nil
 				}
 			}
-		}
-		pn := rv.notesOf(pv)
-		if pn.mayRead(guardKeys) && len(readGuardNotes(pv, pv.Layout(), pn, nil)) > 0 {
-			return nil
 		}
 	}
 	verb := "names"

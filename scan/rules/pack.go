@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
 )
@@ -56,7 +57,8 @@ func (r Ref) String() string {
 	return strings.Join(strings.Fields(r.Code+" "+r.Edition+" "+r.Section), " ")
 }
 
-// Rule is one loaded rule. Either Pattern (a word matcher with an optional
+// Rule is one loaded rule. One of Measure (a quantity of the document
+// model judged against limits), Pattern (a word matcher with an optional
 // numeric condition) or Check (a named Go check) is set.
 type Rule struct {
 	ID         string
@@ -67,6 +69,19 @@ type Rule struct {
 	Refs       []Ref
 	SheetTypes []string // empty: every sheet type
 	Occupancy  string
+
+	// Measure names the model quantity the rule judges (riser height,
+	// guard height, …); Except lists the typed contexts it leaves alone (an
+	// existing stair, the open side of a stair, a bathroom's ceiling) and
+	// Only those it is limited to (a means of egress's ceiling, an egress
+	// door). OneSuffices: the code asks for one such element (one egress
+	// door per dwelling), so one compliant value answers the rule.
+	Measure     model.QuantityKind
+	Except      model.Tag
+	ExceptNames []string
+	Only        model.Tag
+	OnlyNames   []string
+	OneSuffices bool
 
 	Pattern  *textmatch.Regexp
 	Unless   *textmatch.Regexp // a line matching Unless is not evidence for this rule
@@ -411,6 +426,7 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 		confNode, sevNode, patternNode, unlessNode, quantityNode, minNode, maxNode *yaml.Node
 		rationaleNode, checkNode, refsNode, condNode, matchNode, idNode            *yaml.Node
 		doubtfulNode, doubtfulConfNode, plausibleNode                              *yaml.Node
+		measureNode, exceptNode, onlyNode                                          *yaml.Node
 	)
 	l.fields(n, map[string]func(*yaml.Node){
 		"id":            func(v *yaml.Node) { idNode = v; r.ID = l.str(v) },
@@ -421,6 +437,9 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 		"governingRefs": func(v *yaml.Node) { refsNode = v },
 		"rationale":     func(v *yaml.Node) { rationaleNode = v; r.Rationale = l.str(v) },
 		"check":         func(v *yaml.Node) { checkNode = v; r.Check = l.str(v) },
+		"measure":       func(v *yaml.Node) { measureNode = v; r.Measure = model.QuantityKind(l.str(v)) },
+		"except":        func(v *yaml.Node) { exceptNode = v },
+		"only":          func(v *yaml.Node) { onlyNode = v },
 		"params": func(v *yaml.Node) {
 			r.Params = map[string]string{}
 			if v.Kind != yaml.MappingNode {
@@ -473,6 +492,7 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 				"doubtfulUntil":      func(s *yaml.Node) { doubtfulNode = s },
 				"doubtfulConfidence": func(s *yaml.Node) { doubtfulConfNode = s },
 				"absent":             func(s *yaml.Node) { r.Absent = l.boolean(s) },
+				"oneSuffices":        func(s *yaml.Node) { r.OneSuffices = l.boolean(s) },
 				"scope": func(s *yaml.Node) {
 					r.Scope = l.str(s)
 					if r.Scope != "set" && r.Scope != "sheet" {
@@ -510,9 +530,21 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 	}
 
 	var vars map[string]bool
+	given := 0
+	for _, n := range []*yaml.Node{checkNode, matchNode, measureNode} {
+		if n != nil {
+			given++
+		}
+	}
+	if measureNode == nil && (exceptNode != nil || onlyNode != nil) {
+		l.fail(orNode(exceptNode, onlyNode), "rule %s: except and only qualify a measure", r.ID)
+	}
+	if r.OneSuffices && measureNode == nil {
+		l.fail(condNode, "rule %s: oneSuffices qualifies a measure", r.ID)
+	}
 	switch {
-	case checkNode != nil && matchNode != nil:
-		l.fail(checkNode, "rule %s: give either check or match, not both", r.ID)
+	case given > 1:
+		l.fail(n, "rule %s: give one of measure, match or check", r.ID)
 	case checkNode != nil:
 		spec, ok := checks[r.Check]
 		if !ok {
@@ -544,12 +576,15 @@ func (l *loader) rule(n *yaml.Node, p *pack) *Rule {
 			}
 		}
 		vars = setOf(append([]string{"refs", "sheet"}, spec.vars...))
+	case measureNode != nil:
+		vars = l.measure(r, measureNode, exceptNode, onlyNode, minNode, maxNode, condNode, n)
+		l.doubtful(r, doubtfulNode, doubtfulConfNode)
 	case matchNode != nil:
 		vars = l.matcher(r, patternNode, unlessNode, quantityNode, minNode, maxNode, matchNode)
 		l.doubtful(r, doubtfulNode, doubtfulConfNode)
 		l.plausible(r, plausibleNode)
 	default:
-		l.fail(n, "rule %s: needs a match or a check", r.ID)
+		l.fail(n, "rule %s: needs a measure, a match or a check", r.ID)
 	}
 	if vars != nil && rationaleNode != nil {
 		for _, m := range templateVarRe.FindAllStringSubmatch(r.Rationale, -1) {
@@ -694,18 +729,7 @@ func (l *loader) matcher(r *Rule, patternNode, unlessNode, quantityNode, minNode
 			l.fail(patternNode, "rule %s: min/max need a {length}, {slope}, {area}, {count} or {number} placeholder", r.ID)
 			return nil
 		}
-		parse := func(n *yaml.Node) *float64 {
-			if n == nil {
-				return nil
-			}
-			v, err := ParseQuantity(r.Quantity, n.Value)
-			if err != nil {
-				l.fail(n, "rule %s: limit %q is not a %s: %v", r.ID, n.Value, r.Quantity, err)
-				return nil
-			}
-			return &v
-		}
-		r.Min, r.Max = parse(minNode), parse(maxNode)
+		r.Min, r.Max = l.limit(r, minNode), l.limit(r, maxNode)
 		if r.Min != nil && r.Max != nil && *r.Min > *r.Max {
 			l.fail(minNode, "rule %s: min %s is above max %s", r.ID, r.MinText, r.MaxText)
 		}
@@ -725,6 +749,73 @@ func (l *loader) matcher(r *Rule, patternNode, unlessNode, quantityNode, minNode
 		vars["max"], vars["limit"] = true, true
 	}
 	return vars
+}
+
+// measure validates a measured rule: a quantity the model reads, typed
+// contexts it knows, and a min or max in the quantity's unit.
+func (l *loader) measure(r *Rule, measureNode, exceptNode, onlyNode, minNode, maxNode, condNode, ruleNode *yaml.Node) map[string]bool {
+	if !r.Measure.Known() {
+		var names []string
+		for _, k := range model.QuantityKinds() {
+			names = append(names, fmt.Sprintf("%s (%s)", k, k.Describe()))
+		}
+		l.fail(measureNode, "rule %s: measure %q: the model reads %s", r.ID, r.Measure, strings.Join(names, ", "))
+		return nil
+	}
+	r.Quantity = r.Measure.Unit()
+	tags := func(n *yaml.Node) (model.Tag, []string) {
+		if n == nil {
+			return 0, nil
+		}
+		var t model.Tag
+		names := l.strList(n)
+		for i, name := range names {
+			tag, ok := model.ParseTag(name)
+			if !ok {
+				l.fail(n.Content[i], "rule %s: unknown context %q (known: %s)", r.ID, name, strings.Join(model.TagNames(), ", "))
+				continue
+			}
+			t |= tag
+		}
+		return t, names
+	}
+	r.Except, r.ExceptNames = tags(exceptNode)
+	r.Only, r.OnlyNames = tags(onlyNode)
+	if r.Except&r.Only != 0 {
+		l.fail(exceptNode, "rule %s: a context is both excepted and required", r.ID)
+	}
+	if minNode == nil && maxNode == nil {
+		l.fail(orNode(condNode, ruleNode), "rule %s: a measure needs a condition with min or max", r.ID)
+		return nil
+	}
+	if r.Present || r.Absent {
+		l.fail(condNode, "rule %s: present/absent are for match rules", r.ID)
+	}
+	r.Min, r.Max = l.limit(r, minNode), l.limit(r, maxNode)
+	if r.Min != nil && r.Max != nil && *r.Min > *r.Max {
+		l.fail(minNode, "rule %s: min %s is above max %s", r.ID, r.MinText, r.MaxText)
+	}
+	vars := setOf([]string{"refs", "sheet", "text", "value", "measured"})
+	if minNode != nil {
+		vars["min"], vars["limit"] = true, true
+	}
+	if maxNode != nil {
+		vars["max"], vars["limit"] = true, true
+	}
+	return vars
+}
+
+// limit parses a min or max in the rule's quantity.
+func (l *loader) limit(r *Rule, n *yaml.Node) *float64 {
+	if n == nil {
+		return nil
+	}
+	v, err := ParseQuantity(r.Quantity, n.Value)
+	if err != nil {
+		l.fail(n, "rule %s: limit %q is not a %s: %v", r.ID, n.Value, r.Quantity, err)
+		return nil
+	}
+	return &v
 }
 
 // expandPattern replaces each placeholder with a "value" capture of its

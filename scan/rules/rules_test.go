@@ -15,7 +15,7 @@ type ruleCase struct {
 }
 
 var ruleCases = []ruleCase{
-	{"irc-r311.7.5.1-riser-height", OccupancyResidential, []string{`14 RISERS @ 8"`, `RISER HEIGHT: 7 7/8"`, `RISER 200 MM`}, []string{`14 RISERS @ 7 3/4"`, `RISER 7-1/2 IN`, `14 RISERS`}},
+	{"irc-r311.7.5.1-riser-height", OccupancyResidential, []string{`14 RISERS @ 8"`, `RISER HEIGHT: 7 7/8"`}, []string{`14 RISERS @ 7 3/4"`, `RISER 7-1/2 IN`, `14 RISERS`, `RISER 200 MM`}},
 	{"irc-r311.7.5.1-riser-computed", OccupancyResidential, []string{`TOTAL RISE 9'-0" 13 RISERS`}, []string{`TOTAL RISE 9'-0" 14 RISERS`}},
 	{"irc-r311.7.5.1-riser-uniformity", OccupancyResidential, []string{`RISERS 7" TO 7 1/2"`, `TOTAL RISE 8'-0" 12 RISERS @ 7 1/2"`}, []string{`RISERS 7 1/4" TO 7 1/2"`, `TOTAL RISE 7'-6" 12 RISERS @ 7 1/2"`}},
 	{"irc-r311.7.5.2-tread-depth", OccupancyResidential, []string{`TREAD 9 1/2"`, `13 TREADS @ 9"`}, []string{`TREAD 10"`, `TREAD 10 1/2"`, `WINDER TREAD 6"`}},

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"planreview/scan/plangen"
 )
@@ -18,12 +19,29 @@ func codeSheet(occupancy string) plangen.SheetSpec {
 		Labels: plangen.Notes(120, 140, lines...)}
 }
 
+// measuredRules are the ids of the packs' measured rules.
+var measuredRules = func() map[string]bool {
+	lib, err := LoadLibrary(Packs())
+	if err != nil {
+		panic(err)
+	}
+	out := map[string]bool{}
+	for _, p := range lib.packs {
+		for _, r := range p.Rules {
+			if r.Measure != "" {
+				out[r.ID] = true
+			}
+		}
+	}
+	return out
+}()
+
 // codeRuleHits lists "rule sheet: anchor text" for the findings of the
-// rules that have value readers.
+// measured rules.
 func codeRuleHits(fs []Finding) []string {
 	var out []string
 	for _, f := range fs {
-		if _, ok := valueReaders[f.RuleID]; !ok {
+		if !measuredRules[f.RuleID] {
 			continue
 		}
 		text := ""
@@ -36,7 +54,7 @@ func codeRuleHits(fs []Finding) []string {
 	return out
 }
 
-func TestCodeValuesResidentialPDF(t *testing.T) {
+func TestMeasuredResidentialPDF(t *testing.T) {
 	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160, 120, 200},
 		[]string{"MARK", "LOCATION", "SIZE", "TYPE", "REMARKS"},
 		[]string{"101", "FRONT ENTRY", `2'-6" X 6'-8"`, "A", "SOLID CORE"},
@@ -113,7 +131,7 @@ func concatLabels(groups ...[]plangen.LabelSpec) []plangen.LabelSpec {
 	return out
 }
 
-func TestCodeValuesCommercialPDF(t *testing.T) {
+func TestMeasuredCommercialPDF(t *testing.T) {
 	doorLabels, doorRules := table(120, 900, []float64{60, 220, 120, 120, 200},
 		[]string{"DOOR NO.", "ROOM", "WIDTH", "HEIGHT", "REMARKS"},
 		[]string{"100A", "MAIN ENTRANCE", `2'-6"`, `7'-0"`, ""},
@@ -166,7 +184,7 @@ func TestCodeValuesCommercialPDF(t *testing.T) {
 
 // A stair guard may be 34 in on the open side of a stair (IRC R312.1.2
 // exception): a guard height read in a stair's note is not judged.
-func TestCodeValuesStairGuardPDF(t *testing.T) {
+func TestMeasuredStairGuardPDF(t *testing.T) {
 	fs := reviewPDF(t,
 		codeSheet(OccupancyResidential),
 		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14,
@@ -179,7 +197,7 @@ func TestCodeValuesStairGuardPDF(t *testing.T) {
 
 // An amended limit applies to values read by the readers as to the
 // pack's own patterns.
-func TestCodeValuesAmendedLimit(t *testing.T) {
+func TestMeasuredAmendedLimit(t *testing.T) {
 	e := loadAll(t)
 	j, err := e.ForJurisdiction(Jurisdiction{Overrides: map[string]Override{
 		"irc-r311.7.5.1-riser-height": {Values: map[string]string{"max": `7 1/2"`}, SetBy: "Test County amendment"}}})
@@ -198,7 +216,7 @@ func TestCodeValuesAmendedLimit(t *testing.T) {
 
 // A stair's data given as labelled values and as a schedule's columns;
 // a plumbing riser's size is not a stair riser.
-func TestCodeValuesLabelledPDF(t *testing.T) {
+func TestMeasuredLabelledPDF(t *testing.T) {
 	stairLabels, stairRules := table(120, 900, []float64{120, 120, 120, 160},
 		[]string{"STAIR", "RISER", "TREAD", "WIDTH"},
 		[]string{"S1", `7 1/2"`, `11"`, `3'-8"`},
@@ -224,7 +242,7 @@ func TestCodeValuesLabelledPDF(t *testing.T) {
 
 // The IRC asks for one egress door: a compliant entry door in the schedule
 // silences a narrower second entry.
-func TestCodeValuesOneEgressDoorPDF(t *testing.T) {
+func TestMeasuredOneEgressDoorPDF(t *testing.T) {
 	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160},
 		[]string{"MARK", "LOCATION", "SIZE"},
 		[]string{"101", "FRONT ENTRY", "3068"},
@@ -237,33 +255,10 @@ func TestCodeValuesOneEgressDoorPDF(t *testing.T) {
 	}
 }
 
-func TestDoorWidth(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want float64
-		ok   bool
-	}{
-		{`3'-0"`, 36, true},
-		{`2'-8" X 6'-8"`, 32, true},
-		{`6'-8" x 3'-0"`, 36, true}, // height first: the smaller is the width
-		{"3068", 36, true},
-		{"2868", 32, true},
-		{"3070", 36, true},
-		{"2X4", 0, false},
-		{"900 X 2100", 0, false}, // metric: never read
-		{"A", 0, false},
-	} {
-		got, _, ok := doorWidth(c.in)
-		if ok != c.ok || ok && got != c.want {
-			t.Errorf("doorWidth(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // Window schedules: the net clear opening of the rows marked as emergency
 // escape openings; not a unit or rough-opening size, not an unmarked
 // window, not a metric schedule.
-func TestCodeValuesEscapeOpeningPDF(t *testing.T) {
+func TestMeasuredEscapeOpeningPDF(t *testing.T) {
 	winLabels, winRules := table(120, 900, []float64{60, 180, 160, 220, 100},
 		[]string{"MARK", "ROOM", "SIZE", "NET CLEAR OPENING (SF)", "EGRESS"},
 		[]string{"W1", "BEDROOM 1", "3050", "5.2", "YES"},
@@ -304,7 +299,7 @@ func TestCodeValuesEscapeOpeningPDF(t *testing.T) {
 // A label alone on its line with its value just under or over it, as on
 // stair sections; a label with no value near it, or near an existing
 // stair, reads nothing.
-func TestCodeValuesStackedPDF(t *testing.T) {
+func TestMeasuredStackedPDF(t *testing.T) {
 	fs := reviewPDF(t, codeSheet(OccupancyResidential),
 		plangen.SheetSpec{Number: "A-301", Title: "STAIR SECTION", Date: "2026-03-02", Scale: scale14,
 			Labels: concatLabels(plangen.Notes(120, 140, "STAIR A", "HEADROOM", `6'-4"`),
@@ -318,5 +313,72 @@ func TestCodeValuesStackedPDF(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("code-rule findings:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// A measured rule names a quantity the model reads and contexts it knows;
+// the loader says which, with file and line.
+func TestMeasuredRuleValidation(t *testing.T) {
+	header := "pack: p\nkind: completeness\nrules:\n"
+	good := `  - id: ok-rule
+    title: T
+    topic: t
+    severity: low
+    confidence: 0.5
+    governingRefs: [{code: IBC, edition: "2021", section: "1"}]
+    measure: riser-height
+    except: [existing, stair]
+    condition: {max: '7 3/4"'}
+    rationale: '{value} ({measured}) over {limit}: {text}'
+`
+	tests := []struct {
+		name, body, want string
+	}{
+		{"unknown measure", strings.Replace(good, "measure: riser-height", "measure: riser-hieght", 1), `p/r.yaml:10: rule ok-rule: measure "riser-hieght": the model reads ceiling-height (ceiling height)`},
+		{"unknown context", strings.Replace(good, "[existing, stair]", "[existing, stairs]", 1), `p/r.yaml:11: rule ok-rule: unknown context "stairs"`},
+		{"except and only", good + "    only: [stair]\n", `rule ok-rule: a context is both excepted and required`},
+		{"measure and match", good + "    match: {pattern: 'X {length}'}\n", `rule ok-rule: give one of measure, match or check`},
+		{"except without measure", strings.Replace(good, "measure: riser-height", "match: {pattern: 'X {length}'}", 1), `rule ok-rule: except and only qualify a measure`},
+		{"no limit", strings.Replace(good, "condition: {max: '7 3/4\"'}", "condition: {present: true}", 1), `rule ok-rule: a measure needs a condition with min or max`},
+		{"limit in another unit", strings.Replace(good, `max: '7 3/4"'`, `max: '5 SF'`, 1), `rule ok-rule: limit "5 SF" is not a length`},
+		{"area measure", strings.Replace(strings.Replace(good, "measure: riser-height", "measure: escape-opening-area", 1), `max: '7 3/4"'`, `min: '5.7 SF'`, 1), ""},
+		{"oneSuffices without measure", strings.Replace(strings.Replace(good, "measure: riser-height\n    except: [existing, stair]", "match: {pattern: 'X {length}'}", 1), `{max: '7 3/4"'}`, `{max: '7 3/4"', oneSuffices: true}`, 1), `rule ok-rule: oneSuffices qualifies a measure`},
+	}
+	for _, tc := range tests {
+		_, err := Load(fstest.MapFS{"p/r.yaml": {Data: []byte(header + tc.body)}}, nil)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Load(fstest.MapFS{"p/r.yaml": {Data: []byte(header + good)}}, nil); err != nil {
+		t.Errorf("valid pack: %v", err)
+	}
+}
+
+// Look-alikes the rules must not judge: a legend's sample room tag, an
+// existing stair's note, a metric sheet's stair and guard.
+func TestMeasuredLookAlikesPDF(t *testing.T) {
+	meanings := []string{"ROOM NAME TAG", "CEILING HEIGHT TAG", "DOOR TAG DESIGNATION", "WINDOW TAG DESIGNATION", "SECTION INDICATOR"}
+	var legend []plangen.LabelSpec
+	for i, m := range meanings {
+		legend = append(legend, plangen.LabelSpec{Text: m, Left: 300, Top: 140 + float64(i)*22, Size: 9})
+	}
+	for i, s := range []string{"NAME", `6'-0" CLG.`, "101", "A", "1"} {
+		legend = append(legend, plangen.LabelSpec{Text: s, Left: 200, Top: 140 + float64(i)*22, Size: 9})
+	}
+	fs := reviewPDF(t, codeSheet(OccupancyResidential),
+		plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
+			Labels: concatLabels(plangen.Notes(200, 110, "LEGEND"), legend,
+				plangen.Notes(1200, 700, "EXISTING STAIR TO REMAIN", `8 1/2" RISE`, `HANDRAIL HEIGHT 40"`))},
+		plangen.SheetSpec{Number: "A-201", Title: "STAIR SECTION", Date: "2026-03-02", Scale: "1:50",
+			Labels: plangen.Notes(120, 140, "STAIR 1", "17 RISERS @ 210 MM", "TREAD 230 MM", "GUARD HEIGHT 0.8 M", "CEILING HEIGHT 2.0 M")})
+	if got := codeRuleHits(fs); len(got) != 0 {
+		t.Errorf("look-alikes judged: %v", got)
 	}
 }
