@@ -142,7 +142,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestResolveValueAmbiguous(t *testing.T) {
 	all := library(t).Rules()
-	ibc := []CodeRef{{"IBC", "2021"}}
+	ibc := []CodeRef{{Code: "IBC", Edition: "2021"}}
 	if _, err := ResolveValue(all, ibc, "1011.5.2", "min"); err == nil || !strings.Contains(err.Error(), "qualify it as RULE_ID.min") {
 		t.Errorf("min of 1011.5.2 (riser 4 in, tread 11 in): %v", err)
 	}
@@ -150,7 +150,7 @@ func TestResolveValueAmbiguous(t *testing.T) {
 	if err != nil || len(targets) != 1 || targets[0].Rule.ID != "ibc-1011.5.2-tread-depth" {
 		t.Errorf("qualified: %v %v", targets, err)
 	}
-	targets, err = ResolveValue(all, []CodeRef{{"IRC", "2021"}}, "R311.7.5.1", "max")
+	targets, err = ResolveValue(all, []CodeRef{{Code: "IRC", Edition: "2021"}}, "R311.7.5.1", "max")
 	if err != nil || len(targets) != 2 {
 		t.Errorf("max of R311.7.5.1 (stated and computed riser): %v %v", targets, err)
 	}

@@ -28,15 +28,19 @@ func (t *AdoptionTable) Presume(place rules.Place, date string) *Presumption {
 	if place.Outside != "" {
 		return nil
 	}
-	// A state code stated on the sheets names its state outright.
+	// A state code stated on the sheets (or the state's codes named as a
+	// whole) names its state outright.
 	for _, sc := range place.Codes {
-		for _, a := range t.Adoptions {
-			if strings.EqualFold(a.Code, sc.Family) && stateOf(a.Jurisdiction) != "" {
-				if p := t.inForce(stateOf(a.Jurisdiction), date); p != nil {
-					p.From = fmt.Sprintf("the codes the sheets state (%s)", sc.Text)
-					return p
-				}
-			}
+		j := sc.Jurisdiction
+		if j == "" {
+			j = t.JurisdictionOf(sc.Family)
+		}
+		if stateOf(j) == "" {
+			continue
+		}
+		if p := t.inForce(j, date); p != nil {
+			p.From = fmt.Sprintf("the codes the sheets state (%s)", sc.Text)
+			return p
 		}
 	}
 	// Addresses in more than one state are a firm's beside the project's
