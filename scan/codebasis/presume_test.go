@@ -97,7 +97,18 @@ func TestPresumeStatesByDate(t *testing.T) {
 		{at("OR", "PORTLAND, OR 97201"), "2023-01-01", "ORSC 2021, OSSC 2022"},
 		{at("MA", "BOSTON, MA 02108"), "2025-01-01", "MA-BC 10th, MA-RC 10th"},
 		{at("NJ", "TRENTON, NJ 08608"), "2021-01-01", "NJ-BC 2018, NJ-RC 2018"},
+		{at("PA", "HARRISBURG, PA 17101"), "2025-12-31", "PA-BC 2018, PA-RC 2018"},
+		{at("PA", "HARRISBURG, PA 17101"), "2026-01-01", "PA-BC 2021, PA-RC 2021"},
+		{at("SC", "COLUMBIA, SC 29201"), "2022-12-31", "SC-BC 2018, SC-RC 2018"},
+		{at("SC", "COLUMBIA, SC 29201"), "2023-01-01", "SC-BC 2021, SC-RC 2021"},
+		{at("GA", "ATLANTA, GA 30303"), "2019-12-31", ""},
+		{at("GA", "ATLANTA, GA 30303"), "2020-01-01", "GA-BC 2018, GA-RC 2018"},
 		{at("TX", "AUSTIN, TX 78701"), "2025-01-01", ""},
+		// A code stated with its edition comes before the address; a
+		// code named without one comes after it.
+		{rules.Place{Codes: []rules.StatedCode{{Text: "2018 VCC", Family: "VCC", Edition: "2018", Jurisdiction: "ocd-division/country:us/state:va"}}, States: []string{"CT"}, Addresses: []string{"KENT, CT 06757"}}, "2025-01-01", "VCC 2021, VRC 2021"},
+		{rules.Place{Codes: []rules.StatedCode{{Text: "VIRGINIA CONSTRUCTION CODE", Family: "VCC", Jurisdiction: "ocd-division/country:us/state:va"}}, States: []string{"CT"}, Addresses: []string{"KENT, CT 06757"}}, "2025-01-01", "CT-BC 2022, CT-RC 2022"},
+		{rules.Place{Codes: []rules.StatedCode{{Text: "VIRGINIA CONSTRUCTION CODE", Family: "VCC", Jurisdiction: "ocd-division/country:us/state:va"}}, States: []string{"CT", "VA"}, Addresses: []string{"KENT, CT 06757", "RICHMOND, VA 23219"}}, "2025-01-01", "VCC 2021, VRC 2021"},
 		{at("AZ", "PHOENIX, AZ 85004"), "2025-01-01", ""},
 		{at("CO", "DENVER, CO 80202"), "2025-01-01", ""},
 	} {
@@ -147,6 +158,8 @@ func TestPresumeFromStatedCodes(t *testing.T) {
 		{"2021 OREGON RESIDENTIAL SPECIALTY CODE (ORSC)", "2022-02-01", "ORSC 2021, OSSC 2019", "ORSC 2021"},
 		{"FLORIDA BUILDING CODE - RESIDENTIAL, 8TH EDITION (2023)", "2024-03-01", "FBC 2023, FBCR 2023", "FBCR 2023"},
 		{"CODE: 780 CMR 9TH EDITION", "2020-01-01", "MA-BC 9th, MA-RC 9th", ""},
+		{"2018 SOUTH CAROLINA RESIDENTIAL CODE", "2021-01-01", "SC-BC 2018, SC-RC 2018", "SC-RC 2018"},
+		{"PER THE PA UCC", "2026-03-01", "PA-BC 2021, PA-RC 2021", ""},
 		// Model codes name no state; "OBC" is also Ontario's.
 		{"APPLICABLE CODES: 2021 IBC, 2021 IRC", "2025-01-01", "", ""},
 		{"2012 OBC DIVISION B", "2025-01-01", "", ""},

@@ -28,7 +28,7 @@ func TestEmbeddedTable(t *testing.T) {
 		}
 		states[a.Jurisdiction] = true
 	}
-	for _, st := range []string{"ca", "fl", "in", "va", "ct", "wa", "nc", "mn", "oh", "or", "ma", "nj"} {
+	for _, st := range []string{"ca", "fl", "in", "va", "ct", "wa", "nc", "mn", "oh", "or", "ma", "nj", "pa", "sc", "ga"} {
 		if !states["ocd-division/country:us/state:"+st] {
 			t.Errorf("state %s missing", st)
 		}
@@ -54,6 +54,9 @@ func TestEmbeddedTable(t *testing.T) {
 		{"ORSC", "2023", "IRC", "2021", "2023-10-01"},
 		{"MA-BC", "10th", "IBC", "2021", "2024-10-11"},
 		{"NJ-RC", "2021", "IRC", "2021", "2022-09-06"},
+		{"PA-BC", "2021", "IBC", "2021", "2026-01-01"},
+		{"SC-RC", "2018", "IRC", "2018", "2020-01-01"},
+		{"GA-BC", "2018", "IBC", "2018", "2020-01-01"},
 	} {
 		a, ok := table.Find(tc.code, tc.edition)
 		if !ok || a.BasedOn.Code != tc.base || a.BasedOn.Edition != tc.baseEdition || a.Effective != tc.effective {
@@ -83,7 +86,7 @@ func TestPrintedForms(t *testing.T) {
 			t.Errorf("%q: %q %q %v", tc.form, code, j, ok)
 		}
 	}
-	for _, form := range []string{"IBC", "OBC", "STATE BUILDING CODE", "MSBC"} {
+	for _, form := range []string{"IBC", "OBC", "STATE BUILDING CODE", "MSBC", "UCC"} {
 		if code, j, ok := table.Printed(form); ok {
 			t.Errorf("%q read as %q %q", form, code, j)
 		}
