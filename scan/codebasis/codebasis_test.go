@@ -41,27 +41,6 @@ func TestExamplesParse(t *testing.T) {
 	}
 }
 
-func TestAdoptionTable(t *testing.T) {
-	table, err := Adoptions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ code, edition, base, baseEdition, effective string }{
-		{"CBC", "2022", "IBC", "2021", "2023-01-01"},
-		{"CRC", "2022", "IRC", "2021", "2023-01-01"},
-		{"CBC", "2025", "IBC", "2024", "2026-01-01"},
-		{"CRC", "2025", "IRC", "2024", "2026-01-01"},
-		{"FBC", "2023", "IBC", "2021", "2023-12-31"},
-		{"FBCR", "2023", "IRC", "2021", "2023-12-31"},
-		{"NYCBC", "2022", "IBC", "2015", "2022-11-07"},
-	} {
-		a, ok := table.Find(tc.code, tc.edition)
-		if !ok || a.BasedOn.Code != tc.base || a.BasedOn.Edition != tc.baseEdition || a.Effective != tc.effective || len(a.Sources) == 0 {
-			t.Errorf("%s %s: %+v %v", tc.code, tc.edition, a, ok)
-		}
-	}
-}
-
 const minimal = `schemaVersion: local-law-snapshot-v1
 jurisdictionId: ocd-division/country:us/state:ca/county:marin
 name: County of Marin, California

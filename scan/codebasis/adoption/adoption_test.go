@@ -39,6 +39,11 @@ func TestEmbeddedTable(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ code, edition, base, baseEdition, effective string }{
+		{"CBC", "2022", "IBC", "2021", "2023-01-01"},
+		{"CRC", "2025", "IRC", "2024", "2026-01-01"},
+		{"FBC", "2023", "IBC", "2021", "2023-12-31"},
+		{"FBCR", "2023", "IRC", "2021", "2023-12-31"},
+		{"NYCBC", "2022", "IBC", "2015", "2022-11-07"},
 		{"VCC", "2018", "IBC", "2018", "2021-07-01"},
 		{"VRC", "2021", "IRC", "2021", "2024-01-18"},
 		{"CT-BC", "2018", "IBC", "2015", "2018-10-01"},
