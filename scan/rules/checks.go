@@ -372,7 +372,9 @@ func (rv *review) adoptedText() string {
 
 func checkCodeEditionStated(rv *review, r *Rule) []observation {
 	where, ok := rv.codeAnalysisExpected()
-	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !ok {
+	// A state's codes named as a whole with their edition ("2018 NORTH
+	// CAROLINA STATE BUILDING CODE") state an edition too.
+	if len(rv.facts.codes) > 0 || len(rv.facts.stateEditions) > 0 || rv.firstReadable() == nil || !ok {
 		return nil
 	}
 	adopted := rv.adoptedText()

@@ -28,6 +28,7 @@ type setFacts struct {
 	groups         []hit  // occupancy groups stated
 	codes          []hit  // code statements: group = code family (IBC), extra = edition
 	stateNames     []hit  // the adoption table's names: group = its code ("" for a state's codes as a whole), extra = its division
+	stateEditions  []hit  // a state's codes named as a whole with an edition ("2018 NORTH CAROLINA STATE BUILDING CODE"): an edition stated, of no one code; extra = edition
 	construction   []hit
 	sprinklerStmts []hit
 	sprinklered    bool
@@ -229,9 +230,11 @@ func gatherFacts(pages []*pageView) setFacts {
 					}
 					if tname := sub("tname"); tname != "" {
 						// A name of a state's codes as a whole names no
-						// one code: it places the project (stateNames).
+						// one code to judge: it states an edition and
+						// places the project (stateNames).
 						code, _, _ := adoptions.Printed(tname)
 						if code == "" {
+							f.stateEditions = append(f.stateEditions, hit{pv: pv, line: li, text: l.Text[m[0]:m[1]], extra: sub("ed")})
 							continue
 						}
 						family = code
