@@ -103,6 +103,7 @@ func TestPresumeStatesByDate(t *testing.T) {
 		{at("SC", "COLUMBIA, SC 29201"), "2023-01-01", "SC-BC 2021, SC-RC 2021"},
 		{at("GA", "ATLANTA, GA 30303"), "2019-12-31", ""},
 		{at("GA", "ATLANTA, GA 30303"), "2020-01-01", "GA-BC 2018, GA-RC 2018"},
+		{at("MI", "LANSING, MI 48933"), "2025-06-01", "MI-BC 2021, MI-RC 2018"},
 		{at("TX", "AUSTIN, TX 78701"), "2025-01-01", ""},
 		// A code stated with its edition comes before the address; a
 		// code named without one comes after it.

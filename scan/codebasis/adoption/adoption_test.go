@@ -28,7 +28,7 @@ func TestEmbeddedTable(t *testing.T) {
 		}
 		states[a.Jurisdiction] = true
 	}
-	for _, st := range []string{"ca", "fl", "in", "va", "ct", "wa", "nc", "mn", "oh", "or", "ma", "nj", "pa", "sc", "ga"} {
+	for _, st := range []string{"ca", "fl", "in", "va", "ct", "wa", "nc", "mn", "oh", "or", "ma", "nj", "pa", "sc", "ga", "mi"} {
 		if !states["ocd-division/country:us/state:"+st] {
 			t.Errorf("state %s missing", st)
 		}
@@ -62,6 +62,8 @@ func TestEmbeddedTable(t *testing.T) {
 		{"PA-BC", "2021", "IBC", "2021", "2026-01-01"},
 		{"SC-RC", "2018", "IRC", "2018", "2020-01-01"},
 		{"GA-BC", "2018", "IBC", "2018", "2020-01-01"},
+		{"MI-BC", "2021", "IBC", "2021", "2025-04-09"},
+		{"MI-RC", "2018", "IRC", "2018", "2021-10-04"},
 	} {
 		a, ok := table.Find(tc.code, tc.edition)
 		if !ok || a.BasedOn.Code != tc.base || a.BasedOn.Edition != tc.baseEdition || a.Effective != tc.effective {
