@@ -22,34 +22,50 @@ type Presumption struct {
 
 // Presume reads the place the plans give and returns the law it presumes,
 // or nil when they name no state the adoption table holds (the configured
-// model codes then apply). A set the plans place outside the United
+// model codes then apply): a state code the sheets state with its edition,
+// else the state of the project address, else a state's code the sheets
+// name without an edition. A set the plans place outside the United
 // States presumes nothing: its scope decides that no US code applies.
 func (t *AdoptionTable) Presume(place rules.Place, date string) *Presumption {
 	if place.Outside != "" {
 		return nil
 	}
-	// A state code stated on the sheets names its state outright.
-	for _, sc := range place.Codes {
-		for _, a := range t.Adoptions {
-			if strings.EqualFold(a.Code, sc.Family) && stateOf(a.Jurisdiction) != "" {
-				if p := t.inForce(stateOf(a.Jurisdiction), date); p != nil {
-					p.From = fmt.Sprintf("the codes the sheets state (%s)", sc.Text)
-					return p
-				}
+	// A state code stated with its edition names its state outright; an
+	// address comes next, and a state's code named without an edition (in
+	// a general note: "COMPLY WITH THE WASHINGTON STATE BUILDING CODE")
+	// last, as the weakest of the three.
+	stated := func(withEdition bool) *Presumption {
+		for _, sc := range place.Codes {
+			if (sc.Edition != "") != withEdition {
+				continue
+			}
+			j := sc.Jurisdiction
+			if j == "" {
+				j = t.JurisdictionOf(sc.Family)
+			}
+			if stateOf(j) == "" {
+				continue
+			}
+			if p := t.inForce(j, date); p != nil {
+				p.From = fmt.Sprintf("the codes the sheets state (%s)", sc.Text)
+				return p
 			}
 		}
+		return nil
+	}
+	if p := stated(true); p != nil {
+		return p
 	}
 	// Addresses in more than one state are a firm's beside the project's
 	// (an architect from another state): which is the project's is not
-	// presumed.
-	if len(place.States) != 1 {
-		return nil
+	// presumed from them.
+	if len(place.States) == 1 {
+		if p := t.inForce("ocd-division/country:us/state:"+strings.ToLower(place.States[0]), date); p != nil {
+			p.From = fmt.Sprintf("the project address (%s)", place.Addresses[0])
+			return p
+		}
 	}
-	if p := t.inForce("ocd-division/country:us/state:"+strings.ToLower(place.States[0]), date); p != nil {
-		p.From = fmt.Sprintf("the project address (%s)", place.Addresses[0])
-		return p
-	}
-	return nil
+	return stated(false)
 }
 
 // stateOf is the state division of an adoption's jurisdiction; "" for a

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"planreview/lazyregexp"
+	"planreview/scan/codebasis/adoption"
 	"planreview/scan/rules"
 )
 
@@ -60,10 +61,7 @@ type Layer struct {
 }
 
 // CodeRef names a code and edition.
-type CodeRef struct {
-	Code    string `json:"code" yaml:"code"`
-	Edition string `json:"edition" yaml:"edition"`
-}
+type CodeRef = adoption.CodeRef
 
 // Amendment changes one section of the layer below.
 type Amendment struct {

@@ -374,7 +374,9 @@ func (rv *review) adoptedText() string {
 
 func checkCodeEditionStated(rv *review, r *Rule) []observation {
 	where, ok := rv.codeAnalysisExpected()
-	if len(rv.facts.codes) > 0 || rv.firstReadable() == nil || !ok {
+	// A state's codes named as a whole with their edition ("2018 NORTH
+	// CAROLINA STATE BUILDING CODE") state an edition too.
+	if len(rv.facts.codes) > 0 || len(rv.facts.stateEditions) > 0 || rv.firstReadable() == nil || !ok {
 		return nil
 	}
 	adopted := rv.adoptedText()
@@ -470,9 +472,12 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 		evidence: "no " + r.Params["field"]}}
 }
 
-// residentialCodes are the code families of one- and two-family dwellings
-// and townhouses: the IRC and the state codes based on it.
-var residentialCodes = map[string]bool{"IRC": true, "CRC": true, "FBCR": true}
+// residentialCode reports whether a code family is one of one- and
+// two-family dwellings and townhouses: the IRC and the adoption table's
+// codes based on it.
+func residentialCode(family string) bool {
+	return family == "IRC" || adoptions.ModelOf(family) == "IRC"
+}
 
 // underResidentialCode reports whether the set is a dwelling under the
 // residential code: it states one, and every occupancy it states is R-3
@@ -482,9 +487,9 @@ func underResidentialCode(f setFacts) bool {
 	residential, building := false, false
 	for _, c := range f.codes {
 		switch {
-		case residentialCodes[c.group]:
+		case residentialCode(c.group):
 			residential = true
-		case buildingFamilies[c.group]:
+		case buildingFamily(c.group):
 			building = true
 		}
 	}

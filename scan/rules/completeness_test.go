@@ -405,7 +405,10 @@ rules:
 // are judged through the model code they are based on.
 func TestStateCodesStated(t *testing.T) {
 	e := loadAll(t)
-	for _, stated := range []string{"2022 CALIFORNIA BUILDING CODE", "FLORIDA BUILDING CODE 8TH EDITION (2023)", "2022 NYC BUILDING CODE", "2019 CRC"} {
+	for _, stated := range []string{"2022 CALIFORNIA BUILDING CODE", "FLORIDA BUILDING CODE 8TH EDITION (2023)", "2022 NYC BUILDING CODE", "2019 CRC",
+		// The adoption table's names and abbreviations.
+		"2021 VIRGINIA CONSTRUCTION CODE", "VCC 2018", "2022 CT STATE BUILDING CODE", "2018 NCBC",
+		"OREGON STRUCTURAL SPECIALTY CODE, 2022 EDITION", "2018 NORTH CAROLINA STATE BUILDING CODE"} {
 		fs := reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: "+stated), textPage(2, "A-101", "PLAN"))
 		if got := byRule(fs, "completeness-code-edition-stated"); len(got) != 0 {
 			t.Errorf("%q: code edition reported as not stated", stated)
@@ -428,6 +431,18 @@ func TestStateCodesStated(t *testing.T) {
 	got := byRule(fs, "completeness-code-edition-current")
 	if len(got) != 1 || !strings.Contains(got[0].Rationale, "CRC 2019 (based on IRC 2018)") || !strings.Contains(got[0].Rationale, "IRC 2021") {
 		t.Errorf("code-edition-current through the bases: %+v", got)
+	}
+	// Under a state's codes (as presumed from the plans), a stated earlier
+	// edition of them is not current; a state's codes named as a whole
+	// are not judged.
+	va, err := e.ForJurisdiction(Jurisdiction{Base: adoptions.Base, Adopted: []AdoptedCode{{Code: "VCC", Edition: "2021"}, {Code: "VRC", Edition: "2021"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs = reviewPages(t, va, textPage(1, "G-001", "APPLICABLE CODES: 2018 VIRGINIA RESIDENTIAL CODE, 2021 VCC, 2021 VIRGINIA UNIFORM STATEWIDE BUILDING CODE"), textPage(2, "A-101", "PLAN"))
+	got = byRule(fs, "completeness-code-edition-current")
+	if len(got) != 1 || !strings.Contains(got[0].Rationale, "VRC 2018") || !strings.Contains(got[0].Rationale, "VRC 2021") {
+		t.Errorf("a Virginia code of an earlier edition: %+v", got)
 	}
 	// Without the bases (no jurisdiction) a state code is a statement only.
 	fs = reviewPages(t, e, textPage(1, "G-001", "APPLICABLE CODES: 2019 CALIFORNIA RESIDENTIAL CODE"), textPage(2, "A-101", "PLAN"))

@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
 	"planreview/lazyregexp"
+	"planreview/scan/codebasis/adoption"
 	"planreview/scan/textmatch"
 )
 
@@ -25,6 +27,8 @@ type setFacts struct {
 	occupancy      string // OccupancyResidential, OccupancyCommercial, or "" when not stated
 	groups         []hit  // occupancy groups stated
 	codes          []hit  // code statements: group = code family (IBC), extra = edition
+	stateNames     []hit  // the adoption table's names: group = its code ("" for a state's codes as a whole), extra = its division
+	stateEditions  []hit  // a state's codes named as a whole with an edition ("2018 NORTH CAROLINA STATE BUILDING CODE"): an edition stated, of no one code; extra = edition
 	construction   []hit
 	sprinklerStmts []hit
 	sprinklered    bool
@@ -42,16 +46,16 @@ var (
 	// Code statements: "2021 IBC", "IBC 2021", "2021 INTERNATIONAL BUILDING
 	// CODE", "2011 NEC", "5th Edition (2014) FBC", "NFPA 13 (2019)".
 	codeStatementRes = []*textmatch.Regexp{
-		// State and city codes by name: "2022 CALIFORNIA BUILDING CODE",
-		// "FLORIDA BUILDING CODE 8TH EDITION (2023)", "2022 NYC BUILDING CODE".
-		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<st>` + stateCodeNames + `)\s+(?P<sname>BUILDING|RESIDENTIAL)\s+CODE`),
-		lineSet.MustCompile(`(?i)\b(?P<st>` + stateCodeNames + `)\s+(?P<sname>BUILDING|RESIDENTIAL)\s+CODE\b[\s,\-]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
+		// State and city codes by the names the adoption table gives
+		// them: "2022 CALIFORNIA BUILDING CODE", "FLORIDA BUILDING CODE -
+		// RESIDENTIAL, 8TH EDITION (2023)", "2021 VIRGINIA CONSTRUCTION
+		// CODE".
+		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<tname>` + tableNames + `)\b`),
+		lineSet.MustCompile(`(?i)\b(?P<tname>` + tableNames + `)\b[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
 		// "INTERNATIONAL RESIDENTIAL CODE, 2021 EDITION", "INTERNATIONAL
 		// BUILDING CODE (2021)".
 		lineSet.MustCompile(`(?i)\bINTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE\s*[,\-–]?\s*\(?(?P<ed>20\d\d)\b`),
-		// "FLORIDA BUILDING CODE - RESIDENTIAL, 8TH EDITION (2023)".
-		lineSet.MustCompile(`(?i)\b(?P<st>FLORIDA)\s+BUILDING\s+CODE\s*[,\-–]\s*(?P<sname>RESIDENTIAL)\b[\s,\-]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
 		// Another state's code by name: "2021 OREGON RESIDENTIAL SPECIALTY
 		// CODE (ORSC)". The appliance holds no adoption of it; it is a
 		// code stated with its edition, named in the scope's "codes not
@@ -80,26 +84,61 @@ var (
 // read: stated, but neither sprinklered nor not.
 const sprinklerUnknown = "UNKNOWN"
 
-// codeFamilies are the code abbreviations a statement may name. Only the
-// families of adopted packs are judged for edition; the others still count
-// as "a code edition is stated".
-const codeFamilies = `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|FBC|CBC|CRC|NFPA\s?\d{1,4}[A-Z]?`
+// codeFamilies are the code abbreviations a statement may name: the model
+// codes' and the adoption table's. Only the families of adopted packs (and
+// the table's codes based on them) are judged for edition; the others
+// still count as "a code edition is stated".
+var codeFamilies = `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|NFPA\s?\d{1,4}[A-Z]?` + orEmpty(tableAbbreviations)
 
-// stateCodeNames are the state and city codes read by name; their
-// abbreviations are the adoption table's (scan/codebasis/adoptions.yaml),
-// which says what model code each is based on.
-const stateCodeNames = `CALIFORNIA|FLORIDA|NEW\s+YORK\s+CITY|NYC`
+// adoptions is the adoption table (scan/codebasis/adoption): the state and
+// city codes, the model codes they are based on, and the names plans print
+// for them. The rules read a code a sheet states by those names; nil when
+// the embedded table does not load (codebasis reports that error).
+var adoptions, _ = adoption.Load()
+
+// tableNames and tableAbbreviations are the table's printed forms as
+// alternations, longest first: names of several words (any run of spaces,
+// commas, colons or dashes between the words) and one-word abbreviations.
+var tableNames, tableAbbreviations = tableForms()
+
+func tableForms() (names, abbreviations string) {
+	if adoptions == nil {
+		return neverMatches, ""
+	}
+	ns, as := adoptions.Forms()
+	var alt []string
+	for _, n := range ns {
+		words := strings.Fields(n)
+		for i, w := range words {
+			words[i] = regexp.QuoteMeta(w)
+		}
+		alt = append(alt, strings.Join(words, `[\s,:\-–]+`))
+	}
+	for i, a := range as {
+		as[i] = regexp.QuoteMeta(a)
+	}
+	return strings.Join(alt, "|"), strings.Join(as, "|")
+}
+
+// neverMatches is an expression no text matches.
+const neverMatches = `[^\x00-\x{10FFFF}]`
+
+func orEmpty(alt string) string {
+	if alt == "" {
+		return ""
+	}
+	return "|" + alt
+}
+
+// tableNameRe finds a table name with or without an edition: a sheet that
+// names its state's code ("WASHINGTON STATE BUILDING CODE") places the
+// project in that state even where no edition is printed.
+var tableNameRe = lineSet.MustCompile(`(?i)\b(?:` + tableNames + `)\b`)
 
 // otherStateNames are the states whose codes are read by name without an
 // adoption in the table: the statement still counts as a code and edition
 // stated.
 const otherStateNames = `ALABAMA|ALASKA|ARIZONA|ARKANSAS|COLORADO|CONNECTICUT|DELAWARE|GEORGIA|HAWAII|IDAHO|ILLINOIS|INDIANA|IOWA|KANSAS|KENTUCKY|LOUISIANA|MAINE|MARYLAND|MASSACHUSETTS|MICHIGAN|MINNESOTA|MISSISSIPPI|MISSOURI|MONTANA|NEBRASKA|NEVADA|NEW\s+HAMPSHIRE|NEW\s+JERSEY|NEW\s+MEXICO|NEW\s+YORK(?:\s+STATE)?|NORTH\s+CAROLINA|NORTH\s+DAKOTA|OHIO|OKLAHOMA|OREGON|PENNSYLVANIA|RHODE\s+ISLAND|SOUTH\s+CAROLINA|SOUTH\s+DAKOTA|TENNESSEE|TEXAS|UTAH|VERMONT|VIRGINIA|WASHINGTON|WEST\s+VIRGINIA|WISCONSIN|WYOMING`
-
-var stateCodeFamily = map[string]string{
-	"CALIFORNIA BUILDING": "CBC", "CALIFORNIA RESIDENTIAL": "CRC",
-	"FLORIDA BUILDING": "FBC", "FLORIDA RESIDENTIAL": "FBCR",
-	"NEW YORK CITY BUILDING": "NYCBC", "NYC BUILDING": "NYCBC",
-}
 
 var codeFamilyByName = map[string]string{
 	"BUILDING": "IBC", "RESIDENTIAL": "IRC", "FIRE": "IFC", "MECHANICAL": "IMC",
@@ -183,8 +222,22 @@ func gatherFacts(pages []*pageView) setFacts {
 						return strings.ToUpper(strings.Join(strings.Fields(l.Text[m[2*i]:m[2*i+1]]), " "))
 					}
 					family := sub("fam")
+					if code, _, ok := adoptions.Printed(family); ok && code != "" {
+						family = code // "2018 VCC", an abbreviation of the table's
+					}
 					if name := sub("name"); name != "" {
 						family = codeFamilyByName[name]
+					}
+					if tname := sub("tname"); tname != "" {
+						// A name of a state's codes as a whole names no
+						// one code to judge: it states an edition and
+						// places the project (stateNames).
+						code, _, _ := adoptions.Printed(tname)
+						if code == "" {
+							f.stateEditions = append(f.stateEditions, hit{pv: pv, line: li, text: l.Text[m[0]:m[1]], extra: sub("ed")})
+							continue
+						}
+						family = code
 					}
 					if other := sub("other"); other != "" {
 						family = other
@@ -192,17 +245,15 @@ func gatherFacts(pages []*pageView) setFacts {
 							family = abbr
 						}
 					}
-					if st := sub("st"); st != "" {
-						family = stateCodeFamily[st+" "+sub("sname")]
-						if family == "" { // "NYC RESIDENTIAL CODE": no such code
-							continue
-						}
-					}
 					taken = append(taken, [2]int{m[0], m[1]})
 					f.codes = append(f.codes, hit{pv: pv, line: li, text: l.Text[m[0]:m[1]],
 						words: l.WordsInSpan(m[0], m[1]), group: family, extra: sub("ed")})
 				}
 			}
+			find(tableNameRe, &f.stateNames, func(m []int) (hit, bool) {
+				code, jurisdiction, ok := adoptions.Printed(l.Text[m[0]:m[1]])
+				return hit{group: code, extra: jurisdiction}, ok
+			})
 			find(constructionRe, &f.construction, func(m []int) (hit, bool) { return hit{}, true })
 			find(sprinklerRe, &f.sprinklerStmts, func(m []int) (hit, bool) {
 				// A caption standing alone ("SPRINKLERED", "FIRE

@@ -23,20 +23,36 @@ type Place struct {
 	Outside string
 }
 
-// StatedCode is one code statement of the plans.
-type StatedCode struct{ Text, Family, Edition string }
+// StatedCode is one code statement of the plans. Jurisdiction is the
+// state or city division whose code it names, from the adoption table (""
+// for a model code or a code the table does not hold); a name of a
+// state's codes as a whole ("NORTH CAROLINA STATE BUILDING CODE") has a
+// Jurisdiction and no Family.
+type StatedCode struct{ Text, Family, Edition, Jurisdiction string }
 
 // Place reads the set's place from its models' hints and its code
 // statements.
 func (c *Classified) Place() Place {
 	var pl Place
 	seen := map[string]bool{}
-	for _, h := range c.allFacts().codes {
-		sc := StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra}
+	facts := c.allFacts()
+	named := map[string]bool{}
+	for _, h := range facts.codes {
+		sc := StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra, Jurisdiction: adoptions.JurisdictionOf(h.group)}
 		if k := sc.Family + " " + sc.Edition; sc.Family != "" && !seen[k] {
 			seen[k] = true
+			named[sc.Jurisdiction] = true
 			pl.Codes = append(pl.Codes, sc)
 		}
+	}
+	// A state's code named without an edition, or its codes named as a
+	// whole, still say where the project is.
+	for _, h := range facts.stateNames {
+		if h.extra == "" || named[h.extra] {
+			continue
+		}
+		named[h.extra] = true
+		pl.Codes = append(pl.Codes, StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Jurisdiction: h.extra})
 	}
 	count := map[string]int{}
 	first := map[string]string{}

@@ -74,10 +74,19 @@ var spelledFamily = map[string]string{
 	"FLORIDA BUILDING": "FBC", "FLORIDA RESIDENTIAL": "FBC",
 }
 
-// buildingFamilies are the codes that govern a building as a whole: a set
-// that states only such codes without a pack is not reviewed against the
-// packs the appliance holds.
-var buildingFamilies = map[string]bool{"IBC": true, "IRC": true, "FBC": true, "FBCR": true, "CBC": true, "CRC": true, "NYCBC": true, "OBC": true, "UBC": true}
+// buildingFamily reports whether a code family governs a building as a
+// whole (a set that states only such codes without a pack is not reviewed
+// against the packs the appliance holds): the model building and
+// residential codes, the Ohio/Ontario "OBC" and the Uniform Building Code,
+// and the adoption table's codes based on the IBC or IRC.
+func buildingFamily(family string) bool {
+	switch family {
+	case "IBC", "IRC", "OBC", "UBC":
+		return true
+	}
+	m := adoptions.ModelOf(family)
+	return m == "IBC" || m == "IRC"
+}
 
 // stateBuildingCodeRe is another state's own building or residential code
 // by name ("INDIANA BUILDING CODE", "OREGON RESIDENTIAL SPECIALTY CODE").
@@ -86,7 +95,7 @@ var stateBuildingCodeRe = lazyregexp.New(`(?i)\b(?:` + otherStateNames + `)\s+(?
 // governsBuilding reports whether a stated code governs a building as a
 // whole: a model or state building code, not a trade code.
 func governsBuilding(sc statedCode) bool {
-	return buildingFamilies[sc.Family] || stateBuildingCodeRe.MatchString(sc.Text)
+	return buildingFamily(sc.Family) || stateBuildingCodeRe.MatchString(sc.Text)
 }
 
 // statedCode is one code statement of the set model, read.
