@@ -35,10 +35,8 @@ package model
 // egress door or window.
 
 import (
-	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -337,109 +335,6 @@ func readQuantities(s *Sheet) []Quantity {
 }
 
 // --- units ---------------------------------------------------------------
-
-// Imperial lengths only: a metric value is never read.
-const (
-	inchMark       = `(?:"|''|″|”|′′|\s?IN\b\.?|\s?INCH(?:ES)?\b)`
-	footMark       = `(?:'|′|’|\s?FT\b\.?|\s?FEET\b|\s?FOOT\b)`
-	inchNum        = `(?:\d+(?:\.\d+)?(?:(?:\s+|-)\d+/\d+)?|\d+/\d+)`
-	imperialLength = `(?:` + inchNum + inchMark +
-		`|\d+(?:\.\d+)?` + footMark + `(?:\s*-?\s*` + inchNum + inchMark + `)?)`
-	// slope: a ratio (rise:run), a percentage or "1 IN 12".
-	slope = `(?:\d+(?:\.\d+)?\s*:\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s?%|\d+\s+IN\s+\d+\b)`
-	// areaSqFt: square feet; a metric area is not read.
-	areaSqFt = `(?:\d+(?:\.\d+)?\s?(?:SQ\.?\s?FT\.?|SF\b|S\.F\.|FT²|FT2\b|SQUARE\s+FEET\b))`
-)
-
-var (
-	feetInchRe  = textmatch.MustCompile(`(?i)^(\d+(?:\.\d+)?)` + footMark + `(?:\s*-?\s*(` + inchNum + `)` + inchMark + `)?$`)
-	inchRe      = textmatch.MustCompile(`(?i)^(` + inchNum + `)` + inchMark + `$`)
-	mixedFracRe = textmatch.MustCompile(`^(\d+(?:\.\d+)?)(?:(?:\s+|-)(\d+)/(\d+))?$|^(\d+)/(\d+)$`)
-	areaOnlyRe  = textmatch.MustCompile(`(?i)^` + areaSqFt + `$`)
-)
-
-// parseLength reads an imperial length into inches: 7'-6", 7' 6", 7 3/4",
-// 7-3/4 IN, 3/4", 6 FT.
-func parseLength(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	if m := feetInchRe.FindStringSubmatch(t); m != nil {
-		ft, _ := strconv.ParseFloat(m[1], 64)
-		in := 0.0
-		if m[2] != "" {
-			v, err := parseInches(m[2])
-			if err != nil {
-				return 0, err
-			}
-			in = v
-		}
-		return ft*12 + in, nil
-	}
-	if m := inchRe.FindStringSubmatch(t); m != nil {
-		return parseInches(m[1])
-	}
-	return 0, fmt.Errorf("not an imperial length: %q", s)
-}
-
-func parseInches(s string) (float64, error) {
-	m := mixedFracRe.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return 0, fmt.Errorf("not a number of inches: %q", s)
-	}
-	frac := func(n, d string) (float64, error) {
-		a, _ := strconv.ParseFloat(n, 64)
-		b, _ := strconv.ParseFloat(d, 64)
-		if b == 0 {
-			return 0, fmt.Errorf("zero denominator in %q", s)
-		}
-		return a / b, nil
-	}
-	if m[4] != "" {
-		return frac(m[4], m[5])
-	}
-	whole, _ := strconv.ParseFloat(m[1], 64)
-	if m[2] == "" {
-		return whole, nil
-	}
-	f, err := frac(m[2], m[3])
-	if err != nil || f >= 1 {
-		return 0, fmt.Errorf("not a mixed number: %q", s)
-	}
-	return whole + f, nil
-}
-
-// parseArea reads an area in square feet: 5.7 SF, 5.7 SQ FT.
-func parseArea(s string) (float64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	if !areaOnlyRe.MatchString(t) {
-		return 0, fmt.Errorf("not an area in square feet: %q", s)
-	}
-	end := strings.IndexFunc(t, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.') })
-	return strconv.ParseFloat(t[:end], 64)
-}
-
-var slopeRe = textmatch.MustCompile(`(?i)^\s*(\d+(?:\.\d+)?)\s*(?:(:)\s*(\d+(?:\.\d+)?)|(%)|\s+IN\s+(\d+))\s*$`)
-
-// parseSlope reads a slope into rise over run: 1:12 (rise:run, the way
-// plans write slopes), 8.33%, 1 IN 12.
-func parseSlope(s string) (float64, error) {
-	m := slopeRe.FindStringSubmatch(s)
-	if m == nil {
-		return 0, fmt.Errorf("not a slope: %q", s)
-	}
-	a, _ := strconv.ParseFloat(m[1], 64)
-	if m[4] == "%" {
-		return a / 100, nil
-	}
-	run := m[5]
-	if m[2] == ":" {
-		run = m[3]
-	}
-	b, _ := strconv.ParseFloat(run, 64)
-	if b == 0 {
-		return 0, fmt.Errorf("not a slope: %q", s)
-	}
-	return a / b, nil
-}
 
 // --- the page's text -------------------------------------------------------
 

@@ -5,6 +5,7 @@ import (
 
 	"planreview/scan/layout"
 	"planreview/scan/textmatch"
+	"planreview/scan/units"
 )
 
 // The label reader: a stair's data named by label, its value beside, under
@@ -27,7 +28,7 @@ var labelKinds = []labelKind{
 
 var (
 	// The value of a labelled pair or a column cell: one imperial length.
-	labelledValueRe = textmatch.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
+	labelledValueRe = textmatch.MustCompile(`(?i)^\s*(` + units.ImperialLengthPattern + `)\s*(?:MAX\.?|MIN\.?|TYP\.?)?\s*$`)
 	// Any label of a stair's measures: a value line between two of them
 	// ("RISER HEIGHT" / 7 1/2" / "TREAD DEPTH") belongs to either, and is
 	// not read.
@@ -67,7 +68,7 @@ func (pt *pageText) labelledQuantity(k QuantityKind, label, value string, words 
 	if m == nil {
 		return Quantity{}, false
 	}
-	v, err := parseLength(m[1])
+	v, err := units.ParseImperialLength(m[1])
 	if err != nil {
 		return Quantity{}, false
 	}

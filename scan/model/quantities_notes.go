@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"planreview/scan/textmatch"
+	"planreview/scan/units"
 )
 
 // The note reader: a value printed in a line of text with its element,
@@ -48,9 +49,9 @@ func GuardLookAlike(text string) bool { return guardLookRe.MatchString(text) }
 
 // The value patterns: a length or an area, captured as "value".
 const (
-	lengthValue = `(?P<value>` + imperialLength + `)`
-	areaValue   = `(?P<value>` + areaSqFt + `)`
-	slopeValue  = `(?P<value>` + slope + `)`
+	lengthValue = `(?P<value>` + units.ImperialLengthPattern + `)`
+	areaValue   = `(?P<value>` + units.AreaSqFtPattern + `)`
+	slopeValue  = `(?P<value>` + units.SlopePattern + `)`
 	// connector between an element and its value.
 	connector = `\s*(?:TO\s+BE\s+|@|AT\s+|OF\s+|=|:|X\s+)?\s*`
 )
@@ -126,7 +127,7 @@ var afterKinds = []noteKind{
 			`(?:\b(?:EGRESS|ENTRY|ENTRANCE|FRONT|MAIN|EXIT)\s+)?\bDOORS?\b[^0-9]{0,25}?`+lengthValue+`\s*CLEAR\b`,
 			// DOOR CLEAR WIDTH: 32"
 			`\bDOORS?\s+CLEAR\s+(?:WIDTH|OPENING)\s*[:=]?\s*`+lengthValue)},
-	{kind: EscapeOpeningArea, keys: []string{"EGRESS", "ESCAPE", "E.E.R.O", "EERO"}, parse: parseArea, lineContext: true,
+	{kind: EscapeOpeningArea, keys: []string{"EGRESS", "ESCAPE", "E.E.R.O", "EERO"}, parse: units.ParseAreaSqFt, lineContext: true,
 		forms: forms(`\b(?:EGRESS|ESCAPE|E\.?E\.?R\.?O\.?)\b[^0-9]{0,40}?OPENING\s*(?:AREA)?\s*[:=@]?\s*` + areaValue)},
 	{kind: EscapeSillHeight, keys: []string{"SILL"}, lineContext: true,
 		forms: forms(`\b(?:EGRESS|ESCAPE|E\.?E\.?R\.?O\.?)\b.*?\bSILL(?:\s+HEIGHT|\s+HT\.?)?\s*[:=@]?\s*` + lengthValue)},
@@ -137,7 +138,7 @@ var afterKinds = []noteKind{
 	{kind: CorridorWidth, keys: []string{"WIDTH"},
 		forms: forms(`\b(?:CORRIDORS?|HALL(?:WAY)?S?)\s+(?:CLEAR\s+)?WIDTH(?:\s+PROVIDED)?\s*[:=@]?\s*` + lengthValue)},
 	// RAMP SLOPE 1:12 · RAMP @ 8.33% · RAMP DN 1:20
-	{kind: RampSlope, keys: []string{"RAMP"}, parse: parseSlope, lineContext: true,
+	{kind: RampSlope, keys: []string{"RAMP"}, parse: units.ParseSlope, lineContext: true,
 		forms: forms(`\bRAMP\b[^0-9]{0,20}?(?:SLOPE|@)?\s*[:=]?\s*` + slopeValue)},
 	// TOTAL RISE 9'-2"
 	{kind: FlightRise, keys: []string{"RISE"},
@@ -241,7 +242,7 @@ func (pt *pageText) noteQuantity(nk noteKind, f noteForm, b *qBlock, l qLine, m 
 	}
 	parse := nk.parse
 	if parse == nil {
-		parse = parseLength
+		parse = units.ParseImperialLength
 	}
 	v, err := parse(raw)
 	if err != nil {

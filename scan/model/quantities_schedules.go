@@ -6,6 +6,7 @@ import (
 
 	"planreview/scan/layout"
 	"planreview/scan/textmatch"
+	"planreview/scan/units"
 )
 
 // The schedule reader: a table's column named by its header cell, read on
@@ -25,10 +26,10 @@ var (
 	doorScheduleRe   = textmatch.MustCompile(`(?i)\bDOOR\b`)
 	egressDoorRe     = textmatch.MustCompile(`(?i)\b(?:ENTRY|ENTRANCE|FRONT\s+DOOR|MAIN\s+DOOR|EGRESS|EXIT)\b`)
 	notEgressDoorRe  = textmatch.MustCompile(`(?i)\bCLOSET|\bCLO\b|\bPANTRY|\bBATH|\bTOILET|\bSTOR|\bACCESS\s+(?:DOOR|PANEL)|\bATTIC|\bCRAWL|\bPAIR\b|\bPR\.?\b|\(2\)|\bDOUBLE\b|\bDBL\b|\bSLIDING|\bBI-?FOLD|\bPOCKET|\bGARAGE|\bOVERHEAD|\bO\.?H\.?\b`)
-	doorSizePairRe   = textmatch.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*[X×]\s*(` + imperialLength + `)`)
+	doorSizePairRe   = textmatch.MustCompile(`(?i)^\s*(` + units.ImperialLengthPattern + `)\s*[X×]\s*(` + units.ImperialLengthPattern + `)`)
 	doorShorthandRe  = textmatch.MustCompile(`^\s*([1-4])([0-9])([6-9])([0-9])\s*$`)
 	clearWidthHeadRe = textmatch.MustCompile(`(?i)\bCLEAR\b`)
-	lengthOnlyRe     = textmatch.MustCompile(`(?i)^\s*(` + imperialLength + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
+	lengthOnlyRe     = textmatch.MustCompile(`(?i)^\s*(` + units.ImperialLengthPattern + `)\s*(?:A\.?F\.?F\.?)?\s*$`)
 
 	// The net clear opening column of a window schedule, in square feet
 	// (by its header or its cells); never a width-by-height pair, a rough
@@ -184,12 +185,12 @@ func (pt *pageText) readDoorSchedules() []Quantity {
 // the trade shorthand "3068" (3'-0" by 6'-8"). Metric sizes are not read.
 func DoorWidth(s string) (float64, string, bool) {
 	if m := lengthOnlyRe.FindStringSubmatch(s); m != nil {
-		v, err := parseLength(m[1])
+		v, err := units.ParseImperialLength(m[1])
 		return v, strings.TrimSpace(m[1]), err == nil
 	}
 	if m := doorSizePairRe.FindStringSubmatch(s); m != nil {
-		a, err1 := parseLength(m[1])
-		b, err2 := parseLength(m[2])
+		a, err1 := units.ParseImperialLength(m[1])
+		b, err2 := units.ParseImperialLength(m[2])
 		if err1 != nil || err2 != nil {
 			return 0, "", false
 		}
@@ -249,15 +250,9 @@ func (pt *pageText) readEscapeOpenings() []Quantity {
 					continue
 				}
 				ct := strings.TrimSpace(pt.text(cell.Words))
-				var v float64
-				var err error
-				switch {
-				case areaOnlyRe.MatchString(ct):
-					v, err = parseArea(ct)
-				case sqftHeader && plainAreaRe.MatchString(ct):
+				v, err := units.ParseAreaSqFt(ct)
+				if err != nil && sqftHeader && plainAreaRe.MatchString(ct) {
 					v, err = strconv.ParseFloat(ct, 64)
-				default:
-					continue
 				}
 				if err != nil {
 					continue
@@ -302,7 +297,7 @@ func (pt *pageText) readRoomCeilings() []Quantity {
 			if !ok || name == "" {
 				continue
 			}
-			v, err := parseLength(m[1])
+			v, err := units.ParseImperialLength(m[1])
 			if err != nil {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"planreview/scan/sheets"
+	"planreview/scan/units"
 )
 
 // checkSpec describes a Go check that YAML rules reference by name: the
@@ -67,7 +68,7 @@ var checks = map[string]checkSpec{
 	"egress_capacity_width": {params: []string{"component"}, vars: []string{"provided", "required", "load", "factor"},
 		run: checkCapacityWidth, validate: oneOf("component", "stairs", "other")},
 	"stair_rise": {params: []string{"max"}, vars: []string{"totalRise", "risers", "computed", "limit"},
-		run: checkStairRise, validate: lengthParam, quantities: map[string]string{"max": QuantityLength}},
+		run: checkStairRise, validate: lengthParam, quantities: map[string]string{"max": units.Length}},
 	"area_total":           {vars: []string{"total", "totalLabel", "parts", "sum", "difference"}, run: checkAreaTotal},
 	"floor_area_vs_plan":   {vars: []string{"level", "stated", "statedLabel", "statedSheet", "plan", "planLabel"}, run: checkFloorAreaVsPlan},
 	"stories_vs_plans":     {vars: []string{"stories", "storiesLabel", "statedSheet", "planTitle", "least"}, run: checkStoriesVsPlans},
@@ -75,7 +76,7 @@ var checks = map[string]checkSpec{
 	"site_plan_setbacks":   {vars: []string{"lengths", "count"}, run: checkSitePlanSetbacks},
 	"project_data_blank":   {vars: []string{"label", "field", "shown", "placement"}, run: checkProjectDataBlank},
 	"riser_uniformity": {params: []string{"tolerance"}, vars: []string{"difference", "tolerance", "values"},
-		run: checkRiserUniformity, validate: lengthParam, quantities: map[string]string{"tolerance": QuantityLength}},
+		run: checkRiserUniformity, validate: lengthParam, quantities: map[string]string{"tolerance": units.Length}},
 }
 
 func checkNames() []string {
@@ -102,7 +103,7 @@ func oneOf(param string, values ...string) func(string, string) error {
 }
 
 func lengthParam(_, v string) error {
-	if _, err := ParseLength(v); err != nil {
+	if _, err := units.ParseLength(v); err != nil {
 		return errors.New("want a length such as 7 3/4\"")
 	}
 	return nil
@@ -550,7 +551,7 @@ func checkExits(rv *review, r *Rule) []observation {
 			continue
 		}
 		out = append(out, observation{page: load.pv, words: append(append([]int{}, load.words...), ex.words...),
-			vars: map[string]string{"load": trimFloat(load.value, 0), "exits": trimFloat(ex.value, 0),
+			vars: map[string]string{"load": units.TrimFloat(load.value, 0), "exits": units.TrimFloat(ex.value, 0),
 				"required": strconv.Itoa(need)},
 			evidence: load.text + "|" + ex.text})
 	}
@@ -581,7 +582,7 @@ func checkCapacityFactor(rv *review, r *Rule) []observation {
 			continue
 		}
 		o := observation{page: s.pv, words: s.words,
-			vars:     map[string]string{"stated": trimFloat(s.value, 3) + " in per occupant", "minimum": trimFloat(minimum, 3) + " in per occupant"},
+			vars:     map[string]string{"stated": units.TrimFloat(s.value, 3) + " in per occupant", "minimum": units.TrimFloat(minimum, 3) + " in per occupant"},
 			evidence: s.text}
 		// Below the full factor but at or above the reduced one: the
 		// reduction may apply through systems the sheets do not mention.
@@ -614,8 +615,8 @@ func checkCapacityWidth(rv *review, r *Rule) []observation {
 			continue
 		}
 		o := observation{page: w.pv, words: append(append([]int{}, load.words...), w.words...),
-			vars: map[string]string{"provided": FormatLength(w.value), "required": FormatLength(required),
-				"load": trimFloat(load.value, 0), "factor": trimFloat(factor, 3) + " in per occupant"},
+			vars: map[string]string{"provided": units.FormatLength(w.value), "required": units.FormatLength(required),
+				"load": units.TrimFloat(load.value, 0), "factor": units.TrimFloat(factor, 3) + " in per occupant"},
 			evidence: w.text + "|" + load.text}
 		if !reduced && rv.facts.sprinklered {
 			// Sprinklered but no voice/alarm system stated: the reduced
@@ -637,9 +638,9 @@ func checkCapacityWidth(rv *review, r *Rule) []observation {
 // --- stairs -----------------------------------------------------------------
 
 var (
-	totalRiseRe  = lineSet.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	riserCountRe = lineSet.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + lengthPattern + `))?`)
-	riserRangeRe = lineSet.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + lengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + lengthPattern + `)`)
+	totalRiseRe  = lineSet.MustCompile(`(?i)\bTOTAL\s+RISE\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
+	riserCountRe = lineSet.MustCompile(`(?i)\b(\d{1,2})\s+(?:EQ(?:UAL)?\.?\s+)?RISERS?\b(?:\s*(?:@|AT)\s*(` + units.LengthPattern + `))?`)
+	riserRangeRe = lineSet.MustCompile(`(?i)\bRISERS?\b[^0-9]{0,20}(` + units.LengthPattern + `)\s*(?:TO|-|–|AND|/)\s*(` + units.LengthPattern + `)`)
 )
 
 // stairStatement is a stair's total rise with its riser count (and the
@@ -668,7 +669,7 @@ func (rv *review) stairStatements() []stairStatement {
 			if tm == nil {
 				continue
 			}
-			total, err := ParseLength(l.Text[tm[2]:tm[3]])
+			total, err := units.ParseLength(l.Text[tm[2]:tm[3]])
 			if err != nil || total <= 0 {
 				continue
 			}
@@ -698,7 +699,7 @@ func (rv *review) stairStatements() []stairStatement {
 				s := stairStatement{pv: pv, total: total, risers: n,
 					totalText: l.Text[tm[0]:tm[1]], riserCountText: m.Text[cm[0]:cm[1]]}
 				if cm[4] >= 0 {
-					if v, err := ParseLength(m.Text[cm[4]:cm[5]]); err == nil {
+					if v, err := units.ParseLength(m.Text[cm[4]:cm[5]]); err == nil {
 						s.stated, s.statedRiserText = v, m.Text[cm[4]:cm[5]]
 					}
 				}
@@ -716,7 +717,7 @@ func (rv *review) stairStatements() []stairStatement {
 }
 
 func checkStairRise(rv *review, r *Rule) []observation {
-	limit, err := ParseLength(r.Params["max"])
+	limit, err := units.ParseLength(r.Params["max"])
 	if err != nil {
 		return nil
 	}
@@ -730,8 +731,8 @@ func checkStairRise(rv *review, r *Rule) []observation {
 			continue
 		}
 		out = append(out, observation{page: s.pv, words: s.words,
-			vars: map[string]string{"totalRise": FormatLength(s.total), "risers": strconv.Itoa(s.risers),
-				"computed": FormatLength(computed), "limit": FormatLength(limit)},
+			vars: map[string]string{"totalRise": units.FormatLength(s.total), "risers": strconv.Itoa(s.risers),
+				"computed": units.FormatLength(computed), "limit": units.FormatLength(limit)},
 			evidence: s.text})
 	}
 	return out
@@ -741,7 +742,7 @@ func checkStairRise(rv *review, r *Rule) []observation {
 // than the tolerance: a stated range ("RISERS 7" TO 7 3/4"") or a stated
 // riser height that cannot be uniform with the stated total rise and count.
 func checkRiserUniformity(rv *review, r *Rule) []observation {
-	tol, err := ParseLength(r.Params["tolerance"])
+	tol, err := units.ParseLength(r.Params["tolerance"])
 	if err != nil {
 		return nil
 	}
@@ -757,8 +758,8 @@ func checkRiserUniformity(rv *review, r *Rule) []observation {
 			continue
 		}
 		out = append(out, observation{page: s.pv, words: s.words,
-			vars: map[string]string{"difference": FormatLength(diff), "tolerance": FormatLength(tol),
-				"values": fmt.Sprintf("%d risers @ %s against a total rise of %s", s.risers, FormatLength(s.stated), FormatLength(s.total))},
+			vars: map[string]string{"difference": units.FormatLength(diff), "tolerance": units.FormatLength(tol),
+				"values": fmt.Sprintf("%d risers @ %s against a total rise of %s", s.risers, units.FormatLength(s.stated), units.FormatLength(s.total))},
 			evidence: s.text})
 	}
 	for _, pv := range rv.pages {
@@ -767,8 +768,8 @@ func checkRiserUniformity(rv *review, r *Rule) []observation {
 		}
 		for li, l := range pv.Lines {
 			for _, m := range pv.findAll(riserRangeRe, li) {
-				a, err1 := ParseLength(l.Text[m[2]:m[3]])
-				b, err2 := ParseLength(l.Text[m[4]:m[5]])
+				a, err1 := units.ParseLength(l.Text[m[2]:m[3]])
+				b, err2 := units.ParseLength(l.Text[m[4]:m[5]])
 				if err1 != nil || err2 != nil {
 					continue
 				}
@@ -778,8 +779,8 @@ func checkRiserUniformity(rv *review, r *Rule) []observation {
 				}
 				text := l.Text[m[0]:m[1]]
 				out = append(out, observation{page: pv, words: l.WordsInSpan(m[0], m[1]),
-					vars: map[string]string{"difference": FormatLength(diff), "tolerance": FormatLength(tol),
-						"values": fmt.Sprintf("risers from %s to %s", FormatLength(min(a, b)), FormatLength(max(a, b)))},
+					vars: map[string]string{"difference": units.FormatLength(diff), "tolerance": units.FormatLength(tol),
+						"values": fmt.Sprintf("risers from %s to %s", units.FormatLength(min(a, b)), units.FormatLength(max(a, b)))},
 					evidence: text})
 			}
 		}

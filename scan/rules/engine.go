@@ -21,6 +21,7 @@ import (
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
+	"planreview/scan/units"
 )
 
 // Engine applies the loaded packs. It is immutable after Load and safe for
@@ -472,7 +473,7 @@ func (rv *review) match(r *Rule) []observation {
 				if !ok {
 					continue
 				}
-				v, err := ParseQuantity(r.Quantity, raw)
+				v, err := units.ParseQuantity(r.Quantity, raw)
 				if err != nil {
 					// Unparseable: stay silent rather than guess.
 					continue
@@ -485,20 +486,20 @@ func (rv *review) match(r *Rule) []observation {
 					continue
 				}
 				vars["value"] = strings.TrimSpace(raw)
-				vars["measured"] = FormatQuantity(r.Quantity, v)
-				vars["limit"] = FormatQuantity(r.Quantity, limit)
+				vars["measured"] = units.Format(r.Quantity, v)
+				vars["limit"] = units.Format(r.Quantity, limit)
 				if r.Min != nil {
-					vars["min"] = FormatQuantity(r.Quantity, *r.Min)
+					vars["min"] = units.Format(r.Quantity, *r.Min)
 				}
 				if r.Max != nil {
-					vars["max"] = FormatQuantity(r.Quantity, *r.Max)
+					vars["max"] = units.Format(r.Quantity, *r.Max)
 				}
 				conf := 0.0
 				if r.doubtful(v) {
 					conf = r.DoubtfulConfidence
 				}
 				out = append(out, observation{page: pv, words: words, vars: vars, confidence: conf,
-					evidence: text + "=" + FormatQuantity(r.Quantity, v)})
+					evidence: text + "=" + units.Format(r.Quantity, v)})
 			}
 		}
 		if r.Absent && !sheetHit {

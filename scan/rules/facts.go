@@ -8,6 +8,7 @@ import (
 	"planreview/lazyregexp"
 	"planreview/scan/codebasis/adoption"
 	"planreview/scan/textmatch"
+	"planreview/scan/units"
 )
 
 // hit is one statement found on a page: where it is and what it says.
@@ -76,8 +77,8 @@ var (
 	exitsRe            = lineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
 	stairFactorRe      = lineSet.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
 	otherFactorRe      = lineSet.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	stairWidthRe       = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
-	otherWidthRe       = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + lengthPattern + `)`)
+	stairWidthRe       = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
+	otherWidthRe       = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
 )
 
 // sprinklerUnknown is the group of a sprinkler caption whose value was not
@@ -194,7 +195,7 @@ func gatherFacts(pages []*pageView) setFacts {
 				return hit{value: v}, err == nil
 			}
 			length := func(m []int) (hit, bool) {
-				v, err := ParseLength(l.Text[m[2]:m[3]])
+				v, err := units.ParseLength(l.Text[m[2]:m[3]])
 				return hit{value: v}, err == nil
 			}
 			find(occupancyGroupRe, &f.groups, group)

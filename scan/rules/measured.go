@@ -1,6 +1,9 @@
 package rules
 
-import "planreview/scan/model"
+import (
+	"planreview/scan/model"
+	"planreview/scan/units"
+)
 
 // Measured rules: a quantity of the document model (a riser height, a
 // guard height, a door's clear width) judged against the rule's limits.
@@ -46,19 +49,19 @@ func (rv *review) measure(r *Rule) []observation {
 			value += " (" + q.Where + ")"
 		}
 		vars := map[string]string{"text": q.Text, "value": value,
-			"measured": FormatQuantity(r.Quantity, q.Value), "limit": FormatQuantity(r.Quantity, limit)}
+			"measured": units.Format(r.Quantity, q.Value), "limit": units.Format(r.Quantity, limit)}
 		if r.Min != nil {
-			vars["min"] = FormatQuantity(r.Quantity, *r.Min)
+			vars["min"] = units.Format(r.Quantity, *r.Min)
 		}
 		if r.Max != nil {
-			vars["max"] = FormatQuantity(r.Quantity, *r.Max)
+			vars["max"] = units.Format(r.Quantity, *r.Max)
 		}
 		conf := 0.0
 		if r.doubtful(q.Value) {
 			conf = r.DoubtfulConfidence
 		}
 		out = append(out, observation{page: rd.pv, words: q.Words, vars: vars, confidence: conf,
-			evidence: q.Text + "=" + FormatQuantity(r.Quantity, q.Value)})
+			evidence: q.Text + "=" + units.Format(r.Quantity, q.Value)})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"planreview/scan/units"
 	"sort"
 	"strings"
 )
@@ -116,7 +117,7 @@ func (r *Rule) ValidateOverride(name, value string) error {
 		if p.Name != name {
 			continue
 		}
-		if _, err := ParseQuantity(p.Quantity, value); err != nil {
+		if _, err := units.ParseQuantity(p.Quantity, value); err != nil {
 			return fmt.Errorf("%q is not a %s (the rule's limit is written %q)", value, p.Quantity, p.Value)
 		}
 		return nil
@@ -170,7 +171,7 @@ func (r *Rule) withValues(o Override) (*Rule, error) {
 		if err := r.ValidateOverride(name, value); err != nil {
 			return nil, err
 		}
-		v, _ := ParseQuantity(r.paramQuantity(name), value)
+		v, _ := units.ParseQuantity(r.paramQuantity(name), value)
 		was := ""
 		switch {
 		case c.Check != "":
@@ -185,7 +186,7 @@ func (r *Rule) withValues(o Override) (*Rule, error) {
 		case name == "max":
 			was, c.Max, c.MaxText = c.MaxText, &v, value
 		}
-		notes = append(notes, fmt.Sprintf("%s %s (model code: %s)", name, FormatQuantity(r.paramQuantity(name), v), was))
+		notes = append(notes, fmt.Sprintf("%s %s (model code: %s)", name, units.Format(r.paramQuantity(name), v), was))
 	}
 	// A doubtful band that the new limit swallowed or inverted no longer
 	// means "an exception may apply": drop it rather than mislabel.

@@ -16,6 +16,7 @@ import (
 	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/scan/textmatch"
+	"planreview/scan/units"
 )
 
 //go:embed packs
@@ -634,8 +635,8 @@ func (l *loader) plausible(r *Rule, n *yaml.Node) {
 		l.fail(n, "rule %s: plausible wants [low, high] in the rule's quantity", r.ID)
 		return
 	}
-	lo, err1 := ParseQuantity(r.Quantity, n.Content[0].Value)
-	hi, err2 := ParseQuantity(r.Quantity, n.Content[1].Value)
+	lo, err1 := units.ParseQuantity(r.Quantity, n.Content[0].Value)
+	hi, err2 := units.ParseQuantity(r.Quantity, n.Content[1].Value)
 	if err1 != nil || err2 != nil || lo > hi {
 		l.fail(n, "rule %s: plausible [%s, %s] is not a %s range", r.ID, n.Content[0].Value, n.Content[1].Value, r.Quantity)
 		return
@@ -663,7 +664,7 @@ func (l *loader) doubtful(r *Rule, until, conf *yaml.Node) {
 		l.fail(until, "rule %s: doubtfulUntil needs exactly one of min or max", r.ID)
 		return
 	}
-	v, err := ParseQuantity(r.Quantity, until.Value)
+	v, err := units.ParseQuantity(r.Quantity, until.Value)
 	if err != nil {
 		l.fail(until, "rule %s: doubtfulUntil %q is not a %s", r.ID, until.Value, r.Quantity)
 		return
@@ -810,12 +811,22 @@ func (l *loader) limit(r *Rule, n *yaml.Node) *float64 {
 	if n == nil {
 		return nil
 	}
-	v, err := ParseQuantity(r.Quantity, n.Value)
+	v, err := units.ParseQuantity(r.Quantity, n.Value)
 	if err != nil {
 		l.fail(n, "rule %s: limit %q is not a %s: %v", r.ID, n.Value, r.Quantity, err)
 		return nil
 	}
 	return &v
+}
+
+// placeholders maps the macros a rule pattern may use to their sub-pattern
+// and quantity kind.
+var placeholders = map[string]struct{ pattern, quantity string }{
+	"{length}": {units.LengthPattern, units.Length},
+	"{slope}":  {units.SlopePattern, units.Slope},
+	"{area}":   {units.AreaPattern, units.Area},
+	"{count}":  {units.CountPattern, units.Count},
+	"{number}": {units.NumberPattern, units.Number},
 }
 
 // expandPattern replaces each placeholder with a "value" capture of its

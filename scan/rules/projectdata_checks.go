@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"planreview/lazyregexp"
+	"planreview/scan/units"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,7 +55,7 @@ func (pd *projectData) unreadable(pv *pageView, check, reason string) {
 func formatArea(f projectFact) string {
 	s := f.value
 	if f.m.unit == "m²" {
-		s += " (" + trimFloat(f.m.canonical, 1) + " sq ft)"
+		s += " (" + units.TrimFloat(f.m.canonical, 1) + " sq ft)"
 	}
 	return s
 }
@@ -172,8 +173,8 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 		out = append(out, observation{page: total.pv, words: total.words(),
 			also: []evidenceRef{{page: total.pv, words: words}},
 			vars: map[string]string{"total": formatArea(total), "totalLabel": total.label,
-				"parts": strings.Join(c.parts, " + "), "sum": trimFloat(c.sum, 2) + " sq ft",
-				"difference": trimFloat(math.Abs(c.sum-total.m.canonical), 2) + " sq ft"},
+				"parts": strings.Join(c.parts, " + "), "sum": units.TrimFloat(c.sum, 2) + " sq ft",
+				"difference": units.TrimFloat(math.Abs(c.sum-total.m.canonical), 2) + " sq ft"},
 			evidence: "area total " + total.text})
 	}
 	// Area lists: the items against the total under them.
@@ -194,8 +195,8 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 		out = append(out, observation{page: l.total.pv, words: l.total.valueWords,
 			also: []evidenceRef{{page: l.total.pv, words: words}},
 			vars: map[string]string{"total": formatArea(l.total), "totalLabel": "the total of the list " + l.total.label,
-				"parts": strings.Join(parts, " + ") + " " + l.unit, "sum": trimFloat(sum, 2) + " sq ft",
-				"difference": trimFloat(math.Abs(sum-l.total.m.canonical), 2) + " sq ft"},
+				"parts": strings.Join(parts, " + ") + " " + l.unit, "sum": units.TrimFloat(sum, 2) + " sq ft",
+				"difference": units.TrimFloat(math.Abs(sum-l.total.m.canonical), 2) + " sq ft"},
 			evidence: "area list total " + l.total.value})
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"planreview/lazyregexp"
+	"planreview/scan/units"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ var (
 	markKeywords     = []string{"RIDGE", "ROOF", "PARAPET", "PEAK", "GRADE", "HIGHEST"}
 	topMarkLabelRe   = lazyregexp.New(`^(?:(?:T\.?\s?O\.?|TOP\s+OF)\s+(?:RIDGE|ROOF|PARAPET|ROOF\s+RIDGE)|RIDGE|ROOF\s+PEAK|ROOF\s+RIDGE|PEAK|HIGHEST\s+POINT(?:\s+OF\s+ROOF)?)(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL))?$`)
 	gradeMarkLabelRe = lazyregexp.New(`^(?:(?:AVG\.?|AVERAGE|FINISH(?:ED)?|FIN\.?|EXISTING|EXIST\.?|NATURAL|LOWEST|PROPOSED|NEW)\s+)*GRADE(?:\s+PLANE)?(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL|LINE))?$`)
-	signedLengthRe   = lazyregexp.New(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + lengthPattern + `)$`)
+	signedLengthRe   = lazyregexp.New(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + units.LengthPattern + `)$`)
 )
 
 // readMark reads an elevation mark: a roof top or grade label and a
@@ -61,7 +62,7 @@ func parseSignedLevel(s string) (measured, bool) {
 	m, ok := parseHeightValue(mm[2])
 	if !ok && strings.TrimSpace(mm[2]) != "" {
 		// 0'-0": a datum, which parseHeightValue refuses as a height.
-		in, err := ParseLength(mm[2])
+		in, err := units.ParseLength(mm[2])
 		if err != nil || in != 0 {
 			return measured{}, false
 		}
@@ -157,6 +158,6 @@ func checkHeightVsElevations(rv *review, r *Rule) []observation {
 		also: []evidenceRef{{page: best.grade.pv, words: best.grade.words()}, {page: h.pv, words: h.words()}},
 		vars: map[string]string{"height": h.value, "heightLabel": h.label, "statedSheet": h.pv.sheetNumberOr(),
 			"top": best.top.label + " " + best.top.value, "grade": best.grade.label + " " + best.grade.value,
-			"bound": FormatLength(best.height)},
+			"bound": units.FormatLength(best.height)},
 		evidence: "height " + h.value + " vs " + best.top.value + " / " + best.grade.value}}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"planreview/lazyregexp"
+	"planreview/scan/units"
 	"strconv"
 	"strings"
 )
@@ -31,7 +32,7 @@ var (
 	storiesValueRe = lazyregexp.New(`(?i)^(\d{1,3}|ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN)(?:\s*\(\s*\d{1,3}\s*\))?(?:\s*-?\s*(?:STOR(?:Y|IES|EY|EYS)|LEVELS?|FLOORS?))?(?:\s+ABOVE\s+(?:GRADE|GROUND))?\.?$`)
 	// heightValueRe: one length and at most a note on its datum:
 	// "24'-6\"", "7.5 M", "7500 MM", "35 FT ABOVE GRADE PLANE".
-	heightValueRe = lazyregexp.New(`(?i)^(` + lengthPattern + `)(?:\s*\([^)]*\)|\s+(?:ABOVE|FROM|TO)\s+[A-Z .]+|\s+A\.?F\.?F\.?|\s+AVG\.?|\s+AVERAGE)?\.?$`)
+	heightValueRe = lazyregexp.New(`(?i)^(` + units.LengthPattern + `)(?:\s*\([^)]*\)|\s+(?:ABOVE|FROM|TO)\s+[A-Z .]+|\s+A\.?F\.?F\.?|\s+AVG\.?|\s+AVERAGE)?\.?$`)
 	// percentValueRe: a lot coverage "17.43%", "45 %".
 	percentValueRe  = lazyregexp.New(`^(\d{1,3}(?:[.,]\d+)?)\s?%$`)
 	printedNumberRe = lazyregexp.New(`\d+(?:\.\d+)?`)
@@ -87,7 +88,7 @@ func parseDecimal(s string, metric bool) (float64, int, error) {
 		}
 		t = strings.ReplaceAll(t, ".", "")
 	}
-	if !plainNumberRe.MatchString(t) {
+	if !units.IsPlainNumber(t) {
 		return 0, 0, fmt.Errorf("not a number: %q", s)
 	}
 	v, err := strconv.ParseFloat(t, 64)
@@ -144,7 +145,7 @@ func parseHeightValue(s string) (measured, bool) {
 		return measured{}, false
 	}
 	raw := strings.TrimSpace(m[1])
-	in, err := ParseLength(raw)
+	in, err := units.ParseLength(raw)
 	if err != nil || in <= 0 {
 		return measured{}, false
 	}

@@ -1,4 +1,4 @@
-package rules
+package units
 
 import (
 	"math"
@@ -75,22 +75,22 @@ func TestParseSlopeAndArea(t *testing.T) {
 	}
 }
 
-func TestFormatQuantity(t *testing.T) {
+func TestFormat(t *testing.T) {
 	tests := []struct {
 		kind string
 		v    float64
 		want string
 	}{
-		{QuantityLength, 7.75, "7 3/4 in"},
-		{QuantityLength, 0.375, "3/8 in"},
-		{QuantityLength, 80, "80 in (6 ft 8 in)"},
-		{QuantitySlope, 0.1, "1:10 (10%)"},
-		{QuantityArea, 4.8, "4.8 sq ft"},
-		{QuantityCount, 3, "3"},
+		{Length, 7.75, "7 3/4 in"},
+		{Length, 0.375, "3/8 in"},
+		{Length, 80, "80 in (6 ft 8 in)"},
+		{Slope, 0.1, "1:10 (10%)"},
+		{Area, 4.8, "4.8 sq ft"},
+		{Count, 3, "3"},
 	}
 	for _, tc := range tests {
-		if got := FormatQuantity(tc.kind, tc.v); got != tc.want {
-			t.Errorf("FormatQuantity(%s, %v) = %q, want %q", tc.kind, tc.v, got, tc.want)
+		if got := Format(tc.kind, tc.v); got != tc.want {
+			t.Errorf("Format(%s, %v) = %q, want %q", tc.kind, tc.v, got, tc.want)
 		}
 	}
 }
@@ -102,7 +102,7 @@ func FuzzParseQuantities(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, kind := range []string{QuantityLength, QuantitySlope, QuantityArea, QuantityCount} {
+		for _, kind := range []string{Length, Slope, Area, Count} {
 			v, err := ParseQuantity(kind, s)
 			if err == nil && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
 				t.Errorf("ParseQuantity(%s, %q) = %v", kind, s, v)
@@ -113,11 +113,11 @@ func FuzzParseQuantities(f *testing.F) {
 
 func TestParseCountRejectsOddNumbers(t *testing.T) {
 	for _, s := range []string{"-5", "NaN", "Inf", "1e400", "0x10", ""} {
-		if v, err := ParseQuantity(QuantityCount, s); err == nil {
+		if v, err := ParseQuantity(Count, s); err == nil {
 			t.Errorf("ParseQuantity(count, %q) = %v, want an error", s, v)
 		}
 	}
-	if v, err := ParseQuantity(QuantityNumber, "0.15"); err != nil || v != 0.15 {
+	if v, err := ParseQuantity(Number, "0.15"); err != nil || v != 0.15 {
 		t.Errorf("0.15: %v %v", v, err)
 	}
 }
