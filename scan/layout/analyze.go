@@ -120,6 +120,7 @@ func Analyze(p *pdftext.Page) *Page {
 	a.buildRuns()
 	a.markOverlays()
 	a.buildBlocksAndLines()
+	a.readAcross()
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()

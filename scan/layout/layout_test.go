@@ -188,6 +188,31 @@ func TestRuleSplitsRow(t *testing.T) {
 	}
 }
 
+// TestReadAcross: the two cells of a ruled row are two lines read across
+// as one; a cell farther along the row than a few spaces, a line of
+// another row and text at another angle are not.
+func TestReadAcross(t *testing.T) {
+	s := newSheet(612, 792)
+	s.text(100, 100, 10, 0, "REV")
+	s.line(124, 85, 124, 110)
+	s.text(127, 100, 10, 0, "DATE")
+	s.text(300, 100, 10, 0, "FAR CELL")
+	s.text(100, 140, 10, 0, "NEXT ROW")
+	s.text(500, 300, 10, 90, "SIDEWAYS")
+	p := s.analyze(t)
+	var got []string
+	for _, row := range p.ReadAcross {
+		var texts []string
+		for _, li := range row {
+			texts = append(texts, p.Lines[li].Text)
+		}
+		got = append(got, strings.Join(texts, "|"))
+	}
+	if want := []string{"REV|DATE"}; !slices.Equal(got, want) {
+		t.Errorf("read across = %q, want %q", got, want)
+	}
+}
+
 func cellTexts(t Table) [][]string {
 	var out [][]string
 	for _, r := range t.Rows {

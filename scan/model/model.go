@@ -124,7 +124,7 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 			}
 			s.Ident = sheets.Sheet{Type: sheets.TypeUnknown}
 			if s.Readable {
-				s.Lines = sheets.Lines(p)
+				s.Lines = sheets.Lines(s.Layout())
 				s.Index = sheets.ParseIndexLines(p, s.Lines)
 			}
 			mf.Sheets = append(mf.Sheets, s)

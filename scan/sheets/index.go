@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
 )
@@ -27,7 +28,7 @@ var indexHeadingRe = textmatch.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+IND
 // heading, has at least two rows, uses full sheet numbers (A-101, A1.1, not
 // P-1), never repeats a number and gives most rows a title. The page's own
 // title-block number never counts. It returns nil when the page has no index.
-func ParseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(p)) }
+func ParseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(layout.Analyze(p))) }
 
 // ParseIndexLines is ParseIndex for a caller that already built the page's
 // lines (Lines(p)).

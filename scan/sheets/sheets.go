@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
 )
@@ -141,7 +142,7 @@ type Sheet struct {
 }
 
 // Classify reads the sheet number, title, date and scale of a page.
-func Classify(p *pdftext.Page) Sheet { return ClassifyLines(p, Lines(p)) }
+func Classify(p *pdftext.Page) Sheet { return ClassifyLines(p, Lines(layout.Analyze(p))) }
 
 // ClassifyLines is Classify for a caller that already built the page's
 // lines (Lines(p)).
@@ -446,7 +447,7 @@ const monthPattern = `(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JU
 
 // scaleRe spells out the N.T.S. forms so that every branch has a literal
 // of two or more letters for the textmatch prefilter.
-var scaleRe = textmatch.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\b(?:NTS|N\.TS|NT\.S|N\.T\.S)\b\.?|\bNOT\s+TO\s+SCALE\b`)
+var scaleRe = textmatch.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\b(?:NTS|N\.TS|NT\.S|N\.T\.S)\b\.?|\bNOT\s+TO\s+SCALE\b|\bNO\s+SCALE\b`)
 
 // findDate returns the first date on the page. dateRe has no literal every
 // match contains, so lines are first checked with mayHoldDate: the page's

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/plangen"
 )
@@ -202,23 +203,48 @@ func TestClassifyPrefersTitleBlock(t *testing.T) {
 	}
 }
 
-func TestLinesGroupGeometrically(t *testing.T) {
+func TestLinesAreTheLayoutLines(t *testing.T) {
 	const pw, ph = 1000.0, 1000.0
 	p := pdftext.Page{Width: pw, Height: ph}
 	p.Words = append(p.Words, phrase("TOTAL RISE 9'-0\"", 100, 100, 10, pw, ph)...)
 	p.Words = append(p.Words, phrase("FAR AWAY", 600, 100, 10, pw, ph)...)
-	p.Words = append(p.Words, phrase("NEXT LINE", 100, 120, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("NEXT LINE", 100, 200, 10, pw, ph)...)
+	lines := Lines(layout.Analyze(&p))
 	var got []string
-	for _, l := range Lines(&p) {
+	for _, l := range lines {
 		got = append(got, l.Text)
 	}
 	want := []string{`TOTAL RISE 9'-0"`, "FAR AWAY", "NEXT LINE"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lines %q", got)
 	}
-	l := Lines(&p)[0]
-	if ws := l.WordsInSpan(6, 10); len(ws) != 1 || p.Words[ws[0]].Text != "RISE" {
+	if ws := lines[0].WordsInSpan(6, 10); len(ws) != 1 || p.Words[ws[0]].Text != "RISE" {
 		t.Errorf("WordsInSpan: %v", ws)
+	}
+}
+
+// TestLinesReadARuledRowAcross: a note's number in its own ruled column
+// and the note beside it are one line, as a reader reads them; so are a
+// large tag and the small text around it on one baseline. Cells farther
+// apart than a few spaces stay apart.
+func TestLinesReadARuledRowAcross(t *testing.T) {
+	const pw, ph = 1000.0, 1000.0
+	p := pdftext.Page{Width: pw, Height: ph}
+	p.Words = append(p.Words, phrase("14.", 100, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("REFER TO SPECIFICATIONS", 125, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("FAR CELL", 600, 100, 10, pw, ph)...)
+	// The column rule between the number and the note.
+	p.Segments = append(p.Segments, pdftext.Segment{X0: 120, Y0: 90, X1: 120, Y1: 120, Width: 0.5})
+	p.Words = append(p.Words, phrase("WITH BARS", 100, 300, 6, pw, ph)...)
+	p.Words = append(p.Words, phrase("T2", 140, 294, 12, pw, ph)...)
+	p.Words = append(p.Words, phrase("TO DETAIL", 160, 300, 6, pw, ph)...)
+	var got []string
+	for _, l := range Lines(layout.Analyze(&p)) {
+		got = append(got, l.Text)
+	}
+	want := []string{"14. REFER TO SPECIFICATIONS", "FAR CELL", "WITH BARS T2 TO DETAIL"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
 
@@ -329,21 +355,6 @@ func TestDatesAndScales(t *testing.T) {
 		if s.Date != tc.date || s.Scale != tc.scale {
 			t.Errorf("%q: date %q scale %q, want %q %q", tc.line, s.Date, s.Scale, tc.date, tc.scale)
 		}
-	}
-}
-
-func TestLinesKeepWordsTheExtractorLeftOut(t *testing.T) {
-	const pw, ph = 1000.0, 1000.0
-	p := pdftext.Page{Width: pw, Height: ph}
-	p.Words = append(p.Words, phrase("TREAD 9\"", 100, 100, 10, pw, ph)...)
-	p.Words = append(p.Words, phrase("ORPHAN WORDS", 100, 300, 10, pw, ph)...)
-	p.Lines = [][]int{{0, 1}, {7, -1}} // the second line names no real word
-	var got []string
-	for _, l := range Lines(&p) {
-		got = append(got, l.Text)
-	}
-	if want := []string{`TREAD 9"`, "ORPHAN WORDS"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("lines %q, want %q", got, want)
 	}
 }
 
