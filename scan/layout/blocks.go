@@ -231,7 +231,7 @@ func (a *analysis) connected(i, j int) bool {
 		if gap > lineGap*fs {
 			return false
 		}
-		return x.diagonal || gap <= 0 || !a.rules.crossAlong(x.key, left.p1-0.5, right.p0+0.5, (max(x.t0, y.t0)+min(x.t1, y.t1))/2)
+		return x.diagonal || gap <= 0 || !a.columnRule(x.key, left.p1, right.p0, (max(x.t0, y.t0)+min(x.t1, y.t1))/2, fs)
 	}
 	up, down := x, y
 	if down.s < up.s {
@@ -288,7 +288,7 @@ func (a *analysis) linesOf(members []int) [][]int {
 			fs := max(r.fs, prev.fs)
 			split := r.p0-end > lineGap*fs
 			if !split && !r.diagonal && r.p0 > end {
-				split = a.rules.crossAlong(r.key, end-0.5, r.p0+0.5, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2)
+				split = a.columnRule(r.key, end, r.p0, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2, fs)
 			}
 			if split {
 				lines = append(lines, cur)

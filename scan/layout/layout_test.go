@@ -188,6 +188,31 @@ func TestRuleSplitsRow(t *testing.T) {
 	}
 }
 
+// TestStrokeTouchingAWordIsNoColumnRule: a short stroke drawn against
+// a word (a glyph drawn as strokes) does not cut the run a column rule
+// would.
+func TestStrokeTouchingAWordIsNoColumnRule(t *testing.T) {
+	s := newSheet(612, 792)
+	s.text(100, 200, 10, 0, "As indicated")
+	s.line(114.2, 195, 114.2, 199)
+	p := s.analyze(t)
+	if findRun(p, "As indicated") == nil {
+		t.Errorf("runs = %q, want \"As indicated\" whole", runTexts(p))
+	}
+}
+
+// TestOverprintedWordKeepsTheRun: a word printed over a run's own words
+// is read apart; the run goes on past it.
+func TestOverprintedWordKeepsTheRun(t *testing.T) {
+	s := newSheet(612, 792)
+	s.text(100, 100, 10, 0, "SCALE 1:200 AT A1")
+	s.text(136, 100, 10, 0, "1:")
+	p := s.analyze(t)
+	if findRun(p, "SCALE 1:200 AT A1") == nil || findRun(p, "1:") == nil {
+		t.Errorf("runs = %q, want the scale whole and the stray 1: apart", runTexts(p))
+	}
+}
+
 // TestReadAcross: the two cells of a ruled row are two lines read across
 // as one; a cell farther along the row than a few spaces, a line of
 // another row and text at another angle are not.

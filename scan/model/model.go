@@ -136,10 +136,14 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 			return nil, err
 		}
 		ps := make([]*pdftext.Page, len(files[fi].Pages))
+		lps := make([]*layout.Page, len(files[fi].Pages))
 		for pi := range files[fi].Pages {
 			ps[pi] = &files[fi].Pages[pi]
+			if s := set.Files[fi].Sheets[pi]; s.Readable {
+				lps[pi] = s.Layout()
+			}
 		}
-		set.Files[fi].SetModel = sheets.ReadSet(ps)
+		set.Files[fi].SetModel = sheets.ReadSetLayouts(ps, lps)
 	}
 	set.link()
 	set.titlesFromIndex()

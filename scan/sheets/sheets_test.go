@@ -453,3 +453,27 @@ func TestIndexRowAtPitchInAnotherType(t *testing.T) {
 		}
 	}
 }
+
+// buildPhrases is a page's phrases as the set reading reads a page it
+// holds no layout of.
+func buildPhrases(p *pdftext.Page) []textRun { return phrasesOf(p, pageRuns(p)) }
+
+// TestCaptionRunningOnToAColonIsAnotherField: "PROJECT ARCH:" is the
+// caption of another field (the project architect), so "ARCH:" is not the
+// value of a PROJECT field; "PROJECT: LILY HALL" still is one.
+func TestCaptionRunningOnToAColonIsAnotherField(t *testing.T) {
+	const pw, ph = 1000.0, 1000.0
+	p := pdftext.Page{Width: pw, Height: ph}
+	p.Words = append(p.Words, phrase("PROJECT ARCH:", 800, 900, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("JF", 900, 901, 11, pw, ph)...)
+	p.Words = append(p.Words, phrase("PROJECT: LILY HALL", 800, 700, 10, pw, ph)...)
+	var got []string
+	for _, f := range ReadFields(&p) {
+		if f.Kind == FieldProject {
+			got = append(got, f.Value)
+		}
+	}
+	if want := []string{"LILY HALL"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("project fields %q, want %q", got, want)
+	}
+}
