@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
 )
@@ -139,27 +138,6 @@ type Sheet struct {
 	TitleWords  []int
 	DateWords   []int
 	ScaleWords  []int
-}
-
-// Classify reads the sheet number, title, date and scale of a page.
-func Classify(p *pdftext.Page) Sheet { return ClassifyLines(p, Lines(layout.Analyze(p))) }
-
-// ClassifyLines is Classify for a caller that already built the page's
-// lines (Lines(p)).
-func ClassifyLines(p *pdftext.Page, lines []Line) Sheet {
-	s := Sheet{Type: TypeUnknown}
-	if len(p.Words) == 0 {
-		return s
-	}
-	if i, ok := bestNumber(p, lines); ok {
-		n, _ := ParseNumber(WordText(p.Words[i]))
-		s.Number, s.Key, s.Type = n.Text, n.Key, n.Type
-		s.NumberWords = []int{i}
-		s.Title, s.TitleWords = findTitle(p, lines, i)
-	}
-	s.Date, s.DateWords = findDate(lines)
-	s.Scale, s.ScaleWords = findScale(lines)
-	return s
 }
 
 // FromModel is a page's classification as its file's set model read it:

@@ -83,7 +83,7 @@ func TestClassifyGeneratedSheets(t *testing.T) {
 		for _, f := range set.Files {
 			for _, p := range f.Pages {
 				tp := p.TextPage()
-				s := Classify(&tp)
+				s := classify(&tp)
 				if s.Number != p.SheetNumber || s.Title != p.SheetTitle || s.Type != TypeOf(p.SheetNumber) {
 					t.Errorf("%s: got %q %q %q", p.SheetNumber, s.Number, s.Title, s.Type)
 				}
@@ -93,13 +93,13 @@ func TestClassifyGeneratedSheets(t *testing.T) {
 			}
 		}
 		cover := set.Files[0].Pages[0].TextPage()
-		idx := ParseIndex(&cover)
+		idx := parseIndex(&cover)
 		if len(idx) < 4 || idx[0].Number != "G-001" {
 			t.Errorf("%s index: %+v", variant, idx)
 		}
 		for _, p := range set.Files[0].Pages[1:] {
 			tp := p.TextPage()
-			if got := ParseIndex(&tp); got != nil {
+			if got := parseIndex(&tp); got != nil {
 				t.Errorf("%s: index on a drawing sheet: %+v", p.SheetNumber, got)
 			}
 		}
@@ -163,7 +163,7 @@ func TestClassifyFSECSample(t *testing.T) {
 	types := []string{TypeGeneral, TypeGeneral, TypeDistributedEnergy, TypeDistributedEnergy, TypeDistributedEnergy}
 	for i, num := range numbers {
 		p := fsecPage(i+1, num, i == 0)
-		s := Classify(&p)
+		s := classify(&p)
 		if s.Number != num || s.Type != types[i] {
 			t.Errorf("page %d: %q %q, want %q %q", i+1, s.Number, s.Type, num, types[i])
 		}
@@ -173,7 +173,7 @@ func TestClassifyFSECSample(t *testing.T) {
 	}
 	cover := fsecPage(1, "G-001", true)
 	var got [][2]string
-	for _, e := range ParseIndex(&cover) {
+	for _, e := range parseIndex(&cover) {
 		got = append(got, [2]string{e.Number, e.Title})
 	}
 	want := [][2]string{{"G-001", "Title"}, {"G-002", "Notes"}, {"W-001", "Wiring Diagram"},
@@ -193,12 +193,12 @@ func TestClassifyPrefersTitleBlock(t *testing.T) {
 	p.Words = append(p.Words, phrase("S-201", 100, 400, 30, pw, ph)...) // a big callout mid-sheet
 	p.Words = append(p.Words, phrase("SHEET", pw-330, ph-200, 8, pw, ph)...)
 	p.Words = append(p.Words, phrase("A-102", pw-330, ph-186, 28, pw, ph)...)
-	s := Classify(&p)
+	s := classify(&p)
 	if s.Number != "A-102" || s.Type != TypeArchitectural {
 		t.Errorf("got %q %q", s.Number, s.Type)
 	}
 	empty := pdftext.Page{}
-	if s := Classify(&empty); s.Number != "" || s.Type != TypeUnknown {
+	if s := classify(&empty); s.Number != "" || s.Type != TypeUnknown {
 		t.Errorf("empty page: %+v", s)
 	}
 }
@@ -274,7 +274,7 @@ func TestShortNumbersNeedACaption(t *testing.T) {
 		{page(false, "A-201"), "A-201"},
 	} {
 		p := tc.page
-		if got := Classify(&p).Number; got != tc.want {
+		if got := classify(&p).Number; got != tc.want {
 			t.Errorf("%q: number %q, want %q", p.Words[len(p.Words)-1].Text, got, tc.want)
 		}
 	}
@@ -311,7 +311,7 @@ func TestIndexNeedsHeadingAndFullNumbers(t *testing.T) {
 		{"untitled numbers", build("SHEET INDEX", "A-101", "A-102", "A-103"), 0},
 	} {
 		p := tc.page
-		if got := len(ParseIndex(&p)); got != tc.want {
+		if got := len(parseIndex(&p)); got != tc.want {
 			t.Errorf("%s: %d entries, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -351,7 +351,7 @@ func TestDatesAndScales(t *testing.T) {
 		{"DATE:", "", ""},
 	} {
 		p := pdftext.Page{Width: 1000, Height: 1000, Readable: true, Words: phrase(tc.line, 100, 100, 10, 1000, 1000)}
-		s := Classify(&p)
+		s := classify(&p)
 		if s.Date != tc.date || s.Scale != tc.scale {
 			t.Errorf("%q: date %q scale %q, want %q %q", tc.line, s.Date, s.Scale, tc.date, tc.scale)
 		}
@@ -374,10 +374,10 @@ func FuzzClassifyWord(f *testing.F) {
 			t.Errorf("%q: type %q", s, n.Type)
 		}
 		p := pdftext.Page{Width: 100, Height: 100, Readable: true, Words: []pdftext.Word{w}}
-		if s := Classify(&p); !valid[s.Type] {
+		if s := classify(&p); !valid[s.Type] {
 			t.Errorf("%q: sheet type %q", s.Number, s.Type)
 		}
-		ParseIndex(&p)
+		parseIndex(&p)
 	})
 }
 
@@ -395,10 +395,10 @@ func TestIndexWrapsIntoLevelColumns(t *testing.T) {
 		return p
 	}
 	level, apart := build(130), build(400)
-	if n := len(ParseIndex(&level)); n != 5 {
+	if n := len(parseIndex(&level)); n != 5 {
 		t.Errorf("wrapped list: %d entries, want 5", n)
 	}
-	if n := len(ParseIndex(&apart)); n != 3 {
+	if n := len(parseIndex(&apart)); n != 3 {
 		t.Errorf("unrelated column: %d entries, want 3", n)
 	}
 }
@@ -435,7 +435,7 @@ func TestIndexRowAtPitchInAnotherType(t *testing.T) {
 	}
 	numbers := func(p pdftext.Page) []string {
 		var out []string
-		for _, e := range ParseIndex(&p) {
+		for _, e := range parseIndex(&p) {
 			out = append(out, e.Number)
 		}
 		return out
@@ -477,3 +477,11 @@ func TestCaptionRunningOnToAColonIsAnotherField(t *testing.T) {
 		t.Errorf("project fields %q, want %q", got, want)
 	}
 }
+
+// classify is a page read alone: the number by size, title-block position
+// and caption, the title beside it, date and scale (FromModel with no set
+// reading).
+func classify(p *pdftext.Page) Sheet { return FromModel(p, &PageModel{}, Lines(layout.Analyze(p))) }
+
+// parseIndex is the index of a page read alone.
+func parseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(layout.Analyze(p))) }
