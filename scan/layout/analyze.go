@@ -101,6 +101,17 @@ type analysis struct {
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
+	out := AnalyzeLines(p)
+	out.Complete()
+	return out
+}
+
+// AnalyzeLines builds the runs, blocks and lines of one extracted page
+// (and the lines read across) and leaves its tables and label/value pairs
+// to Complete: for a reader that needs the lines of every page and the
+// rest of a few (the document model reads every page's lines; its
+// regions and tables are asked for page by page).
+func AnalyzeLines(p *pdftext.Page) *Page {
 	if p == nil {
 		return &Page{}
 	}
@@ -114,13 +125,25 @@ func Analyze(p *pdftext.Page) *Page {
 	a := runsOf(p, out)
 	a.buildBlocksAndLines()
 	a.readAcross()
-	a.ruledTables()
-	a.unruledTables()
-	a.pairs()
 	for i := range a.g {
 		out.LineOf[i] = a.g[i].line
 	}
+	out.rest = a
 	return out
+}
+
+// Complete builds the tables and label/value pairs of a page made by
+// AnalyzeLines; on a complete page it does nothing. A page is completed
+// by one reader before it is shared.
+func (p *Page) Complete() {
+	a := p.rest
+	if a == nil {
+		return
+	}
+	p.rest = nil
+	a.ruledTables()
+	a.unruledTables()
+	a.pairs()
 }
 
 // Runs returns the runs of one extracted page alone (words on one

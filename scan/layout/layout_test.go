@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -248,6 +249,36 @@ func cellTexts(t Table) [][]string {
 		out = append(out, row)
 	}
 	return out
+}
+
+// TestAnalyzeLinesThenComplete: a page whose lines are built first and
+// its tables and pairs later is the page Analyze builds at once.
+func TestAnalyzeLinesThenComplete(t *testing.T) {
+	s := newSheet(612, 792)
+	xs := []float64{300, 330, 400, 560}
+	ys := []float64{600, 615, 630}
+	s.grid(xs, ys)
+	s.text(303, 611, 8, 0, "REV")
+	s.text(333, 611, 8, 0, "DATE")
+	s.text(403, 611, 8, 0, "DESCRIPTION")
+	s.text(303, 626, 8, 0, "1")
+	s.text(333, 626, 8, 0, "01/05/24")
+	s.text(403, 626, 8, 0, "ISSUED FOR PERMIT")
+	s.text(60, 100, 10, 0, "SCALE: 1/4\" = 1'-0\"")
+	pg := s.page(t)
+	whole := Analyze(pg)
+	p := AnalyzeLines(pg)
+	if len(p.Lines) != len(whole.Lines) || len(p.Tables) != 0 || len(p.Pairs) != 0 {
+		t.Fatalf("lines first: %d lines (want %d), %d tables, %d pairs (want none yet)", len(p.Lines), len(whole.Lines), len(p.Tables), len(p.Pairs))
+	}
+	p.Complete()
+	p.Complete() // a second call does nothing
+	if !reflect.DeepEqual(p.Tables, whole.Tables) || !reflect.DeepEqual(p.Pairs, whole.Pairs) || !reflect.DeepEqual(p.LineOf, whole.LineOf) {
+		t.Errorf("completed page differs from Analyze's: %d tables %d pairs, want %d %d", len(p.Tables), len(p.Pairs), len(whole.Tables), len(whole.Pairs))
+	}
+	if len(whole.Tables) == 0 || len(whole.Pairs) == 0 {
+		t.Errorf("the test page should hold a table and a pair: %d, %d", len(whole.Tables), len(whole.Pairs))
+	}
 }
 
 // TestRuledTable: a revision grid drawn with rules becomes rows and cells,

@@ -87,10 +87,18 @@ type Sheet struct {
 	stampsRead bool
 }
 
-// Layout is the page's layout: the scan's, else analysed on first use.
+// Layout is the page's layout: the scan's, else analysed on first use
+// (the lines when the model is built, the tables and pairs when a reader
+// first asks for the layout).
 func (s *Sheet) Layout() *layout.Page {
+	s.lines().Complete()
+	return s.layout
+}
+
+// lines is the page's layout with at least its lines built.
+func (s *Sheet) lines() *layout.Page {
 	if s.layout == nil {
-		s.layout = layout.Analyze(s.Page)
+		s.layout = layout.AnalyzeLines(s.Page)
 	}
 	return s.layout
 }
@@ -124,7 +132,7 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 			}
 			s.Ident = sheets.Sheet{Type: sheets.TypeUnknown}
 			if s.Readable {
-				s.Lines = sheets.Lines(s.Layout())
+				s.Lines = sheets.Lines(s.lines())
 				s.Index = sheets.ParseIndexLines(p, s.Lines)
 			}
 			mf.Sheets = append(mf.Sheets, s)
@@ -140,7 +148,7 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 		for pi := range files[fi].Pages {
 			ps[pi] = &files[fi].Pages[pi]
 			if s := set.Files[fi].Sheets[pi]; s.Readable {
-				lps[pi] = s.Layout()
+				lps[pi] = s.lines()
 			}
 		}
 		set.Files[fi].SetModel = sheets.ReadSetLayouts(ps, lps)

@@ -96,7 +96,7 @@ func (s *Sheet) Stamps() []Stamp {
 		return s.stamps
 	}
 	s.stampsRead = true
-	lp := s.Layout()
+	lp := s.lines() // runs and lines are enough
 	// What the checks already read from the lines (a stamp printed upright
 	// is a line of text like any other); text at an odd angle, whose
 	// glyphs the lines hold one by one, is not.
