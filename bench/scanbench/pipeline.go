@@ -16,8 +16,8 @@ import (
 
 	"planreview/scan"
 	"planreview/scan/annotate"
+	"planreview/scan/model"
 	"planreview/scan/rules"
-	"planreview/scan/sheets"
 )
 
 // stageClock is a scan.Progress that stamps stage changes and records the
@@ -153,20 +153,23 @@ func inProcess(args []string) error {
 // line of every readable page, the way the engine's match loop runs them
 // (all sheet types, so an upper bound for rules limited to some types).
 func ruleCosts(eng *rules.Engine, res scan.Result, n int) {
+	// The document model, as the pipeline's classifying stage builds it
+	// (layouts analysed here, the scan having dropped its own).
+	srcs := make([]model.Source, len(res.Files))
+	for i, f := range res.Files {
+		srcs[i] = model.Source{ID: f.FileID, Pages: f.Pages}
+	}
+	t0 := time.Now()
+	set, err := model.Build(context.Background(), srcs)
+	modelTime := time.Since(t0)
 	var lines []string
-	classify := time.Now()
-	for _, f := range res.Files {
-		for i := range f.Pages {
-			pg := &f.Pages[i]
-			if !pg.Readable || len(pg.Words) == 0 {
-				continue
-			}
-			for _, l := range sheets.Lines(pg) {
+	if err == nil {
+		for _, s := range set.Sheets {
+			for _, l := range s.Lines {
 				lines = append(lines, l.Text)
 			}
 		}
 	}
-	linesTime := time.Since(classify)
 	type cost struct {
 		id      string
 		d       time.Duration
@@ -218,24 +221,8 @@ func ruleCosts(eng *rules.Engine, res scan.Result, n int) {
 		costs = append(costs, c)
 	}
 	sort.Slice(costs, func(i, j int) bool { return costs[i].d > costs[j].d })
-	// Sheet classification alone, as the pipeline's classifying stage and
-	// the engine's classify each run it.
-	t0 := time.Now()
-	for _, f := range res.Files {
-		for i := range f.Pages {
-			_ = sheets.Classify(&f.Pages[i])
-		}
-	}
-	classifyTime := time.Since(t0)
-	t0 = time.Now()
-	for _, f := range res.Files {
-		for i := range f.Pages {
-			_ = sheets.ParseIndex(&f.Pages[i])
-		}
-	}
-	indexTime := time.Since(t0)
-	fmt.Printf("RULES lines=%d sheets.Lines=%.1fms sheets.Classify=%.1fms sheets.ParseIndex=%.1fms pattern_rules=%d all_patterns=%.1fms all_patterns_upper=%.1fms\n",
-		len(lines), ms(linesTime), ms(classifyTime), ms(indexTime), len(costs), ms(total), ms(totalUpper))
+	fmt.Printf("RULES lines=%d model.Build=%.1fms pattern_rules=%d all_patterns=%.1fms all_patterns_upper=%.1fms\n",
+		len(lines), ms(modelTime), len(costs), ms(total), ms(totalUpper))
 	for i, c := range costs {
 		if i >= n {
 			break

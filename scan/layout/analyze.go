@@ -30,6 +30,7 @@ const (
 	sizeRatio    = 1.3  // font sizes of one run differ by at most this factor
 	blockRatio   = 1.5  // …and of one block
 	noSpaceGap   = 0.1  // words closer than this are one token ("A-" "101")
+	columnClear  = 0.1  // a column rule stands this clear of the text on both sides
 	axisSnap     = 1.5  // degrees: text within this of a quarter turn is axis text
 	overlaySize  = 2.5  // × the page's median size: large type
 	snapTol      = 2.0  // points: edges this close are one rule (pdfplumber snap)
@@ -100,6 +101,17 @@ type analysis struct {
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
+	out := AnalyzeLines(p)
+	out.Complete()
+	return out
+}
+
+// AnalyzeLines builds the runs, blocks and lines of one extracted page
+// (and the lines read across) and leaves its tables and label/value pairs
+// to Complete: for a reader that needs the lines of every page and the
+// rest of a few (the document model reads every page's lines; its
+// regions and tables are asked for page by page).
+func AnalyzeLines(p *pdftext.Page) *Page {
 	if p == nil {
 		return &Page{}
 	}
@@ -110,6 +122,46 @@ func Analyze(p *pdftext.Page) *Page {
 	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
 		return out
 	}
+	a := runsOf(p, out)
+	a.buildBlocksAndLines()
+	a.readAcross()
+	for i := range a.g {
+		out.LineOf[i] = a.g[i].line
+	}
+	out.rest = a
+	return out
+}
+
+// Complete builds the tables and label/value pairs of a page made by
+// AnalyzeLines; on a complete page it does nothing. A page is completed
+// by one reader before it is shared.
+func (p *Page) Complete() {
+	a := p.rest
+	if a == nil {
+		return
+	}
+	p.rest = nil
+	a.ruledTables()
+	a.unruledTables()
+	a.pairs()
+}
+
+// Runs returns the runs of one extracted page alone (words on one
+// baseline at one angle, in reading order), without the blocks, tables and
+// pairs Analyze builds: for a reader that needs only the runs of a page it
+// does not keep, such as a page's text turned a quarter.
+func Runs(p *pdftext.Page) []Run {
+	if p == nil || !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
+		return nil
+	}
+	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
+	runsOf(p, out)
+	return out.Runs
+}
+
+// runsOf starts the analysis of page p into out: its words placed, their
+// runs built and the overlay marked.
+func runsOf(p *pdftext.Page, out *Page) *analysis {
 	a := &analysis{page: out, words: p.Words}
 	if len(a.words) > maxWords {
 		a.words = a.words[:maxWords]
@@ -119,14 +171,7 @@ func Analyze(p *pdftext.Page) *Page {
 	a.measure()
 	a.buildRuns()
 	a.markOverlays()
-	a.buildBlocksAndLines()
-	a.ruledTables()
-	a.unruledTables()
-	a.pairs()
-	for i := range a.g {
-		out.LineOf[i] = a.g[i].line
-	}
-	return out
+	return a
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -263,7 +308,7 @@ func (a *analysis) buildRuns() {
 		s, p0 float64
 		wi    int
 	}
-	var items []item
+	var items, aside, spare []item
 	for _, k := range keys {
 		idx := byKey[k]
 		items = items[:0]
@@ -279,28 +324,46 @@ func (a *analysis) buildRuns() {
 			}
 			band := items[i:j]
 			slices.SortFunc(band, func(x, y item) int { return cmp.Compare(x.p0, y.p0) })
-			cur := -1
-			for _, it := range band {
-				g := &a.g[it.wi]
-				if cur >= 0 {
-					r := &runs[cur]
-					fs := max(r.fs, g.fs)
-					gap := g.p0 - r.p1
-					if gap <= runGap*fs && gap >= -0.5*fs && fs <= sizeRatio*min(r.fs, g.fs) &&
-						(g.diagonal || !a.rules.blocksAlong(k, &a.g[r.last], g)) {
-						r.last, r.n = it.wi, r.n+1
-						r.p1 = max(r.p1, g.p1)
-						r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
-						r.fs = max(r.fs, g.fs)
-						g.run = cur
-						order = append(order, it.wi)
-						continue
+			// A word printed over the run's own words (a stray glyph, an
+			// overprinted copy) does not end the run: it is set aside and
+			// read after, with the others like it, in a pass of its own
+			// (a few passes at most; a pile of words on one spot is then
+			// read as it comes).
+			pending := band
+			for pass := 0; len(pending) > 0; pass++ {
+				rest := aside[:0]
+				cur := -1
+				for _, it := range pending {
+					g := &a.g[it.wi]
+					if cur >= 0 {
+						r := &runs[cur]
+						fs := max(r.fs, g.fs)
+						gap := g.p0 - r.p1
+						if gap < -0.5*fs && pass < maxOverprintPasses {
+							rest = append(rest, it)
+							continue
+						}
+						if gap <= runGap*fs && gap >= -0.5*fs && fs <= sizeRatio*min(r.fs, g.fs) &&
+							(g.diagonal || !a.columnRule(k, a.g[r.last].p1, g.p0, (max(a.g[r.last].t0, g.t0)+min(a.g[r.last].t1, g.t1))/2, fs)) {
+							r.last, r.n = it.wi, r.n+1
+							r.p1 = max(r.p1, g.p1)
+							r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
+							r.fs = max(r.fs, g.fs)
+							g.run = cur
+							order = append(order, it.wi)
+							continue
+						}
 					}
+					cur = len(runs)
+					g.run = cur
+					runs = append(runs, runBuild{start: len(order), last: it.wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
+					order = append(order, it.wi)
 				}
-				cur = len(runs)
-				g.run = cur
-				runs = append(runs, runBuild{start: len(order), last: it.wi, n: 1, p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: k, diagonal: g.diagonal})
-				order = append(order, it.wi)
+				// The words set aside become the next pass's (copied out
+				// of the scratch the next pass refills).
+				aside = rest
+				pending = append(spare[:0], rest...)
+				spare = pending
 			}
 			i = j
 		}
@@ -328,6 +391,20 @@ func (a *analysis) buildRuns() {
 			a.page.Runs[ri].Layer = LayerOverlay
 		}
 	}
+}
+
+// maxOverprintPasses bounds the passes that read words printed over a
+// run apart from it.
+const maxOverprintPasses = 4
+
+// columnRule reports whether a drawn rule stands between text ending at
+// p1 and text starting at p0 on one baseline (size fs), across the text
+// at t: a column rule between two cells. A stroke closer than a tenth of
+// the size to either side (a glyph drawn as strokes, an underline's end)
+// belongs to the text, not to a column between.
+func (a *analysis) columnRule(key int, p1, p0, t, fs float64) bool {
+	c := columnClear * fs
+	return a.rules.crossAlong(key, p1+c, p0-c, t)
 }
 
 // maxCandidates bounds the neighbours one run is compared with when

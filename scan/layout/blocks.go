@@ -143,6 +143,75 @@ func (a *analysis) buildBlocksAndLines() {
 	}
 }
 
+// readAcross finds the lines a reader reads as one (Page.ReadAcross):
+// per direction, lines whose baselines lie within baselineTol of the
+// first's, sorted along the text, chained while the gap between them is
+// at most lineGap of the larger size, as the lines of one block are, but
+// across blocks. Diagonal (overlay) text is read as its runs are.
+func (a *analysis) readAcross() {
+	type lineGeom struct {
+		li        int
+		key       int
+		s, p0, p1 float64
+		fs        float64
+		layer     Layer
+	}
+	ls := make([]lineGeom, 0, len(a.page.Lines))
+	for li := range a.page.Lines {
+		l := &a.page.Lines[li]
+		if len(l.Runs) == 0 {
+			continue
+		}
+		first := &a.rb[l.Runs[0]]
+		if first.diagonal {
+			continue
+		}
+		g := lineGeom{li: li, key: first.key, s: first.s, p0: first.p0, p1: first.p1, fs: first.fs, layer: l.Layer}
+		for _, ri := range l.Runs[1:] {
+			r := &a.rb[ri]
+			g.p0, g.p1, g.fs = min(g.p0, r.p0), max(g.p1, r.p1), max(g.fs, r.fs)
+		}
+		ls = append(ls, g)
+	}
+	slices.SortFunc(ls, func(x, y lineGeom) int {
+		if c := cmp.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.s, y.s)
+	})
+	var row []int
+	flush := func() {
+		if len(row) > 1 {
+			a.page.ReadAcross = append(a.page.ReadAcross, row)
+		}
+		row = nil
+	}
+	for i := 0; i < len(ls); {
+		first := &ls[i]
+		j := i + 1
+		for j < len(ls) && ls[j].key == first.key && ls[j].s-first.s <= baselineTol*max(first.fs, ls[j].fs) {
+			j++
+		}
+		band := ls[i:j]
+		slices.SortFunc(band, func(x, y lineGeom) int { return cmp.Compare(x.p0, y.p0) })
+		end, fs, layer := band[0].p1, band[0].fs, band[0].layer
+		row = []int{band[0].li}
+		for _, g := range band[1:] {
+			if g.layer != layer || g.p0-end > lineGap*max(fs, g.fs) {
+				flush()
+				fs, layer = g.fs, g.layer
+				end = g.p1
+				row = []int{g.li}
+				continue
+			}
+			row = append(row, g.li)
+			end, fs = max(end, g.p1), max(fs, g.fs)
+		}
+		flush()
+		i = j
+	}
+}
+
 // connected reports whether runs i and j belong to one block.
 func (a *analysis) connected(i, j int) bool {
 	x, y := &a.rb[i], &a.rb[j]
@@ -162,7 +231,7 @@ func (a *analysis) connected(i, j int) bool {
 		if gap > lineGap*fs {
 			return false
 		}
-		return x.diagonal || gap <= 0 || !a.rules.crossAlong(x.key, left.p1-0.5, right.p0+0.5, (max(x.t0, y.t0)+min(x.t1, y.t1))/2)
+		return x.diagonal || gap <= 0 || !a.columnRule(x.key, left.p1, right.p0, (max(x.t0, y.t0)+min(x.t1, y.t1))/2, fs)
 	}
 	up, down := x, y
 	if down.s < up.s {
@@ -219,7 +288,7 @@ func (a *analysis) linesOf(members []int) [][]int {
 			fs := max(r.fs, prev.fs)
 			split := r.p0-end > lineGap*fs
 			if !split && !r.diagonal && r.p0 > end {
-				split = a.rules.crossAlong(r.key, end-0.5, r.p0+0.5, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2)
+				split = a.columnRule(r.key, end, r.p0, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2, fs)
 			}
 			if split {
 				lines = append(lines, cur)

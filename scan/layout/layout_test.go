@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -188,6 +189,56 @@ func TestRuleSplitsRow(t *testing.T) {
 	}
 }
 
+// TestStrokeTouchingAWordIsNoColumnRule: a short stroke drawn against
+// a word (a glyph drawn as strokes) does not cut the run a column rule
+// would.
+func TestStrokeTouchingAWordIsNoColumnRule(t *testing.T) {
+	s := newSheet(612, 792)
+	s.text(100, 200, 10, 0, "As indicated")
+	s.line(114.2, 195, 114.2, 199)
+	p := s.analyze(t)
+	if findRun(p, "As indicated") == nil {
+		t.Errorf("runs = %q, want \"As indicated\" whole", runTexts(p))
+	}
+}
+
+// TestOverprintedWordKeepsTheRun: a word printed over a run's own words
+// is read apart; the run goes on past it.
+func TestOverprintedWordKeepsTheRun(t *testing.T) {
+	s := newSheet(612, 792)
+	s.text(100, 100, 10, 0, "SCALE 1:200 AT A1")
+	s.text(136, 100, 10, 0, "1:")
+	p := s.analyze(t)
+	if findRun(p, "SCALE 1:200 AT A1") == nil || findRun(p, "1:") == nil {
+		t.Errorf("runs = %q, want the scale whole and the stray 1: apart", runTexts(p))
+	}
+}
+
+// TestReadAcross: the two cells of a ruled row are two lines read across
+// as one; a cell farther along the row than a few spaces, a line of
+// another row and text at another angle are not.
+func TestReadAcross(t *testing.T) {
+	s := newSheet(612, 792)
+	s.text(100, 100, 10, 0, "REV")
+	s.line(124, 85, 124, 110)
+	s.text(127, 100, 10, 0, "DATE")
+	s.text(300, 100, 10, 0, "FAR CELL")
+	s.text(100, 140, 10, 0, "NEXT ROW")
+	s.text(500, 300, 10, 90, "SIDEWAYS")
+	p := s.analyze(t)
+	var got []string
+	for _, row := range p.ReadAcross {
+		var texts []string
+		for _, li := range row {
+			texts = append(texts, p.Lines[li].Text)
+		}
+		got = append(got, strings.Join(texts, "|"))
+	}
+	if want := []string{"REV|DATE"}; !slices.Equal(got, want) {
+		t.Errorf("read across = %q, want %q", got, want)
+	}
+}
+
 func cellTexts(t Table) [][]string {
 	var out [][]string
 	for _, r := range t.Rows {
@@ -198,6 +249,36 @@ func cellTexts(t Table) [][]string {
 		out = append(out, row)
 	}
 	return out
+}
+
+// TestAnalyzeLinesThenComplete: a page whose lines are built first and
+// its tables and pairs later is the page Analyze builds at once.
+func TestAnalyzeLinesThenComplete(t *testing.T) {
+	s := newSheet(612, 792)
+	xs := []float64{300, 330, 400, 560}
+	ys := []float64{600, 615, 630}
+	s.grid(xs, ys)
+	s.text(303, 611, 8, 0, "REV")
+	s.text(333, 611, 8, 0, "DATE")
+	s.text(403, 611, 8, 0, "DESCRIPTION")
+	s.text(303, 626, 8, 0, "1")
+	s.text(333, 626, 8, 0, "01/05/24")
+	s.text(403, 626, 8, 0, "ISSUED FOR PERMIT")
+	s.text(60, 100, 10, 0, "SCALE: 1/4\" = 1'-0\"")
+	pg := s.page(t)
+	whole := Analyze(pg)
+	p := AnalyzeLines(pg)
+	if len(p.Lines) != len(whole.Lines) || len(p.Tables) != 0 || len(p.Pairs) != 0 {
+		t.Fatalf("lines first: %d lines (want %d), %d tables, %d pairs (want none yet)", len(p.Lines), len(whole.Lines), len(p.Tables), len(p.Pairs))
+	}
+	p.Complete()
+	p.Complete() // a second call does nothing
+	if !reflect.DeepEqual(p.Tables, whole.Tables) || !reflect.DeepEqual(p.Pairs, whole.Pairs) || !reflect.DeepEqual(p.LineOf, whole.LineOf) {
+		t.Errorf("completed page differs from Analyze's: %d tables %d pairs, want %d %d", len(p.Tables), len(p.Pairs), len(whole.Tables), len(whole.Pairs))
+	}
+	if len(whole.Tables) == 0 || len(whole.Pairs) == 0 {
+		t.Errorf("the test page should hold a table and a pair: %d, %d", len(whole.Tables), len(whole.Pairs))
+	}
 }
 
 // TestRuledTable: a revision grid drawn with rules becomes rows and cells,

@@ -152,10 +152,20 @@ type Page struct {
 	Tables   []Table
 	Pairs    []Pair
 	Segments []Segment
+	// ReadAcross lists the lines a reader reads as one, left to right along
+	// the text: lines on one baseline, at one angle and in one layer, a few
+	// spaces apart, that the layout keeps apart only for a drawn rule or a
+	// change of size between them (the cells of a table row, a note's
+	// number in its own ruled column, a large tag inside a line of small
+	// text). A line alone is not listed; a line is in one entry at most.
+	ReadAcross [][]int
 	// LineOf is the index in Lines of each word's line (-1 for a word
 	// beyond the words considered).
 	LineOf []int
 	// roles caches FindRoles for a page made by Analyze: the document
 	// model and the pipeline's round sheets both ask for a page's roles.
 	roles *rolesOnce
+	// rest is the analysis of a page made by AnalyzeLines, kept until
+	// Complete builds its tables and pairs.
+	rest *analysis
 }

@@ -109,6 +109,9 @@ const (
 // a region, so a key with any heading (or none) is found.
 // A page made by Analyze finds them once; callers only read them.
 func FindRoles(p *Page) *Roles {
+	if p != nil {
+		p.Complete() // roles read the tables
+	}
 	if p != nil && p.roles != nil {
 		p.roles.once.Do(func() { p.roles.r = findRoles(p) })
 		return p.roles.r

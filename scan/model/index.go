@@ -24,9 +24,8 @@ import (
 // column: by their titles, which its rows repeat, or by how much of the
 // set it lists.
 var (
-	indexHeadingRe = lazyregexp.New(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
-	numberRangeRe  = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
-	hasLetterRe    = lazyregexp.New(`\pL{2,}`)
+	numberRangeRe = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
+	hasLetterRe   = lazyregexp.New(`\pL{2,}`)
 	// placeholderTitleRe is an index title left as its template's
 	// placeholder: the template's caption ("SHEET TITLE", "DRAWING NAME"),
 	// TBD, x's, dashes, question marks. "RESERVED", "NOT USED" and
@@ -38,7 +37,7 @@ var (
 
 // IsIndexHeading reports whether a line's text holds a sheet-index heading
 // ("SHEET INDEX", "LIST OF DRAWINGS", "CONTENTS", a bare "INDEX").
-func IsIndexHeading(text string) bool { return indexHeadingRe.MatchString(text) }
+func IsIndexHeading(text string) bool { return sheets.IsIndexHeading(text) }
 
 // IsPlaceholderTitle reports whether an index row's title is a placeholder.
 func IsPlaceholderTitle(t string) bool { return placeholderTitleRe.MatchString(t) }
@@ -263,7 +262,7 @@ func designated(setKeys map[string]bool) bool {
 // heading (IsIndexHeading).
 func hasIndexHeading(s *Sheet) bool {
 	for li := range s.Lines {
-		if indexHeadingRe.MatchString(s.Lines[li].Text) {
+		if sheets.IsIndexHeading(s.Lines[li].Text) {
 			return true
 		}
 	}

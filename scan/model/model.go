@@ -88,10 +88,18 @@ type Sheet struct {
 	quantities *sheetQuantities
 }
 
-// Layout is the page's layout: the scan's, else analysed on first use.
+// Layout is the page's layout: the scan's, else analysed on first use
+// (the lines when the model is built, the tables and pairs when a reader
+// first asks for the layout).
 func (s *Sheet) Layout() *layout.Page {
+	s.lines().Complete()
+	return s.layout
+}
+
+// lines is the page's layout with at least its lines built.
+func (s *Sheet) lines() *layout.Page {
 	if s.layout == nil {
-		s.layout = layout.Analyze(s.Page)
+		s.layout = layout.AnalyzeLines(s.Page)
 	}
 	return s.layout
 }
@@ -125,7 +133,7 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 			}
 			s.Ident = sheets.Sheet{Type: sheets.TypeUnknown}
 			if s.Readable {
-				s.Lines = sheets.Lines(p)
+				s.Lines = sheets.Lines(s.lines())
 				s.Index = sheets.ParseIndexLines(p, s.Lines)
 			}
 			mf.Sheets = append(mf.Sheets, s)
@@ -137,10 +145,14 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 			return nil, err
 		}
 		ps := make([]*pdftext.Page, len(files[fi].Pages))
+		lps := make([]*layout.Page, len(files[fi].Pages))
 		for pi := range files[fi].Pages {
 			ps[pi] = &files[fi].Pages[pi]
+			if s := set.Files[fi].Sheets[pi]; s.Readable {
+				lps[pi] = s.lines()
+			}
 		}
-		set.Files[fi].SetModel = sheets.ReadSet(ps)
+		set.Files[fi].SetModel = sheets.ReadSetLayouts(ps, lps)
 	}
 	set.link()
 	set.titlesFromIndex()

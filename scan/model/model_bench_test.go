@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"planreview/scan/layout"
 	"planreview/scan/model"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
@@ -34,6 +35,20 @@ func BenchmarkBuildCorpus(b *testing.B) {
 			}
 			for b.Loop() {
 				sheets.ReadSet(ps)
+			}
+		})
+		// As the review builds it: every page's layout analysed by the
+		// scan right after extraction, before the model is read.
+		b.Run("build-scanned/"+name, func(b *testing.B) {
+			scanned := src
+			scanned.Layouts = make([]*layout.Page, len(src.Pages))
+			for i := range src.Pages {
+				scanned.Layouts[i] = layout.Analyze(&src.Pages[i])
+			}
+			for b.Loop() {
+				if _, err := model.Build(context.Background(), []model.Source{scanned}); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 		b.Run("build/"+name, func(b *testing.B) {

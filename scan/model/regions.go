@@ -96,9 +96,17 @@ func (s *Sheet) Stamps() []Stamp {
 		return s.stamps
 	}
 	s.stampsRead = true
-	lp := s.Layout()
+	lp := s.lines() // runs and lines are enough
+	// What the checks already read from the lines (a stamp printed upright
+	// is a line of text like any other); text at an odd angle, whose
+	// glyphs the lines hold one by one, is not.
 	read := map[string]bool{}
 	for _, l := range s.Lines {
+		if len(l.Words) > 0 && l.Words[0] < len(lp.LineOf) {
+			if li := lp.LineOf[l.Words[0]]; li >= 0 && math.Mod(lp.Lines[li].Angle, 90) != 0 {
+				continue
+			}
+		}
 		read[compactText(l.Text)] = true
 	}
 	w, h := max(s.Page.Width, 1), max(s.Page.Height, 1)

@@ -10,6 +10,6 @@ func ReadFields(p *pdftext.Page) []Field {
 	if p == nil || len(p.Words) == 0 {
 		return nil
 	}
-	phrases := buildPhrases(p)
+	phrases := phrasesOf(p, pageRuns(p))
 	return readFields(p, phrases, findCaptions(p, phrases))
 }

@@ -17,20 +17,27 @@ type IndexEntry struct {
 	Words []int
 }
 
-var indexHeadingRe = textmatch.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWING\s+INDEX|INDEX\s+OF\s+(?:DRAWINGS|SHEETS)|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+// indexHeadingRe is a sheet index's heading: "SHEET INDEX", "DRAWINGS
+// INDEX", "INDEX TO SHEETS", "SCHEDULE OF DRAWINGS", "LIST OF DRAWINGS",
+// "CONTENTS", a bare "INDEX".
+var indexHeadingRe = textmatch.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
 
-// ParseIndex reads the sheet index of a page: sheet numbers stacked in a
-// column (same left edge, same text height) under an index heading such as
-// "SHEET INDEX", "DRAWING LIST" or "CONTENTS", each followed on its row by
-// the sheet title. Schedules look alike (finish tags P-1, P-1, RB-1; door
-// numbers; footing marks BP1), so a column counts only when it sits under a
-// heading, has at least two rows, uses full sheet numbers (A-101, A1.1, not
-// P-1), never repeats a number and gives most rows a title. The page's own
-// title-block number never counts. It returns nil when the page has no index.
-func ParseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(p)) }
+// IsIndexHeading reports whether a line's text holds a sheet-index
+// heading.
+func IsIndexHeading(text string) bool {
+	return mayBeIndexHeading(text) && indexHeadingRe.MatchString(text)
+}
 
-// ParseIndexLines is ParseIndex for a caller that already built the page's
-// lines (Lines(p)).
+// ParseIndexLines reads the sheet index of a page from its lines: sheet
+// numbers stacked in a column (same left edge, same text height) under an
+// index heading (IsIndexHeading), each followed on its row by the sheet
+// title. Schedules look alike (finish tags P-1, P-1, RB-1; door numbers;
+// footing marks BP1), so a column counts only when it sits under a
+// heading, has at least two rows, uses full sheet numbers (A-101, A1.1,
+// not P-1), never repeats a number and gives most rows a title. The page's
+// own title-block number never counts. It returns nil when the page has no
+// index; the document model reads the set's other indexes by its own
+// numbers.
 func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 	if len(p.Words) == 0 {
 		return nil
@@ -38,7 +45,7 @@ func ParseIndexLines(p *pdftext.Page, lines []Line) []IndexEntry {
 	pw, _ := pageScale(p)
 	var headings []Box
 	for _, l := range lines {
-		if mayBeIndexHeading(l.Text) && indexHeadingRe.MatchString(l.Text) {
+		if IsIndexHeading(l.Text) {
 			headings = append(headings, l.Box)
 		}
 	}

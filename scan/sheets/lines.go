@@ -1,7 +1,6 @@
 package sheets
 
 import (
-	"sort"
 	"strings"
 
 	"planreview/scan/layout"
@@ -93,44 +92,45 @@ func WordBox(p *pdftext.Page, i int) Box {
 	return Box{X0: b.Left * w, Y0: b.Top * h, X1: (b.Left + b.Width) * w, Y1: (b.Top + b.Height) * h}
 }
 
-// Lines returns the page's lines. The extractor's own grouping (Page.Lines)
-// is used when present; otherwise words are grouped geometrically: same row
-// (vertical centres within 40% of the word height) and a horizontal gap below
-// 1.5 word heights, which keeps title-block columns and note columns apart.
-func Lines(p *pdftext.Page) []Line {
-	var groups [][]int
-	if len(p.Lines) > 0 {
-		covered := make([]bool, len(p.Words))
-		// A word is in one line: the lines' word lists are cut from one
-		// page-wide slab.
-		slab := make([]int, 0, len(p.Words))
-		groups = make([][]int, 0, len(p.Lines)+1)
-		for _, l := range p.Lines {
-			from := len(slab)
-			for _, i := range l {
-				if i >= 0 && i < len(p.Words) && !covered[i] {
-					covered[i] = true
-					slab = append(slab, i)
-				}
-			}
-			if to := len(slab); to > from {
-				groups = append(groups, slab[from:to:to])
-			}
+// Lines is the view of a page's layout lines the checks read: each layout
+// line's words in reading order, their text as the review reads it
+// (wordText, joined by single spaces so a match maps back to words) and
+// their box. The layout is the only grouping of words into lines; the
+// view only renders it.
+func Lines(lp *layout.Page) []Line {
+	if lp == nil || len(lp.Lines) == 0 {
+		return nil
+	}
+	p := &pdftext.Page{Words: lp.Words, Width: lp.Width, Height: lp.Height}
+	// Lines read across (a table row's cells) are one line of the view,
+	// in the place of the first of them in reading order.
+	across := make(map[int]int, 2*len(lp.ReadAcross)) // line → entry
+	for ei, row := range lp.ReadAcross {
+		for _, li := range row {
+			across[li] = ei
 		}
-		// Words the extractor's lines leave out are still read.
-		var rest []int
-		for i, c := range covered {
-			if !c {
-				rest = append(rest, i)
+	}
+	done := make([]bool, len(lp.ReadAcross))
+	groups := make([][]int, 0, len(lp.Lines))
+	for li := range lp.Lines {
+		ei, ok := across[li]
+		if !ok {
+			if ws := lp.Lines[li].Words; len(ws) > 0 {
+				groups = append(groups, ws)
 			}
+			continue
 		}
-		groups = append(groups, geometricLines(p, rest)...)
-	} else {
-		all := make([]int, len(p.Words))
-		for i := range all {
-			all[i] = i
+		if done[ei] {
+			continue
 		}
-		groups = geometricLines(p, all)
+		done[ei] = true
+		var ws []int
+		for _, lj := range lp.ReadAcross[ei] {
+			ws = append(ws, lp.Lines[lj].Words...)
+		}
+		if len(ws) > 0 {
+			groups = append(groups, ws)
+		}
 	}
 	lines := make([]Line, 0, len(groups))
 	n := 0
@@ -224,58 +224,6 @@ func makeLine(p *pdftext.Page, words []int, starts []int) Line {
 	}
 	l.Text = sb.String()
 	return l
-}
-
-// geometricLines groups the given words into lines by position.
-func geometricLines(p *pdftext.Page, words []int) [][]int {
-	if len(words) == 0 {
-		return nil
-	}
-	boxes := make(map[int]Box, len(words))
-	order := append([]int(nil), words...)
-	for _, i := range words {
-		boxes[i] = WordBox(p, i)
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ba, bb := boxes[order[a]], boxes[order[b]]
-		if ba.CenterY() != bb.CenterY() {
-			return ba.CenterY() < bb.CenterY()
-		}
-		return ba.X0 < bb.X0
-	})
-	// Rows: consecutive words (by centre y) whose centres are close.
-	var rows [][]int
-	var row []int
-	var rowY, rowH float64
-	for _, i := range order {
-		b := boxes[i]
-		if len(row) > 0 && abs(b.CenterY()-rowY) <= 0.4*max(min(b.Height(), rowH), 1e-9) {
-			row = append(row, i)
-			continue
-		}
-		if len(row) > 0 {
-			rows = append(rows, row)
-		}
-		row, rowY, rowH = []int{i}, b.CenterY(), b.Height()
-	}
-	rows = append(rows, row)
-
-	var lines [][]int
-	for _, r := range rows {
-		sort.SliceStable(r, func(a, b int) bool { return boxes[r[a]].X0 < boxes[r[b]].X0 })
-		cur := []int{r[0]}
-		for _, i := range r[1:] {
-			prev := boxes[cur[len(cur)-1]]
-			b := boxes[i]
-			if b.X0-prev.X1 > 1.5*max(prev.Height(), b.Height()) {
-				lines = append(lines, cur)
-				cur = nil
-			}
-			cur = append(cur, i)
-		}
-		lines = append(lines, cur)
-	}
-	return lines
 }
 
 // WordsInSpan returns the line's words that overlap the byte span [start, end)

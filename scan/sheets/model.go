@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/textmatch"
 )
@@ -93,7 +94,12 @@ type pageRead struct {
 // ReadSet reads every page of a file and decides, across the set, which
 // value on each sheet is its number (the numbering scheme), its title, scale
 // and status, then the document type and jurisdiction hints.
-func ReadSet(pages []*pdftext.Page) SetModel {
+func ReadSet(pages []*pdftext.Page) SetModel { return ReadSetLayouts(pages, nil) }
+
+// ReadSetLayouts is ReadSet for a caller that holds the pages' layouts
+// (same order; a nil entry, or none, is read from the page's words): the
+// set reading's phrases are the layout's runs.
+func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 	reads := make([]pageRead, len(pages))
 	cands := make([][]numberCandidate, len(pages))
 	// Pages set sideways are read upright; what they yield is mapped back.
@@ -111,7 +117,13 @@ func ReadSet(pages []*pdftext.Page) SetModel {
 		if p == nil || len(p.Words) == 0 {
 			continue
 		}
-		r := pageRead{phrases: buildPhrases(p)}
+		var runs []layout.Run
+		if turned[i] == nil && i < len(layouts) && layouts[i] != nil {
+			runs = layouts[i].Runs
+		} else {
+			runs = pageRuns(p)
+		}
+		r := pageRead{phrases: phrasesOf(p, runs)}
 		r.fields = readFields(p, r.phrases, findCaptions(p, r.phrases))
 		r.cands = pageCandidates(p, i, r.phrases, r.fields)
 		if turned[i] == nil {

@@ -4,15 +4,17 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
 
-// textRun (a "phrase") is a run of words on one baseline, in one text
-// size, with no gap wider than about a word height between neighbours: a
-// caption, a value, a line of a note. Title blocks put captions and values in separate cells, so
-// phrases (unlike reading lines) never join two cells of one row.
+// textRun (a "phrase") is one of the layout's runs as the set reading
+// reads it: words on one baseline, in one text size, with no gap wider
+// than about a word height and no drawn rule between neighbours: a
+// caption, a value, a line of a note. Title blocks put captions and values
+// in separate cells, so phrases (unlike reading lines) never join two
+// cells of one row.
 type textRun struct {
 	Words []int    // indexes into Page.Words, left to right
 	Text  string   // WordText of the words joined by single spaces
@@ -22,86 +24,44 @@ type textRun struct {
 	H     float64 // median word height in points
 }
 
-// buildPhrases groups a page's horizontal words into phrases. Vertical words
-// (tall, narrow boxes of several characters) each stay on their own.
-func buildPhrases(p *pdftext.Page) []textRun {
+// phrasesOf returns the phrases of page p from its layout's runs (runs
+// of p's words): an upright run is a phrase, a word at any other angle is
+// one on its own (the set reading reads turned text on its own turned
+// page), and so is a word beyond the words the layout considered.
+func phrasesOf(p *pdftext.Page, runs []layout.Run) []textRun {
 	n := len(p.Words)
 	if n == 0 {
 		return nil
 	}
-	// The word boxes, the order and the used marks are scratch: reused
-	// from page to page (a set has hundreds of pages of a thousand words).
-	sc := phraseScratchPool.Get().(*phraseScratch)
-	defer phraseScratchPool.Put(sc)
-	boxes := slices.Grow(sc.boxes[:0], n)[:n]
-	for i := range boxes {
-		boxes[i] = WordBox(p, i)
-	}
-	order := slices.Grow(sc.order[:0], n)[:n]
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return lessAsCmp(boxes[a].CenterY(), boxes[b].CenterY()) })
-	// Bands of words whose centres are close; chains are built inside a band
-	// in x order, so a band holds several phrases side by side. The chains
-	// are found first, as ranges of the word slab, so the phrases are
-	// allocated once, at their number.
-	var ends []int32 // end of each phrase's words in wordSlab
-	used := slices.Grow(sc.used[:0], n)[:n]
-	clear(used)
-	sc.boxes, sc.order, sc.used = boxes, order, used
 	// Each word is in one phrase: the phrases' word lists and normalised
-	// words are cut from two page-wide slabs instead of allocated one by one.
+	// words are cut from two page-wide slabs.
 	wordSlab := make([]int, 0, n)
 	normSlab := make([]string, n)
-	var bandBuf []int
-	for start := 0; start < n; {
-		end := start + 1
-		for end < n {
-			prev, cur := boxes[order[end-1]], boxes[order[end]]
-			if cur.CenterY()-prev.CenterY() > 0.3*min(prev.Height(), cur.Height()) {
-				break
-			}
-			end++
-		}
-		band := append(bandBuf[:0], order[start:end]...)
-		bandBuf = band
-		slices.SortFunc(band, func(a, b int) int { return lessAsCmp(boxes[a].X0, boxes[b].X0) })
-		for k, first := range band {
-			if used[first] {
+	ends := make([]int32, 0, len(runs))
+	covered := make([]bool, n)
+	for ri := range runs {
+		r := &runs[ri]
+		upright := r.Angle == 0
+		start := len(wordSlab)
+		for _, wi := range r.Words {
+			if wi < 0 || wi >= n || covered[wi] {
 				continue
 			}
-			used[first] = true
-			wordSlab = append(wordSlab, first)
-			last := boxes[first]
-			if !isVertical(last, p.Words[first].Text) {
-				for _, j := range band[k+1:] {
-					if used[j] {
-						continue
-					}
-					b := boxes[j]
-					h := max(last.Height(), b.Height())
-					if isVertical(b, p.Words[j].Text) || b.Height() > 1.4*last.Height() || last.Height() > 1.4*b.Height() {
-						continue
-					}
-					if abs(b.CenterY()-last.CenterY()) > 0.35*h {
-						continue
-					}
-					gap := b.X0 - last.X1
-					if gap > 0.9*h {
-						break
-					}
-					if gap < -0.3*h {
-						continue
-					}
-					used[j] = true
-					wordSlab = append(wordSlab, j)
-					last = b
-				}
+			covered[wi] = true
+			wordSlab = append(wordSlab, wi)
+			if !upright {
+				ends = append(ends, int32(len(wordSlab)))
 			}
+		}
+		if upright && len(wordSlab) > start {
 			ends = append(ends, int32(len(wordSlab)))
 		}
-		start = end
+	}
+	for wi, c := range covered {
+		if !c {
+			wordSlab = append(wordSlab, wi)
+			ends = append(ends, int32(len(wordSlab)))
+		}
 	}
 	out := make([]textRun, len(ends))
 	// The texts of phrases of several words are written into one
@@ -130,14 +90,17 @@ func buildPhrases(p *pdftext.Page) []textRun {
 	return out
 }
 
-// phraseScratch is buildPhrases' per-page scratch.
-type phraseScratch struct {
-	boxes []Box
-	order []int
-	used  []bool
+// pageRuns are the runs of a page the set reading has no layout of (a
+// page turned a quarter, a page read alone): the layout's runs, on a
+// page of unit size when the page gives none.
+func pageRuns(p *pdftext.Page) []layout.Run {
+	if p.Width > 0 && p.Height > 0 {
+		return layout.Runs(p)
+	}
+	sized := *p
+	sized.Width, sized.Height = pageScale(p)
+	return layout.Runs(&sized)
 }
-
-var phraseScratchPool = sync.Pool{New: func() any { return new(phraseScratch) }}
 
 // lessAsCmp orders as x < y does (a NaN ties with everything), for the
 // generic sorts, which run sort.Slice's algorithm (pdqsort, same

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
 
@@ -103,7 +104,7 @@ func TestPrefiltersNeverRuleOutAMatch(t *testing.T) {
 				checkPrefilters(t, q.Text)
 				phrases++
 			}
-			for _, l := range Lines(p) {
+			for _, l := range Lines(layout.Analyze(p)) {
 				checkPrefilters(t, l.Text)
 			}
 		}

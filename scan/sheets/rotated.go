@@ -50,6 +50,7 @@ func turnPage(p *pdftext.Page, angle float64) turnedPage {
 		}
 		v := tp.toVirtual(WordBox(p, i))
 		nw := w
+		nw.Baseline = [4]float64{} // in the page's frame, not the turned one
 		nw.Angle = 0
 		nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
 		tp.page.Words = append(tp.page.Words, nw)
@@ -89,6 +90,7 @@ func (t *turnedPage) addOthers(p *pdftext.Page) {
 		}
 		v := t.toVirtual(WordBox(p, i))
 		nw := w
+		nw.Baseline = [4]float64{} // in the page's frame, not the turned one
 		nw.Angle = math.Mod(w.Angle-t.angle+360, 360)
 		nw.BBox = pdftext.BBox{Left: v.X0 / ph, Top: v.Y0 / pw, Width: (v.X1 - v.X0) / ph, Height: (v.Y1 - v.Y0) / pw}
 		t.page.Words = append(t.page.Words, nw)
@@ -154,7 +156,7 @@ func readTurned(p *pdftext.Page, pi int) ([]Field, []numberCandidate, []turnedLa
 	var layers []turnedLayer
 	pw, ph := pageScale(p)
 	for _, t := range turnedPages(p) {
-		phrases := buildPhrases(&t.page)
+		phrases := phrasesOf(&t.page, pageRuns(&t.page))
 		fs := readFields(&t.page, phrases, findCaptions(&t.page, phrases))
 		for _, c := range pageCandidates(&t.page, pi, phrases, fs) {
 			c.words = t.words(c.words)

@@ -140,27 +140,6 @@ type Sheet struct {
 	ScaleWords  []int
 }
 
-// Classify reads the sheet number, title, date and scale of a page.
-func Classify(p *pdftext.Page) Sheet { return ClassifyLines(p, Lines(p)) }
-
-// ClassifyLines is Classify for a caller that already built the page's
-// lines (Lines(p)).
-func ClassifyLines(p *pdftext.Page, lines []Line) Sheet {
-	s := Sheet{Type: TypeUnknown}
-	if len(p.Words) == 0 {
-		return s
-	}
-	if i, ok := bestNumber(p, lines); ok {
-		n, _ := ParseNumber(WordText(p.Words[i]))
-		s.Number, s.Key, s.Type = n.Text, n.Key, n.Type
-		s.NumberWords = []int{i}
-		s.Title, s.TitleWords = findTitle(p, lines, i)
-	}
-	s.Date, s.DateWords = findDate(lines)
-	s.Scale, s.ScaleWords = findScale(lines)
-	return s
-}
-
 // FromModel is a page's classification as its file's set model read it:
 // the number the set's numbering scheme chose (short and non-NCS numbers
 // included), the discipline its designator names (unknown for a number
@@ -446,7 +425,7 @@ const monthPattern = `(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JU
 
 // scaleRe spells out the N.T.S. forms so that every branch has a literal
 // of two or more letters for the textmatch prefilter.
-var scaleRe = textmatch.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\b(?:NTS|N\.TS|NT\.S|N\.T\.S)\b\.?|\bNOT\s+TO\s+SCALE\b`)
+var scaleRe = textmatch.MustCompile(`(?i)\bSCALE\s*(?::\s*)?([^:\s].*)$|\b\d+(?:/\d+)?"\s*=\s*1'\s*-?\s*0"|\bAS\s+NOTED\b|\b(?:NTS|N\.TS|NT\.S|N\.T\.S)\b\.?|\bNOT\s+TO\s+SCALE\b|\bNO\s+SCALE\b`)
 
 // findDate returns the first date on the page. dateRe has no literal every
 // match contains, so lines are first checked with mayHoldDate: the page's

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/plangen"
 )
@@ -82,7 +83,7 @@ func TestClassifyGeneratedSheets(t *testing.T) {
 		for _, f := range set.Files {
 			for _, p := range f.Pages {
 				tp := p.TextPage()
-				s := Classify(&tp)
+				s := classify(&tp)
 				if s.Number != p.SheetNumber || s.Title != p.SheetTitle || s.Type != TypeOf(p.SheetNumber) {
 					t.Errorf("%s: got %q %q %q", p.SheetNumber, s.Number, s.Title, s.Type)
 				}
@@ -92,13 +93,13 @@ func TestClassifyGeneratedSheets(t *testing.T) {
 			}
 		}
 		cover := set.Files[0].Pages[0].TextPage()
-		idx := ParseIndex(&cover)
+		idx := parseIndex(&cover)
 		if len(idx) < 4 || idx[0].Number != "G-001" {
 			t.Errorf("%s index: %+v", variant, idx)
 		}
 		for _, p := range set.Files[0].Pages[1:] {
 			tp := p.TextPage()
-			if got := ParseIndex(&tp); got != nil {
+			if got := parseIndex(&tp); got != nil {
 				t.Errorf("%s: index on a drawing sheet: %+v", p.SheetNumber, got)
 			}
 		}
@@ -162,7 +163,7 @@ func TestClassifyFSECSample(t *testing.T) {
 	types := []string{TypeGeneral, TypeGeneral, TypeDistributedEnergy, TypeDistributedEnergy, TypeDistributedEnergy}
 	for i, num := range numbers {
 		p := fsecPage(i+1, num, i == 0)
-		s := Classify(&p)
+		s := classify(&p)
 		if s.Number != num || s.Type != types[i] {
 			t.Errorf("page %d: %q %q, want %q %q", i+1, s.Number, s.Type, num, types[i])
 		}
@@ -172,7 +173,7 @@ func TestClassifyFSECSample(t *testing.T) {
 	}
 	cover := fsecPage(1, "G-001", true)
 	var got [][2]string
-	for _, e := range ParseIndex(&cover) {
+	for _, e := range parseIndex(&cover) {
 		got = append(got, [2]string{e.Number, e.Title})
 	}
 	want := [][2]string{{"G-001", "Title"}, {"G-002", "Notes"}, {"W-001", "Wiring Diagram"},
@@ -192,33 +193,58 @@ func TestClassifyPrefersTitleBlock(t *testing.T) {
 	p.Words = append(p.Words, phrase("S-201", 100, 400, 30, pw, ph)...) // a big callout mid-sheet
 	p.Words = append(p.Words, phrase("SHEET", pw-330, ph-200, 8, pw, ph)...)
 	p.Words = append(p.Words, phrase("A-102", pw-330, ph-186, 28, pw, ph)...)
-	s := Classify(&p)
+	s := classify(&p)
 	if s.Number != "A-102" || s.Type != TypeArchitectural {
 		t.Errorf("got %q %q", s.Number, s.Type)
 	}
 	empty := pdftext.Page{}
-	if s := Classify(&empty); s.Number != "" || s.Type != TypeUnknown {
+	if s := classify(&empty); s.Number != "" || s.Type != TypeUnknown {
 		t.Errorf("empty page: %+v", s)
 	}
 }
 
-func TestLinesGroupGeometrically(t *testing.T) {
+func TestLinesAreTheLayoutLines(t *testing.T) {
 	const pw, ph = 1000.0, 1000.0
 	p := pdftext.Page{Width: pw, Height: ph}
 	p.Words = append(p.Words, phrase("TOTAL RISE 9'-0\"", 100, 100, 10, pw, ph)...)
 	p.Words = append(p.Words, phrase("FAR AWAY", 600, 100, 10, pw, ph)...)
-	p.Words = append(p.Words, phrase("NEXT LINE", 100, 120, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("NEXT LINE", 100, 200, 10, pw, ph)...)
+	lines := Lines(layout.Analyze(&p))
 	var got []string
-	for _, l := range Lines(&p) {
+	for _, l := range lines {
 		got = append(got, l.Text)
 	}
 	want := []string{`TOTAL RISE 9'-0"`, "FAR AWAY", "NEXT LINE"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lines %q", got)
 	}
-	l := Lines(&p)[0]
-	if ws := l.WordsInSpan(6, 10); len(ws) != 1 || p.Words[ws[0]].Text != "RISE" {
+	if ws := lines[0].WordsInSpan(6, 10); len(ws) != 1 || p.Words[ws[0]].Text != "RISE" {
 		t.Errorf("WordsInSpan: %v", ws)
+	}
+}
+
+// TestLinesReadARuledRowAcross: a note's number in its own ruled column
+// and the note beside it are one line, as a reader reads them; so are a
+// large tag and the small text around it on one baseline. Cells farther
+// apart than a few spaces stay apart.
+func TestLinesReadARuledRowAcross(t *testing.T) {
+	const pw, ph = 1000.0, 1000.0
+	p := pdftext.Page{Width: pw, Height: ph}
+	p.Words = append(p.Words, phrase("14.", 100, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("REFER TO SPECIFICATIONS", 125, 100, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("FAR CELL", 600, 100, 10, pw, ph)...)
+	// The column rule between the number and the note.
+	p.Segments = append(p.Segments, pdftext.Segment{X0: 120, Y0: 90, X1: 120, Y1: 120, Width: 0.5})
+	p.Words = append(p.Words, phrase("WITH BARS", 100, 300, 6, pw, ph)...)
+	p.Words = append(p.Words, phrase("T2", 140, 294, 12, pw, ph)...)
+	p.Words = append(p.Words, phrase("TO DETAIL", 160, 300, 6, pw, ph)...)
+	var got []string
+	for _, l := range Lines(layout.Analyze(&p)) {
+		got = append(got, l.Text)
+	}
+	want := []string{"14. REFER TO SPECIFICATIONS", "FAR CELL", "WITH BARS T2 TO DETAIL"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
 	}
 }
 
@@ -248,7 +274,7 @@ func TestShortNumbersNeedACaption(t *testing.T) {
 		{page(false, "A-201"), "A-201"},
 	} {
 		p := tc.page
-		if got := Classify(&p).Number; got != tc.want {
+		if got := classify(&p).Number; got != tc.want {
 			t.Errorf("%q: number %q, want %q", p.Words[len(p.Words)-1].Text, got, tc.want)
 		}
 	}
@@ -285,7 +311,7 @@ func TestIndexNeedsHeadingAndFullNumbers(t *testing.T) {
 		{"untitled numbers", build("SHEET INDEX", "A-101", "A-102", "A-103"), 0},
 	} {
 		p := tc.page
-		if got := len(ParseIndex(&p)); got != tc.want {
+		if got := len(parseIndex(&p)); got != tc.want {
 			t.Errorf("%s: %d entries, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -325,25 +351,10 @@ func TestDatesAndScales(t *testing.T) {
 		{"DATE:", "", ""},
 	} {
 		p := pdftext.Page{Width: 1000, Height: 1000, Readable: true, Words: phrase(tc.line, 100, 100, 10, 1000, 1000)}
-		s := Classify(&p)
+		s := classify(&p)
 		if s.Date != tc.date || s.Scale != tc.scale {
 			t.Errorf("%q: date %q scale %q, want %q %q", tc.line, s.Date, s.Scale, tc.date, tc.scale)
 		}
-	}
-}
-
-func TestLinesKeepWordsTheExtractorLeftOut(t *testing.T) {
-	const pw, ph = 1000.0, 1000.0
-	p := pdftext.Page{Width: pw, Height: ph}
-	p.Words = append(p.Words, phrase("TREAD 9\"", 100, 100, 10, pw, ph)...)
-	p.Words = append(p.Words, phrase("ORPHAN WORDS", 100, 300, 10, pw, ph)...)
-	p.Lines = [][]int{{0, 1}, {7, -1}} // the second line names no real word
-	var got []string
-	for _, l := range Lines(&p) {
-		got = append(got, l.Text)
-	}
-	if want := []string{`TREAD 9"`, "ORPHAN WORDS"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("lines %q, want %q", got, want)
 	}
 }
 
@@ -363,10 +374,10 @@ func FuzzClassifyWord(f *testing.F) {
 			t.Errorf("%q: type %q", s, n.Type)
 		}
 		p := pdftext.Page{Width: 100, Height: 100, Readable: true, Words: []pdftext.Word{w}}
-		if s := Classify(&p); !valid[s.Type] {
+		if s := classify(&p); !valid[s.Type] {
 			t.Errorf("%q: sheet type %q", s.Number, s.Type)
 		}
-		ParseIndex(&p)
+		parseIndex(&p)
 	})
 }
 
@@ -384,10 +395,10 @@ func TestIndexWrapsIntoLevelColumns(t *testing.T) {
 		return p
 	}
 	level, apart := build(130), build(400)
-	if n := len(ParseIndex(&level)); n != 5 {
+	if n := len(parseIndex(&level)); n != 5 {
 		t.Errorf("wrapped list: %d entries, want 5", n)
 	}
-	if n := len(ParseIndex(&apart)); n != 3 {
+	if n := len(parseIndex(&apart)); n != 3 {
 		t.Errorf("unrelated column: %d entries, want 3", n)
 	}
 }
@@ -424,7 +435,7 @@ func TestIndexRowAtPitchInAnotherType(t *testing.T) {
 	}
 	numbers := func(p pdftext.Page) []string {
 		var out []string
-		for _, e := range ParseIndex(&p) {
+		for _, e := range parseIndex(&p) {
 			out = append(out, e.Number)
 		}
 		return out
@@ -442,3 +453,35 @@ func TestIndexRowAtPitchInAnotherType(t *testing.T) {
 		}
 	}
 }
+
+// buildPhrases is a page's phrases as the set reading reads a page it
+// holds no layout of.
+func buildPhrases(p *pdftext.Page) []textRun { return phrasesOf(p, pageRuns(p)) }
+
+// TestCaptionRunningOnToAColonIsAnotherField: "PROJECT ARCH:" is the
+// caption of another field (the project architect), so "ARCH:" is not the
+// value of a PROJECT field; "PROJECT: LILY HALL" still is one.
+func TestCaptionRunningOnToAColonIsAnotherField(t *testing.T) {
+	const pw, ph = 1000.0, 1000.0
+	p := pdftext.Page{Width: pw, Height: ph}
+	p.Words = append(p.Words, phrase("PROJECT ARCH:", 800, 900, 10, pw, ph)...)
+	p.Words = append(p.Words, phrase("JF", 900, 901, 11, pw, ph)...)
+	p.Words = append(p.Words, phrase("PROJECT: LILY HALL", 800, 700, 10, pw, ph)...)
+	var got []string
+	for _, f := range ReadFields(&p) {
+		if f.Kind == FieldProject {
+			got = append(got, f.Value)
+		}
+	}
+	if want := []string{"LILY HALL"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("project fields %q, want %q", got, want)
+	}
+}
+
+// classify is a page read alone: the number by size, title-block position
+// and caption, the title beside it, date and scale (FromModel with no set
+// reading).
+func classify(p *pdftext.Page) Sheet { return FromModel(p, &PageModel{}, Lines(layout.Analyze(p))) }
+
+// parseIndex is the index of a page read alone.
+func parseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(layout.Analyze(p))) }

@@ -257,6 +257,11 @@ func readFields(p *pdftext.Page, phrases []textRun, caps []captionSpan) []Field 
 		}
 		if end > c.b {
 			v := ph.sub(p, c.b, end)
+			if strings.HasSuffix(v.Text, ":") {
+				// The caption runs on to a colon ("PROJECT ARCH:"): it is
+				// a longer caption of another field, not this one.
+				continue
+			}
 			f.valueLines = []textRun{v}
 			out = append(out, f.withValue(p))
 			continue
