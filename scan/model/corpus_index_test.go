@@ -2,7 +2,6 @@ package model_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -221,20 +220,7 @@ func replaceWords(p *pdftext.Page, seq []string) int {
 // corpus folder.
 func readIndexKey(t *testing.T) []indexKeyFile {
 	t.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("corpus folder absent")
-	}
-	raw, err := os.ReadFile(corpusIndexKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var key struct {
-		Files []indexKeyFile `json:"files"`
-	}
-	if err := json.Unmarshal(raw, &key); err != nil {
-		t.Fatal(err)
-	}
-	return key.Files
+	return readCorpusKey[indexKeyFile](t, corpusIndexKey)
 }
 
 // scoreIndexes compares, page by page, the index rows the model read on a

@@ -76,23 +76,11 @@ func (a *sheetScore) add(b sheetScore) {
 // every corpus file and prints per-file accuracy; the targets hold over the
 // tuned files, the first-look files are held to their first-look figures.
 func TestCorpusSheetModel(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("corpus folder absent")
-	}
-	raw, err := os.ReadFile(corpusKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var key struct {
-		Files []keyFile `json:"files"`
-	}
-	if err := json.Unmarshal(raw, &key); err != nil {
-		t.Fatal(err)
-	}
+	files := readCorpusKey[keyFile](t, corpusKey)
 	var tuned, first sheetScore
 	var docWrong []string
 	t.Logf("%-50s %-20s %8s %6s %8s %8s %9s %7s", "file", "docType", "number", "false", "title", "scale", "textLayer", "status")
-	for _, kf := range key.Files {
+	for _, kf := range files {
 		path := filepath.Join(corpusDir, kf.File)
 		if _, err := os.Stat(path); err != nil {
 			t.Logf("%s: missing from the corpus folder", kf.File)
@@ -285,4 +273,24 @@ func pct(a, b int) float64 {
 		return 100
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// readCorpusKey reads the files of a corpus key (a JSON object whose
+// "files" lists them); the test is skipped without the corpus folder.
+func readCorpusKey[F any](t *testing.T, path string) []F {
+	t.Helper()
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skip("corpus folder absent")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key struct {
+		Files []F `json:"files"`
+	}
+	if err := json.Unmarshal(raw, &key); err != nil {
+		t.Fatal(err)
+	}
+	return key.Files
 }

@@ -51,22 +51,6 @@ func concat(groups ...[]plangen.LabelSpec) []plangen.LabelSpec {
 	return out
 }
 
-// grid lays out a ruled table: labels and its rules.
-func grid(left, top float64, widths []float64, rows ...[]string) ([]plangen.LabelSpec, []plangen.Stroke) {
-	const rowH = 24.0
-	var labels []plangen.LabelSpec
-	for r, row := range rows {
-		x := left
-		for c, text := range row {
-			if text != "" {
-				labels = append(labels, plangen.LabelSpec{Text: text, Left: x + 4, Top: top + float64(r)*rowH + 6, Size: 10})
-			}
-			x += widths[c]
-		}
-	}
-	return labels, plangen.Grid(left, top, rowH, len(rows), widths...)
-}
-
 const scale14 = `1/4" = 1'-0"`
 
 // tagNames lists the tags a quantity carries, by the names packs use.
@@ -252,17 +236,17 @@ func TestQuantitiesLegendSample(t *testing.T) {
 // ceiling heights with the room's kind typed; frames, rough openings,
 // unmarked windows and closets are not read.
 func TestQuantitiesSchedules(t *testing.T) {
-	doorLabels, doorRules := grid(120, 900, []float64{60, 220, 160, 120},
+	doorLabels, doorRules := plangen.Table(120, 900, []float64{60, 220, 160, 120},
 		[]string{"MARK", "LOCATION", "SIZE", "TYPE"},
 		[]string{"101", "FRONT ENTRY", `2'-6" X 6'-8"`, "A"},
 		[]string{"102", "BEDROOM 2", `2'-6" X 6'-8"`, "B"},
 		[]string{"103", "REAR ENTRY (E)", "2668", "A"},
 		[]string{"104", "ENTRY CLOSET", `2'-0" X 6'-8"`, "C"})
-	winLabels, winRules := grid(900, 900, []float64{60, 180, 220, 100},
+	winLabels, winRules := plangen.Table(900, 900, []float64{60, 180, 220, 100},
 		[]string{"MARK", "ROOM", "NET CLEAR OPENING (SF)", "EGRESS"},
 		[]string{"W1", "BEDROOM 1", "5.2", "YES"},
 		[]string{"W2", "LIVING", "4.0", ""})
-	roomLabels, roomRules := grid(120, 1300, []float64{60, 220, 160},
+	roomLabels, roomRules := plangen.Table(120, 1300, []float64{60, 220, 160},
 		[]string{"NO.", "ROOM NAME", "CEILING HEIGHT"},
 		[]string{"201", "LIVING", `8'-0"`},
 		[]string{"202", "BATH", `6'-8"`})

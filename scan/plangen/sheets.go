@@ -36,6 +36,24 @@ func Grid(left, top, rowH float64, rows int, colWidths ...float64) []Stroke {
 	return out
 }
 
+// Table lays out rows of cells in a ruled grid at (left, top): each
+// non-empty cell's text at size 10, 4 points in from its cell's corner, in
+// rows 24 points high, and the grid's rules.
+func Table(left, top float64, widths []float64, rows ...[]string) ([]LabelSpec, []Stroke) {
+	const rowH = 24.0
+	var labels []LabelSpec
+	for r, row := range rows {
+		x := left
+		for c, text := range row {
+			if text != "" {
+				labels = append(labels, LabelSpec{Text: text, Left: x + 4, Top: top + float64(r)*rowH + 6, Size: 10})
+			}
+			x += widths[c]
+		}
+	}
+	return labels, Grid(left, top, rowH, len(rows), widths...)
+}
+
 // LabelSpec is one text label, its top-left corner in points from the
 // page's top-left corner (ARCH D, 2592 × 1728).
 type LabelSpec struct {

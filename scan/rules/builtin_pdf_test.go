@@ -323,42 +323,26 @@ func TestIssueStatusPDF(t *testing.T) {
 	}
 }
 
-// table lays out rows of cells in a ruled grid at (left, top).
-func table(left, top float64, widths []float64, rows ...[]string) ([]plangen.LabelSpec, []plangen.Stroke) {
-	const rowH = 24.0
-	var labels []plangen.LabelSpec
-	for r, row := range rows {
-		x := left
-		for c, text := range row {
-			if text != "" {
-				labels = append(labels, plangen.LabelSpec{Text: text, Left: x + 4, Top: top + float64(r)*rowH + 6, Size: 10})
-			}
-			x += widths[c]
-		}
-	}
-	return labels, plangen.Grid(left, top, rowH, len(rows), widths...)
-}
-
 func TestEmptySchedulePDF(t *testing.T) {
 	widths := []float64{60, 220, 120, 120, 120, 120}
 	header := []string{"SYM.", "CIRCUIT", "CONDUCTOR", "SIZE (AWG)", "RACEWAY", "AMPACITY"}
-	blankLabels, blankRules := table(120, 200, widths, header,
+	blankLabels, blankRules := plangen.Table(120, 200, widths, header,
 		[]string{"1", "PV DC SOURCE CIRCUITS", "", "", "", ""},
 		[]string{"2", "PV DC OUTPUT CIRCUITS", "", "", "", ""},
 		[]string{"3", "INVERTER AC OUTPUT", "", "", "", ""})
-	fullLabels, fullRules := table(120, 200, widths, header,
+	fullLabels, fullRules := plangen.Table(120, 200, widths, header,
 		[]string{"1", "PV DC SOURCE CIRCUITS", "CU", "10", "EMT", "40"},
 		[]string{"2", "PV DC OUTPUT CIRCUITS", "CU", "8", "EMT", "55"},
 		[]string{"3", "INVERTER AC OUTPUT", "CU", "6", "EMT", ""})
 	// A revision table is blank until the set is revised.
-	revLabels, revRules := table(1400, 200, []float64{60, 120, 300, 60},
+	revLabels, revRules := plangen.Table(1400, 200, []float64{60, 120, 300, 60},
 		[]string{"REV", "DATE", "DESCRIPTION", "BY"}, []string{"", "", "", ""}, []string{"", "", "", ""})
 	// An installation certificate and a special inspection log are
 	// filled in the field by the installer and the inspector.
-	certLabels, certRules := table(120, 700, []float64{200, 100, 100, 100, 100, 100},
+	certLabels, certRules := plangen.Table(120, 700, []float64{200, 100, 100, 100, 100, 100},
 		[]string{"INSULATION INSTALLED", "R-VALUE", "THICKNESS", "MFR.", "INSTALLER", "HERS VERIFIED"},
 		[]string{"ATTIC", "R-38", "", "", "", ""}, []string{"WALLS", "R-21", "", "", "", ""}, []string{"FLOOR", "R-19", "", "", "", ""})
-	logLabels, logRules := table(1400, 700, []float64{300, 80, 80, 160, 100},
+	logLabels, logRules := plangen.Table(1400, 700, []float64{300, 80, 80, 160, 100},
 		[]string{"VERIFICATION AND INSPECTION", "CONT.", "PERIODIC", "INSPECTOR", "INITIALS"},
 		[]string{"VERIFY REINFORCEMENT", "", "X", "", ""}, []string{"CONCRETE PLACEMENT", "X", "", "", ""}, []string{"ANCHORS CAST IN CONCRETE", "", "X", "", ""})
 	fs := reviewPDF(t,
@@ -714,7 +698,7 @@ func TestCodeAnalysisTableRowsPDF(t *testing.T) {
 	// A ruled code-analysis table: each value in the cell right of its
 	// label, in the same type, without a digit ("V-B", "B", "YES").
 	rows := func(occ, ctype, spr string) ([]plangen.LabelSpec, []plangen.Stroke) {
-		return table(120, 600, []float64{260, 300}, []string{"CODE ANALYSIS", ""},
+		return plangen.Table(120, 600, []float64{260, 300}, []string{"CODE ANALYSIS", ""},
 			[]string{"OCCUPANCY CLASSIFICATION", occ},
 			[]string{"CONSTRUCTION TYPE", ctype},
 			[]string{"SPRINKLERED", spr},

@@ -55,20 +55,20 @@ func codeRuleHits(fs []Finding) []string {
 }
 
 func TestMeasuredResidentialPDF(t *testing.T) {
-	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160, 120, 200},
+	doorLabels, doorRules := plangen.Table(120, 900, []float64{60, 220, 160, 120, 200},
 		[]string{"MARK", "LOCATION", "SIZE", "TYPE", "REMARKS"},
 		[]string{"101", "FRONT ENTRY", `2'-6" X 6'-8"`, "A", "SOLID CORE"},
 		[]string{"102", "BEDROOM 2", `2'-6" X 6'-8"`, "B", ""},
 		[]string{"103", "REAR ENTRY", "2668", "A", ""},
 		[]string{"104", "ENTRY CLOSET", `2'-0" X 6'-8"`, "C", ""})
 	// A frame schedule and a window schedule are not door widths.
-	frameLabels, frameRules := table(900, 900, []float64{60, 220, 160},
+	frameLabels, frameRules := plangen.Table(900, 900, []float64{60, 220, 160},
 		[]string{"DOOR", "LOCATION", "FRAME WIDTH"},
 		[]string{"101", "FRONT ENTRY", `2'-4"`})
-	windowLabels, windowRules := table(1400, 900, []float64{60, 220, 160, 160},
+	windowLabels, windowRules := plangen.Table(1400, 900, []float64{60, 220, 160, 160},
 		[]string{"MARK", "LOCATION", "SIZE", "ROUGH OPENING"},
 		[]string{"W1", "BEDROOM 2 EGRESS", `2'-0" X 3'-0"`, `2'-1" X 3'-1"`})
-	roomLabels, roomRules := table(120, 900, []float64{60, 220, 120, 160},
+	roomLabels, roomRules := plangen.Table(120, 900, []float64{60, 220, 120, 160},
 		[]string{"NO.", "ROOM NAME", "FLOOR", "CEILING HEIGHT"},
 		[]string{"101", "LIVING", "CPT", `6'-10"`},
 		[]string{"102", "BATH", "TILE", `6'-8"`},
@@ -132,7 +132,7 @@ func concatLabels(groups ...[]plangen.LabelSpec) []plangen.LabelSpec {
 }
 
 func TestMeasuredCommercialPDF(t *testing.T) {
-	doorLabels, doorRules := table(120, 900, []float64{60, 220, 120, 120, 200},
+	doorLabels, doorRules := plangen.Table(120, 900, []float64{60, 220, 120, 120, 200},
 		[]string{"DOOR NO.", "ROOM", "WIDTH", "HEIGHT", "REMARKS"},
 		[]string{"100A", "MAIN ENTRANCE", `2'-6"`, `7'-0"`, ""},
 		// A 2'-8" leaf may give less than 32 in clear, but the clear
@@ -140,7 +140,7 @@ func TestMeasuredCommercialPDF(t *testing.T) {
 		[]string{"100B", "EXIT STAIR 1", `2'-8"`, `7'-0"`, ""},
 		[]string{"105", "OFFICE", `2'-6"`, `7'-0"`, ""},
 		[]string{"106", "EXIT CORRIDOR", `3'-0"`, `7'-0"`, "PAIR"})
-	roomLabels, roomRules := table(1200, 900, []float64{60, 220, 120, 160},
+	roomLabels, roomRules := plangen.Table(1200, 900, []float64{60, 220, 120, 160},
 		[]string{"NO.", "ROOM NAME", "CEILING", "CLG. HT."},
 		[]string{"101", "CORRIDOR", "ACT-1", `7'-2"`},
 		[]string{"102", "KITCHEN", "GYP", `7'-2"`},
@@ -217,7 +217,7 @@ func TestMeasuredAmendedLimit(t *testing.T) {
 // A stair's data given as labelled values and as a schedule's columns;
 // a plumbing riser's size is not a stair riser.
 func TestMeasuredLabelledPDF(t *testing.T) {
-	stairLabels, stairRules := table(120, 900, []float64{120, 120, 120, 160},
+	stairLabels, stairRules := plangen.Table(120, 900, []float64{120, 120, 120, 160},
 		[]string{"STAIR", "RISER", "TREAD", "WIDTH"},
 		[]string{"S1", `7 1/2"`, `11"`, `3'-8"`},
 		[]string{"S2", `8"`, `9 1/2"`, `3'-0"`})
@@ -243,7 +243,7 @@ func TestMeasuredLabelledPDF(t *testing.T) {
 // The IRC asks for one egress door: a compliant entry door in the schedule
 // silences a narrower second entry.
 func TestMeasuredOneEgressDoorPDF(t *testing.T) {
-	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160},
+	doorLabels, doorRules := plangen.Table(120, 900, []float64{60, 220, 160},
 		[]string{"MARK", "LOCATION", "SIZE"},
 		[]string{"101", "FRONT ENTRY", "3068"},
 		[]string{"102", "REAR ENTRY", `2'-6" X 6'-8"`})
@@ -259,17 +259,17 @@ func TestMeasuredOneEgressDoorPDF(t *testing.T) {
 // escape openings; not a unit or rough-opening size, not an unmarked
 // window, not a metric schedule.
 func TestMeasuredEscapeOpeningPDF(t *testing.T) {
-	winLabels, winRules := table(120, 900, []float64{60, 180, 160, 220, 100},
+	winLabels, winRules := plangen.Table(120, 900, []float64{60, 180, 160, 220, 100},
 		[]string{"MARK", "ROOM", "SIZE", "NET CLEAR OPENING (SF)", "EGRESS"},
 		[]string{"W1", "BEDROOM 1", "3050", "5.2", "YES"},
 		[]string{"W2", "BEDROOM 2", "3040", "4.5", "YES"},
 		[]string{"W3", "BATH", "2030", "2.0", "NO"},
 		[]string{"W4", "LIVING", "4050", "4.0", ""},
 		[]string{"W5", "BEDROOM 3", "3050", "5.9", "YES"})
-	roughLabels, roughRules := table(1000, 900, []float64{60, 180, 220},
+	roughLabels, roughRules := plangen.Table(1000, 900, []float64{60, 180, 220},
 		[]string{"MARK", "ROOM", "ROUGH OPENING"},
 		[]string{"W6", "BEDROOM 4 EGRESS", `2'-0" X 3'-0"`})
-	metricLabels, metricRules := table(1600, 900, []float64{60, 180, 220},
+	metricLabels, metricRules := plangen.Table(1600, 900, []float64{60, 180, 220},
 		[]string{"MARK", "ROOM", "NET CLEAR OPENING"},
 		[]string{"W7", "BEDROOM 5 EGRESS", "0.40 M2"})
 	fs := reviewPDF(t, codeSheet(OccupancyResidential),

@@ -325,7 +325,7 @@ func TestNotCoveredStairsPDF(t *testing.T) {
 
 func TestNotCoveredDoorsPDF(t *testing.T) {
 	// Read: a ruled door schedule with a size column; no coverage sentence.
-	doorLabels, doorRules := table(120, 900, []float64{60, 220, 160},
+	doorLabels, doorRules := plangen.Table(120, 900, []float64{60, 220, 160},
 		[]string{"MARK", "LOCATION", "SIZE"},
 		[]string{"101", "FRONT ENTRY", "3068"},
 		[]string{"102", "BEDROOM", `2'-8" X 6'-8"`})
@@ -343,7 +343,7 @@ func TestNotCoveredDoorsPDF(t *testing.T) {
 		t.Errorf("door schedule without rules: %q", s)
 	}
 	// Could not read: a table whose sizes are in no column named so.
-	oddLabels, oddRules := table(120, 900, []float64{60, 220, 160},
+	oddLabels, oddRules := plangen.Table(120, 900, []float64{60, 220, 160},
 		[]string{"MARK", "LOCATION", "LEAF"},
 		[]string{"101", "FRONT ENTRY", "3068"},
 		[]string{"102", "BEDROOM", `2'-8" X 6'-8"`})

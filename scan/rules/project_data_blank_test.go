@@ -185,7 +185,7 @@ func TestProjectDataBlankPDF(t *testing.T) {
 
 	// A ruled data table: the APN cell has nothing beside it, the others
 	// are filled.
-	labels, rules := table(120, 400, []float64{200, 260},
+	labels, rules := plangen.Table(120, 400, []float64{200, 260},
 		[]string{"OWNER", "ACME HOLDINGS LLC"},
 		[]string{"APN", ""},
 		[]string{"LOT AREA", "6,000 SF"},

@@ -210,7 +210,7 @@ func TestAreaTotalPDF(t *testing.T) {
 	// m² against square feet), lot and room areas beside them, and an
 	// existing/proposed table whose rows hold two values.
 	widths := []float64{160, 110, 110}
-	tbl, strokes := table(600, 400, widths,
+	tbl, strokes := plangen.Table(600, 400, widths,
 		[]string{"AREAS", "EXISTING", "PROPOSED"},
 		[]string{"FIRST FLOOR", "1,000 SF", "1,200 SF"},
 		[]string{"SECOND FLOOR", "800 SF", "900 SF"},
@@ -237,7 +237,7 @@ func TestAreaTotalPDF(t *testing.T) {
 	}
 	// A table with existing and proposed columns: each column's total
 	// against its own floors; the proposed one is wrong.
-	tbl, strokes = table(300, 300, widths,
+	tbl, strokes = plangen.Table(300, 300, widths,
 		[]string{"AREAS", "EXISTING", "PROPOSED"},
 		[]string{"FIRST FLOOR", "1,000 SF", "1,200 SF"},
 		[]string{"SECOND FLOOR", "800 SF", "900 SF"},
@@ -346,7 +346,7 @@ func TestStoriesVsPlansPDF(t *testing.T) {
 		t.Errorf("rationale: %s", got[0].Rationale)
 	}
 	// A zoning table: allowed and proposed columns under their header.
-	tbl, strokes := table(300, 300, []float64{180, 110, 110},
+	tbl, strokes := plangen.Table(300, 300, []float64{180, 110, 110},
 		[]string{"", "ALLOWED", "PROPOSED"},
 		[]string{"NUMBER OF STORIES", "3", "2"},
 		[]string{"BUILDING HEIGHT", "35'-0\"", "24'-6\""})
