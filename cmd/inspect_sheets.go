@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/model"
 	"planreview/scan/pdftext"
 )
@@ -38,15 +40,24 @@ func nullable(s string) *string {
 
 // readModel extracts every page and builds the set's document model, as
 // the review reads it. A page that failed on its own reads as a page
-// without text.
+// without text. Pages are extracted and laid out on every core, as the
+// review's pipeline does.
 func readModel(ctx context.Context, doc *pdftext.Document) (*model.Set, error) {
-	src := model.Source{ID: "file", Pages: make([]pdftext.Page, doc.NumPages())}
-	for n := 1; n <= doc.NumPages(); n++ {
-		p, err := doc.Page(ctx, n)
-		if err != nil {
+	n := doc.NumPages()
+	src := model.Source{ID: "file", Pages: make([]pdftext.Page, 0, n), Layouts: make([]*layout.Page, n)}
+	analyse := func(p *pdftext.Page) {
+		if p.Err == nil && p.Number >= 1 && p.Number <= n {
+			src.Layouts[p.Number-1] = layout.Analyze(p)
+		}
+	}
+	for p := range doc.PagesConcurrently(ctx, runtime.GOMAXPROCS(0), analyse) {
+		if err := ctx.Err(); err != nil && p.Err != nil {
 			return nil, err
 		}
-		src.Pages[n-1] = *p
+		src.Pages = append(src.Pages, *p)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return model.Build(ctx, []model.Source{src})
 }

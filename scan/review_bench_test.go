@@ -2,8 +2,14 @@ package scan_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"planreview/scan"
+	"planreview/store"
 
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
@@ -91,6 +97,45 @@ func BenchmarkReviewStagesVsExtraction(b *testing.B) {
 				b.ReportMetric(float64((classifyCPU+reviewCPU).Nanoseconds())/n, "cpu-review-ns/op")
 				b.ReportMetric(float64((extractCPU+layCPU).Nanoseconds())/n, "cpu-extract+layout-ns/op")
 			}
+		})
+	}
+}
+
+// BenchmarkReviewCorpus runs the whole pipeline (Pipeline.Review, as the
+// `review` command does) on the corpus sets of the speed target and
+// reports each stage's wall time per scan, read through scan.Progress:
+// extracting (extraction and layout), classifying, reviewing and indexing,
+// and the review stages' share of extraction plus layout. bench/review.sh
+// compares the whole command with pdftotext -bbox; this is its split.
+func BenchmarkReviewCorpus(b *testing.B) {
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		corpus = "/work/shared/corpus"
+	}
+	for _, name := range []string{"ca_calgary_sample_dp_bp_house_26p", "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh", "us_va_stcloud_bldg28_renovation_cds"} {
+		path := filepath.Join(corpus, name+".pdf")
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("corpus set missing: %v", err)
+		}
+		b.Run(name[:strings.IndexByte(name[3:], '_')+3], func(b *testing.B) {
+			p := benchPipeline(b)
+			stages := map[string]time.Duration{}
+			ctx := context.Background()
+			for b.Loop() {
+				clock := &stageClock{}
+				if _, err := p.Review(ctx, []scan.Input{{FileID: "file_bench", Name: name, Path: path}}, clock); err != nil {
+					b.Fatal(err)
+				}
+				for s, d := range clock.durations(time.Now()) {
+					stages[s] += d
+				}
+			}
+			n := float64(b.N)
+			for _, s := range []string{store.StagePreparing, store.StageExtracting, store.StageClassifying, store.StageReviewing, store.StageIndexing} {
+				b.ReportMetric(float64(stages[s].Milliseconds())/n, s+"-ms/op")
+			}
+			after := stages[store.StageClassifying] + stages[store.StageReviewing] + stages[store.StageIndexing]
+			b.ReportMetric(float64(after)/float64(stages[store.StagePreparing]+stages[store.StageExtracting]), "review/(extract+layout)")
 		})
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"iter"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -178,7 +179,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	usage.Objects = max(usage.Objects, len(pdf.XRefTable.Table))
 	m := &meter{}
 	m.reset(b)
-	obj := objects{xref: pdf.XRefTable, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
+	obj := objects{xref: pdf.XRefTable, xrefMu: &sync.Mutex{}, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
 	if pdf.XRefTable.Encrypt == nil {
 		obj.file = newLengthRecovery(r, size)
 	}
