@@ -105,7 +105,14 @@ func snapJoin(es []edge) []edge {
 		return nil
 	}
 	es = slices.Clone(es)
-	slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
+	// The rule index keeps its edges sorted by coordinate already.
+	if !slices.IsSortedFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) }) {
+		slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
+	}
+	// Each cluster takes its mean coordinate; the means keep the clusters
+	// in order (a cluster's mean lies within it, and clusters are apart),
+	// so ordering by coordinate then start is ordering each cluster by
+	// start.
 	for i := 0; i < len(es); {
 		j, sum := i+1, es[i].c
 		for j < len(es) && es[j].c-es[j-1].c <= snapTol {
@@ -116,14 +123,11 @@ func snapJoin(es []edge) []edge {
 		for k := i; k < j; k++ {
 			es[k].c = mean
 		}
+		if j-i > 1 {
+			slices.SortFunc(es[i:j], func(a, b edge) int { return cmp.Compare(a.lo, b.lo) })
+		}
 		i = j
 	}
-	slices.SortFunc(es, func(a, b edge) int {
-		if c := cmp.Compare(a.c, b.c); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.lo, b.lo)
-	})
 	out := es[:0]
 	for _, e := range es {
 		if n := len(out); n > 0 && out[n-1].c == e.c && e.lo <= out[n-1].hi+joinTol {
