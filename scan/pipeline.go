@@ -119,8 +119,9 @@ type Pipeline struct {
 	plannerOnce sync.Once
 	planner     *codebasis.Planner // from the fields above, on first use
 	// PageWorkers is how many pages the scans running on this pipeline
-	// extract and lay out at once, all together (0: GOMAXPROCS when the
-	// pipeline is first used). A scan takes what is free when it starts a
+	// extract and lay out at once, all together (NewPipeline: GOMAXPROCS
+	// then, before serve gives requests extra Ps; 0: GOMAXPROCS at the
+	// first scan). A scan takes what is free when it starts a
 	// file, and always has one: a lone scan (the review command, a quiet
 	// appliance) reads on every core, while scans running side by side in
 	// serve share the cores instead of each asking for all of them.
@@ -160,7 +161,7 @@ func NewPipeline(adopted []string, jurisdiction string, maxPages int) (*Pipeline
 	if err != nil {
 		return nil, fmt.Errorf("rule packs: %w", err)
 	}
-	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction}, nil
+	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction, PageWorkers: runtime.GOMAXPROCS(0)}, nil
 }
 
 // takePageWorkers takes the page workers free in the pipeline's pool for
