@@ -4,8 +4,10 @@ package pdftext
 //
 //   - pdfcpu parses the file (repairing cross-reference tables, decrypting
 //     RC4/AES-128/AES-256 with an empty user password) and keeps every
-//     object with its stream still encoded. Pages are extracted one at a
-//     time: their content is inflated into a reused buffer and dropped.
+//     object with its stream still encoded. A page's content is inflated
+//     into a reused buffer and dropped; pages are extracted one at a time,
+//     or on several workers (PagesConcurrently) that share the parsed
+//     objects and keep their own buffers and caches.
 //   - The content stream is read by a small allocation-free lexer and a
 //     text-only interpreter (text state, Tm/Td/TD/T*, CTM, Form XObjects,
 //     annotation appearances, ActualText); paths are skipped, images only
@@ -56,8 +58,8 @@ var (
 const objectStreamLimit = 64 << 20
 
 // Document is an open PDF. It is not safe for concurrent use: extract pages
-// from one goroutine (pages are independent, so open the file twice to
-// extract in parallel).
+// from one goroutine, or with PagesConcurrently, which reads pages on
+// several workers, each with reader state of its own.
 type Document struct {
 	obj    objects
 	closer io.Closer
