@@ -472,7 +472,19 @@ func (ix *Index) fitExcerpt(pi int, text string) string {
 // verifyLines is Verify on page text still being built (the page's text
 // cache is made once all pages are in).
 func (ix *Index) verifyLines(pi int, excerpt string) bool {
-	return strings.Contains(joinNormalized(ix.Pages[pi].Lines), normalizeSpace(excerpt))
+	// A page's facts verify dozens of excerpts against its text: join it
+	// once per page (and again only if lines were added since).
+	if v := &ix.verifying; v.text == nil || v.page != pi || v.lines != len(ix.Pages[pi].Lines) {
+		text := joinNormalized(ix.Pages[pi].Lines)
+		*v = verifyText{page: pi, lines: len(ix.Pages[pi].Lines), text: &text}
+	}
+	return strings.Contains(*ix.verifying.text, normalizeSpace(excerpt))
+}
+
+// verifyText is the joined text of the page verifyLines read last.
+type verifyText struct {
+	page, lines int
+	text        *string
 }
 
 // coverTitle is the largest text of a file's first page: the project's

@@ -99,6 +99,8 @@ type Index struct {
 	// pageTexts).
 	pageText     []string
 	pageTextOnce sync.Once
+	// verifying caches verifyLines' page text while the index is built.
+	verifying verifyText
 }
 
 type posting struct {

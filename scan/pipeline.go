@@ -118,6 +118,16 @@ type Pipeline struct {
 
 	plannerOnce sync.Once
 	planner     *codebasis.Planner // from the fields above, on first use
+	// PageWorkers is how many pages the scans running on this pipeline
+	// extract and lay out at once, all together (NewPipeline: GOMAXPROCS
+	// then, before serve gives requests extra Ps; 0: GOMAXPROCS at the
+	// first scan). A scan takes what is free when it starts a
+	// file, and always has one: a lone scan (the review command, a quiet
+	// appliance) reads on every core, while scans running side by side in
+	// serve share the cores instead of each asking for all of them.
+	PageWorkers  int
+	pagePoolOnce sync.Once
+	pagePool     chan struct{}
 	// Budgets bound the extractor's work per page and per file (zero
 	// fields: pdftext's defaults).
 	Budgets pdftext.Budgets
@@ -151,7 +161,38 @@ func NewPipeline(adopted []string, jurisdiction string, maxPages int) (*Pipeline
 	if err != nil {
 		return nil, fmt.Errorf("rule packs: %w", err)
 	}
-	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction}, nil
+	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction, PageWorkers: runtime.GOMAXPROCS(0)}, nil
+}
+
+// takePageWorkers takes the page workers free in the pipeline's pool for
+// one file's extraction and returns how many it took (0 when none is
+// free: the file is then read on the scan's own goroutine).
+func (p *Pipeline) takePageWorkers() int {
+	p.pagePoolOnce.Do(func() {
+		n := p.PageWorkers
+		if n <= 0 {
+			n = runtime.GOMAXPROCS(0)
+		}
+		p.pagePool = make(chan struct{}, n)
+	})
+	taken := 0
+	for taken < cap(p.pagePool) {
+		select {
+		case p.pagePool <- struct{}{}:
+			taken++
+			continue
+		default:
+		}
+		break
+	}
+	return taken
+}
+
+// releasePageWorkers gives back what takePageWorkers took.
+func (p *Pipeline) releasePageWorkers(n int) {
+	for range n {
+		<-p.pagePool
+	}
 }
 
 func (p *Pipeline) lawPlanner() *codebasis.Planner {
@@ -217,26 +258,8 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 				return Result{}, openError(in, err)
 			}
 		}
-		res.Files[i] = Reviewed{Input: in, Pages: make([]pdftext.Page, 0, counts[i]), Layouts: make([]*layout.Page, 0, counts[i])}
-		for page := range doc.Pages(ctx) {
-			if errors.Is(page.Err, pdftext.ErrTooComplex) {
-				doc.Close()
-				return Result{}, tooComplex(in, page.Err)
-			}
-			if page.Err != nil && !page.Readable {
-				page.Reason = "extraction_failed"
-			}
-			res.Files[i].Pages = append(res.Files[i].Pages, *page)
-			res.Files[i].Layouts = append(res.Files[i].Layouts, layout.Analyze(&res.Files[i].Pages[len(res.Files[i].Pages)-1]))
-			done++
-			progress.Pages(done, total)
-			if err := p.checkHeap(in); err != nil {
-				doc.Close()
-				return Result{}, err
-			}
-		}
-		doc.Close()
-		if err := ctx.Err(); err != nil {
+		res.Files[i] = Reviewed{Input: in}
+		if err := p.extractFile(ctx, doc, &res.Files[i], progress, &done, total); err != nil {
 			return Result{}, err
 		}
 	}
@@ -336,6 +359,50 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 		res.Files[i].Layouts = nil
 	}
 	return res, nil
+}
+
+// extractFile extracts and lays out the pages of one open file into f,
+// and closes it. Pages are extracted and laid out on several cores at
+// once (as many page workers as the pipeline has free) and taken here in
+// page order: what follows reads them exactly as if they had been read
+// one after another.
+func (p *Pipeline) extractFile(ctx context.Context, doc *pdftext.Document, f *Reviewed, progress Progress, done *int, total int) error {
+	defer doc.Close()
+	workers := p.takePageWorkers()
+	defer p.releasePageWorkers(workers)
+	n := doc.NumPages()
+	f.Pages, f.Layouts = make([]pdftext.Page, 0, n), make([]*layout.Page, 0, n)
+	layouts := make([]*layout.Page, n)
+	analyse := func(page *pdftext.Page) {
+		if page.Number >= 1 && page.Number <= n {
+			layouts[page.Number-1] = layout.Analyze(page)
+		}
+	}
+	for page := range doc.PagesConcurrently(ctx, max(1, workers), analyse) {
+		if errors.Is(page.Err, pdftext.ErrTooComplex) {
+			return tooComplex(f.Input, page.Err)
+		}
+		if page.Err != nil && !page.Readable {
+			page.Reason = "extraction_failed"
+		}
+		f.Pages = append(f.Pages, *page)
+		// The layout shares the page's words, not the page itself, so the
+		// one made in the worker serves the copy kept here.
+		var lp *layout.Page
+		if page.Number >= 1 && page.Number <= n {
+			lp = layouts[page.Number-1]
+		}
+		if lp == nil {
+			lp = layout.Analyze(&f.Pages[len(f.Pages)-1])
+		}
+		f.Layouts = append(f.Layouts, lp)
+		*done++
+		progress.Pages(*done, total)
+		if err := p.checkHeap(f.Input); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 // prepare opens every file to check it is a readable PDF with pages, and

@@ -2,8 +2,14 @@ package scan_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"planreview/scan"
+	"planreview/store"
 
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
@@ -91,6 +97,80 @@ func BenchmarkReviewStagesVsExtraction(b *testing.B) {
 				b.ReportMetric(float64((classifyCPU+reviewCPU).Nanoseconds())/n, "cpu-review-ns/op")
 				b.ReportMetric(float64((extractCPU+layCPU).Nanoseconds())/n, "cpu-extract+layout-ns/op")
 			}
+		})
+	}
+}
+
+// cpuStageClock is a scan.Progress that stamps each stage change with the
+// wall clock and the process's CPU time.
+type cpuStageClock struct {
+	names []string
+	at    []time.Time
+	cpu   []time.Duration
+}
+
+func (c *cpuStageClock) Stage(name string) {
+	c.names = append(c.names, name)
+	c.at = append(c.at, time.Now())
+	c.cpu = append(c.cpu, processCPU())
+}
+
+func (c *cpuStageClock) Pages(done, total int) {}
+
+// add adds each stage's wall and CPU time to wall and cpu; the last stage
+// ends at end / endCPU.
+func (c *cpuStageClock) add(wall, cpu map[string]time.Duration, end time.Time, endCPU time.Duration) {
+	for i, name := range c.names {
+		stop, stopCPU := end, endCPU
+		if i+1 < len(c.at) {
+			stop, stopCPU = c.at[i+1], c.cpu[i+1]
+		}
+		wall[name] += stop.Sub(c.at[i])
+		cpu[name] += stopCPU - c.cpu[i]
+	}
+}
+
+// BenchmarkReviewCorpus runs the whole pipeline (Pipeline.Review, as the
+// `review` command does) on the corpus sets of the speed target and
+// reports each stage's wall and CPU time per scan, read through
+// scan.Progress: preparing and extracting (opening, extraction and
+// layout), classifying, reviewing and indexing, and the review stages'
+// share of extraction plus layout, in wall and in CPU time. Extraction
+// runs on every core, so with 2 cores its wall time is below its CPU
+// time, and the wall share is the larger. bench/review.sh compares the
+// whole command with pdftotext -bbox; this is its split.
+func BenchmarkReviewCorpus(b *testing.B) {
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		corpus = "/work/shared/corpus"
+	}
+	for _, name := range []string{"ca_calgary_sample_dp_bp_house_26p", "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh", "us_va_stcloud_bldg28_renovation_cds"} {
+		path := filepath.Join(corpus, name+".pdf")
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("corpus set missing: %v", err)
+		}
+		b.Run(name[:strings.IndexByte(name[3:], '_')+3], func(b *testing.B) {
+			p := benchPipeline(b)
+			wall, cpu := map[string]time.Duration{}, map[string]time.Duration{}
+			ctx := context.Background()
+			for b.Loop() {
+				clock := &cpuStageClock{}
+				if _, err := p.Review(ctx, []scan.Input{{FileID: "file_bench", Name: name, Path: path}}, clock); err != nil {
+					b.Fatal(err)
+				}
+				clock.add(wall, cpu, time.Now(), processCPU())
+			}
+			n := float64(b.N)
+			for _, s := range []string{store.StagePreparing, store.StageExtracting, store.StageClassifying, store.StageReviewing, store.StageIndexing} {
+				b.ReportMetric(float64(wall[s].Microseconds())/1000/n, s+"-ms/op")
+				b.ReportMetric(float64(cpu[s].Microseconds())/1000/n, s+"-cpu-ms/op")
+			}
+			share := func(m map[string]time.Duration) float64 {
+				after := m[store.StageClassifying] + m[store.StageReviewing] + m[store.StageIndexing]
+				return float64(after) / float64(m[store.StagePreparing]+m[store.StageExtracting])
+			}
+			b.ReportMetric(share(wall), "review/(extract+layout)")
+			b.ReportMetric(share(cpu), "cpu-review/(extract+layout)")
 		})
 	}
 }

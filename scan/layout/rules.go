@@ -34,7 +34,17 @@ func newRuleIndex(segs []Segment) *ruleIndex {
 			ri.v = append(ri.v, edge{c: (s.X0 + s.X1) / 2, lo: min(s.Y0, s.Y1), hi: max(s.Y0, s.Y1)})
 		}
 	}
-	byC := func(a, b edge) int { return cmp.Compare(a.c, b.c) }
+	// Coordinates are finite here, so a plain comparison orders them
+	// (cmp.Compare's NaN handling costs a page of drawings some ms).
+	byC := func(a, b edge) int {
+		switch {
+		case a.c < b.c:
+			return -1
+		case a.c > b.c:
+			return 1
+		}
+		return 0
+	}
 	slices.SortFunc(ri.h, byC)
 	slices.SortFunc(ri.v, byC)
 	return ri
@@ -105,7 +115,14 @@ func snapJoin(es []edge) []edge {
 		return nil
 	}
 	es = slices.Clone(es)
-	slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
+	// The rule index keeps its edges sorted by coordinate already.
+	if !slices.IsSortedFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) }) {
+		slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
+	}
+	// Each cluster takes its mean coordinate; the means keep the clusters
+	// in order (a cluster's mean lies within it, and clusters are apart),
+	// so ordering by coordinate then start is ordering each cluster by
+	// start.
 	for i := 0; i < len(es); {
 		j, sum := i+1, es[i].c
 		for j < len(es) && es[j].c-es[j-1].c <= snapTol {
@@ -116,14 +133,11 @@ func snapJoin(es []edge) []edge {
 		for k := i; k < j; k++ {
 			es[k].c = mean
 		}
+		if j-i > 1 {
+			slices.SortFunc(es[i:j], func(a, b edge) int { return cmp.Compare(a.lo, b.lo) })
+		}
 		i = j
 	}
-	slices.SortFunc(es, func(a, b edge) int {
-		if c := cmp.Compare(a.c, b.c); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.lo, b.lo)
-	})
 	out := es[:0]
 	for _, e := range es {
 		if n := len(out); n > 0 && out[n-1].c == e.c && e.lo <= out[n-1].hi+joinTol {
@@ -184,8 +198,8 @@ func (a *analysis) ruledTables() {
 	at := make(map[key]int, len(corners))
 	// Columns: corners on one vertical edge, by y; rows: on one
 	// horizontal edge, by x (corners come sorted by h edge, then x).
-	byV := map[int][]int{}
-	byH := map[int][]int{}
+	byV := make([][]int, len(vs))
+	byH := make([][]int, len(hs))
 	for i, c := range corners {
 		if _, dup := at[key{c.x, c.y}]; dup {
 			continue
@@ -195,7 +209,9 @@ func (a *analysis) ruledTables() {
 		byH[c.hi] = append(byH[c.hi], i)
 	}
 	for _, col := range byV {
-		slices.SortFunc(col, func(p, q int) int { return cmp.Compare(corners[p].y, corners[q].y) })
+		if len(col) > 1 {
+			slices.SortFunc(col, func(p, q int) int { return cmp.Compare(corners[p].y, corners[q].y) })
+		}
 	}
 	next := func(list []int, i int) []int {
 		k := slices.Index(list, i)

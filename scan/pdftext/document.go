@@ -4,8 +4,10 @@ package pdftext
 //
 //   - pdfcpu parses the file (repairing cross-reference tables, decrypting
 //     RC4/AES-128/AES-256 with an empty user password) and keeps every
-//     object with its stream still encoded. Pages are extracted one at a
-//     time: their content is inflated into a reused buffer and dropped.
+//     object with its stream still encoded. A page's content is inflated
+//     into a reused buffer and dropped; pages are extracted one at a time,
+//     or on several workers (PagesConcurrently) that share the parsed
+//     objects and keep their own buffers and caches.
 //   - The content stream is read by a small allocation-free lexer and a
 //     text-only interpreter (text state, Tm/Td/TD/T*, CTM, Form XObjects,
 //     annotation appearances, ActualText); paths are skipped, images only
@@ -28,6 +30,7 @@ import (
 	"iter"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -55,8 +58,8 @@ var (
 const objectStreamLimit = 64 << 20
 
 // Document is an open PDF. It is not safe for concurrent use: extract pages
-// from one goroutine (pages are independent, so open the file twice to
-// extract in parallel).
+// from one goroutine, or with PagesConcurrently, which reads pages on
+// several workers, each with reader state of its own.
 type Document struct {
 	obj    objects
 	closer io.Closer
@@ -178,7 +181,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	usage.Objects = max(usage.Objects, len(pdf.XRefTable.Table))
 	m := &meter{}
 	m.reset(b)
-	obj := objects{xref: pdf.XRefTable, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
+	obj := objects{xref: pdf.XRefTable, xrefMu: &sync.Mutex{}, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
 	if pdf.XRefTable.Encrypt == nil {
 		obj.file = newLengthRecovery(r, size)
 	}

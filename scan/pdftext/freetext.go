@@ -20,12 +20,12 @@ func (in *interp) freeTextAppearance(ad types.Dict) error {
 	if len(rect) != 4 {
 		return nil
 	}
-	text, err := o.xref.DereferenceText(ad["Contents"])
+	text, err := o.text(ad["Contents"])
 	if err != nil || strings.TrimSpace(text) == "" {
 		return nil
 	}
 	size := 10.0
-	if da, err := o.xref.DereferenceText(ad["DA"]); err == nil {
+	if da, err := o.text(ad["DA"]); err == nil {
 		fields := strings.Fields(da)
 		for i, f := range fields {
 			if f == "Tf" && i >= 2 {

@@ -19,6 +19,10 @@ import (
 // them, instead of failing the page.
 type objects struct {
 	xref *model.XRefTable
+	// xrefMu serialises lookups in xref, which pdfcpu's Dereference
+	// writes to (the current object, object streams decoded on first
+	// use): the workers that extract pages at once share one table.
+	xrefMu *sync.Mutex
 	// maxDecoded bounds one decoded stream (a defence against flate bombs).
 	maxDecoded int64
 	// cmaps caches parsed CMap streams by object number: producers often
@@ -59,7 +63,9 @@ func (o objects) resolve(obj types.Object) types.Object {
 		if o.meter != nil {
 			o.meter.resolved()
 		}
+		o.xrefMu.Lock()
 		r, err := o.xref.Dereference(ref)
+		o.xrefMu.Unlock()
 		if err != nil {
 			return nil
 		}
@@ -113,6 +119,13 @@ func (o objects) numbers(obj types.Object) []float64 {
 		out = append(out, v)
 	}
 	return out
+}
+
+// text is pdfcpu's DereferenceText under the table's lock.
+func (o objects) text(obj types.Object) (string, error) {
+	o.xrefMu.Lock()
+	defer o.xrefMu.Unlock()
+	return o.xref.DereferenceText(obj)
 }
 
 // objectID identifies an indirect object for caching; 0 for direct objects.

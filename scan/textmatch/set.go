@@ -21,9 +21,11 @@ type Set struct {
 	ids   map[string]int
 	table atomic.Pointer[setTable] // nil after a Compile until the next Scan builds it
 
-	// members are the Set's Regexps with a prefilter; a member's bit in a
-	// Possible is its index + 1 (Regexp.member).
+	// members are the Set's Regexps; a member's bit in a Possible is its
+	// index + 1 (Regexp.member). pending are the members whose literals
+	// are not in lits yet (register, when the table is next built).
 	members []*Regexp
+	pending []*Regexp
 }
 
 // setTable finds every literal of the Set in one pass: literals are looked
@@ -52,37 +54,50 @@ func (s *Set) Compile(expr string) (*Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(r.need) == 0 {
-		return r, nil // no prefilter: MayMatch is always true
-	}
+	s.add(r)
+	return r, nil
+}
+
+// MustCompile is the package's MustCompile, made a member: its literals
+// join the Set when the Set next builds its table (its first Scan), so
+// declaring patterns costs nothing until a Scan needs them.
+func (s *Set) MustCompile(expr string) *Regexp {
+	r := MustCompile(expr)
+	s.add(r)
+	return r
+}
+
+func (s *Set) add(r *Regexp) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r.set = s
 	s.members = append(s.members, r)
 	r.member = len(s.members)
-	if r.foldsKS {
-		r.bits = append(r.bits, 0)
-	}
-	for _, lit := range r.need {
-		id, ok := s.ids[lit]
-		if !ok {
-			id = len(s.lits)
-			s.ids[lit] = id
-			s.lits = append(s.lits, lit)
-		}
-		r.bits = append(r.bits, id+1)
-	}
+	s.pending = append(s.pending, r)
 	s.table.Store(nil)
-	return r, nil
 }
 
-// MustCompile is Compile that panics on a bad expression.
-func (s *Set) MustCompile(expr string) *Regexp {
-	r, err := s.Compile(expr)
-	if err != nil {
-		panic("textmatch: " + err.Error())
+// register gives the pending members' literals their ids and the members
+// their Present bits; s.mu is held.
+func (s *Set) register() {
+	for _, r := range s.pending {
+		p := r.parse()
+		bits := []int{}
+		if len(p.need) > 0 && p.foldsKS {
+			bits = append(bits, 0)
+		}
+		for _, lit := range p.need {
+			id, ok := s.ids[lit]
+			if !ok {
+				id = len(s.lits)
+				s.ids[lit] = id
+				s.lits = append(s.lits, lit)
+			}
+			bits = append(bits, id+1)
+		}
+		r.bits.Store(&bits)
 	}
-	return r
+	s.pending = nil
 }
 
 // ScanAll scans each text, in one allocation for all of them.
@@ -109,13 +124,14 @@ func (s *Set) Scan(text string) Present {
 // method checks; a false answer means no match. When p comes from another
 // Set, or r was compiled after the scan, it checks text directly.
 func (r *Regexp) MayMatch(text string, p Present) bool {
-	if r.byFirst == nil {
-		return true
-	}
-	if r.set == nil || r.set != p.set {
+	bits := r.bits.Load()
+	if r.set == nil || r.set != p.set || bits == nil {
 		return r.mayMatch(text)
 	}
-	for _, b := range r.bits {
+	if len(*bits) == 0 {
+		return true // no literal to look for: no prefilter
+	}
+	for _, b := range *bits {
 		if b > p.n {
 			return r.mayMatch(text)
 		}
@@ -135,6 +151,7 @@ func (s *Set) current() *setTable {
 	if t := s.table.Load(); t != nil {
 		return t
 	}
+	s.register()
 	t := &setTable{lits: append([]string(nil), s.lits...), start: make([]int32, 1<<16+1)}
 	for id, lit := range t.lits {
 		if len(lit) == 1 {
@@ -213,10 +230,11 @@ func Union(ps []Present) Present {
 // so a caller can skip them all (a page's lines, for a rule whose literals
 // the page does not hold).
 func (r *Regexp) MayMatchAny(u Present) bool {
-	if r.byFirst == nil || r.set == nil || r.set != u.set {
+	bits := r.bits.Load()
+	if r.set == nil || r.set != u.set || bits == nil || len(*bits) == 0 {
 		return true
 	}
-	for _, b := range r.bits {
+	for _, b := range *bits {
 		if b > u.n || u.bits[b>>6]&(1<<(b&63)) != 0 {
 			return true
 		}

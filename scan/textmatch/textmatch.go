@@ -11,11 +11,13 @@
 package textmatch
 
 import (
+	"os"
 	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Regexp is a compiled regexp whose find and match methods first check
@@ -23,11 +25,29 @@ import (
 //
 // The wrapped regexp is compiled on first use: the rules declare hundreds of
 // patterns at package level, and the prefilter spares most of them any run
-// on a given set. The expression is parsed (and so checked) at once.
+// on a given set. Compile parses the expression (and so checks it) at once;
+// MustCompile, for patterns written in the source, parses on first use too,
+// as parsing them all at package initialisation cost every command (even
+// `version`) some 25 ms. A test binary parses them as they are declared, so
+// a bad pattern still fails its package's tests at once.
 type Regexp struct {
 	expr     string
 	compiled func() *regexp.Regexp
-	names    []string // capture names, as regexp's SubexpNames
+	// parsed holds what the parse gives (nil until then); parseErr is
+	// MustCompile's panic for a bad expression, raised on first use.
+	parsed atomic.Pointer[parse]
+	// set and member: the Set r belongs to and r's bit in a Possible of it
+	// (member index + 1; 0: not a member). bits, once the Set has
+	// registered r's literals, are their Present bits (bit 0 too when
+	// foldsKS); see MayMatch.
+	set    *Set
+	member int
+	bits   atomic.Pointer[[]int]
+}
+
+// parse is a Regexp's parsed expression, as the prefilter uses it.
+type parse struct {
+	names []string // capture names, as regexp's SubexpNames
 	// need holds upper-case ASCII literals; a match contains at least one
 	// of them (compared ignoring ASCII case). Empty: no prefilter.
 	need []string
@@ -38,80 +58,105 @@ type Regexp struct {
 	// also matches as the Kelvin sign and the long s; an ASCII comparison
 	// does not see those, so text holding either skips the prefilter.
 	foldsKS bool
-	// set and bits: the Set r belongs to and the Present bits of its
-	// literals (bit 0 too when foldsKS); see MayMatch.
-	set  *Set
-	bits []int
-	// member is r's bit in a Possible of its Set (0: not a member).
-	member int
 }
+
+// inTest: the running binary is a `go test` binary.
+var inTest = strings.HasSuffix(os.Args[0], ".test") || strings.HasSuffix(os.Args[0], ".test.exe")
 
 // Compile parses a regular expression like regexp.Compile.
 func Compile(expr string) (*Regexp, error) {
+	p, err := parseExpr(expr)
+	if err != nil {
+		return nil, err
+	}
+	r := newRegexp(expr)
+	r.parsed.Store(p)
+	return r, nil
+}
+
+func newRegexp(expr string) *Regexp {
+	return &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+}
+
+func parseExpr(expr string) (*parse, error) {
 	// regexp.Compile parses with the same flags, so it cannot fail where
 	// this parse succeeded.
 	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	r := &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) }), names: tree.CapNames()}
-	{
-		r.need = required(tree.Simplify())
-		r.foldsKS = foldsCase(tree) && slices.ContainsFunc(r.need, func(lit string) bool {
-			return strings.ContainsAny(lit, "KS")
-		})
-		if len(r.need) > 0 {
-			r.byFirst = new([256][]string)
-			for _, lit := range r.need {
-				r.byFirst[lit[0]] = append(r.byFirst[lit[0]], lit)
-			}
+	p := &parse{names: tree.CapNames(), need: required(tree.Simplify())}
+	p.foldsKS = foldsCase(tree) && slices.ContainsFunc(p.need, func(lit string) bool {
+		return strings.ContainsAny(lit, "KS")
+	})
+	if len(p.need) > 0 {
+		p.byFirst = new([256][]string)
+		for _, lit := range p.need {
+			p.byFirst[lit[0]] = append(p.byFirst[lit[0]], lit)
 		}
 	}
-	return r, nil
+	return p, nil
+}
+
+// parse returns r's parsed expression, parsing it on first use (a bad
+// expression from MustCompile panics then, as it would have at once).
+func (r *Regexp) parse() *parse {
+	if p := r.parsed.Load(); p != nil {
+		return p
+	}
+	p, err := parseExpr(r.expr)
+	if err != nil {
+		panic("textmatch: " + err.Error())
+	}
+	// Two goroutines may parse at once; both get the same result.
+	if !r.parsed.CompareAndSwap(nil, p) {
+		return r.parsed.Load()
+	}
+	return p
 }
 
 // MustCompile is Compile that panics on a bad expression, for patterns
-// written in the source.
+// written in the source. The expression is parsed on first use.
 func MustCompile(expr string) *Regexp {
-	r, err := Compile(expr)
-	if err != nil {
-		panic("textmatch: " + err.Error())
+	r := newRegexp(expr)
+	if inTest {
+		r.parse()
 	}
 	return r
 }
 
-// Regexp returns the compiled expression, without the prefilter.
 func (r *Regexp) Regexp() *regexp.Regexp { return r.compiled() }
 
 func (r *Regexp) String() string { return r.expr }
 
 // SubexpNames is regexp's, read from the parsed expression without
 // compiling it.
-func (r *Regexp) SubexpNames() []string { return r.names }
+func (r *Regexp) SubexpNames() []string { return r.parse().names }
 
-func (r *Regexp) NumSubexp() int { return len(r.names) - 1 }
+func (r *Regexp) NumSubexp() int { return len(r.parse().names) - 1 }
 
 // Required returns the literals the prefilter looks for (for tests).
-func (r *Regexp) Required() []string { return r.need }
+func (r *Regexp) Required() []string { return r.parse().need }
 
 // mayMatch reports whether s contains one of the required literals, in one
 // pass over s whatever the number of literals.
 func (r *Regexp) mayMatch(s string) bool {
-	if r.byFirst == nil {
+	p := r.parse()
+	if p.byFirst == nil {
 		return true
 	}
 	nonASCII := false
 	for i := 0; i < len(s); i++ {
 		c := upperASCII(s[i])
 		nonASCII = nonASCII || c >= 0x80
-		for _, lit := range r.byFirst[c] {
+		for _, lit := range p.byFirst[c] {
 			if len(s)-i >= len(lit) && equalFoldASCII(s[i:i+len(lit)], lit) {
 				return true
 			}
 		}
 	}
 	// Rare: only lines with non-ASCII text pay for this check.
-	return r.foldsKS && nonASCII && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f"))
+	return p.foldsKS && nonASCII && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f"))
 }
 
 func (r *Regexp) MatchString(s string) bool {
@@ -275,7 +320,7 @@ func upperASCII(c byte) byte {
 // SubexpIndex is regexp's, read from the parsed expression.
 func (r *Regexp) SubexpIndex(name string) int {
 	if name != "" {
-		for i, s := range r.names {
+		for i, s := range r.parse().names {
 			if name == s {
 				return i
 			}
