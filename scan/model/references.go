@@ -82,8 +82,10 @@ type Reference struct {
 
 // sheetReferences is what the model read of a sheet's references.
 type sheetReferences struct {
-	all   []Reference
-	shows map[string]bool
+	all          []Reference
+	shows        map[string]bool
+	deferred     []DeferredList
+	deferredRead bool
 }
 
 // References is the sheet's references, read on first use, in reading

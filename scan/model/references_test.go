@@ -143,3 +143,40 @@ func TestShowsDrawing(t *testing.T) {
 		}
 	}
 }
+
+// A sheet is a document the notes rely on by its title, or by the line
+// such a document names itself with; a deferred-submittal list is its
+// heading and the items under it, a sentence about deferred submittals
+// is none.
+func TestDocumentsAndDeferredLists(t *testing.T) {
+	set := buildSpecs(t,
+		plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Scale: scale14,
+			Labels: concat(plangen.Notes(120, 600, "DEFERRED SUBMITTALS:", "1. FIRE SPRINKLERS", "2. ROOF TRUSSES", "PROJECT TEAM"),
+				plangen.Notes(900, 1200, "DEFERRED SUBMITTAL DOCUMENTS SHALL BE REVIEWED BY THE ARCHITECT."))},
+		plangen.SheetSpec{Number: "S-001", Title: "TRUSS LAYOUT", Date: "2026-03-02", Scale: scale14},
+		plangen.SheetSpec{Number: "E-001", Title: "ENERGY", Date: "2026-03-02", Scale: scale14,
+			Labels: plangen.Notes(120, 600, "COMPLIANCE CERTIFICATE")},
+	)
+	g, s, e := set.Sheets[0], set.Sheets[1], set.Sheets[2]
+	lists := g.DeferredLists()
+	if len(lists) != 1 || strings.Join(lists[0].Items, "|") != "|1. FIRE SPRINKLERS|2. ROOF TRUSSES" || len(lists[0].Words) == 0 {
+		t.Errorf("deferred lists: %+v", lists)
+	}
+	if len(s.DeferredLists()) != 0 {
+		t.Errorf("S-001 deferred lists: %+v", s.DeferredLists())
+	}
+	for _, c := range []struct {
+		s    *model.Sheet
+		kind string
+		want bool
+	}{
+		{s, model.DocTrusses, true},
+		{g, model.DocTrusses, false},
+		{e, model.DocEnergy, true},
+		{e, model.DocCalculations, false},
+	} {
+		if got := c.s.IsDocument(c.kind); got != c.want {
+			t.Errorf("%s is %s: %v, want %v", c.s.Ident.Number, c.kind, got, c.want)
+		}
+	}
+}
