@@ -86,6 +86,7 @@ type Sheet struct {
 	stamps     []Stamp
 	stampsRead bool
 	quantities *sheetQuantities
+	references *sheetReferences
 }
 
 // Layout is the page's layout: the scan's, else analysed on first use
