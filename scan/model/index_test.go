@@ -164,3 +164,31 @@ func TestIndexOfGeneratedSets(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexOfACoverFiledApart: a cover filed as a file of its own, too
+// small to show a numbering scheme, reads its index against the numbers
+// of the set's other files.
+func TestIndexOfACoverFiledApart(t *testing.T) {
+	gen, err := plangen.Generate(plangen.Options{Variant: plangen.VariantCommercial, FillerPerPage: 80, SkipPDF: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []pdftext.Page
+	for _, p := range gen.Files[0].Pages {
+		pages = append(pages, p.TextPage())
+	}
+	set, err := model.Build(context.Background(), []model.Source{
+		{ID: "cover.pdf", Pages: pages[:1]}, {ID: "drawings.pdf", Pages: pages[1:]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, e := range set.Sheets[0].Index {
+		listed[e.Key] = true
+	}
+	for _, s := range set.Sheets[1:] {
+		if s.Ident.Key != "" && !listed[s.Ident.Key] {
+			t.Errorf("%s is not read from the cover's index %+v", s.Ident.Number, set.Sheets[0].Index)
+		}
+	}
+}
