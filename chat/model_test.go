@@ -100,19 +100,16 @@ func textPage(number int, lines ...string) pdftext.Page {
 	const w, h, size = 612.0, 792.0, 10.0
 	p := pdftext.Page{Number: number, Width: w, Height: h, Readable: true}
 	y := 60.0
-	for li, line := range lines {
+	for _, line := range lines {
 		x := 50.0
-		var idx []int
 		for _, word := range strings.Fields(line) {
 			ww := float64(len(word)) * size * 0.55
 			p.Words = append(p.Words, pdftext.Word{Text: word, Norm: word, FontSize: size,
 				BBox:     pdftext.BBox{Left: x / w, Top: (y - size) / h, Width: ww / w, Height: size * 1.2 / h},
 				Rect:     pdftext.Rect{x, h - y - 2, x + ww, h - y + size},
-				Baseline: [4]float64{x, y, x + ww, y}, Line: li})
-			idx = append(idx, len(p.Words)-1)
+				Baseline: [4]float64{x, y, x + ww, y}})
 			x += ww + size*0.3
 		}
-		p.Lines = append(p.Lines, idx)
 		y += size * 1.4
 	}
 	return p

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
 
@@ -487,8 +488,9 @@ func pdfText(t *testing.T, pdf []byte) string {
 	defer doc.Close()
 	var b strings.Builder
 	for p := range doc.Pages(context.Background()) {
-		for _, line := range p.Lines {
-			for i, wi := range line {
+		lp := layout.AnalyzeLines(p)
+		for _, li := range lp.ReadingOrder() {
+			for i, wi := range lp.Lines[li].Words {
 				if i > 0 {
 					b.WriteByte(' ')
 				}

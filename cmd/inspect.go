@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
 
@@ -150,18 +151,24 @@ func writeInspectText(cmd *cobra.Command, w io.Writer, file string, doc *pdftext
 		for _, word := range p.Words {
 			minSize, maxSize = min(minSize, word.FontSize), max(maxSize, word.FontSize)
 		}
+		// Lines and blocks are the layout's, the ones every reader reads.
+		lp := layout.AnalyzeLines(p)
 		fmt.Fprintf(w, "  %d words, %d lines, %d blocks, font size %.1f–%.1f pt\n",
-			len(p.Words), len(p.Lines), len(p.Blocks), minSize, maxSize)
-		for i, line := range p.Lines {
+			len(p.Words), len(lp.Lines), len(lp.Blocks), minSize, maxSize)
+		for i, li := range lp.ReadingOrder() {
 			if i == maxPreviewLines {
-				fmt.Fprintf(w, "  … %d more lines\n", len(p.Lines)-maxPreviewLines)
+				fmt.Fprintf(w, "  … %d more lines\n", len(lp.Lines)-maxPreviewLines)
 				break
 			}
-			words := make([]string, len(line))
-			for j, wi := range line {
+			line := lp.Lines[li]
+			words := make([]string, len(line.Words))
+			for j, wi := range line.Words {
 				words[j] = p.Words[wi].Text
 			}
-			b := p.Words[line[0]].BBox
+			if len(words) == 0 {
+				continue
+			}
+			b := p.Words[line.Words[0]].BBox
 			fmt.Fprintf(w, "  [%.3f %.3f] %s\n", b.Left, b.Top, strings.Join(words, " "))
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/rules"
 	"planreview/store"
@@ -170,9 +171,10 @@ func (p *Pipeline) log() *slog.Logger {
 // verification and how many were dropped.
 func (p *Pipeline) reviewSheet(ctx context.Context, file Reviewed, pageIndex int, ruled []rules.Finding, topics, codeLines []string) ([]rules.Finding, int, error) {
 	page := &file.Pages[pageIndex]
+	lp := pageLayout(file, pageIndex)
 	var lines []string
 	size := 0
-	for _, line := range pageLines(page) {
+	for _, line := range pageLines(lp) {
 		if size+len(line) > modelSheetChars {
 			break
 		}
@@ -223,7 +225,7 @@ func (p *Pipeline) reviewSheet(ctx context.Context, file Reviewed, pageIndex int
 			dropped += len(out.Findings) - i
 			break
 		}
-		f, ok := p.verifyModelFinding(mf, file, page, sheet, ruled, topics)
+		f, ok := p.verifyModelFinding(mf, file, page, lp, sheet, ruled, topics)
 		if !ok {
 			dropped++
 			continue
@@ -237,13 +239,13 @@ type sheetRef struct{ number, title, typ string }
 
 // verifyModelFinding anchors a model finding on its quote, or refuses it:
 // no quote on the page, too short a quote, a duplicate of a rule finding.
-func (p *Pipeline) verifyModelFinding(mf modelFinding, file Reviewed, page *pdftext.Page, sheet sheetRef, ruled []rules.Finding, topics []string) (rules.Finding, bool) {
+func (p *Pipeline) verifyModelFinding(mf modelFinding, file Reviewed, page *pdftext.Page, lp *layout.Page, sheet sheetRef, ruled []rules.Finding, topics []string) (rules.Finding, bool) {
 	title := strings.TrimSpace(mf.Title)
 	kindTopic, knownKind := modelTopics[mf.Kind]
 	if title == "" || !knownKind || len(title) > 200 {
 		return rules.Finding{}, false
 	}
-	anchor, ok := anchorQuote(page, mf.Quote)
+	anchor, ok := anchorQuote(page, lp, mf.Quote)
 	if !ok {
 		return rules.Finding{}, false
 	}
@@ -285,33 +287,38 @@ func (p *Pipeline) verifyModelFinding(mf modelFinding, file Reviewed, page *pdft
 	}, true
 }
 
-// pageLines is the page's text line by line in reading order.
-func pageLines(p *pdftext.Page) []string {
+// pageLayout is the layout of a page of the file: the scan's, else its
+// lines analysed now.
+func pageLayout(file Reviewed, pageIndex int) *layout.Page {
+	if pageIndex < len(file.Layouts) && file.Layouts[pageIndex] != nil {
+		return file.Layouts[pageIndex]
+	}
+	return layout.AnalyzeLines(&file.Pages[pageIndex])
+}
+
+// pageLines is the page's text line by line in reading order (the
+// layout's lines).
+func pageLines(lp *layout.Page) []string {
 	var out []string
-	for _, line := range p.Lines {
-		var ws []string
-		for _, w := range line {
-			if w >= 0 && w < len(p.Words) {
-				ws = append(ws, p.Words[w].Text)
-			}
-		}
-		if len(ws) > 0 {
-			out = append(out, strings.Join(ws, " "))
+	for _, li := range lp.ReadingOrder() {
+		if t := strings.TrimSpace(lp.Lines[li].Text); t != "" {
+			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// anchorQuote finds the quote's words in order on the page (in reading
-// order, across line breaks) and returns an anchor over them.
-func anchorQuote(p *pdftext.Page, quote string) (rules.Anchor, bool) {
+// anchorQuote finds the quote's words in order on the page (in the
+// reading order of the layout's lines, across line breaks) and returns an
+// anchor over them.
+func anchorQuote(p *pdftext.Page, lp *layout.Page, quote string) (rules.Anchor, bool) {
 	want := strings.Fields(normWords(quote))
 	if len(want) < modelQuoteMin {
 		return rules.Anchor{}, false
 	}
 	var order []int
-	for _, line := range p.Lines {
-		order = append(order, line...)
+	for _, li := range lp.ReadingOrder() {
+		order = append(order, lp.Lines[li].Words...)
 	}
 	if len(order) == 0 {
 		for i := range p.Words {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"planreview/chat"
+	"planreview/scan/layout"
 	"planreview/scan/plangen"
 )
 
@@ -223,7 +224,8 @@ func TestAnchorQuote(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := set.Files[0].Pages[0].TextPage()
-	lines := pageLines(&page)
+	lp := layout.AnalyzeLines(&page)
+	lines := pageLines(lp)
 	var line string
 	for _, l := range lines {
 		if len(strings.Fields(l)) >= 4 {
@@ -241,7 +243,7 @@ func TestAnchorQuote(t *testing.T) {
 		{strings.Join(words[:2], " "), false},                   // too short to pin a place
 		{"WORDS THAT ARE NOWHERE", false},
 	} {
-		a, ok := anchorQuote(&page, tc.quote)
+		a, ok := anchorQuote(&page, lp, tc.quote)
 		if ok != tc.ok || ok && normWords(a.Text) != normWords(tc.quote) {
 			t.Errorf("anchorQuote(%q) = %q, %t; want %t", tc.quote, a.Text, ok, tc.ok)
 		}

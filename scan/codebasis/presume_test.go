@@ -125,17 +125,14 @@ func sheet(lines ...string) pdftext.Page {
 	const w, h = 2592.0, 1728.0
 	p := pdftext.Page{Number: 1, Width: w, Height: h, Readable: true}
 	for i, l := range lines {
-		var idx []int
 		x, top := 100.0, 100+float64(i)*30
 		for _, word := range strings.Fields(l) {
 			width := float64(len(word)) * 14 * 0.55
 			p.Words = append(p.Words, pdftext.Word{Text: word, Norm: word, FontSize: 14,
 				Rect: pdftext.Rect{x, h - top - 14, x + width, h - top},
 				BBox: pdftext.BBox{Left: x / w, Top: top / h, Width: width / w, Height: 14 / h}})
-			idx = append(idx, len(p.Words)-1)
 			x += width + 4
 		}
-		p.Lines = append(p.Lines, idx)
 	}
 	return p
 }

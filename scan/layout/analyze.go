@@ -132,6 +132,27 @@ func AnalyzeLines(p *pdftext.Page) *Page {
 	return out
 }
 
+// ReadingOrder is the page's lines in reading order: block by block, each
+// block's lines in order, then any line no block holds.
+func (p *Page) ReadingOrder() []int {
+	order := make([]int, 0, len(p.Lines))
+	inBlock := make([]bool, len(p.Lines))
+	for _, b := range p.Blocks {
+		for _, li := range b.Lines {
+			if li >= 0 && li < len(p.Lines) && !inBlock[li] {
+				inBlock[li] = true
+				order = append(order, li)
+			}
+		}
+	}
+	for li := range p.Lines {
+		if !inBlock[li] {
+			order = append(order, li)
+		}
+	}
+	return order
+}
+
 // Complete builds the tables and label/value pairs of a page made by
 // AnalyzeLines; on a complete page it does nothing. A page is completed
 // by one reader before it is shared.

@@ -133,17 +133,6 @@ func TestBlocksSplitDenseRows(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("%d cells not read as lines of their own", len(want))
 	}
-	// pdftext's own lines chain the staggered baselines (the problem this
-	// layer solves): shown for information.
-	a := &analysis{page: &Page{Width: pg.Width, Height: pg.Height}, words: pg.Words}
-	a.measure()
-	mixed := 0
-	for _, l := range pg.Lines {
-		if mixesRows(a.g, l) {
-			mixed++
-		}
-	}
-	t.Logf("pdftext lines mixing rows: %d of %d; layout: 0 of %d", mixed, len(pg.Lines), len(p.Lines))
 
 	blockOf := func(text string) int {
 		for _, l := range p.Lines {

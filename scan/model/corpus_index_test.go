@@ -12,7 +12,6 @@ import (
 
 	"planreview/scan/model"
 	"planreview/scan/pdftext"
-	"planreview/scan/sheets"
 )
 
 // The labelled key of the sheet indexes printed in the corpus: written by
@@ -247,7 +246,7 @@ func scoreIndexes(t *testing.T, kf indexKeyFile, set *model.Set) indexScore {
 	}
 	sort.Ints(order)
 	for _, p := range order {
-		var read []sheets.IndexEntry
+		var read []model.IndexEntry
 		if p-1 < len(set.Sheets) {
 			read = set.Sheets[p-1].Index
 		}
@@ -287,7 +286,7 @@ const (
 // the entries it takes as used: first an entry with its number and title,
 // then (a range row) one entry per member sheet with the title, then an
 // entry with its number and another title.
-func matchIndexRow(row indexKeyRow, read []sheets.IndexEntry, used []bool) rowMatch {
+func matchIndexRow(row indexKeyRow, read []model.IndexEntry, used []bool) rowMatch {
 	num := numberNorm(row.Number)
 	title := textNorm(row.Title)
 	for j, e := range read {
@@ -335,7 +334,7 @@ func matchIndexRow(row indexKeyRow, read []sheets.IndexEntry, used []bool) rowMa
 	return rowMissed
 }
 
-func readTitles(row indexKeyRow, read []sheets.IndexEntry) string {
+func readTitles(row indexKeyRow, read []model.IndexEntry) string {
 	nums := append([]string{row.Number}, row.Range...)
 	var out []string
 	for _, e := range read {

@@ -3,6 +3,7 @@ package model
 import (
 	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,9 +15,9 @@ import (
 )
 
 // The sheet index read against the set: the set's own title-block numbers
-// say what an index row looks like, under any heading or none (the
-// heading-and-column parser, sheets.ParseIndexLines, reads full NCS
-// numbers under a heading it knows). A row is a number of the set's scheme
+// say what an index row looks like, under any heading or none; a file too
+// small to show a scheme of its own reads the set's, and a set too small
+// to show one, full NCS numbers under an index heading. A row is a number of the set's scheme
 // (or a range of them, "21-23") with a title on its baseline to the left or
 // right, the same side for the whole column; rows stand in a column
 // (numbers aligned), possibly under discipline headings; one number may
@@ -24,8 +25,12 @@ import (
 // column: by their titles, which its rows repeat, or by how much of the
 // set it lists.
 var (
-	numberRangeRe = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
-	hasLetterRe   = lazyregexp.New(`\pL{2,}`)
+	// indexHeadingRe is a sheet index's heading: "SHEET INDEX", "DRAWINGS
+	// INDEX", "INDEX TO SHEETS", "SCHEDULE OF DRAWINGS", "LIST OF
+	// DRAWINGS", "CONTENTS", a bare "INDEX".
+	indexHeadingRe = lazyregexp.New(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+	numberRangeRe  = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
+	hasLetterRe    = lazyregexp.New(`\pL{2,}`)
 	// placeholderTitleRe is an index title left as its template's
 	// placeholder: the template's caption ("SHEET TITLE", "DRAWING NAME"),
 	// TBD, x's, dashes, question marks. "RESERVED", "NOT USED" and
@@ -37,7 +42,29 @@ var (
 
 // IsIndexHeading reports whether a line's text holds a sheet-index heading
 // ("SHEET INDEX", "LIST OF DRAWINGS", "CONTENTS", a bare "INDEX").
-func IsIndexHeading(text string) bool { return sheets.IsIndexHeading(text) }
+func IsIndexHeading(text string) bool {
+	return mayBeIndexHeading(text) && indexHeadingRe.MatchString(text)
+}
+
+// mayBeIndexHeading is a necessary condition for indexHeadingRe, cheap
+// enough for every line of every page: each of its headings holds INDEX,
+// LIST, SCHEDULE or CONTENTS ("SHEET" and "DRAWING" alone, on every title
+// block, do not). Those with an S are left to the expression when the
+// text holds U+017F.
+func mayBeIndexHeading(s string) bool {
+	u := strings.ToUpper(s)
+	return strings.Contains(u, "INDEX") || strings.Contains(u, "LIST") || strings.Contains(u, "SCHEDULE") ||
+		strings.Contains(u, "CONTENTS") || strings.Contains(s, "\u017f")
+}
+
+// IndexEntry is one row of a sheet index (drawing list).
+type IndexEntry struct {
+	Number string // as printed
+	Key    string // sheets.NumberKey(Number)
+	Title  string
+	// Words are the row's word indexes on the index page: the number first.
+	Words []int
+}
 
 // IsPlaceholderTitle reports whether an index row's title is a placeholder.
 func IsPlaceholderTitle(t string) bool { return placeholderTitleRe.MatchString(t) }
@@ -70,17 +97,26 @@ const (
 	// byTitles: its rows for sheets of the set give those sheets' own
 	// titles (as their title blocks print them), whatever else it lists.
 	byTitles
+	// byHeading: a set too small to confirm a column lists full NCS
+	// numbers under an index heading.
+	byHeading
 )
 
 // readSetIndex reads an index page against the set's sheet keys and the
 // titles their title blocks print (titles, by key): the rows of its column
 // of the set's numbers with titles and how the sheets confirmed them, or
 // nil and noColumn or notIndex.
-func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) ([]sheets.IndexEntry, indexConfirm) {
+func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) ([]IndexEntry, indexConfirm) {
 	// A heading supports an index but is not required: what makes one is
 	// its shape (a column of the set's numbers with titles beside them)
 	// confirmed by the sheets it lists, whatever it is called.
-	if len(setKeys) < 3 {
+	//
+	// Where the set holds too few numbers to show its scheme (a single
+	// sheet), the scheme is the national standard's: a column of full
+	// NCS numbers (A-101, A1.1, not the finish tag P-1) under an index
+	// heading, which nothing else confirms.
+	byNCS := len(setKeys) < 3
+	if byNCS && !hasIndexHeading(s) {
 		return nil, noColumn
 	}
 	p := s.Page
@@ -155,7 +191,7 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 			for n := a; n <= b; n++ {
 				keys = append(keys, strconv.Itoa(n))
 			}
-		} else if k := sheets.NumberKey(t); setKeys[k] || shapes[FineShape(k)] && k != "" {
+		} else if k := sheets.NumberKey(t); setKeys[k] || shapes[FineShape(k)] && k != "" || byNCS && isFullNCS(t) {
 			keys = []string{k}
 		} else {
 			continue
@@ -175,6 +211,7 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 		}
 	}
 	sort.Slice(aligned, func(a, b int) bool { return aligned[a].word < aligned[b].word })
+	all := slices.Clone(cands)
 	cands = cands[:0]
 	for _, c := range aligned {
 		title, words, side, ok := lineTitle(c.word)
@@ -199,6 +236,7 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 		return nil, noColumn
 	}
 	sameSide(p, best, box)
+	best = extendAtPitch(p, best, all, box)
 	listed := map[string]bool{}
 	for _, c := range best {
 		for _, k := range c.keys {
@@ -213,11 +251,19 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 	}
 	// Without a heading, the column must list at least three of the set's
 	// own sheets: a handful of callouts that happen to align is no index.
-	if inSet < 3 && !hasIndexHeading(s) {
+	if inSet < 3 && !byNCS && !hasIndexHeading(s) {
 		return nil, notIndex
 	}
 	confirm := notIndex
 	switch {
+	case byNCS:
+		// A column that is mostly repeats is callouts, not a list of
+		// sheets; a number listed twice in a list is the index's own
+		// error, which the review reports.
+		if 4*(len(best)-len(listed)) > len(best) {
+			return nil, notIndex
+		}
+		confirm = byHeading
 	case titlesAgree(best, titles) >= 2:
 		confirm = byTitles
 	case inSet*2 >= len(setKeys) && inSet*5 >= len(listed)*3, inSet == len(setKeys) && designated(setKeys):
@@ -231,14 +277,14 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 		}
 		return best[i].box.Y0 < best[j].box.Y0
 	})
-	var out []sheets.IndexEntry
+	var out []IndexEntry
 	for _, c := range best {
 		for _, k := range c.keys {
 			number := k // a range's members: digits, as printed
 			if len(c.keys) == 1 {
 				number = c.text
 			}
-			out = append(out, sheets.IndexEntry{Number: number, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
+			out = append(out, IndexEntry{Number: number, Key: k, Title: c.title, Words: append([]int{c.word}, c.words...)})
 		}
 	}
 	return out, confirm
@@ -262,11 +308,18 @@ func designated(setKeys map[string]bool) bool {
 // heading (IsIndexHeading).
 func hasIndexHeading(s *Sheet) bool {
 	for li := range s.Lines {
-		if sheets.IsIndexHeading(s.Lines[li].Text) {
+		if IsIndexHeading(s.Lines[li].Text) {
 			return true
 		}
 	}
 	return false
+}
+
+// isFullNCS reports whether a word is a full National CAD Standard sheet
+// number (A-101, A1.1): the scheme of a set too small to show its own.
+func isFullNCS(t string) bool {
+	n, ok := sheets.ParseNumber(t)
+	return ok && n.Strong
 }
 
 // rangeOf is numberRangeRe's submatches of a word that may be a range of
@@ -299,6 +352,89 @@ func alignedColumns(cands []indexCandidate) [2][]indexCandidate {
 		}
 	}
 	return out
+}
+
+// extendAtPitch adds to a column the rows that continue it but were set in
+// another type (a row typed in later, in another font, gives its number a
+// box of another height, so the column grouping left it out): a number
+// aligned with the column's numbers, one row pitch (baseline to baseline)
+// below its last row or above its first, with its title on the column's
+// side starting where the column's titles start.
+func extendAtPitch(p *pdftext.Page, col, all []indexCandidate, box func(int) sheets.Box) []indexCandidate {
+	if len(col) < 3 {
+		return col
+	}
+	baseline := func(i int) float64 { return p.Words[i].Baseline[1] }
+	sort.Slice(col, func(a, b int) bool { return baseline(col[a].word) < baseline(col[b].word) })
+	var steps []float64
+	for k := 1; k < len(col); k++ {
+		steps = append(steps, baseline(col[k].word)-baseline(col[k-1].word))
+	}
+	sort.Float64s(steps)
+	pitch := steps[len(steps)/2]
+	side := col[0].side
+	if pitch <= 0 || side == 0 {
+		return col
+	}
+	tol := 0.005 * p.Width
+	// Where the column's numbers and titles start (left edges) or end
+	// (right edges, titles before numbers): the median of its rows.
+	edgeOf := func(b sheets.Box, right bool) float64 {
+		if right {
+			return b.X1
+		}
+		return b.X0
+	}
+	median := func(xs []float64) float64 { sort.Float64s(xs); return xs[len(xs)/2] }
+	var numL, numR, titleX []float64
+	for _, c := range col {
+		numL, numR = append(numL, c.box.X0), append(numR, c.box.X1)
+		if len(c.words) > 0 {
+			w := c.words[0]
+			if side < 0 {
+				w = c.words[len(c.words)-1]
+			}
+			titleX = append(titleX, edgeOf(box(w), side < 0))
+		}
+	}
+	if len(titleX) == 0 {
+		return col
+	}
+	left, right, title := median(numL), median(numR), median(titleX)
+	taken := map[int]bool{}
+	for _, c := range col {
+		taken[c.word] = true
+	}
+	fits := func(c indexCandidate, want float64) (indexCandidate, bool) {
+		if taken[c.word] || math.Abs(baseline(c.word)-want) > 0.25*pitch ||
+			math.Abs(c.box.X0-left) > tol && math.Abs(c.box.X1-right) > tol {
+			return c, false
+		}
+		t, ws, got := rowTitle(p, c.word, box, side)
+		if t == "" || got != side {
+			return c, false
+		}
+		w := ws[0]
+		if side < 0 {
+			w = ws[len(ws)-1]
+		}
+		if math.Abs(edgeOf(box(w), side < 0)-title) > tol {
+			return c, false
+		}
+		c.title, c.words, c.side = t, ws, got
+		return c, true
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, c := range all {
+			if e, ok := fits(c, baseline(col[len(col)-1].word)+pitch); ok {
+				col, grown, taken[c.word] = append(col, e), true, true
+			} else if e, ok := fits(c, baseline(col[0].word)-pitch); ok {
+				col, grown, taken[c.word] = append([]indexCandidate{e}, col...), true, true
+			}
+		}
+	}
+	return col
 }
 
 // sameSide gives every row of a column its title on the side most rows
@@ -507,42 +643,55 @@ func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box, side int) (strin
 // titles holds an index, however many such pages there are (a set index
 // and a discipline's own); a column confirmed only by how much of the set
 // it lists is the file's index on the first page that holds one, where no
-// page has an index otherwise. A page the heading-and-column parser read
-// keeps the reading that lists more of the set. Once the file has an
-// index, its rows confirm a further index as the sheets do: a discipline's
-// own list in a file that holds few of its sheets repeats the set index's
-// rows.
+// page has an index otherwise. A file of fewer than three numbered sheets
+// (a cover sheet filed apart) is read against the whole set's numbers, and
+// failing those against the national standard's (readSetIndex). Once the
+// file has an index, its rows confirm a further index as the sheets do: a
+// discipline's own list in a file that holds few of its sheets repeats the
+// set index's rows.
 func (set *Set) readSetIndexes() {
-	for _, f := range set.Files {
-		keys := map[string]bool{}
-		titles := map[string]string{}
-		has := false
+	fileKeys := make([]map[string]bool, len(set.Files))
+	fileTitles := make([]map[string]string, len(set.Files))
+	setKeys, setTitles := map[string]bool{}, map[string]string{}
+	for fi, f := range set.Files {
+		fileKeys[fi], fileTitles[fi] = map[string]bool{}, map[string]string{}
 		for _, s := range f.Sheets {
-			has = has || len(s.Index) > 0
-			if s.Ident.Key != "" {
-				keys[s.Ident.Key] = true
-				// Titles the title block printed, not those taken from
-				// an index (titlesFromIndex), which would confirm
-				// themselves.
-				if s.Ident.Title != "" && len(s.Ident.TitleWords) > 0 {
-					titles[s.Ident.Key] = s.Ident.Title
-				}
+			if s.Ident.Key == "" {
+				continue
+			}
+			fileKeys[fi][s.Ident.Key], setKeys[s.Ident.Key] = true, true
+			// Titles the title block printed, or the set model read,
+			// not those taken from an index (titlesFromIndex), which
+			// would confirm themselves.
+			title, words := s.Ident.Title, s.Ident.TitleWords
+			if title == "" && s.Model != nil {
+				title, words = s.Model.SheetTitle, s.Model.TitleWords
+			}
+			if title != "" && len(words) > 0 {
+				fileTitles[fi][s.Ident.Key], setTitles[s.Ident.Key] = title, title
 			}
 		}
+	}
+	for fi, f := range set.Files {
+		keys, titles := fileKeys[fi], fileTitles[fi]
+		small := len(keys) < 3
+		if small {
+			keys, titles = setKeys, setTitles
+		}
+		has := false
 		var first *Sheet
-		var firstEntries []sheets.IndexEntry
+		var firstEntries []IndexEntry
 		var rejected []*Sheet
 		for _, s := range f.Sheets {
 			if !s.Readable {
 				continue
 			}
 			entries, confirm := readSetIndex(s, keys, titles)
+			if small && confirm < byCoverage {
+				entries, confirm = readSetIndex(s, nil, nil)
+			}
 			switch {
-			case len(s.Index) > 0:
-				if inSetKeys(entries, keys) > inSetKeys(s.Index, keys) {
-					s.Index = entries
-				}
-			case confirm == byTitles:
+			case confirm == byTitles, confirm == byHeading:
 				s.Index = entries
 				has = true
 			case confirm == byCoverage && first == nil:
@@ -575,16 +724,6 @@ func (set *Set) readSetIndexes() {
 			}
 		}
 	}
-}
-
-func inSetKeys(entries []sheets.IndexEntry, keys map[string]bool) int {
-	n := map[string]bool{}
-	for _, e := range entries {
-		if keys[e.Key] {
-			n[e.Key] = true
-		}
-	}
-	return len(n)
 }
 
 func isDigits(s string) bool {

@@ -74,8 +74,8 @@ type Sheet struct {
 	// Lines are the page's text lines in reading order.
 	Lines []sheets.Line
 	// Index holds the rows of the sheet index printed on this page, if
-	// any: read by heading and column, or by the set's own numbers.
-	Index []sheets.IndexEntry
+	// any, read by its structure against the set's numbers (readSetIndexes).
+	Index []IndexEntry
 	// Model is the page as the file's set reading read it: title-block
 	// fields, issue status, text layer, fields drawn as outlines (nil
 	// before Build linked it).
@@ -111,11 +111,11 @@ func (s *Sheet) ReadInFull() bool {
 	return s.Readable && (s.Model == nil || s.Model.TextLayer == sheets.TextFull)
 }
 
-// Build reads a plan set: every page's lines and index, each file's set
-// model (title blocks by repetition, numbering scheme, document type,
-// jurisdiction hints), then the decisions across the set (each sheet's
-// number and title, titles from the index, document types settled by the
-// numbers found, indexes read by the set's own numbers).
+// Build reads a plan set: every page's lines, each file's set model (title
+// blocks by repetition, numbering scheme, document type, jurisdiction
+// hints), then the decisions across the set (each sheet's number and
+// title, indexes read by the set's own numbers, titles from the index,
+// document types settled by the numbers found).
 func Build(ctx context.Context, files []Source) (*Set, error) {
 	set := &Set{Files: make([]*File, len(files))}
 	for fi := range files {
@@ -135,7 +135,6 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 			s.Ident = sheets.Sheet{Type: sheets.TypeUnknown}
 			if s.Readable {
 				s.Lines = sheets.Lines(s.lines())
-				s.Index = sheets.ParseIndexLines(p, s.Lines)
 			}
 			mf.Sheets = append(mf.Sheets, s)
 			set.Sheets = append(set.Sheets, s)
@@ -156,9 +155,9 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 		set.Files[fi].SetModel = sheets.ReadSetLayouts(ps, lps)
 	}
 	set.link()
+	set.readSetIndexes()
 	set.titlesFromIndex()
 	set.settleDocTypes()
-	set.readSetIndexes()
 	return set, nil
 }
 

@@ -400,7 +400,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	p = &Page{Number: n, Words: []Word{}}
 	defer func() {
 		if r := recover(); r != nil {
-			p.Words, p.Lines, p.Blocks, p.Segments, p.Readable = []Word{}, nil, nil, nil, false
+			p.Words, p.Segments, p.Readable = []Word{}, nil, false
 			p.Err = fmt.Errorf("%w: page %d: extractor failure: %v", ErrInvalid, n, r)
 		}
 	}()
@@ -450,7 +450,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
 		p.Err = runErr
 	case errors.Is(runErr, ErrTooComplex):
-		p.Words, p.Lines, p.Blocks = []Word{}, nil, nil
+		p.Words = []Word{}
 		p.Err = fmt.Errorf("%w: page %d: %v", ErrTooComplex, n, runErr)
 	case runErr != nil:
 		p.Err = fmt.Errorf("%w: page %d: %v", ErrInvalid, n, runErr)

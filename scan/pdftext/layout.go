@@ -11,8 +11,8 @@ import (
 
 // Page output: the public words with their boxes, and reading order.
 
-// finish converts the raw words to the public form and orders them into
-// reading-order lines and blocks.
+// finish converts the raw words to the public form in reading order (the
+// layout, scan/layout, groups them into lines and blocks).
 func (wb *wordBuilder) finish(p *Page) {
 	wb.endWord()
 	raw := mergeWords(dedupe(wb.words))
@@ -43,29 +43,10 @@ func (wb *wordBuilder) finish(p *Page) {
 		rots[i] = w.rot
 		bases[i] = w.base
 	}
-	order, lines, blocks := readingOrder(raw)
+	order := readingOrder(raw)
 	p.Words = make([]Word, len(order))
-	oldToNew := make([]int, len(order))
 	for newIdx, old := range order {
 		p.Words[newIdx] = words[old]
-		oldToNew[old] = newIdx
-	}
-	p.Lines = make([][]int, len(lines))
-	for li, line := range lines {
-		idx := make([]int, len(line))
-		for j, old := range line {
-			idx[j] = oldToNew[old]
-			p.Words[oldToNew[old]].Line = li
-		}
-		p.Lines[li] = idx
-	}
-	p.Blocks = blocks
-	for bi, b := range blocks {
-		for _, li := range b {
-			for _, wi := range p.Lines[li] {
-				p.Words[wi].Block = bi
-			}
-		}
 	}
 }
 
@@ -100,10 +81,11 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
-// readingOrder groups words into lines (same direction and baseline, no
-// wide gap) and lines into blocks (stacked lines that overlap horizontally
-// and sit close together), and returns the word order they imply.
-func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int) {
+// readingOrder is the order words are read in: along lines (same
+// direction and baseline, no wide gap) of blocks (stacked lines that
+// overlap horizontally and sit close together). The lines and blocks only
+// order the words; the layout makes the page's own.
+func readingOrder(words []*rawWord) (order []int) {
 	type item struct {
 		idx       int
 		p0, p1, s float64 // extent along the text direction, baseline across it
@@ -213,17 +195,11 @@ func readingOrder(words []*rawWord) (order []int, lines [][]int, blocks [][]int)
 		}
 	}
 	for _, b := range bs {
-		var blockLines []int
 		for _, li := range b.lines {
-			var wordIdx []int
 			for _, it := range ls[li].words {
-				wordIdx = append(wordIdx, it.idx)
 				order = append(order, it.idx)
 			}
-			blockLines = append(blockLines, len(lines))
-			lines = append(lines, wordIdx)
 		}
-		blocks = append(blocks, blockLines)
 	}
-	return order, lines, blocks
+	return order
 }

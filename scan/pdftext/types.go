@@ -23,9 +23,6 @@ type Word struct {
 	FontSize float64 `json:"fontSize"`
 	// Norm is Text in NFKC with ligatures expanded: what search and rules match.
 	Norm string `json:"-"`
-	// Line and Block index the word's reading-order line and block on its page.
-	Line  int `json:"-"`
-	Block int `json:"-"`
 	// Angle is the direction of the word's baseline in degrees,
 	// counter-clockwise from the displayed page's x axis, in [0, 360):
 	// 0 for ordinary text, 90 for text read bottom to top, 30 for a stamp
@@ -57,10 +54,6 @@ type Page struct {
 	Readable bool    `json:"readable"`
 	Reason   string  `json:"reason,omitempty"`
 	Words    []Word  `json:"words"`
-	// Lines groups word indexes into reading-order lines; Blocks groups line
-	// indexes into blocks.
-	Lines  [][]int `json:"-"`
-	Blocks [][]int `json:"-"`
 	// Segments are the page's stroked lines and rectangle edges in
 	// displayed points, at least 2 pt long, the first maxSegmentsPerPage
 	// (20,000) in drawing order; SegmentsDropped says more were drawn.

@@ -10,7 +10,6 @@ package plangen
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -62,97 +61,20 @@ type Stroke struct {
 }
 
 // TextPage returns the page as a perfect extractor would: every word with
-// its box, one line per label in placement order (labels on one baseline that
-// touch are one line, the way a reader sees "APPLICABLE CODES: 2021 IRC").
+// its box, label by label in placement order (the layout groups them into
+// lines).
 func (p *Page) TextPage() pdftext.Page {
 	tp := pdftext.Page{Number: p.Number, Width: p.Width, Height: p.Height, Rotate: p.Rotate, Readable: true}
-	for li, l := range p.Labels {
-		var idx []int
-		for _, w := range l.Words {
-			w.Line = li
-			idx = append(idx, len(tp.Words))
-			tp.Words = append(tp.Words, w)
-		}
-		tp.Lines = append(tp.Lines, idx)
-	}
-	mergeTouchingLines(&tp)
-	for i := range tp.Lines {
-		tp.Blocks = append(tp.Blocks, []int{i})
+	for _, l := range p.Labels {
+		tp.Words = append(tp.Words, l.Words...)
 	}
 	return tp
-}
-
-// mergeTouchingLines joins lines whose words share a baseline and follow
-// each other within a word space: labels written as separate text objects
-// but read as one line. Lines keep their placement order; a joined label
-// moves into the line of the label it continues.
-func mergeTouchingLines(tp *pdftext.Page) {
-	n := len(tp.Lines)
-	// Displayed coordinates: Rect is user space, which turns with /Rotate.
-	left := func(w pdftext.Word) float64 { return w.BBox.Left * tp.Width }
-	right := func(w pdftext.Word) float64 { return (w.BBox.Left + w.BBox.Width) * tp.Width }
-	bottom := func(w pdftext.Word) float64 { return (w.BBox.Top + w.BBox.Height) * tp.Height }
-	// Bucket lines by baseline (half-point steps) so that only neighbours
-	// on the same baseline are compared: pages carry thousands of labels.
-	buckets := map[int][]int{}
-	for i, l := range tp.Lines {
-		if len(l) == 0 {
-			continue
-		}
-		key := int(math.Round(bottom(tp.Words[l[0]]) * 2))
-		buckets[key] = append(buckets[key], i)
-	}
-	next := make([]int, n)
-	absorbed := make([]bool, n)
-	for i := range next {
-		next[i] = -1
-	}
-	for _, b := range buckets {
-		if len(b) < 2 {
-			continue
-		}
-		sort.Slice(b, func(x, y int) bool { return left(tp.Words[tp.Lines[b[x]][0]]) < left(tp.Words[tp.Lines[b[y]][0]]) })
-		for k := 0; k+1 < len(b); k++ {
-			la, lb := tp.Lines[b[k]], tp.Lines[b[k+1]]
-			last, first := tp.Words[la[len(la)-1]], tp.Words[lb[0]]
-			gap := left(first) - right(last)
-			sameBase := abs(bottom(first)-bottom(last)) < 0.5 && abs(first.FontSize-last.FontSize) < 0.01
-			if sameBase && gap >= -0.5 && gap < 0.6*last.FontSize {
-				next[b[k]] = b[k+1]
-				absorbed[b[k+1]] = true
-			}
-		}
-	}
-	var lines [][]int
-	for i, l := range tp.Lines {
-		if absorbed[i] {
-			continue
-		}
-		merged := append([]int{}, l...)
-		for j := next[i]; j >= 0; j = next[j] {
-			merged = append(merged, tp.Lines[j]...)
-		}
-		lines = append(lines, merged)
-	}
-	tp.Lines = lines
-	for li, l := range tp.Lines {
-		for _, wi := range l {
-			tp.Words[wi].Line = li
-		}
-	}
 }
 
 func unionBBox(a, b pdftext.BBox) pdftext.BBox {
 	l, t := min(a.Left, b.Left), min(a.Top, b.Top)
 	r, bt := max(a.Left+a.Width, b.Left+b.Width), max(a.Top+a.Height, b.Top+b.Height)
 	return pdftext.BBox{Left: l, Top: t, Width: r - l, Height: bt - t}
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // File is one generated PDF with its pages' ground truth.

@@ -14,6 +14,8 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"planreview/scan/layout"
 )
 
 func TestGenerateWritesValidPDFs(t *testing.T) {
@@ -94,19 +96,17 @@ func wordsText(l Label) []string {
 	return out
 }
 
-func TestTextPageMergesTouchingLabels(t *testing.T) {
+// TestTextPageLabelsReadAsLines: labels written as separate text objects
+// on one baseline are read as one line by the layout.
+func TestTextPageLabelsReadAsLines(t *testing.T) {
 	set, err := Generate(Options{Variant: VariantResidential, SkipPDF: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tp := set.Files[0].Pages[0].TextPage()
 	found := false
-	for _, l := range tp.Lines {
-		var parts []string
-		for _, i := range l {
-			parts = append(parts, tp.Words[i].Text)
-		}
-		if strings.Join(parts, " ") == "APPLICABLE CODES: 2018 IRC" {
+	for _, l := range layout.AnalyzeLines(&tp).Lines {
+		if l.Text == "APPLICABLE CODES: 2018 IRC" {
 			found = true
 		}
 	}

@@ -636,7 +636,7 @@ func TestDrawingKindReferencesUnreadPagePDF(t *testing.T) {
 	pages := specPages(t, plangen.SheetSpec{Number: "A-101", Title: "FLOOR PLAN", Date: "2026-03-02", Scale: scale14,
 		Labels: plangen.Notes(120, 140, "1. SEE REFLECTED CEILING PLAN FOR CEILING HEIGHTS.")})
 	scanned := pages[0]
-	scanned.Number, scanned.Words, scanned.Lines, scanned.Readable = 2, nil, nil, false
+	scanned.Number, scanned.Words, scanned.Readable = 2, nil, false
 	fs := reviewPages(t, loadAll(t), pages[0], scanned)
 	if got := byRule(fs, "completeness-reference-to-missing-drawing"); len(got) != 0 {
 		t.Errorf("reported with a page unread: %v", anchorTexts(got))

@@ -81,7 +81,6 @@ func TestTitleBlockChecks(t *testing.T) {
 	// Only the number, big, in the title block corner.
 	noFields.Words = append(noFields.Words, pdftext.Word{Text: "A-301", Norm: "A-301", FontSize: 40,
 		BBox: pdftext.BBox{Left: 0.88, Top: 0.9, Width: 0.04, Height: 0.023}})
-	noFields.Lines = append(noFields.Lines, []int{len(noFields.Words) - 1})
 	// A floor plan whose title block has a title but no scale.
 	unscaled := textPage(4, "A-401", notes...)
 	for i, w := range unscaled.Words {
@@ -329,8 +328,7 @@ func TestReviewSurvivesOddPages(t *testing.T) {
 	odd := []pdftext.Page{
 		{Number: 1, Readable: true},                                    // readable, no words
 		{Number: 2, Readable: true, Words: []pdftext.Word{{Text: ""}}}, // zero-size page, empty word
-		{Number: 3, Readable: true, Width: 100, Height: 100, Words: []pdftext.Word{{Text: `7¾"`, Norm: `73⁄4"`}},
-			Lines: [][]int{{-1, 0, 5}, {}}},
+		{Number: 3, Readable: true, Width: 100, Height: 100, Words: []pdftext.Word{{Text: `7¾"`, Norm: `73⁄4"`}}},
 		{Number: 4, Readable: true, Width: 100, Height: 100, Words: []pdftext.Word{
 			{Text: "RISER", BBox: pdftext.BBox{Left: 2, Top: -1, Width: -3}}, {Text: `99999999999999999999"`}}},
 		{Number: 5, Readable: true, Err: errors.New("broken content stream"), Words: []pdftext.Word{{Text: "A-101"}}},

@@ -17,16 +17,13 @@ import (
 func fsecPages() []pdftext.Page {
 	const pw, ph = 792.0, 612.0
 	phrase := func(p *pdftext.Page, text string, left, top, size float64) {
-		var idx []int
 		for _, w := range strings.Fields(text) {
 			width := float64(len(w)) * size * 0.55
 			p.Words = append(p.Words, pdftext.Word{Text: w, Norm: w, FontSize: size,
 				BBox: pdftext.BBox{Left: left / pw, Top: top / ph, Width: width / pw, Height: size / ph},
 				Rect: pdftext.Rect{left, ph - top - size, left + width, ph - top}})
-			idx = append(idx, len(p.Words)-1)
 			left += width + size*0.28
 		}
-		p.Lines = append(p.Lines, idx)
 	}
 	var pages []pdftext.Page
 	for i, num := range []string{"G-001", "G-002", "W-001", "W-002", "W-003"} {

@@ -17,17 +17,14 @@ const testW, testH = 2592.0, 1728.0
 func textPage(number int, sheetNumber string, lines ...string) pdftext.Page {
 	p := pdftext.Page{Number: number, Width: testW, Height: testH, Readable: true}
 	add := func(text string, left, top, size float64) {
-		var idx []int
 		x := left
 		for _, w := range strings.Fields(text) {
 			width := float64(len(w)) * size * 0.55
 			r := pdftext.Rect{x, testH - top - size, x + width, testH - top}
 			p.Words = append(p.Words, pdftext.Word{Text: w, Norm: w, Rect: r, FontSize: size,
 				BBox: pdftext.BBox{Left: x / testW, Top: top / testH, Width: width / testW, Height: size / testH}})
-			idx = append(idx, len(p.Words)-1)
 			x += width + size*0.3
 		}
-		p.Lines = append(p.Lines, idx)
 	}
 	for i, l := range lines {
 		add(l, 100, 100+float64(i)*30, 14)

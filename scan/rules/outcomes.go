@@ -235,7 +235,7 @@ func allReadInFull(pages []*pageView) bool {
 // may be the sheet an index row lists although no sheet carries its number:
 // pages whose number was not read and that were not read in full, carry no
 // title read, or carry the row's title.
-func (rv *review) unnumberedCandidates(ip *pageView, e sheets.IndexEntry) []*pageView {
+func (rv *review) unnumberedCandidates(ip *pageView, e model.IndexEntry) []*pageView {
 	var out []*pageView
 	want := titleTokens(e.Title)
 	for _, pv := range rv.pages {
@@ -310,7 +310,7 @@ var elsewhereTitleRe = lazyregexp.New(`(?i)\bBY\s+OTHERS\b|\b(?:UNDER\s+)?SEPARA
 
 // notExpected reports whether an index row names a sheet this set is not
 // meant to hold: a number kept free, or a sheet submitted separately.
-func notExpected(e sheets.IndexEntry) bool {
+func notExpected(e model.IndexEntry) bool {
 	return reservedTitleRe.MatchString(e.Title) || elsewhereTitleRe.MatchString(e.Title)
 }
 
@@ -348,7 +348,7 @@ func checkIndexPlaceholder(rv *review, r *Rule) []observation {
 func checkIndexDuplicate(rv *review, r *Rule) []observation {
 	var out []observation
 	for _, ip := range rv.indexPages() {
-		rows := map[string][]sheets.IndexEntry{}
+		rows := map[string][]model.IndexEntry{}
 		var keys []string
 		for _, e := range ip.Index {
 			if _, ok := rows[e.Key]; !ok {
@@ -386,7 +386,7 @@ func checkIndexDuplicate(rv *review, r *Rule) []observation {
 
 // rowMeantFor returns the row among es whose title is the title-block
 // title of a sheet of the set the index does not list, and that sheet.
-func (rv *review) rowMeantFor(es []sheets.IndexEntry, listed map[string][]sheets.IndexEntry) (sheets.IndexEntry, *pageView) {
+func (rv *review) rowMeantFor(es []model.IndexEntry, listed map[string][]model.IndexEntry) (model.IndexEntry, *pageView) {
 	for _, e := range es {
 		want := titleTokens(e.Title)
 		if len(want) == 0 {
@@ -405,12 +405,12 @@ func (rv *review) rowMeantFor(es []sheets.IndexEntry, listed map[string][]sheets
 			}
 		}
 	}
-	return sheets.IndexEntry{}, nil
+	return model.IndexEntry{}, nil
 }
 
 // sameRow reports whether the entries are the members of one printed range
 // row ("21-23" lists each number once, from one word).
-func sameRow(es []sheets.IndexEntry) bool {
+func sameRow(es []model.IndexEntry) bool {
 	for _, e := range es[1:] {
 		if len(e.Words) == 0 || len(es[0].Words) == 0 || e.Words[0] != es[0].Words[0] {
 			return false
@@ -419,7 +419,7 @@ func sameRow(es []sheets.IndexEntry) bool {
 	return true
 }
 
-func sameTitles(es []sheets.IndexEntry) bool {
+func sameTitles(es []model.IndexEntry) bool {
 	first := titleTokens(es[0].Title)
 	for _, e := range es[1:] {
 		t := titleTokens(e.Title)

@@ -173,7 +173,7 @@ func checkIndexTitleMismatch(rv *review, r *Rule) []observation {
 // listsTitle reports whether a row of the index lists the key with the
 // title (or part of it): a second row of the same number with another
 // title is then index_duplicate_entry's finding, not a contradiction.
-func listsTitle(index []sheets.IndexEntry, key, title string) bool {
+func listsTitle(index []model.IndexEntry, key, title string) bool {
 	tb := titleTokens(title)
 	for _, e := range index {
 		if e.Key != key {

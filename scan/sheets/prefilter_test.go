@@ -64,9 +64,6 @@ func checkPrefilters(t *testing.T, s string) {
 	if civilRe.MatchString(s) && !mayHoldCivil(s) {
 		t.Errorf("mayHoldCivil ruled out %q", s)
 	}
-	if indexHeadingRe.MatchString(s) && !mayBeIndexHeading(s) {
-		t.Errorf("mayBeIndexHeading ruled out %q", s)
-	}
 	if scaleRe.MatchString(s) && !mayHoldScale(s) {
 		t.Errorf("mayHoldScale ruled out %q", s)
 	}

@@ -1,7 +1,6 @@
 package sheets
 
 import (
-	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -92,17 +91,6 @@ func TestClassifyGeneratedSheets(t *testing.T) {
 				}
 			}
 		}
-		cover := set.Files[0].Pages[0].TextPage()
-		idx := parseIndex(&cover)
-		if len(idx) < 4 || idx[0].Number != "G-001" {
-			t.Errorf("%s index: %+v", variant, idx)
-		}
-		for _, p := range set.Files[0].Pages[1:] {
-			tp := p.TextPage()
-			if got := parseIndex(&tp); got != nil {
-				t.Errorf("%s: index on a drawing sheet: %+v", p.SheetNumber, got)
-			}
-		}
 	}
 }
 
@@ -170,16 +158,6 @@ func TestClassifyFSECSample(t *testing.T) {
 		if s.Date != "2016-03-02" {
 			t.Errorf("page %d: date %q", i+1, s.Date)
 		}
-	}
-	cover := fsecPage(1, "G-001", true)
-	var got [][2]string
-	for _, e := range parseIndex(&cover) {
-		got = append(got, [2]string{e.Number, e.Title})
-	}
-	want := [][2]string{{"G-001", "Title"}, {"G-002", "Notes"}, {"W-001", "Wiring Diagram"},
-		{"W-002", "System Specifications"}, {"W-003", "System Labels"}, {"S-001", "Roof Section 1"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("index %q", got)
 	}
 }
 
@@ -280,43 +258,6 @@ func TestShortNumbersNeedACaption(t *testing.T) {
 	}
 }
 
-// TestIndexNeedsHeadingAndFullNumbers: schedules of finish tags or footing
-// marks stacked in a column are not a drawing list.
-func TestIndexNeedsHeadingAndFullNumbers(t *testing.T) {
-	const pw, ph = 2592.0, 1728.0
-	build := func(heading string, rows ...string) pdftext.Page {
-		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
-		if heading != "" {
-			p.Words = append(p.Words, phrase(heading, 80, 100, 16, pw, ph)...)
-		}
-		for i, r := range rows {
-			f := strings.Fields(r)
-			p.Words = append(p.Words, phrase(f[0], 80, 130+float64(i)*24, 14, pw, ph)...)
-			p.Words = append(p.Words, phrase(strings.Join(f[1:], " "), 190, 130+float64(i)*24, 14, pw, ph)...)
-		}
-		return p
-	}
-	for _, tc := range []struct {
-		name string
-		page pdftext.Page
-		want int
-	}{
-		{"index", build("SHEET INDEX", "G-001 COVER", "A-101 PLAN", "A-201 SECTIONS"), 3},
-		{"no heading", build("", "G-001 COVER", "A-101 PLAN", "A-201 SECTIONS"), 0},
-		{"finish tags", build("FINISH SCHEDULE", "P-1 PAINT", "P-2 PAINT", "RB-1 BASE"), 0},
-		{"repeated tags under a heading", build("DRAWING LIST", "A-101 PLAN", "A-101 PLAN"), 0},
-		// One number listed twice in a real list: the list stands, both
-		// rows kept (the review reports the repeat).
-		{"index with a number listed twice", build("SHEET INDEX", "G-001 COVER", "A-101 PLAN", "A-101 PLAN", "A-201 SECTIONS", "A-301 DETAILS"), 5},
-		{"untitled numbers", build("SHEET INDEX", "A-101", "A-102", "A-103"), 0},
-	} {
-		p := tc.page
-		if got := len(parseIndex(&p)); got != tc.want {
-			t.Errorf("%s: %d entries, want %d", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestWordTextPlainsDashesAndFractions(t *testing.T) {
 	for _, tc := range []struct{ text, norm, want string }{
 		{`7¾"`, `73⁄4"`, `7 3/4"`},
@@ -377,81 +318,7 @@ func FuzzClassifyWord(f *testing.F) {
 		if s := classify(&p); !valid[s.Type] {
 			t.Errorf("%q: sheet type %q", s.Number, s.Type)
 		}
-		parseIndex(&p)
 	})
-}
-
-func TestIndexWrapsIntoLevelColumns(t *testing.T) {
-	const pw, ph = 2592.0, 1728.0
-	build := func(secondTop float64) pdftext.Page {
-		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
-		p.Words = append(p.Words, phrase("SHEET INDEX", 80, 100, 16, pw, ph)...)
-		for i, r := range []string{"G-001", "A-101", "A-102"} {
-			p.Words = append(p.Words, phrase(r+" SHEET "+r, 80, 130+float64(i)*24, 14, pw, ph)...)
-		}
-		for i, r := range []string{"A-201", "A-202"} {
-			p.Words = append(p.Words, phrase(r+" SHEET "+r, 480, secondTop+float64(i)*24, 14, pw, ph)...)
-		}
-		return p
-	}
-	level, apart := build(130), build(400)
-	if n := len(parseIndex(&level)); n != 5 {
-		t.Errorf("wrapped list: %d entries, want 5", n)
-	}
-	if n := len(parseIndex(&apart)); n != 3 {
-		t.Errorf("unrelated column: %d entries, want 3", n)
-	}
-}
-
-// A row typed in another font (its number's box of another height) that
-// continues the index at its pitch, in its number and title columns, is a
-// row; a number of that height elsewhere (two pitches down, or with its
-// text out of the title column) is not.
-func TestIndexRowAtPitchInAnotherType(t *testing.T) {
-	const pw, ph = 792.0, 612.0
-	onBaseline := func(ws []pdftext.Word, baseline float64) []pdftext.Word {
-		for i := range ws {
-			b := ws[i].BBox
-			ws[i].Baseline = [4]float64{b.Left * pw, baseline, (b.Left + b.Width) * pw, baseline}
-		}
-		return ws
-	}
-	build := func(extra ...[3]string) pdftext.Page {
-		p := pdftext.Page{Number: 1, Width: pw, Height: ph, Readable: true}
-		p.Words = append(p.Words, phrase("Contents", 35, 410, 12, pw, ph)...)
-		for i, r := range []string{"G-001 Title", "G-002 Notes", "W-001 Wiring Diagram", "S-001 Roof Section 1"} {
-			f := strings.Fields(r)
-			top := 437.5 + float64(i)*15.7
-			p.Words = append(p.Words, onBaseline(phrase(f[0], 35, top, 21.9, pw, ph), top+17)...)
-			p.Words = append(p.Words, onBaseline(phrase(strings.Join(f[1:], " "), 98, top, 21.9, pw, ph), top+17)...)
-		}
-		for _, e := range extra {
-			var top, titleX float64
-			fmt.Sscan(e[0], &top, &titleX)
-			p.Words = append(p.Words, onBaseline(phrase(e[1], 35, top, 10.3, pw, ph), top+8)...)
-			p.Words = append(p.Words, onBaseline(phrase(e[2], titleX, top, 10.3, pw, ph), top+8)...)
-		}
-		return p
-	}
-	numbers := func(p pdftext.Page) []string {
-		var out []string
-		for _, e := range parseIndex(&p) {
-			out = append(out, e.Number)
-		}
-		return out
-	}
-	// The last row's baseline is 437.5+3*15.7+17 = 501.6: the next at 517.3.
-	if got := numbers(build([3]string{"509.3 98", "S-999", "ENLARGED DETAILS"})); len(got) != 5 || got[4] != "S-999" {
-		t.Errorf("row at the pitch: %v, want the four rows and S-999", got)
-	}
-	for name, extra := range map[string][3]string{
-		"two pitches down":             {"525 98", "S-999", "ENLARGED DETAILS"},
-		"text out of the title column": {"509.3 160", "S-999", "ENLARGED DETAILS"},
-	} {
-		if got := numbers(build(extra)); len(got) != 4 {
-			t.Errorf("%s: %v, want the four rows only", name, got)
-		}
-	}
 }
 
 // buildPhrases is a page's phrases as the set reading reads a page it
@@ -482,6 +349,3 @@ func TestCaptionRunningOnToAColonIsAnotherField(t *testing.T) {
 // and caption, the title beside it, date and scale (FromModel with no set
 // reading).
 func classify(p *pdftext.Page) Sheet { return FromModel(p, &PageModel{}, Lines(layout.Analyze(p))) }
-
-// parseIndex is the index of a page read alone.
-func parseIndex(p *pdftext.Page) []IndexEntry { return ParseIndexLines(p, Lines(layout.Analyze(p))) }
