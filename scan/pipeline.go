@@ -362,14 +362,22 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 }
 
 // extractFile extracts and lays out the pages of one open file into f,
-// and closes it. Pages are extracted and laid out on several cores at
-// once (as many page workers as the pipeline has free) and taken here in
-// page order: what follows reads them exactly as if they had been read
-// one after another.
+// and closes it. Without a heap limit, pages are extracted and laid out
+// on several cores at once (as many page workers as the pipeline has
+// free) and taken here in page order: what follows reads them exactly as
+// if they had been read one after another.
 func (p *Pipeline) extractFile(ctx context.Context, doc *pdftext.Document, f *Reviewed, progress Progress, done *int, total int) error {
 	defer doc.Close()
-	workers := p.takePageWorkers()
-	defer p.releasePageWorkers(workers)
+	// The heap limit is checked between pages, so it holds only while one
+	// page is read at a time: pages read side by side, each within its
+	// own budget, would together need a multiple of what the limit
+	// allows. A memory-bounded pipeline (serve) reads pages one after
+	// another; the review command reads them on every core.
+	workers := 0
+	if p.HeapLimit == 0 {
+		workers = p.takePageWorkers()
+		defer p.releasePageWorkers(workers)
+	}
 	n := doc.NumPages()
 	f.Pages, f.Layouts = make([]pdftext.Page, 0, n), make([]*layout.Page, 0, n)
 	layouts := make([]*layout.Page, n)
