@@ -250,6 +250,35 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			}
 		}
 	}
+	// A title strip along the sheet's edge is printed a quarter turned
+	// (project name and address read bottom to top): its phrases are read
+	// in the page's turned layers, and name codes and addresses as the
+	// upright ones do. Units and languages stay with the upright text.
+	for _, r := range reads {
+		for _, l := range r.turned {
+			for _, q := range l.phrases {
+				t := q.Text
+				if !hasASCIIDigit(t) {
+					continue
+				}
+				if mayHoldCode(t, true) {
+					for _, c := range codeRe.FindAllString(t, -1) {
+						add(&codes, c)
+					}
+				}
+				if mayHoldAddress(t) {
+					for _, a := range addressRe.FindAllString(t, 3) {
+						if len(a) > 8 {
+							add(&hints, "address: "+a)
+						}
+					}
+				}
+				for _, a := range cityStateZIPRe.FindAllString(t, 3) {
+					add(&hints, "address: "+a)
+				}
+			}
+		}
+	}
 	if len(hints) > 20 {
 		hints = hints[:20]
 	}

@@ -2,6 +2,7 @@ package sheets
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"planreview/scan/pdftext"
@@ -108,6 +109,36 @@ func TestTurnedStripHasNoNumberOfItsOwn(t *testing.T) {
 	for i := range pages {
 		if got := m.Pages[i].SheetNumber; got != "" {
 			t.Errorf("page %d: number %q from a drawing label", i+1, got)
+		}
+	}
+}
+
+// TestTurnedTitleStripAddress: the project address printed on a title strip
+// a quarter turned along the sheet's edge is a jurisdiction hint, as it is
+// when printed upright; a sheet without one gives none.
+func TestTurnedTitleStripAddress(t *testing.T) {
+	const pw, ph = 1191.0, 842.0
+	page := func(n int, address string) *pdftext.Page {
+		p := mixedSheet(n, fmt.Sprintf("P-10%d", n), "PLUMBING PLAN", 0)
+		// Most of the sheet's text upright: it is read as printed.
+		for i := range 12 {
+			p.Words = append(p.Words, phrase(fmt.Sprintf("NOTE %d VERIFY ALL DIMENSIONS ON SITE", i+1), 100, 400+float64(i)*12, 7, pw, ph)...)
+		}
+		if address != "" {
+			p.Words = append(p.Words, turnedWords(pw, ph,
+				phrase("MAPLE STREET CLINIC", 300, 1080, 14, ph, pw),
+				phrase(address, 300, 1060, 10, ph, pw))...)
+		}
+		return p
+	}
+	m := ReadSet([]*pdftext.Page{page(1, "SPRINGFIELD, IL 62701"), page(2, "SPRINGFIELD, IL 62701")})
+	if !slices.Contains(m.JurisdictionHints, "address: SPRINGFIELD, IL 62701") {
+		t.Errorf("hints %q: the turned strip's address is missing", m.JurisdictionHints)
+	}
+	m = ReadSet([]*pdftext.Page{page(1, ""), page(2, "")})
+	for _, h := range m.JurisdictionHints {
+		if h == "address: SPRINGFIELD, IL 62701" {
+			t.Errorf("hint %q on sheets that print no address", h)
 		}
 	}
 }
