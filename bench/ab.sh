@@ -14,11 +14,7 @@ shift 4
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-measure() {
-	/usr/bin/time -o "$work/time.txt" -f "%e %U %S" "$@" >/dev/null 2>&1 || true
-	awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$work/time.txt"
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "$0")/timing.sh"
 
 "$old" "$@" "$pdf" >/dev/null 2>&1 || true
 "$new" "$@" "$pdf" >/dev/null 2>&1 || true

@@ -24,13 +24,7 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/planreview" .
 review=("$work/planreview" review --format json --application-date 2026-11-27 --fail-on none)
 
-# measure CMD...: prints "wall_seconds cpu_seconds" of one run.
-measure() {
-	/usr/bin/time -o "$work/time.txt" -f "%e %U %S" "$@" >/dev/null 2>&1
-	awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$work/time.txt"
-}
-
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/timing.sh # the repository root is the working directory here
 
 echo "pdftotext: $(pdftotext -v 2>&1 | head -1); go: $(go version | cut -d' ' -f3); cpus: $(nproc); runs: $RUNS"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"

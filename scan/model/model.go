@@ -81,12 +81,13 @@ type Sheet struct {
 	// before Build linked it).
 	Model *sheets.PageModel
 
-	layout     *layout.Page
-	roles      *layout.Roles
-	stamps     []Stamp
-	stampsRead bool
-	quantities *sheetQuantities
-	references *sheetReferences
+	layout         *layout.Page
+	roles          *layout.Roles
+	stamps         []Stamp
+	stampsRead     bool
+	quantities     []Quantity
+	quantitiesRead bool
+	references     *sheetReferences
 }
 
 // Layout is the page's layout: the scan's, else analysed on first use

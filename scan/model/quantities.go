@@ -254,25 +254,18 @@ func (q Quantity) Has(t Tag) bool { return q.Tags&t == t }
 // Any reports whether the quantity carries any tag of t.
 func (q Quantity) Any(t Tag) bool { return q.Tags&t != 0 }
 
-// sheetQuantities is a sheet's quantities, read on first use.
-type sheetQuantities struct {
-	all []Quantity
-}
-
 // Quantities returns the quantities the sheet prints, read from its layout
 // on first use: every kind, in reading order of the readers (notes, then
 // labels, then schedules); a value read twice (a label's pair and its
 // line) is kept once.
 func (s *Sheet) Quantities() []Quantity {
-	if s.quantities != nil {
-		return s.quantities.all
+	if !s.quantitiesRead {
+		s.quantitiesRead = true
+		if s.Readable {
+			s.quantities = readQuantities(s)
+		}
 	}
-	s.quantities = &sheetQuantities{}
-	if !s.Readable {
-		return nil
-	}
-	s.quantities.all = readQuantities(s)
-	return s.quantities.all
+	return s.quantities
 }
 
 // QuantitiesOf returns the sheet's quantities of one kind.

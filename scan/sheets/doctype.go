@@ -199,6 +199,30 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	// of each), so each text is read once; its metric marks still count
 	// every time.
 	metricOf := map[string]int{}
+	// readPlace adds the codes and addresses a phrase names; digits: it
+	// holds an ASCII digit.
+	readPlace := func(t string, digits bool) {
+		if mayHoldCode(t, digits) {
+			for _, c := range codeRe.FindAllString(t, -1) {
+				add(&codes, c)
+			}
+		}
+		if !digits {
+			return
+		}
+		if mayHoldAddress(t) {
+			for _, a := range addressRe.FindAllString(t, 3) {
+				if len(a) > 8 {
+					add(&hints, "address: "+a)
+				}
+			}
+		}
+		// A US address is often printed over two lines, the street above
+		// "City, ST 12345": the second line alone names the state.
+		for _, a := range cityStateZIPRe.FindAllString(t, 3) {
+			add(&hints, "address: "+a)
+		}
+	}
 	for _, r := range reads {
 		for _, q := range r.phrases {
 			t := q.Text
@@ -214,26 +238,7 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			// Every address and measurement has an ASCII digit (\d):
 			// phrases without one cannot match and skip the expressions.
 			digits := hasASCIIDigit(t)
-			if mayHoldCode(t, digits) {
-				for _, c := range codeRe.FindAllString(t, -1) {
-					add(&codes, c)
-				}
-			}
-			if digits && mayHoldAddress(t) {
-				for _, a := range addressRe.FindAllString(t, 3) {
-					if len(a) > 8 {
-						add(&hints, "address: "+a)
-					}
-				}
-			}
-			// A US address is often printed over two lines, the street
-			// above "City, ST 12345": the second line alone names the
-			// state.
-			if digits {
-				for _, a := range cityStateZIPRe.FindAllString(t, 3) {
-					add(&hints, "address: "+a)
-				}
-			}
+			readPlace(t, digits)
 			for _, a := range authorityRe.FindAllString(t, 3) {
 				add(&hints, "authority: "+trimStopWords(a))
 			}
@@ -254,27 +259,13 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 	// (project name and address read bottom to top): its phrases are read
 	// in the page's turned layers, and name codes and addresses as the
 	// upright ones do. Units and languages stay with the upright text.
+	turnedRead := map[string]bool{}
 	for _, r := range reads {
 		for _, l := range r.turned {
 			for _, q := range l.phrases {
-				t := q.Text
-				if !hasASCIIDigit(t) {
-					continue
-				}
-				if mayHoldCode(t, true) {
-					for _, c := range codeRe.FindAllString(t, -1) {
-						add(&codes, c)
-					}
-				}
-				if mayHoldAddress(t) {
-					for _, a := range addressRe.FindAllString(t, 3) {
-						if len(a) > 8 {
-							add(&hints, "address: "+a)
-						}
-					}
-				}
-				for _, a := range cityStateZIPRe.FindAllString(t, 3) {
-					add(&hints, "address: "+a)
+				if t := q.Text; !turnedRead[t] && hasASCIIDigit(t) {
+					turnedRead[t] = true
+					readPlace(t, true)
 				}
 			}
 		}
