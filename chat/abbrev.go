@@ -1,13 +1,13 @@
 package chat
 
 import (
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"strings"
 	"unicode"
 )
 
 // askAbbrev is a question about what an abbreviation stands for.
-var askAbbrev = lazyregexp.New(`(?i)^\s*what\s+(?:does|do|is)\s+(?:the\s+)?(?:abbreviation\s+)?["“']?([A-Za-z][A-Za-z0-9./&-]{0,11}?)["”']?\s+(?:stand\s+for|mean|abbreviate|short\s+for)\b`)
+var askAbbrev = textmatch.MustCompile(`(?i)^\s*what\s+(?:does|do|is)\s+(?:the\s+)?(?:abbreviation\s+)?["“']?([A-Za-z][A-Za-z0-9./&-]{0,11}?)["”']?\s+(?:stand\s+for|mean|abbreviate|short\s+for)\b`)
 
 // answerAbbreviation finds the abbreviation in the plans' abbreviation
 // lists: printed followed by its expansion, the words whose initials

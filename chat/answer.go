@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // NotSaid is the answer when the plans hold nothing relevant; it carries no
@@ -82,8 +82,8 @@ var findingWords = map[string]bool{"finding": true, "issue": true, "problem": tr
 // Findings about missing sheets or documents, and about pages that could
 // not be read, say so in their own words.
 var (
-	missingSheetWords  = lazyregexp.New(`(?i)\b(no\s+sheet|is\s+not\s+in\s+the\s+(submitted\s+)?set|not\s+in\s+the\s+submitted|not\s+found\s+in\s+the\s+set|absent\s+from)\b`)
-	unreadFindingWords = lazyregexp.New(`(?i)\b(could\s+not\s+be\s+read|unreadable|no\s+(readable\s+)?text|not\s+(machine-)?readable|scanned|illegible|ocr)\b`)
+	missingSheetWords  = textmatch.MustCompile(`(?i)\b(no\s+sheet|is\s+not\s+in\s+the\s+(submitted\s+)?set|not\s+in\s+the\s+submitted|not\s+found\s+in\s+the\s+set|absent\s+from)\b`)
+	unreadFindingWords = textmatch.MustCompile(`(?i)\b(could\s+not\s+be\s+read|unreadable|no\s+(readable\s+)?text|not\s+(machine-)?readable|scanned|illegible|ocr)\b`)
 )
 
 var severities = []string{"critical", "high", "medium", "low", "info"}
@@ -100,14 +100,14 @@ func contentTerms(q string) []string {
 }
 
 // noteStart is a line opening a numbered or lettered note ("4. ALL", "B) ").
-var noteStart = lazyregexp.New(`^(\(?[0-9]{1,3}|[A-Z])[.)]\s`)
+var noteStart = textmatch.MustCompile(`^(\(?[0-9]{1,3}|[A-Z])[.)]\s`)
 
 // labelValueLine is a short "LABEL: VALUE" line.
-var labelValueLine = lazyregexp.New(`^\s*[^:]{1,30}:\s*\S+(\s+\S+){0,3}\s*$`)
+var labelValueLine = textmatch.MustCompile(`^\s*[^:]{1,30}:\s*\S+(\s+\S+){0,3}\s*$`)
 
-var pageRef = lazyregexp.New(`(?i)\bpages?\s+(\d{1,4})\b`)
+var pageRef = textmatch.MustCompile(`(?i)\bpages?\s+(\d{1,4})\b`)
 
-var whichSheets = lazyregexp.New(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b`)
+var whichSheets = textmatch.MustCompile(`(?i)\b(which|what)\s+(sheets?|pages?|drawings?)\b`)
 
 // Answer answers a question from the index alone, deterministically.
 func (ix *Index) Answer(question string, history []Message) Answer {
@@ -148,7 +148,7 @@ type query struct {
 
 // reviewTerms are words of a question about the review that say what kind
 // of answer is wanted, never what it is about.
-var reviewTerms = lazyregexp.New(`^(summar\w*|overview|found|find|miss\w*|absen\w*|omit\w*|lack\w*|read\w*|unreadable|illegible|scanned|text|key|main|major|top|overall|count|total|number|sheets?|documents?|pages?|included|provided|submitted|set|ones?|severity|severities|open|raised|reported|info\w*|could|can|cannot|couldn|t|be|s)$`)
+var reviewTerms = textmatch.MustCompile(`^(summar\w*|overview|found|find|miss\w*|absen\w*|omit\w*|lack\w*|read\w*|unreadable|illegible|scanned|text|key|main|major|top|overall|count|total|number|sheets?|documents?|pages?|included|provided|submitted|set|ones?|severity|severities|open|raised|reported|info\w*|could|can|cannot|couldn|t|be|s)$`)
 
 // scope reads the pages a question names, by sheet number or page number;
 // the sheet numbers' own terms are returned so they are not searched for.
@@ -552,10 +552,10 @@ func (ix *Index) answerFacts(q query, hits []hit) Answer {
 
 // identityQuestion asks which thing is used ("Which PV modules are
 // used?", "What inverter model…"), not how many or how large.
-var identityQuestion = lazyregexp.New(`(?i)^\s*(which|what)\b(\s+\w+){0,4}\s+(is|are|was|were)\s+(used|installed|specified|provided|proposed)\b|\b(make|model|brand|manufacturer)\b`)
+var identityQuestion = textmatch.MustCompile(`(?i)^\s*(which|what)\b(\s+\w+){0,4}\s+(is|are|was|were)\s+(used|installed|specified|provided|proposed)\b|\b(make|model|brand|manufacturer)\b`)
 
 // identityLabel is the caption of a row or pair naming a thing.
-var identityLabel = lazyregexp.New(`(?i)\b(model|make|manufacturer|brand|product|type|series|part\s+(no|number))\b`)
+var identityLabel = textmatch.MustCompile(`(?i)\b(model|make|manufacturer|brand|product|type|series|part\s+(no|number))\b`)
 
 // identityFirst moves, among the hits scoring at least floor, the rows and
 // pairs whose caption names a thing (model, make, type) ahead of the

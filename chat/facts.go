@@ -6,9 +6,8 @@ import (
 	"strings"
 	"unicode"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 
 	"planreview/scan/sheets"
 )
@@ -245,16 +244,16 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 // ("10/3/2024", "10.03.2024", "2020-05-22"), or a month's name, or a year
 // ("MAY 22, 2020", "June 2019"); not a scale ("1:200") or a row of
 // figures ("2 3 4").
-var dateValue = lazyregexp.New(`(?i)\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(19|20)\d{2}\b`)
+var dateValue = textmatch.MustCompile(`(?i)\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(19|20)\d{2}\b`)
 
 // scaleValue is what a scale reads: a ratio or an equation of lengths
 // ("1:100", "1/4\" = 1'-0\""), or a word for none ("NTS", "AS NOTED");
 // a lone figure beside the caption is a drawing number.
-var scaleValue = lazyregexp.New(`(?i)=|\d\s*:\s*\d|\bn\.?\s*t\.?\s*s\b|not\s+to\s+scale|\bas\s+(noted|shown|indicated)\b|\b(none|varies|full|half)\b`)
+var scaleValue = textmatch.MustCompile(`(?i)=|\d\s*:\s*\d|\bn\.?\s*t\.?\s*s\b|not\s+to\s+scale|\bas\s+(noted|shown|indicated)\b|\b(none|varies|full|half)\b`)
 
-var captionInValue = lazyregexp.New(`[A-Za-z#.)]\s*:(\s|$)`)
+var captionInValue = textmatch.MustCompile(`[A-Za-z#.)]\s*:(\s|$)`)
 
-var dottedAbbrev = lazyregexp.New(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
+var dottedAbbrev = textmatch.MustCompile(`^([A-Z]{1,4}\.|([A-Z]\.){2,}[A-Z]?)$`)
 
 // plausibleValue rejects what a label's neighbour may be without being
 // its value: another caption ("CLIENT PROJ. #: C.40"), a run of an
@@ -384,7 +383,7 @@ func valueBeside(lines []string, boxes []layout.Box, angles []float64, i int) []
 
 // phoneOrTime: a colon inside a value that is a time of day ("12:59:19")
 // or a ratio, not a caption's.
-var phoneOrTime = lazyregexp.New(`^[^:]*\d:\d`)
+var phoneOrTime = textmatch.MustCompile(`^[^:]*\d:\d`)
 
 // textFrame is a line's box in the frame of its text: X along the reading
 // direction, Y across it, growing towards the next line.
@@ -498,8 +497,8 @@ type coverTitle struct {
 // with its state or province and postal code ("West Lafayette, IN 47907",
 // "Calgary, AB T2S 2A3").
 var (
-	streetLine = lazyregexp.New(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
-	cityLine   = lazyregexp.New(`^[A-Za-z][A-Za-z .'-]{1,40}(,\s*|\s+)[A-Z]{2}\.?,?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
+	streetLine = textmatch.MustCompile(`^\d{1,6}[A-Za-z]?\s+(\S+\s+){0,6}\S*[A-Za-z]{2,}\S*\.?$`)
+	cityLine   = textmatch.MustCompile(`^[A-Za-z][A-Za-z .'-]{1,40}(,\s*|\s+)[A-Z]{2}\.?,?\s+(\d{5}(-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)$`)
 )
 
 // largestText is the text set in the page's largest type, when that type
@@ -607,9 +606,9 @@ func titleWords(s string) []string {
 // block: the kinds of labelKind that are parties, and the consultants a
 // set lists by discipline.
 var (
-	partyCaption = lazyregexp.New(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
-	phoneNumber  = lazyregexp.New(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
-	emailAddress = lazyregexp.New(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+	partyCaption = textmatch.MustCompile(`(?i)^(m\.?e\.?p\.?|m/e/p|structural|civil|mechanical|electrical|plumbing|landscape|fire\s+protection|geotechnical)(\s+(engineer(ing|s)?|consultants?))?$|^(consultants?|contractor|general\s+contractor|surveyor)$`)
+	phoneNumber  = textmatch.MustCompile(`(\+\d{1,3}[ .-]?)?(\(\d{2,4}\)|\d{3})[ .-]?\d{3}[ .-]\d{4}\b`)
+	emailAddress = textmatch.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 )
 
 func isPartyCaption(line string) (string, bool) {

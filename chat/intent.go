@@ -2,7 +2,7 @@ package chat
 
 import (
 	"fmt"
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"strings"
 )
 
@@ -10,54 +10,54 @@ import (
 // most specific first; the first that matches decides. A kind ending in
 // "/" is a prefix (area/ is every kind of area).
 var factIntents = []struct {
-	re      *lazyregexp.Regexp
-	exclude *lazyregexp.Regexp
+	re      *textmatch.Regexp
+	exclude *textmatch.Regexp
 	kinds   []string
 	name    string // what the answer calls it
 }{
-	{lazyregexp.New(`(?i)\b((tele)?phone|fax)\s+(numbers?|no\.?|#)|\bcontact\s+(number|details|info(rmation)?)\b|\b(what|which)\s+is\s+the\s+[\w\s]{1,30}?('s)?\s+((tele)?phone|fax)\b`), nil, []string{FactPhone}, "phone number"},
-	{lazyregexp.New(`(?i)\be-?mail\b`), nil, []string{FactEmail}, "e-mail address"},
-	{lazyregexp.New(`(?i)\b(construction\s+(type|class(ification)?)|type\s+of\s+construction|constr\.?\s+type)\b`), nil,
+	{textmatch.MustCompile(`(?i)\b((tele)?phone|fax)\s+(numbers?|no\.?|#)|\bcontact\s+(number|details|info(rmation)?)\b|\b(what|which)\s+is\s+the\s+[\w\s]{1,30}?('s)?\s+((tele)?phone|fax)\b`), nil, []string{FactPhone}, "phone number"},
+	{textmatch.MustCompile(`(?i)\be-?mail\b`), nil, []string{FactEmail}, "e-mail address"},
+	{textmatch.MustCompile(`(?i)\b(construction\s+(type|class(ification)?)|type\s+of\s+construction|constr\.?\s+type)\b`), nil,
 		[]string{"construction_type"}, "construction type"},
-	{lazyregexp.New(`(?i)\b(occupanc(y|ies)|use\s+group|occupancy\s+group)\b`), lazyregexp.New(`(?i)\b(load|sensor|separation)\b`),
+	{textmatch.MustCompile(`(?i)\b(occupanc(y|ies)|use\s+group|occupancy\s+group)\b`), textmatch.MustCompile(`(?i)\b(load|sensor|separation)\b`),
 		[]string{"occupancy"}, "occupancy"},
-	{lazyregexp.New(`(?i)\b(sprinkler(s|ed)?|fire\s+suppression)\b`), nil, []string{"sprinklers"}, "sprinklers"},
-	{lazyregexp.New(`(?i)\b(stor(y|ies|eys?)|how\s+many\s+(floors|levels))\b`), nil,
+	{textmatch.MustCompile(`(?i)\b(sprinkler(s|ed)?|fire\s+suppression)\b`), nil, []string{"sprinklers"}, "sprinklers"},
+	{textmatch.MustCompile(`(?i)\b(stor(y|ies|eys?)|how\s+many\s+(floors|levels))\b`), nil,
 		[]string{"stories", "stories_below_grade"}, "number of stories"},
-	{lazyregexp.New(`(?i)\b(building\s+height|height\s+of\s+(the\s+)?(building|house|structure)|how\s+tall)\b`), nil,
+	{textmatch.MustCompile(`(?i)\b(building\s+height|height\s+of\s+(the\s+)?(building|house|structure)|how\s+tall)\b`), nil,
 		[]string{"building_height"}, "building height"},
-	{lazyregexp.New(`(?i)\b((lot|parcel|site)\s+(area|size))\b`), nil, []string{"area/lot"}, "lot area"},
-	{lazyregexp.New(`(?i)\b((lot|site|parcel)\s+coverage)\b`), nil, []string{"area/coverage"}, "lot coverage"},
-	{lazyregexp.New(`(?i)\bfootprint\b`), nil, []string{"area/footprint"}, "footprint"},
-	{lazyregexp.New(`(?i)\b(floor\s+area|(total|gross|building|living|heated|conditioned|adu|dwelling)\s+(floor\s+)?area|square\s+(feet|foot|footage|met(er|re)s)|sq\.?\s*ft|how\s+(big|large))\b`),
-		lazyregexp.New(`(?i)\b(refuge|drain|well)\b`), []string{"area/"}, "floor area"},
-	{lazyregexp.New(`(?i)\b(parcel|a\.?p\.?n|assessor|tax\s+(lot|map|id)|folio|roll\s+number)\b`), nil, []string{FactParcel}, "parcel number"},
-	{lazyregexp.New(`(?i)\b(address|(which|what)\s+(city|town|municipality)|where\s+is\s+(the|this)\s+(project|site|building|property|house)|located|location\s+of\s+(the|this)\s+(project|site|building|property))\b`),
-		lazyregexp.New(`(?i)\b(web|url|ip)\b`), []string{FactAddress}, "project address"},
-	{lazyregexp.New(`(?i)\b(owner|client|applicant)\b`), nil, []string{FactOwner}, "owner"},
-	{lazyregexp.New(`(?i)\b(architect\s+(and|or)\s+engineer|engineer\s+(and|or)\s+architect|(architect|engineer)\s+of\s+record|design\s+professional|who\s+(designed|prepared|drew|stamped|sealed))\b`),
+	{textmatch.MustCompile(`(?i)\b((lot|parcel|site)\s+(area|size))\b`), nil, []string{"area/lot"}, "lot area"},
+	{textmatch.MustCompile(`(?i)\b((lot|site|parcel)\s+coverage)\b`), nil, []string{"area/coverage"}, "lot coverage"},
+	{textmatch.MustCompile(`(?i)\bfootprint\b`), nil, []string{"area/footprint"}, "footprint"},
+	{textmatch.MustCompile(`(?i)\b(floor\s+area|(total|gross|building|living|heated|conditioned|adu|dwelling)\s+(floor\s+)?area|square\s+(feet|foot|footage|met(er|re)s)|sq\.?\s*ft|how\s+(big|large))\b`),
+		textmatch.MustCompile(`(?i)\b(refuge|drain|well)\b`), []string{"area/"}, "floor area"},
+	{textmatch.MustCompile(`(?i)\b(parcel|a\.?p\.?n|assessor|tax\s+(lot|map|id)|folio|roll\s+number)\b`), nil, []string{FactParcel}, "parcel number"},
+	{textmatch.MustCompile(`(?i)\b(address|(which|what)\s+(city|town|municipality)|where\s+is\s+(the|this)\s+(project|site|building|property|house)|located|location\s+of\s+(the|this)\s+(project|site|building|property))\b`),
+		textmatch.MustCompile(`(?i)\b(web|url|ip)\b`), []string{FactAddress}, "project address"},
+	{textmatch.MustCompile(`(?i)\b(owner|client|applicant)\b`), nil, []string{FactOwner}, "owner"},
+	{textmatch.MustCompile(`(?i)\b(architect\s+(and|or)\s+engineer|engineer\s+(and|or)\s+architect|(architect|engineer)\s+of\s+record|design\s+professional|who\s+(designed|prepared|drew|stamped|sealed))\b`),
 		nil, []string{FactArchitect, FactEngineer, FactDesigner}, "architect or engineer of record"},
-	{lazyregexp.New(`(?i)\barchitect(s|ure\s+firm)?\b`), lazyregexp.New(`(?i)\blandscape\b`), []string{FactArchitect, FactDesigner}, "architect"},
-	{lazyregexp.New(`(?i)\b(engineer(s|ing\s+firm)?|eor)\b`), nil, []string{FactEngineer}, "engineer"},
-	{lazyregexp.New(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by)\b`), nil, []string{FactDesigner, FactArchitect, FactEngineer}, "designer"},
-	{lazyregexp.New(`(?i)\b(zon(ing|e\s+district)|land\s+use(\s+district)?)\b`), nil, []string{FactZoning}, "zoning"},
-	{lazyregexp.New(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b|^\s*(what|which)\s+(is\s+)?(the|this)\s+project(\s+is\s+this)?\s*\??\s*$`), nil, []string{FactProject}, "project name"},
-	{lazyregexp.New(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated|printed|plotted)|(print|plot)\s+date)\b`), nil, []string{FactDate}, "date"},
-	{lazyregexp.New(`(?i)\brevisions?\b`), nil, []string{FactRevision}, "revision"},
-	{lazyregexp.New(`(?i)\b(issue\s+status|issued\s+for|status\s+of\s+(the|these)\s+(drawings|plans|sheets))\b`), nil, []string{FactStatus}, "issue status"},
-	{lazyregexp.New(`(?i)\b(codes?|editions?|ibc|irc|nec|nfpa\s*\d+|cbc|crc|fbc)\b`), lazyregexp.New(`(?i)\b(zip|postal|color|colour|sheet\s+code|code\s+sections?\s+cited)\b`),
+	{textmatch.MustCompile(`(?i)\barchitect(s|ure\s+firm)?\b`), textmatch.MustCompile(`(?i)\blandscape\b`), []string{FactArchitect, FactDesigner}, "architect"},
+	{textmatch.MustCompile(`(?i)\b(engineer(s|ing\s+firm)?|eor)\b`), nil, []string{FactEngineer}, "engineer"},
+	{textmatch.MustCompile(`(?i)\b(designer|designed\s+by|prepared\s+by|drawn\s+by)\b`), nil, []string{FactDesigner, FactArchitect, FactEngineer}, "designer"},
+	{textmatch.MustCompile(`(?i)\b(zon(ing|e\s+district)|land\s+use(\s+district)?)\b`), nil, []string{FactZoning}, "zoning"},
+	{textmatch.MustCompile(`(?i)\b(project\s+(name|title)|name\s+of\s+(the|this)\s+project|what\s+is\s+(the|this)\s+project\s+called)\b|^\s*(what|which)\s+(is\s+)?(the|this)\s+project(\s+is\s+this)?\s*\??\s*$`), nil, []string{FactProject}, "project name"},
+	{textmatch.MustCompile(`(?i)\b(issue\s+date|date\s+of\s+issue|dated|(drawing|sheet|plan)\s+date|when\s+(was|were)\s+.*(issued|drawn|prepared|dated|printed|plotted)|(print|plot)\s+date)\b`), nil, []string{FactDate}, "date"},
+	{textmatch.MustCompile(`(?i)\brevisions?\b`), nil, []string{FactRevision}, "revision"},
+	{textmatch.MustCompile(`(?i)\b(issue\s+status|issued\s+for|status\s+of\s+(the|these)\s+(drawings|plans|sheets))\b`), nil, []string{FactStatus}, "issue status"},
+	{textmatch.MustCompile(`(?i)\b(codes?|editions?|ibc|irc|nec|nfpa\s*\d+|cbc|crc|fbc)\b`), textmatch.MustCompile(`(?i)\b(zip|postal|color|colour|sheet\s+code|code\s+sections?\s+cited)\b`),
 		[]string{"code"}, "codes"},
-	{lazyregexp.New(`(?i)\bscales?\b`), nil, []string{FactScale}, "scale"},
-	{lazyregexp.New(`(?i)\b(title|titled|called|named|name)\b`), nil, []string{FactSheetTitle}, "title"},
+	{textmatch.MustCompile(`(?i)\bscales?\b`), nil, []string{FactScale}, "scale"},
+	{textmatch.MustCompile(`(?i)\b(title|titled|called|named|name)\b`), nil, []string{FactSheetTitle}, "title"},
 }
 
 // Words that make a question one about the review, and its kinds.
 var (
-	reviewWords  = lazyregexp.New(`(?i)\b(findings?|issues?|problems?|violations?|deficienc(y|ies)|corrections?|comments?|flag(s|ged)?|non-?compliance|review(er)?|summari[sz]e|summary|overview|found)\b`)
-	missingWords = lazyregexp.New(`(?i)\b(missing|absent|not\s+(included|provided|submitted|in\s+the\s+set)|omitted|lacking)\b`)
-	unreadWords  = lazyregexp.New(`(?i)\b(could\s*n[o']t\s+(be\s+)?read|can\s*n[o']t\s+(be\s+)?read|not\s+(be\s+)?read(able)?|unreadable|illegible|scanned|no\s+text)\b`)
-	followUp     = lazyregexp.New(`(?i)^\s*(and|also|what\s+about|how\s+about|same\s+for|and\s+what\s+about)\b`)
-	severityRe   = lazyregexp.New(`(?i)\b(critical|high|medium|low|info(rmational)?)\b`)
+	reviewWords  = textmatch.MustCompile(`(?i)\b(findings?|issues?|problems?|violations?|deficienc(y|ies)|corrections?|comments?|flag(s|ged)?|non-?compliance|review(er)?|summari[sz]e|summary|overview|found)\b`)
+	missingWords = textmatch.MustCompile(`(?i)\b(missing|absent|not\s+(included|provided|submitted|in\s+the\s+set)|omitted|lacking)\b`)
+	unreadWords  = textmatch.MustCompile(`(?i)\b(could\s*n[o']t\s+(be\s+)?read|can\s*n[o']t\s+(be\s+)?read|not\s+(be\s+)?read(able)?|unreadable|illegible|scanned|no\s+text)\b`)
+	followUp     = textmatch.MustCompile(`(?i)^\s*(and|also|what\s+about|how\s+about|same\s+for|and\s+what\s+about)\b`)
+	severityRe   = textmatch.MustCompile(`(?i)\b(critical|high|medium|low|info(rmational)?)\b`)
 )
 
 // intent is what a question asks for beyond its words.
@@ -73,7 +73,7 @@ func (it intent) empty() bool { return !it.review && !it.missing && !it.unread &
 
 // notReview are phrases whose words name a title-block field, not the
 // review ("issue date", "issued for construction").
-var notReview = lazyregexp.New(`(?i)\b(issue\s+(date|status)|issued\s+for|date\s+of\s+issue|review\s+(date|stamp))\b`)
+var notReview = textmatch.MustCompile(`(?i)\b(issue\s+(date|status)|issued\s+for|date\s+of\s+issue|review\s+(date|stamp))\b`)
 
 func readIntent(question string) intent {
 	var it intent

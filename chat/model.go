@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +93,7 @@ func (m *Model) CompleteJSON(ctx context.Context, messages []openai.ChatCompleti
 	return stripFence(resp.Choices[0].Message.Content), nil
 }
 
-var fence = lazyregexp.New("(?s)^\\s*```[a-zA-Z]*\\s*(.*?)\\s*```\\s*$")
+var fence = textmatch.MustCompile("(?s)^\\s*```[a-zA-Z]*\\s*(.*?)\\s*```\\s*$")
 
 func stripFence(s string) string {
 	if m := fence.FindStringSubmatch(s); m != nil {
@@ -197,7 +197,7 @@ type given struct {
 	excerpt string
 }
 
-var idMarker = lazyregexp.New(`\s*\[(?:[EF]\d+(?:\s*,\s*)?)+\]`)
+var idMarker = textmatch.MustCompile(`\s*\[(?:[EF]\d+(?:\s*,\s*)?)+\]`)
 
 // Answer asks the model, then keeps only the citations that name an id it
 // was given whose text is on its page. An error (the model failed, timed

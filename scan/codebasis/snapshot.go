@@ -12,9 +12,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"planreview/lazyregexp"
 	"planreview/scan/codebasis/adoption"
 	"planreview/scan/rules"
+	"planreview/textmatch"
 )
 
 // SchemaSnapshot is the schemaVersion of a snapshot file.
@@ -108,9 +108,9 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
 
 var (
-	ocdIDRe   = lazyregexp.New(`^ocd-division/country:[a-z]{2}(?:/[a-z_]+:[a-z0-9_.~\-]+)*$`)
-	topicRe   = lazyregexp.New(`^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$`)
-	sectionRe = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9.\-()]*$`)
+	ocdIDRe   = textmatch.MustCompile(`^ocd-division/country:[a-z]{2}(?:/[a-z_]+:[a-z0-9_.~\-]+)*$`)
+	topicRe   = textmatch.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)*$`)
+	sectionRe = textmatch.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.\-()]*$`)
 )
 
 // MaxJurisdictionIDLen is the contract's limit on a jurisdictionId.
@@ -618,11 +618,11 @@ func lineOf(n *yaml.Node) int {
 }
 
 var (
-	yamlLineRe = lazyregexp.New(`^yaml: line (\d+): (.*)$`)
+	yamlLineRe = textmatch.MustCompile(`^yaml: line (\d+): (.*)$`)
 	// yaml.v3 reports its parser's errors at the 0-based line of the
 	// enclosing collection (its scanner's are 1-based): one more is the
 	// line, counted from 1, where that collection starts.
-	yamlParserErrRe = lazyregexp.New(`^did not find expected (?:node content|key|',' or '[\]}]'|'-' indicator|<document start>)`)
+	yamlParserErrRe = textmatch.MustCompile(`^did not find expected (?:node content|key|',' or '[\]}]'|'-' indicator|<document start>)`)
 )
 
 // yamlError is a YAML syntax error's line and reason.

@@ -3,7 +3,7 @@ package layout
 import (
 	"cmp"
 	"math"
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"slices"
 	"strconv"
 	"strings"
@@ -381,7 +381,7 @@ func runningText(p *Page, run []int) bool {
 }
 
 // enumeratorRe is a list item's number or letter: "1", "2.", "A.", "(b)", "3)".
-var enumeratorRe = lazyregexp.New(`^\(?([0-9]{1,3}|[A-Za-z])[.)]?$`)
+var enumeratorRe = textmatch.MustCompile(`^\(?([0-9]{1,3}|[A-Za-z])[.)]?$`)
 
 // numberedList reports whether the samples are a list's enumerators in
 // order (1, 2, 3 or A, B, C from top to bottom): keynotes and numbered
@@ -448,7 +448,7 @@ func alnumUpper(s string) []rune {
 
 // definitionSepRe splits a one-line definition: "TBD = TO BE DETERMINED",
 // "N.I.C. - NOT IN CONTRACT", "AFF: ABOVE FINISHED FLOOR".
-var definitionSepRe = lazyregexp.New(`^\s*(\S{1,10})\s*(?:=|:|\s[-–—]\s)\s*(\S.*)$`)
+var definitionSepRe = textmatch.MustCompile(`^\s*(\S{1,10})\s*(?:=|:|\s[-–—]\s)\s*(\S.*)$`)
 
 // definitionLine reports whether the line is one definition: a token, a
 // separator and its expansion, or a token and the words its letters begin.
@@ -640,7 +640,7 @@ func area(b Box) float64 { return max(b.X1-b.X0, 0) * max(b.Y1-b.Y0, 0) }
 
 // dateRe is a date as revision rows print it: 6/10/20, 03.06.2020,
 // 2024-10-03.
-var dateRe = lazyregexp.New(`^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$`)
+var dateRe = textmatch.MustCompile(`^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}-\d{2}-\d{2})$`)
 
 // findRevisionRows finds revision rows: a short line with a date at one
 // end and a description of words, optionally led by a short mark

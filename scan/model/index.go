@@ -9,9 +9,9 @@ import (
 	"strings"
 	"unicode"
 
-	"planreview/lazyregexp"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // The sheet index read against the set: the set's own title-block numbers
@@ -28,16 +28,16 @@ var (
 	// indexHeadingRe is a sheet index's heading: "SHEET INDEX", "DRAWINGS
 	// INDEX", "INDEX TO SHEETS", "SCHEDULE OF DRAWINGS", "LIST OF
 	// DRAWINGS", "CONTENTS", a bare "INDEX".
-	indexHeadingRe = lazyregexp.New(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
-	numberRangeRe  = lazyregexp.New(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
-	hasLetterRe    = lazyregexp.New(`\pL{2,}`)
+	indexHeadingRe = textmatch.MustCompile(`(?i)\b(?:SHEET\s+INDEX|DRAWINGS?\s+INDEX|INDEX\s+(?:OF|TO)\s+(?:DRAWINGS|SHEETS)|SCHEDULE\s+OF\s+DRAWINGS|DRAWING\s+(?:LIST|SCHEDULE)|LIST\s+OF\s+(?:DRAWINGS|SHEETS)|SHEET\s+(?:LIST|SCHEDULE)|CONTENTS)\b|^\s*INDEX\s*$`)
+	numberRangeRe  = textmatch.MustCompile(`^(\d{1,3})\s*[-–]\s*(\d{1,3})$`)
+	hasLetterRe    = textmatch.MustCompile(`\pL{2,}`)
 	// placeholderTitleRe is an index title left as its template's
 	// placeholder: the template's caption ("SHEET TITLE", "DRAWING NAME"),
 	// TBD, x's, dashes, question marks. "RESERVED", "NOT USED" and
 	// "INTENTIONALLY LEFT BLANK" are deliberate (a number kept free in the
 	// numbering), and a bare "TITLE" is the title sheet's own name ("G-001
 	// Title"), so neither is one.
-	placeholderTitleRe = lazyregexp.New(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)|TBD|T\.B\.D\.?|TO\s+BE\s+DETERMINED|X{2,}|[-–—_.]{2,}|\?{1,3}|UNTITLED|PLACEHOLDER)\s*$`)
+	placeholderTitleRe = textmatch.MustCompile(`(?i)^\s*(?:(?:SHEET|DRAWING|DWG\.?)\s+(?:TITLE|NAME)|TBD|T\.B\.D\.?|TO\s+BE\s+DETERMINED|X{2,}|[-–—_.]{2,}|\?{1,3}|UNTITLED|PLACEHOLDER)\s*$`)
 )
 
 // IsIndexHeading reports whether a line's text holds a sheet-index heading

@@ -41,7 +41,7 @@ import (
 	"unicode"
 
 	"planreview/scan/layout"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // QuantityKind names what a quantity measures.

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"planreview/scan/layout"
-	"planreview/scan/textmatch"
 	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // The label reader: a stair's data named by label, its value beside, under

@@ -3,8 +3,8 @@ package model
 import (
 	"strings"
 
-	"planreview/scan/textmatch"
 	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // The note reader: a value printed in a line of text with its element,

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"planreview/scan/layout"
-	"planreview/scan/textmatch"
 	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // The schedule reader: a table's column named by its header cell, read on

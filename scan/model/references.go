@@ -3,10 +3,9 @@ package model
 import (
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
 	"planreview/scan/sheets"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // A sheet's references, read once from its lines: callouts to a detail on
@@ -138,13 +137,13 @@ var (
 	// notSheetAfterRe is what follows a number that makes it a measure or a
 	// date rather than a sheet: inch and foot marks, a further slash
 	// ("3/12/2024"), a ratio, an equals sign ("1/8\" = 1'-0\""), a unit.
-	notSheetAfterRe = lazyregexp.New(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
-	targetListRe    = lazyregexp.New(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
-	targetSuffixRe  = lazyregexp.New(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
+	notSheetAfterRe = textmatch.MustCompile(`(?i)^(?:\s*["'\x{2032}\x{2033}\x{201D}/:=]|\s*(?:IN|INCH(?:ES)?|MM|CM|M|FT|FEET|PLY|SCALE)\b)`)
+	targetListRe    = textmatch.MustCompile(`^\s*(?:&|,|AND)\s*(` + sheetTarget + `)\b`)
+	targetSuffixRe  = textmatch.MustCompile(`(?:-[A-Z0-9]{1,2}|[A-Z])$`)
 	// documentAfterRe is a word after a reference's target that makes the
 	// target a document's name: "SEE T-24 FORMS", "REFER TO ACI-318
 	// STANDARD".
-	documentAfterRe = lazyregexp.New(`(?i)^\s*(?:FORMS?|REPORTS?|CALCS?\.?|CALCULATIONS?|COMPLIANCE|DOCUMENTATION|DOCUMENTS?|REQUIREMENTS|STANDARDS?|SPEC(?:IFICATION)?S?|MANUAL|CERTIFICATES?|WORKSHEETS?)\b`)
+	documentAfterRe = textmatch.MustCompile(`(?i)^\s*(?:FORMS?|REPORTS?|CALCS?\.?|CALCULATIONS?|COMPLIANCE|DOCUMENTATION|DOCUMENTS?|REQUIREMENTS|STANDARDS?|SPEC(?:IFICATION)?S?|MANUAL|CERTIFICATES?|WORKSHEETS?)\b`)
 )
 
 // SeriesOf strips a sheet number's part suffix: "IF111-A" and "IF111-2"
@@ -250,9 +249,9 @@ func wordsBox(s *Sheet, words []int) layout.Box {
 // --- callout bubbles and matchline tags ---------------------------------------
 
 var (
-	bubbleIDRe   = lazyregexp.New(`^` + sheetTarget + `$`)
-	bubbleMarkRe = lazyregexp.New(`^(?:\d{1,3}|[A-Z]{1,2})$`)
-	matchlineRe  = lazyregexp.New(`(?i)^\s*MATCH\s*-?\s*LINE\b`)
+	bubbleIDRe   = textmatch.MustCompile(`^` + sheetTarget + `$`)
+	bubbleMarkRe = textmatch.MustCompile(`^(?:\d{1,3}|[A-Z]{1,2})$`)
+	matchlineRe  = textmatch.MustCompile(`(?i)^\s*MATCH\s*-?\s*LINE\b`)
 )
 
 // stackedReference reads line li as the sheet half of a callout printed

@@ -1,8 +1,7 @@
 package model
 
 import (
-	"planreview/lazyregexp"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // Kinds of document the sheets rely on without drawing them, as the
@@ -34,16 +33,16 @@ var documentMentions = []struct {
 // documentItself is how a sheet shows it is a document the notes rely on:
 // its title, or for a document that names itself on its page (a REScheck
 // certificate, a calculation package's cover) a line of its own.
-var documentItself = map[string]struct{ title, page *lazyregexp.Regexp }{
-	DocTrusses:        {lazyregexp.New(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`), nil},
-	DocEngineerDesign: {lazyregexp.New(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`), nil},
-	DocCalculations: {lazyregexp.New(`(?i)\bCALC(?:ULATION)?S\b`),
-		lazyregexp.New(`(?i)^\s*(?:STRUCTURAL\s+)?CALCULATIONS\s*$`)},
-	DocSoilsReport: {lazyregexp.New(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`), nil},
-	DocEnergy: {lazyregexp.New(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`),
-		lazyregexp.New(`(?i)\b(?:REScheck|COMcheck)(?:-Web)?\s+(?:Software\s+Version|Compliance\s+Certificate)\b|^\s*CERTIFICATE\s+OF\s+COMPLIANCE\b|^\s*(?:ENERGY\s+)?COMPLIANCE\s+CERTIFICATE\s*$`)},
-	DocDeferred:       {lazyregexp.New(`(?i)\bDEFERRED\s+SUBMITTAL\b`), nil},
-	DocSpecifications: {lazyregexp.New(`(?i)\bSPECIFICATIONS?\b`), nil},
+var documentItself = map[string]struct{ title, page *textmatch.Regexp }{
+	DocTrusses:        {textmatch.MustCompile(`(?i)\bTRUSS\s+(?:LAYOUT|CALC|DESIGN|PLAN)`), nil},
+	DocEngineerDesign: {textmatch.MustCompile(`(?i)\bSTRUCTURAL\b|\bFOUNDATION\b|\bFRAMING\b`), nil},
+	DocCalculations: {textmatch.MustCompile(`(?i)\bCALC(?:ULATION)?S\b`),
+		textmatch.MustCompile(`(?i)^\s*(?:STRUCTURAL\s+)?CALCULATIONS\s*$`)},
+	DocSoilsReport: {textmatch.MustCompile(`(?i)\b(?:SOILS?|GEOTECHNICAL)\s+(?:REPORT|INVESTIGATION)\b`), nil},
+	DocEnergy: {textmatch.MustCompile(`(?i)\bTITLE\s+24\b|\bENERGY\s+(?:COMPLIANCE|REPORT|CALC)|\bREScheck\b|\bCOMcheck\b`),
+		textmatch.MustCompile(`(?i)\b(?:REScheck|COMcheck)(?:-Web)?\s+(?:Software\s+Version|Compliance\s+Certificate)\b|^\s*CERTIFICATE\s+OF\s+COMPLIANCE\b|^\s*(?:ENERGY\s+)?COMPLIANCE\s+CERTIFICATE\s*$`)},
+	DocDeferred:       {textmatch.MustCompile(`(?i)\bDEFERRED\s+SUBMITTAL\b`), nil},
+	DocSpecifications: {textmatch.MustCompile(`(?i)\bSPECIFICATIONS?\b`), nil},
 }
 
 // IsDocument reports whether the sheet is the document of the kind
@@ -74,8 +73,8 @@ func (s *Sheet) IsDocument(kind string) bool {
 // A sentence about them ("DEFERRED SUBMITTAL DOCUMENTS SHALL BE …") is
 // no list.
 var (
-	deferredListRe = lazyregexp.New(`(?i)^\s*(?:LIST\s+OF\s+)?DEFERRED\s+SUBMITTALS?(?:\s+(?:LIST|ITEMS|SCHEDULE|REQUIRED))?\s*(?::\s*(.*?))?\s*$`)
-	listItemRe     = lazyregexp.New(`^\s*(?:\d{1,2}[.)]|[A-Za-z][.)]|[-•*–])\s+\S`)
+	deferredListRe = textmatch.MustCompile(`(?i)^\s*(?:LIST\s+OF\s+)?DEFERRED\s+SUBMITTALS?(?:\s+(?:LIST|ITEMS|SCHEDULE|REQUIRED))?\s*(?::\s*(.*?))?\s*$`)
+	listItemRe     = textmatch.MustCompile(`^\s*(?:\d{1,2}[.)]|[A-Za-z][.)]|[-•*–])\s+\S`)
 )
 
 // DeferredList is a list of deferred submittals printed on a sheet.

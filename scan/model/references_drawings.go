@@ -3,9 +3,8 @@ package model
 import (
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/sheets"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // DrawingKind is a kind of drawing a note may point at without naming a
@@ -16,13 +15,13 @@ import (
 type DrawingKind struct {
 	Name    string
 	mention *textmatch.Regexp
-	title   *lazyregexp.Regexp
-	notIf   *lazyregexp.Regexp // a title matching title and this is another kind
+	title   *textmatch.Regexp
+	notIf   *textmatch.Regexp // a title matching title and this is another kind
 	types   []string
-	caption *lazyregexp.Regexp // a short line that shows the kind (nil: a view caption matching title)
+	caption *textmatch.Regexp // a short line that shows the kind (nil: a view caption matching title)
 	// heading starts a line of any length that shows the kind: notes
 	// whose heading the layout read into their first line.
-	heading *lazyregexp.Regexp
+	heading *textmatch.Regexp
 }
 
 // kindVerb is how a note points at a drawing: "SEE", "REFER TO", "AS
@@ -54,67 +53,67 @@ func disciplineDrawings(word string) string {
 // DrawingKinds is every kind of drawing the model reads references to.
 var DrawingKinds = []DrawingKind{
 	{Name: "reflected ceiling plans", mention: kindMention(`REFLECTED\s+CEILING\s+PLANS?|RCPS?`),
-		title: lazyregexp.New(`(?i)REFLECTED\s+CEILING|\bR\.?C\.?P\b|CEILING\s+PLAN`)},
+		title: textmatch.MustCompile(`(?i)REFLECTED\s+CEILING|\bR\.?C\.?P\b|CEILING\s+PLAN`)},
 	{Name: "interior elevations", mention: kindMention(`INTERIOR\s+ELEVATIONS?`),
-		title: lazyregexp.New(`(?i)\bELEVATIONS?\b`), notIf: lazyregexp.New(`(?i)\b(?:EXTERIOR|BUILDING)\s+ELEVATION`)},
+		title: textmatch.MustCompile(`(?i)\bELEVATIONS?\b`), notIf: textmatch.MustCompile(`(?i)\b(?:EXTERIOR|BUILDING)\s+ELEVATION`)},
 	{Name: "exterior elevations", mention: kindMention(`(?:EXTERIOR|BUILDING)\s+ELEVATIONS?`),
-		title: lazyregexp.New(`(?i)\bELEVATIONS?\b`), notIf: lazyregexp.New(`(?i)\bINTERIOR\s+ELEVATION`)},
+		title: textmatch.MustCompile(`(?i)\bELEVATIONS?\b`), notIf: textmatch.MustCompile(`(?i)\bINTERIOR\s+ELEVATION`)},
 	{Name: "structural drawings", mention: kindMention(disciplineDrawings(`STRUCTURAL`) + `|STRUCTURAL\s+(?:DETAILS|SECTIONS)`),
-		title: lazyregexp.New(`(?i)STRUCTURAL|FOUNDATION|FOOTING|FRAMING`), types: []string{sheets.TypeStructural}},
+		title: textmatch.MustCompile(`(?i)STRUCTURAL|FOUNDATION|FOOTING|FRAMING`), types: []string{sheets.TypeStructural}},
 	{Name: "mechanical drawings", mention: kindMention(disciplineDrawings(`MECHANICAL|HVAC`)),
-		title: lazyregexp.New(`(?i)MECHANICAL|\bHVAC\b`), types: []string{sheets.TypeMechanical}},
+		title: textmatch.MustCompile(`(?i)MECHANICAL|\bHVAC\b`), types: []string{sheets.TypeMechanical}},
 	{Name: "electrical drawings", mention: kindMention(disciplineDrawings(`ELECTRICAL`)),
-		title: lazyregexp.New(`(?i)ELECTRICAL|LIGHTING|\bPOWER\b`), types: []string{sheets.TypeElectrical}},
+		title: textmatch.MustCompile(`(?i)ELECTRICAL|LIGHTING|\bPOWER\b`), types: []string{sheets.TypeElectrical}},
 	{Name: "plumbing drawings", mention: kindMention(disciplineDrawings(`PLUMBING`)),
-		title: lazyregexp.New(`(?i)PLUMBING|SANITARY|DOMESTIC\s+WATER`), types: []string{sheets.TypePlumbing}},
+		title: textmatch.MustCompile(`(?i)PLUMBING|SANITARY|DOMESTIC\s+WATER`), types: []string{sheets.TypePlumbing}},
 	{Name: "fire protection drawings", mention: kindMention(disciplineDrawings(`FIRE\s+PROTECTION|FIRE\s+SPRINKLER|SPRINKLER`)),
-		title: lazyregexp.New(`(?i)FIRE\s+PROTECTION|SPRINKLER`), types: []string{sheets.TypeFireProtection}},
+		title: textmatch.MustCompile(`(?i)FIRE\s+PROTECTION|SPRINKLER`), types: []string{sheets.TypeFireProtection}},
 	{Name: "MEP drawings", mention: kindMention(disciplineDrawings(`M\.?E\.?P\.?`)),
-		title: lazyregexp.New(`(?i)MECHANICAL|ELECTRICAL|PLUMBING|\bMEP\b|\bHVAC\b`),
+		title: textmatch.MustCompile(`(?i)MECHANICAL|ELECTRICAL|PLUMBING|\bMEP\b|\bHVAC\b`),
 		types: []string{sheets.TypeMechanical, sheets.TypeElectrical, sheets.TypePlumbing}},
 	{Name: "architectural drawings", mention: kindMention(disciplineDrawings(`ARCH(?:ITECTURAL|\.)?`)),
-		title: lazyregexp.New(`(?i)ARCHITECTURAL|FLOOR\s+PLAN|ELEVATION`), types: []string{sheets.TypeArchitectural, sheets.TypeInteriors}},
+		title: textmatch.MustCompile(`(?i)ARCHITECTURAL|FLOOR\s+PLAN|ELEVATION`), types: []string{sheets.TypeArchitectural, sheets.TypeInteriors}},
 	{Name: "enlarged plans", mention: kindMention(`ENLARGED\s+(?:(?:FLOOR|TOILET|RESTROOM|STAIR|UNIT|KITCHEN)\s+)?PLANS?`),
-		title: lazyregexp.New(`(?i)ENLARGED`)},
+		title: textmatch.MustCompile(`(?i)ENLARGED`)},
 	{Name: "civil drawings", mention: kindMention(disciplineDrawings(`CIVIL`)),
-		title: lazyregexp.New(`(?i)CIVIL|GRADING|DRAINAGE|UTILIT(?:Y|IES)|EROSION`), types: []string{sheets.TypeCivil}},
+		title: textmatch.MustCompile(`(?i)CIVIL|GRADING|DRAINAGE|UTILIT(?:Y|IES)|EROSION`), types: []string{sheets.TypeCivil}},
 	{Name: "landscape drawings", mention: kindMention(disciplineDrawings(`LANDSCAPE`) + `|LANDSCAPE\s+PLAN|PLANTING\s+PLANS?`),
-		title: lazyregexp.New(`(?i)LANDSCAPE|PLANTING|IRRIGATION`), types: []string{sheets.TypeLandscape}},
+		title: textmatch.MustCompile(`(?i)LANDSCAPE|PLANTING|IRRIGATION`), types: []string{sheets.TypeLandscape}},
 	{Name: "framing plans", mention: kindMention(`(?:(?:FLOOR|ROOF|CEILING)\s+)?FRAMING\s+PLANS?`),
-		title: lazyregexp.New(`(?i)FRAMING`), types: []string{sheets.TypeStructural}},
+		title: textmatch.MustCompile(`(?i)FRAMING`), types: []string{sheets.TypeStructural}},
 	{Name: "a foundation plan", mention: kindMention(`FOUNDATION\s+PLANS?`),
-		title: lazyregexp.New(`(?i)FOUNDATION|FOOTING|BASEMENT|CRAWL\s*SPACE`), types: []string{sheets.TypeStructural}},
+		title: textmatch.MustCompile(`(?i)FOUNDATION|FOOTING|BASEMENT|CRAWL\s*SPACE`), types: []string{sheets.TypeStructural}},
 	{Name: "a roof plan", mention: kindMention(`ROOF\s+PLANS?`),
-		title: lazyregexp.New(`(?i)\bROOF\b`)},
+		title: textmatch.MustCompile(`(?i)\bROOF\b`)},
 	{Name: "a site plan", mention: kindMention(`SITE\s+PLANS?`),
-		title: lazyregexp.New(`(?i)\bSITE\b|PLOT\s+PLAN|BLOCK\s+PLAN`), types: []string{sheets.TypeCivil, sheets.TypeLandscape, sheets.TypeSurvey}},
+		title: textmatch.MustCompile(`(?i)\bSITE\b|PLOT\s+PLAN|BLOCK\s+PLAN`), types: []string{sheets.TypeCivil, sheets.TypeLandscape, sheets.TypeSurvey}},
 	{Name: "general notes", mention: kindMention(`(?:(?:STRUCTURAL|ARCHITECTURAL|PROJECT)\s+)?GENERAL\s+NOTES`),
-		title:   lazyregexp.New(`(?i)\bNOTES\b|GENERAL\s+INFORMATION|SPECIFICATIONS?`),
-		caption: lazyregexp.New(`(?i)\bGENERAL\s+NOTES\b`),
-		heading: lazyregexp.New(`(?i)^\s*(?:[A-Z]+\s+)?GENERAL\s+NOTES\b`)},
+		title:   textmatch.MustCompile(`(?i)\bNOTES\b|GENERAL\s+INFORMATION|SPECIFICATIONS?`),
+		caption: textmatch.MustCompile(`(?i)\bGENERAL\s+NOTES\b`),
+		heading: textmatch.MustCompile(`(?i)^\s*(?:[A-Z]+\s+)?GENERAL\s+NOTES\b`)},
 	{Name: "detail drawings", mention: kindMention(`DETAILS|DETAIL\s+SHEETS?`),
-		title:   lazyregexp.New(`(?i)\bDETAILS?\b|\bSECTIONS?\b`),
-		caption: lazyregexp.New(`(?i)\bDETAILS?\b`)},
+		title:   textmatch.MustCompile(`(?i)\bDETAILS?\b|\bSECTIONS?\b`),
+		caption: textmatch.MustCompile(`(?i)\bDETAILS?\b`)},
 	{Name: "section drawings", mention: kindMention(`(?:BUILDING\s+|WALL\s+)?SECTIONS`),
-		title:   lazyregexp.New(`(?i)\bSECTIONS?\b|\bDETAILS\b`),
-		caption: lazyregexp.New(`(?i)\bSECTIONS?\b`)},
+		title:   textmatch.MustCompile(`(?i)\bSECTIONS?\b|\bDETAILS\b`),
+		caption: textmatch.MustCompile(`(?i)\bSECTIONS?\b`)},
 }
 
 // kindTargetRe is what may follow a kind and make the reference a
 // particular one, checked elsewhere or on the sheet itself: a sheet or
 // detail number ("SEE ROOF PLAN 2/A-301", "SEE DETAILS ON SHEET S-501",
 // "SEE SECTION 3"), "THIS SHEET", "BELOW".
-var kindTargetRe = lazyregexp.New(`(?i)^\s*[,;(]?\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
+var kindTargetRe = textmatch.MustCompile(`(?i)^\s*[,;(]?\s*(?:ON|IN|AT)?\s*(?:SHEETS?|DWGS?\.?|DRAWINGS?|PAGES?|NO\.?)?\s*[:#]?\s*(?:[A-Z]{0,3}[-.]?\d|THIS\b|BELOW|ABOVE|HERE(?:ON|IN|WITH)|[A-Z]\s*-\s*[A-Z]\b)`)
 
 // captionScaleRe starts the scale a view's caption line may end with:
 // "SCALE: 1/8" = 1'-0"", "1/4" = 1'-0"", "1:100".
 var captionScaleRe = textmatch.MustCompile(`(?i)\bSCALE\b|\d+(?:/\d+)?"\s*=|\b1\s*:\s*\d`)
 
 // viewWordRe names a view in a caption.
-var viewWordRe = lazyregexp.New(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
+var viewWordRe = textmatch.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|DRAWINGS?|RCP)\b`)
 
 // verbLeadRe: a line that itself points somewhere is not a caption.
-var verbLeadRe = lazyregexp.New(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
+var verbLeadRe = textmatch.MustCompile(`(?i)^\s*(?:\d+[.)]\s*)?(?:SEE|REFER|AS\s+SHOWN|SHOWN|COORDINATE|FOR)\b`)
 
 // ShowsDrawing reports whether the sheet is or shows a drawing of the
 // named kind (DrawingKinds): by its title, its discipline, or a short

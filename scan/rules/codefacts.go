@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // Code-analysis statements printed as label and value (the value right of
@@ -15,12 +15,12 @@ import (
 // beside "V-B". The line patterns of gatherFacts read the same facts when
 // label and value share a line.
 var (
-	occupancyLabelRe    = lazyregexp.New(`(?i)^(?:OCCUPANCY(?:\s+(?:GROUP|GROUPS|CLASSIFICATION|CLASS|TYPE|CATEGORY))?|USE\s+GROUP|OCC\.?\s+GROUP|GROUP)\s*:?$`)
-	occupancyValueRe    = lazyregexp.New(`(?i)^(?:GROUP\s+)?(A-?[1-5]|B|E|F-?[12]|H-?[1-5]|I-?[1-4]|M|R-?[1-4]|S-?[12]|U)\b`)
-	constructionLabelRe = lazyregexp.New(`(?i)^(?:CONSTRUCTION(?:\s+(?:TYPE|CLASSIFICATION|CLASS))?|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE|BUILDING\s+TYPE)\s*:?$`)
-	constructionValueRe = lazyregexp.New(`(?i)^(?:TYPE\s+)?(IV-HT|IV-[ABC]|I{1,3}-?[AB]|IV|V-?[AB])\b`)
-	sprinklerLabelRe    = lazyregexp.New(`(?i)^(?:(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEM)?|SPRINKLERED|FIRE\s+SUPPRESSION(?:\s+SYSTEM)?)\s*:?$`)
-	sprinklerValueRe    = lazyregexp.New(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|NOT\s+(?:REQUIRED|PROVIDED)|N/A)(?:\W|$)`)
+	occupancyLabelRe    = textmatch.MustCompile(`(?i)^(?:OCCUPANCY(?:\s+(?:GROUP|GROUPS|CLASSIFICATION|CLASS|TYPE|CATEGORY))?|USE\s+GROUP|OCC\.?\s+GROUP|GROUP)\s*:?$`)
+	occupancyValueRe    = textmatch.MustCompile(`(?i)^(?:GROUP\s+)?(A-?[1-5]|B|E|F-?[12]|H-?[1-5]|I-?[1-4]|M|R-?[1-4]|S-?[12]|U)\b`)
+	constructionLabelRe = textmatch.MustCompile(`(?i)^(?:CONSTRUCTION(?:\s+(?:TYPE|CLASSIFICATION|CLASS))?|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE|BUILDING\s+TYPE)\s*:?$`)
+	constructionValueRe = textmatch.MustCompile(`(?i)^(?:TYPE\s+)?(IV-HT|IV-[ABC]|I{1,3}-?[AB]|IV|V-?[AB])\b`)
+	sprinklerLabelRe    = textmatch.MustCompile(`(?i)^(?:(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEM)?|SPRINKLERED|FIRE\s+SUPPRESSION(?:\s+SYSTEM)?)\s*:?$`)
+	sprinklerValueRe    = textmatch.MustCompile(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|NOT\s+(?:REQUIRED|PROVIDED)|N/A)(?:\W|$)`)
 	codeSheetLineRe     = lineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
 )
 

@@ -3,8 +3,8 @@ package rules
 import (
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/model"
+	"planreview/textmatch"
 )
 
 // documentKinds are the kinds of document the sheets rely on without
@@ -29,9 +29,9 @@ func deferredList(rv *review) (bool, string) {
 
 // deferredSubject tells, per kind of document, whether a deferred
 // submittal list names it: truss design is the usual deferred item.
-var deferredSubject = map[string]*lazyregexp.Regexp{
-	model.DocTrusses:  lazyregexp.New(`(?i)\bTRUSS`),
-	model.DocDeferred: lazyregexp.New(`.`),
+var deferredSubject = map[string]*textmatch.Regexp{
+	model.DocTrusses:  textmatch.MustCompile(`(?i)\bTRUSS`),
+	model.DocDeferred: textmatch.MustCompile(`.`),
 }
 
 // checkMissingDocuments reports, once per kind of document, a note that

@@ -17,11 +17,10 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
-	"planreview/scan/textmatch"
 	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // Engine applies the loaded packs. It is immutable after Load and safe for
@@ -678,7 +677,7 @@ func (rv *review) firstPage() *pageView {
 const valueAndMeasure = "{value} ({measured})"
 
 // numberRe finds the numbers a quantity is stated with (4.8, 1/4, 10).
-var numberRe = lazyregexp.New(`\d+(?:[./]\d+)*`)
+var numberRe = textmatch.MustCompile(`\d+(?:[./]\d+)*`)
 
 // sayOnce states a reading without repeating it: the parts of measured
 // (its head and a trailing parenthetical, as FormatQuantity writes them)

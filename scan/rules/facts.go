@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/codebasis/adoption"
-	"planreview/scan/textmatch"
 	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // hit is one statement found on a page: where it is and what it says.
@@ -71,7 +70,7 @@ var (
 	constructionRe = lineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b|\bTYPE\s+(I{1,3}[AB]|IV(?:HT|[ABC])|V[AB])\s+CONSTRUCTION\b`)
 	sprinklerRe    = lineSet.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
 	// sprinklerCaptionRe is a line that is only a sprinkler caption.
-	sprinklerCaptionRe = lazyregexp.New(`(?i)^\s*(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEMS?)?\s*[:=\-]?\s*$`)
+	sprinklerCaptionRe = textmatch.MustCompile(`(?i)^\s*(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEMS?)?\s*[:=\-]?\s*$`)
 	voiceAlarmRe       = lineSet.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
 	occupantLoadRe     = lineSet.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
 	exitsRe            = lineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)

@@ -3,17 +3,17 @@ package rules
 import (
 	"fmt"
 	"math"
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"strconv"
 	"strings"
 )
 
 // Floor plans and the levels they draw.
 var (
-	planLevelRe = lazyregexp.New(`(?i)\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b`)
+	planLevelRe = textmatch.MustCompile(`(?i)\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b`)
 	// partialPlanRe: a plan of part of a level (AREA A, WING B, a unit).
-	partialPlanRe  = lazyregexp.New(`(?i)\b(?:AREA|ZONE|WING|PART|SECTOR|UNIT|BLOCK|BUILDING|BLDG\.?|SECTION)\s+[A-Z0-9]{1,3}\b|\b(?:PORTION|MATCH\s*LINE|FURNITURE|EQUIPMENT|FINISH|FINISHES|SIGNAGE|LIFE\s+SAFETY|FIRE\s+PROTECTION|KEY)\b`)
-	notPlanLevelRe = lazyregexp.New(`(?i)\b(?:EXISTING|DEMO(?:LITION)?|REMOVAL|PHASE|ALTERNATE|OPTION(?:AL)?|PARTIAL|ENLARGED|MEZZANINE)\b`)
+	partialPlanRe  = textmatch.MustCompile(`(?i)\b(?:AREA|ZONE|WING|PART|SECTOR|UNIT|BLOCK|BUILDING|BLDG\.?|SECTION)\s+[A-Z0-9]{1,3}\b|\b(?:PORTION|MATCH\s*LINE|FURNITURE|EQUIPMENT|FINISH|FINISHES|SIGNAGE|LIFE\s+SAFETY|FIRE\s+PROTECTION|KEY)\b`)
+	notPlanLevelRe = textmatch.MustCompile(`(?i)\b(?:EXISTING|DEMO(?:LITION)?|REMOVAL|PHASE|ALTERNATE|OPTION(?:AL)?|PARTIAL|ENLARGED|MEZZANINE)\b`)
 )
 
 // floorPlanLevel returns the level a floor plan's title names

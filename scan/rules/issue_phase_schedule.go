@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // A drawing phase schedule in the title block: a table headed "DRAWING
@@ -21,17 +21,17 @@ var phaseHeadingRe = lineSet.MustCompile(`(?i)\b(?:DRAWING|DESIGN|SUBMITTAL|ISSU
 // phaseDateStartRe starts a date in the table's row: a month ("JUN.",
 // "JUNE") followed by a day, or a numeric date.
 var (
-	phaseMonthRe   = lazyregexp.New(`^(?i:JAN|FEB|MAR|APR|MAY|JUNE?|JULY?|AUG|SEPT?|OCT|NOV|DEC)\.?$`)
-	phaseNumDateRe = lazyregexp.New(`^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$`)
-	phaseDayRe     = lazyregexp.New(`^\d{1,2},?$`)
-	phaseYearRe    = lazyregexp.New(`^(?:19|20)\d\d$`)
+	phaseMonthRe   = textmatch.MustCompile(`^(?i:JAN|FEB|MAR|APR|MAY|JUNE?|JULY?|AUG|SEPT?|OCT|NOV|DEC)\.?$`)
+	phaseNumDateRe = textmatch.MustCompile(`^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$`)
+	phaseDayRe     = textmatch.MustCompile(`^\d{1,2},?$`)
+	phaseYearRe    = textmatch.MustCompile(`^(?:19|20)\d\d$`)
 )
 
 // earlyStageRe is a stage before construction documents; laterStageRe a
 // column after it that a set for construction would have dated.
 var (
-	earlyStageRe = lazyregexp.New(`(?i)\bSCHEMATIC\b|\bDESIGN\s+DEVELOPMENT\b|\bPRELIMINARY\b|\bCONCEPT(?:UAL)?\b`)
-	laterStageRe = lazyregexp.New(`(?i)\bCONSTRUCTION\b`)
+	earlyStageRe = textmatch.MustCompile(`(?i)\bSCHEMATIC\b|\bDESIGN\s+DEVELOPMENT\b|\bPRELIMINARY\b|\bCONCEPT(?:UAL)?\b`)
+	laterStageRe = textmatch.MustCompile(`(?i)\bCONSTRUCTION\b`)
 )
 
 // phaseScheduleStage reads the stage a drawing phase schedule dates last,

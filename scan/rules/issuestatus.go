@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"strings"
 )
 
@@ -68,7 +68,7 @@ func (e *Engine) ruleByID(id string) *Rule {
 
 // permitPurposeRe names the permit (or its review, plan check) as a purpose
 // of an issue; "PRE-PERMIT" is not.
-var permitPurposeRe = lazyregexp.New(`(?i)(?:^|[^-\w])(?:PERMIT|PLAN\s+CHECK)\b`)
+var permitPurposeRe = textmatch.MustCompile(`(?i)(?:^|[^-\w])(?:PERMIT|PLAN\s+CHECK)\b`)
 
 // permitIssueRe is an issue for the permit or for construction.
 var permitIssueRe = lineSet.MustCompile(`(?i)\bISSUED\s+FOR\s+(?:PERMIT|CONSTRUCTION|BUILDING\s+(?:PERMIT|CONSENT))\b|\bPERMIT\s+(?:SET|SUBMITTAL|ISSUE)\b|^\s*FOR\s+CONSTRUCTION\s*$`)

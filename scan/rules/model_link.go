@@ -3,9 +3,9 @@ package rules
 import (
 	"sync"
 
-	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // fileModel is a file of the set's model with what the checks remember of
@@ -22,9 +22,9 @@ type fileModel struct {
 // scaledViewRe names views drawn to scale; diagrams, schedules, notes and
 // legends are not.
 var (
-	scaledViewRe   = lazyregexp.New(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|LAYOUT|FRAMING)\b`)
-	unscaledViewRe = lazyregexp.New(`(?i)\b(?:DIAGRAMS?|SCHEDULES?|NOTES|LEGENDS?|SPECIFICATIONS?|CALCULATIONS?|RISER|ONE-LINE|SINGLE-LINE|COVER|INDEX|TITLE\s+SHEET)\b`)
-	codeSheetRe    = lazyregexp.New(`(?i)\b(?:COVER|TITLE\s+SHEET|CODE\s+(?:ANALYSIS|SUMMARY|REVIEW|COMPLIANCE|PLAN)|PROJECT\s+(?:DATA|INFORMATION|SUMMARY)|GENERAL\s+(?:INFORMATION|NOTES))\b`)
+	scaledViewRe   = textmatch.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|LAYOUT|FRAMING)\b`)
+	unscaledViewRe = textmatch.MustCompile(`(?i)\b(?:DIAGRAMS?|SCHEDULES?|NOTES|LEGENDS?|SPECIFICATIONS?|CALCULATIONS?|RISER|ONE-LINE|SINGLE-LINE|COVER|INDEX|TITLE\s+SHEET)\b`)
+	codeSheetRe    = textmatch.MustCompile(`(?i)\b(?:COVER|TITLE\s+SHEET|CODE\s+(?:ANALYSIS|SUMMARY|REVIEW|COMPLIANCE|PLAN)|PROJECT\s+(?:DATA|INFORMATION|SUMMARY)|GENERAL\s+(?:INFORMATION|NOTES))\b`)
 )
 
 // schemeLearned reports whether the page's file has a numbering scheme
@@ -93,7 +93,7 @@ func (pv *pageView) drawingAreaWords() int {
 	return n
 }
 
-var floorPlanRe = lazyregexp.New(`(?i)\bFLOOR\s+PLAN\b`)
+var floorPlanRe = textmatch.MustCompile(`(?i)\bFLOOR\s+PLAN\b`)
 
 // checkCodeAnalysisUnread is the third outcome of the code-analysis
 // checks: the set has a cover or code sheet the engine could not read in

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/model"
+	"planreview/textmatch"
 )
 
 // Door and window tags against their schedules, both directions. A tag is
@@ -13,12 +13,12 @@ import (
 // mark: letters then digits (AG01, W12, D3A). Numeric tags (101, 102A) are
 // not compared: room numbers, keynotes and grid lines share their shape.
 var (
-	markRe          = lazyregexp.New(`^[A-Z]{1,3}\d{1,3}[A-Z]?$`)
-	markPrefixRe    = lazyregexp.New(`^[A-Z]+`)
-	openingSchedRe  = lazyregexp.New(`(?i)\b(?:WINDOWS?|DOORS?|ALUMINIUM|ALUMINUM|GLAZING|OPENINGS?|FENESTRATION)\s+(?:AND\s+(?:DOORS?|WINDOWS?)\s+)?SCHEDULES?\b`)
-	scheduleWordRe  = lazyregexp.New(`(?i)\bSCHEDULES?\b`)
-	planTitleRe     = lazyregexp.New(`(?i)\bPLANS?\b`)
-	notFloorPlansRe = lazyregexp.New(`(?i)\b(?:SITE|ROOF|CEILING|RCP|ELECTRICAL|LIGHTING|POWER|PLUMBING|MECHANICAL|FOUNDATION|FOOTING|FRAMING|LANDSCAPE)\b`)
+	markRe          = textmatch.MustCompile(`^[A-Z]{1,3}\d{1,3}[A-Z]?$`)
+	markPrefixRe    = textmatch.MustCompile(`^[A-Z]+`)
+	openingSchedRe  = textmatch.MustCompile(`(?i)\b(?:WINDOWS?|DOORS?|ALUMINIUM|ALUMINUM|GLAZING|OPENINGS?|FENESTRATION)\s+(?:AND\s+(?:DOORS?|WINDOWS?)\s+)?SCHEDULES?\b`)
+	scheduleWordRe  = textmatch.MustCompile(`(?i)\bSCHEDULES?\b`)
+	planTitleRe     = textmatch.MustCompile(`(?i)\bPLANS?\b`)
+	notFloorPlansRe = textmatch.MustCompile(`(?i)\b(?:SITE|ROOF|CEILING|RCP|ELECTRICAL|LIGHTING|POWER|PLUMBING|MECHANICAL|FOUNDATION|FOOTING|FRAMING|LANDSCAPE)\b`)
 )
 
 type tagHit struct {

@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // Every check has three outcomes (issue 10, item 9): a finding; "missing",
@@ -45,7 +45,7 @@ func (pv *pageView) pageName() string {
 // --- sheet index: missing, could not read, duplicate rows, placeholders ----
 
 // coverTitleRe names a cover or title sheet, where a set's index belongs.
-var coverTitleRe = lazyregexp.New(`(?i)\b(?:COVER(?:\s+SHEET)?|TITLE\s+SHEET)\b`)
+var coverTitleRe = textmatch.MustCompile(`(?i)\b(?:COVER(?:\s+SHEET)?|TITLE\s+SHEET)\b`)
 
 // isCover reports whether the page is the set's cover or a general sheet:
 // where a sheet index is printed.
@@ -300,13 +300,13 @@ func (rv *review) indexUndecided() map[int][]string {
 
 // reservedTitleRe is an index row that keeps its number free on purpose:
 // the sheet is not expected in the set.
-var reservedTitleRe = lazyregexp.New(`(?i)^\W*(?:RESERVED|NOT\s+USED|(?:INTENTIONALLY\s+)?(?:LEFT\s+)?BLANK|VOID|DELETED|OMITTED)\W*$`)
+var reservedTitleRe = textmatch.MustCompile(`(?i)^\W*(?:RESERVED|NOT\s+USED|(?:INTENTIONALLY\s+)?(?:LEFT\s+)?BLANK|VOID|DELETED|OMITTED)\W*$`)
 
 // elsewhereTitleRe is an index row whose title says the sheet is not part
 // of this submittal: "GRADING PLAN (BY OTHERS)", "FIRE SPRINKLER PLAN -
 // DEFERRED SUBMITTAL", "SITE UTILITIES (UNDER SEPARATE PERMIT)", "SURVEY
 // (FOR REFERENCE ONLY)".
-var elsewhereTitleRe = lazyregexp.New(`(?i)\bBY\s+OTHERS\b|\b(?:UNDER\s+)?SEPARATE\s+(?:SUBMITTAL|SUBMISSION|PERMIT|COVER|PACKAGE|CONTRACT)\b|\(\s*DEFERRED\b|[-–]\s*DEFERRED\b|\bFOR\s+REFERENCE\b|\bNOT\s+(?:INCLUDED|IN\s+(?:THIS\s+)?(?:SET|SUBMITTAL|CONTRACT))\b|\bN\.\s?I\.\s?C\.?(?:\W|$)`)
+var elsewhereTitleRe = textmatch.MustCompile(`(?i)\bBY\s+OTHERS\b|\b(?:UNDER\s+)?SEPARATE\s+(?:SUBMITTAL|SUBMISSION|PERMIT|COVER|PACKAGE|CONTRACT)\b|\(\s*DEFERRED\b|[-–]\s*DEFERRED\b|\bFOR\s+REFERENCE\b|\bNOT\s+(?:INCLUDED|IN\s+(?:THIS\s+)?(?:SET|SUBMITTAL|CONTRACT))\b|\bN\.\s?I\.\s?C\.?(?:\W|$)`)
 
 // notExpected reports whether an index row names a sheet this set is not
 // meant to hold: a number kept free, or a sheet submitted separately.
@@ -435,7 +435,7 @@ func sameTitles(es []model.IndexEntry) bool {
 // doorWindowTagRe is a tag of the door and window families that sets
 // commonly use when no schedule says which families there are: D1, W12,
 // DR3, WD2A.
-var doorWindowTagRe = lazyregexp.New(`^(?:D|W|DR|WD|WIN)\d{1,3}[A-Z]?$`)
+var doorWindowTagRe = textmatch.MustCompile(`^(?:D|W|DR|WD|WIN)\d{1,3}[A-Z]?$`)
 
 // openingCoverage is the door and window check's "could not read" outcome,
 // per file: a schedule found whose marks could not be read, a schedule read
@@ -716,7 +716,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 // --- stairs: could not read -------------------------------------------------
 
 var (
-	stairTitleRe = lazyregexp.New(`(?i)\bSTAIRS?\b`)
+	stairTitleRe = textmatch.MustCompile(`(?i)\bSTAIRS?\b`)
 	// An arrow label of a stair on a plan: "UP", "DN", "DOWN" standing alone.
 	stairArrowRe = lineSet.MustCompile(`(?i)^\s*(?:UP|DN|DOWN)\s*$`)
 	stairLineRe  = lineSet.MustCompile(`(?i)\bSTAIRS?\b`)
@@ -807,7 +807,7 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 // --- doors: could not read --------------------------------------------------
 
 // doorScheduleTitleRe is a door schedule's title standing as a heading.
-var doorScheduleTitleRe = lazyregexp.New(`(?i)^\s*(?:[A-Z0-9]+\s+)?DOOR\s+(?:AND\s+(?:FRAME|HARDWARE)\s+)?SCHEDULE\s*$`)
+var doorScheduleTitleRe = textmatch.MustCompile(`(?i)^\s*(?:[A-Z0-9]+\s+)?DOOR\s+(?:AND\s+(?:FRAME|HARDWARE)\s+)?SCHEDULE\s*$`)
 
 // doorRulesActive reports whether a door-width rule of the adopted packs
 // applies to this review.

@@ -15,8 +15,8 @@ import (
 
 	"planreview/scan/model"
 	"planreview/scan/sheets"
-	"planreview/scan/textmatch"
 	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 //go:embed packs

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/textmatch"
 )
 
 // Project-data fields printed with their label and no value: "OCCUPANCY:
@@ -55,18 +55,18 @@ const (
 )
 
 var (
-	ownerLabelRe   = lazyregexp.New(`^(?:PROPERTY\s+|BUILDING\s+)?OWNER(?:'?S)?(?:\s+NAME)?$`)
-	parcelLabelRe  = lazyregexp.New(`^(?:APN|A\.\s?P\.\s?N\.?|PIN|(?:ASSESSOR'?S?\s+)?PARCEL\s+(?:NO\.?|NUMBER|#|ID)|ASSESSOR'?S?\s+PARCEL|TAX\s+(?:MAP|LOT|PARCEL|ID)(?:\s+(?:NO\.?|NUMBER|#))?)$`)
-	addressLabelRe = lazyregexp.New(`^(?:PROJECT|SITE|PROPERTY|JOB|STREET|BUILDING)\s+ADDRESS$`)
-	legalLabelRe   = lazyregexp.New(`^LEGAL\s+(?:DESCRIPTION|DESC\.?)$`)
-	zoningLabelRe  = lazyregexp.New(`^(?:ZONING|ZONE)(?:\s+(?:DISTRICT|DESIGNATION|CLASSIFICATION))?$`)
+	ownerLabelRe   = textmatch.MustCompile(`^(?:PROPERTY\s+|BUILDING\s+)?OWNER(?:'?S)?(?:\s+NAME)?$`)
+	parcelLabelRe  = textmatch.MustCompile(`^(?:APN|A\.\s?P\.\s?N\.?|PIN|(?:ASSESSOR'?S?\s+)?PARCEL\s+(?:NO\.?|NUMBER|#|ID)|ASSESSOR'?S?\s+PARCEL|TAX\s+(?:MAP|LOT|PARCEL|ID)(?:\s+(?:NO\.?|NUMBER|#))?)$`)
+	addressLabelRe = textmatch.MustCompile(`^(?:PROJECT|SITE|PROPERTY|JOB|STREET|BUILDING)\s+ADDRESS$`)
+	legalLabelRe   = textmatch.MustCompile(`^LEGAL\s+(?:DESCRIPTION|DESC\.?)$`)
+	zoningLabelRe  = textmatch.MustCompile(`^(?:ZONING|ZONE)(?:\s+(?:DISTRICT|DESIGNATION|CLASSIFICATION))?$`)
 	// blankUnits are what a value may print without a number: the unit
 	// a form prints for its value to be written before.
 	blankUnits = map[string]bool{"FT": true, "FEET": true, "SF": true, "S.F": true, "SQ": true, "SQFT": true, "SQ.FT": true,
 		"M": true, "M2": true, "M²": true, "SQM": true, "SQ.M": true, "%": true, "IN": true, "AC": true, "ACRES": true,
 		"STORIES": true, "STORY": true, "STOREYS": true, "GSF": true}
 	// answerRe: values that answer the question without a figure.
-	answerRe = lazyregexp.New(`^(?:N/?A|NONE|NOT\s+(?:APPLICABLE|REQUIRED|PROVIDED)|NO|YES)$`)
+	answerRe = textmatch.MustCompile(`^(?:N/?A|NONE|NOT\s+(?:APPLICABLE|REQUIRED|PROVIDED)|NO|YES)$`)
 )
 
 // projectFieldOf says which project-data field a label names, or "".
@@ -102,7 +102,11 @@ func projectFieldOf(label string) string {
 	case zoningLabelRe.MatchString(n):
 		return fieldZoning
 	}
-	if r := readLabel(n); r.ok && r.how == valueArea && r.qualifier != "allowable" && r.areaKind != AreaRoom && r.areaKind != AreaOther && areaWordRe.MatchString(n) {
+	// The area word first: it is cheap and rules out almost every text.
+	if !areaWordRe.MatchString(n) {
+		return ""
+	}
+	if r := readLabel(n); r.ok && r.how == valueArea && r.qualifier != "allowable" && r.areaKind != AreaRoom && r.areaKind != AreaOther {
 		return fieldArea
 	}
 	return ""

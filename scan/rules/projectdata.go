@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/textmatch"
 )
 
 // Project data as typed fields: the number of stories, the building
@@ -117,35 +117,35 @@ var (
 	// factKeywords preselect the lines worth reading (upper case): every
 	// project-data label holds one.
 	factKeywords    = []string{"AREA", "STOR", "HEIGHT", "FLOOR", "LEVEL", "BASEMENT", "CELLAR", "COVERAGE", "TOTAL", "GROSS", "GFA", "FOOTPRINT", "LOT", "PARCEL", "SITE", "PLOT"}
-	allowableWordRe = lazyregexp.New(`\b(?:ALLOWABLE|ALLOWED|PERMITTED|PERMISSIBLE|MAX(?:IMUM)?|MIN(?:IMUM)?|REQUIRED|LIMIT|ZONING)\b\.?`)
-	existingWordRe  = lazyregexp.New(`\b(?:EXISTING|EXIST\.?|EX\.)(?:\s|$)`)
-	newWordRe       = lazyregexp.New(`\b(?:NEW|ADDITION|ADDED|ADDITIONAL)\b`)
-	proposedWordRe  = lazyregexp.New(`\bPROPOSED\b`)
-	removedWordRe   = lazyregexp.New(`\b(?:DEMOLISHED|DEMO|REMOVED|TO\s+BE\s+REMOVED)\b`)
-	unitHintRe      = lazyregexp.New(`\s*[\(\[](?:SF|S\.F\.|SQ\.?\s*FT\.?|FT2|FT²|M2|M²|SQM|SQ\.?\s*M|FT|FEET|M|IN)[\)\]]`)
+	allowableWordRe = textmatch.MustCompile(`\b(?:ALLOWABLE|ALLOWED|PERMITTED|PERMISSIBLE|MAX(?:IMUM)?|MIN(?:IMUM)?|REQUIRED|LIMIT|ZONING)\b\.?`)
+	existingWordRe  = textmatch.MustCompile(`\b(?:EXISTING|EXIST\.?|EX\.)(?:\s|$)`)
+	newWordRe       = textmatch.MustCompile(`\b(?:NEW|ADDITION|ADDED|ADDITIONAL)\b`)
+	proposedWordRe  = textmatch.MustCompile(`\bPROPOSED\b`)
+	removedWordRe   = textmatch.MustCompile(`\b(?:DEMOLISHED|DEMO|REMOVED|TO\s+BE\s+REMOVED)\b`)
+	unitHintRe      = textmatch.MustCompile(`\s*[\(\[](?:SF|S\.F\.|SQ\.?\s*FT\.?|FT2|FT²|M2|M²|SQM|SQ\.?\s*M|FT|FEET|M|IN)[\)\]]`)
 
-	storiesLabelRe = lazyregexp.New(`^(?:(?:TOTAL\s+)?(?:NUMBER|NO\.?|#)\s*OF\s+(?:STORIES|STOREYS|STORYS|FLOORS|LEVELS)|(?:BUILDING\s+)?(?:STORIES|STOREYS)|(?:BUILDING\s+)?HEIGHT\s*(?:\(\s*STORIES\s*\)|IN\s+STORIES|-\s*STORIES))(?:\s+(ABOVE|BELOW)\s+(?:GRADE(?:\s+PLANE)?|GROUND))?$`)
-	heightLabelRe  = lazyregexp.New(`^(?:(?:BUILDING|BLDG\.?|OVERALL(?:\s+BUILDING)?|TOTAL\s+BUILDING)\s+HEIGHT(?:\s*\((?:FEET|FT|M|METRES|METERS)\))?|HEIGHT\s+OF\s+(?:THE\s+)?BUILDING|(?:BUILDING\s+)?HEIGHT\s+ABOVE\s+(?:GRADE(?:\s+PLANE)?|GROUND))$`)
-	coverageWordRe = lazyregexp.New(`\bCOVERAGE\b`)
-	lotLabelRe     = lazyregexp.New(`^(?:TOTAL\s+|GROSS\s+|NET\s+)?(?:LOT|PARCEL|SITE|PROPERTY|PLOT|STAND|ERF)\s+(?:AREA|SIZE)$`)
-	footprintRe    = lazyregexp.New(`\bFOOTPRINT\b|^(?:TOTAL\s+)?(?:BUILDING|BLDG\.?)\s+(?:AREA|COVERAGE\s+AREA)$`)
-	levelRe        = lazyregexp.New(`\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b|\b(BASEMENT|CELLAR)\b`)
-	partOfFloorRe  = lazyregexp.New(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|PERVIOUS|DRIVEWAY|LOFT|DISTURB(?:ED|ANCE)?|GREEN|PARKING|SIDEWALK|WALKWAY|POOL|SHED|VENT(?:ILATION)?|ATTIC|FENESTRATION|SKYLIGHT|DOOR|ENVELOPE|SIGN(?:AGE)?|CANOPY|EASEMENT|BUFFER|SETBACK|DEDICATION|WETLAND)\b`)
+	storiesLabelRe = textmatch.MustCompile(`^(?:(?:TOTAL\s+)?(?:NUMBER|NO\.?|#)\s*OF\s+(?:STORIES|STOREYS|STORYS|FLOORS|LEVELS)|(?:BUILDING\s+)?(?:STORIES|STOREYS)|(?:BUILDING\s+)?HEIGHT\s*(?:\(\s*STORIES\s*\)|IN\s+STORIES|-\s*STORIES))(?:\s+(ABOVE|BELOW)\s+(?:GRADE(?:\s+PLANE)?|GROUND))?$`)
+	heightLabelRe  = textmatch.MustCompile(`^(?:(?:BUILDING|BLDG\.?|OVERALL(?:\s+BUILDING)?|TOTAL\s+BUILDING)\s+HEIGHT(?:\s*\((?:FEET|FT|M|METRES|METERS)\))?|HEIGHT\s+OF\s+(?:THE\s+)?BUILDING|(?:BUILDING\s+)?HEIGHT\s+ABOVE\s+(?:GRADE(?:\s+PLANE)?|GROUND))$`)
+	coverageWordRe = textmatch.MustCompile(`\bCOVERAGE\b`)
+	lotLabelRe     = textmatch.MustCompile(`^(?:TOTAL\s+|GROSS\s+|NET\s+)?(?:LOT|PARCEL|SITE|PROPERTY|PLOT|STAND|ERF)\s+(?:AREA|SIZE)$`)
+	footprintRe    = textmatch.MustCompile(`\bFOOTPRINT\b|^(?:TOTAL\s+)?(?:BUILDING|BLDG\.?)\s+(?:AREA|COVERAGE\s+AREA)$`)
+	levelRe        = textmatch.MustCompile(`\b(BASEMENT|CELLAR|GROUND|MAIN|UPPER|LOWER|FIRST|SECOND|THIRD|FOURTH|FIFTH|1ST|2ND|3RD|4TH|5TH)\s+(?:FLOOR|LEVEL|STOREY|STORY)\b|\bLEVEL\s+(\d{1,2})\b|\b(BASEMENT|CELLAR)\b`)
+	partOfFloorRe  = textmatch.MustCompile(`\b(?:DECK|PORCH|GARAGE|BALCONY|PATIO|VERANDAH?|TERRACE|CARPORT|WINDOW|WALL|ROOF|OPENING|GLAZING|TENTED|STAIR|ROOM|KITCHEN|BATH|BEDROOM|OFFICE|STORAGE|COMMON|CORRIDOR|LOBBY|UNIT|RETAIL|OPEN\s+SPACE|LANDSCAPE|HARDSCAPE|PAVED|IMPERVIOUS|PERVIOUS|DRIVEWAY|LOFT|DISTURB(?:ED|ANCE)?|GREEN|PARKING|SIDEWALK|WALKWAY|POOL|SHED|VENT(?:ILATION)?|ATTIC|FENESTRATION|SKYLIGHT|DOOR|ENVELOPE|SIGN(?:AGE)?|CANOPY|EASEMENT|BUFFER|SETBACK|DEDICATION|WETLAND)\b`)
 	// measureRe: what an area measures; two statements are compared only
 	// when they measure the same thing.
-	measureRe = lazyregexp.New(`\b(CONDITIONED|HEATED|LIVING|HABITABLE|GROSS|NET|UNFINISHED|UNDEVELOPED|FINISHED|USABLE|RENTABLE)\b`)
+	measureRe = textmatch.MustCompile(`\b(CONDITIONED|HEATED|LIVING|HABITABLE|GROSS|NET|UNFINISHED|UNDEVELOPED|FINISHED|USABLE|RENTABLE)\b`)
 	// LIVING, HEATED … alone name rooms ("LIVING 320 SF"); with AREA or
 	// SPACE after them they are the dwelling's total.
-	totalWordRe = lazyregexp.New(`\b(?:TOTAL|GROSS|GFA)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$|\b(?:CONDITIONED|HEATED|LIVING|HABITABLE)\s+(?:FLOOR\s+)?(?:AREA|SPACE|SQ)`)
+	totalWordRe = textmatch.MustCompile(`\b(?:TOTAL|GROSS|GFA)\b|^(?:BUILDING\s+)?FLOOR\s+AREA$|\b(?:CONDITIONED|HEATED|LIVING|HABITABLE)\s+(?:FLOOR\s+)?(?:AREA|SPACE|SQ)`)
 	// A label holding a measured value is two statements run together.
 	// tagShapeRe: a room number or finish tag (134A, CE-4, T1) above an
 	// area is not the room's name.
-	tagShapeRe   = lazyregexp.New(`^[A-Z]{0,3}-?\d+[A-Z]?$`)
-	labelValueRe = lazyregexp.New(`\d\s*(?:SQ|SF|S\.F|M2|M²|SQM|FT|'|"|%)`)
-	aboveGradeRe = lazyregexp.New(`\bABOVE\s+(?:GRADE|GROUND)\b`)
-	areaWordRe   = lazyregexp.New(`\bAREAS?\b|\bSQUARE\s+FOOTAGE\b|\bGFA\b`)
+	tagShapeRe   = textmatch.MustCompile(`^[A-Z]{0,3}-?\d+[A-Z]?$`)
+	labelValueRe = textmatch.MustCompile(`\d\s*(?:SQ|SF|S\.F|M2|M²|SQM|FT|'|"|%)`)
+	aboveGradeRe = textmatch.MustCompile(`\bABOVE\s+(?:GRADE|GROUND)\b`)
+	areaWordRe   = textmatch.MustCompile(`\bAREAS?\b|\bSQUARE\s+FOOTAGE\b|\bGFA\b`)
 	// A label holds no value of its own: digits only in a level's name.
-	labelDigitsRe = lazyregexp.New(`\b(?:1ST|2ND|3RD|\d{1,2}TH|LEVEL\s+\d{1,2}|L\d{1,2})\b`)
+	labelDigitsRe = textmatch.MustCompile(`\b(?:1ST|2ND|3RD|\d{1,2}TH|LEVEL\s+\d{1,2}|L\d{1,2})\b`)
 	levelWords    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "CELLAR": "BASEMENT"}
 )
 
@@ -682,7 +682,7 @@ type columnHead struct {
 	qualifier string
 }
 
-var columnHeadRe = lazyregexp.New(`(?i)^\s*(PROPOSED|PROVIDED|ACTUAL|DESIGN|ALLOWED|ALLOWABLE|PERMITTED|REQUIRED|MAX(?:IMUM)?\.?|EXISTING|NEW)\b`)
+var columnHeadRe = textmatch.MustCompile(`(?i)^\s*(PROPOSED|PROVIDED|ACTUAL|DESIGN|ALLOWED|ALLOWABLE|PERMITTED|REQUIRED|MAX(?:IMUM)?\.?|EXISTING|NEW)\b`)
 
 // columnHeads reads a header row's column names.
 func columnHeads(row layout.Row) []columnHead {

@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
-	"planreview/lazyregexp"
 	"planreview/scan/units"
+	"planreview/textmatch"
 	"strings"
 )
 
@@ -25,11 +25,11 @@ const (
 )
 
 var (
-	elevationTitleRe = lazyregexp.New(`(?i)\b(?:ELEVATIONS?|SECTIONS?)\b`)
+	elevationTitleRe = textmatch.MustCompile(`(?i)\b(?:ELEVATIONS?|SECTIONS?)\b`)
 	markKeywords     = []string{"RIDGE", "ROOF", "PARAPET", "PEAK", "GRADE", "HIGHEST"}
-	topMarkLabelRe   = lazyregexp.New(`^(?:(?:T\.?\s?O\.?|TOP\s+OF)\s+(?:RIDGE|ROOF|PARAPET|ROOF\s+RIDGE)|RIDGE|ROOF\s+PEAK|ROOF\s+RIDGE|PEAK|HIGHEST\s+POINT(?:\s+OF\s+ROOF)?)(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL))?$`)
-	gradeMarkLabelRe = lazyregexp.New(`^(?:(?:AVG\.?|AVERAGE|FINISH(?:ED)?|FIN\.?|EXISTING|EXIST\.?|NATURAL|LOWEST|PROPOSED|NEW)\s+)*GRADE(?:\s+PLANE)?(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL|LINE))?$`)
-	signedLengthRe   = lazyregexp.New(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + units.LengthPattern + `)$`)
+	topMarkLabelRe   = textmatch.MustCompile(`^(?:(?:T\.?\s?O\.?|TOP\s+OF)\s+(?:RIDGE|ROOF|PARAPET|ROOF\s+RIDGE)|RIDGE|ROOF\s+PEAK|ROOF\s+RIDGE|PEAK|HIGHEST\s+POINT(?:\s+OF\s+ROOF)?)(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL))?$`)
+	gradeMarkLabelRe = textmatch.MustCompile(`^(?:(?:AVG\.?|AVERAGE|FINISH(?:ED)?|FIN\.?|EXISTING|EXIST\.?|NATURAL|LOWEST|PROPOSED|NEW)\s+)*GRADE(?:\s+PLANE)?(?:\s+(?:EL\.?|ELEV\.?|ELEVATION|GEODETIC|LEVEL|LINE))?$`)
+	signedLengthRe   = textmatch.MustCompile(`(?i)^(?:EL\.?|ELEV\.?)?\s*([+\-±]?)\s*(` + units.LengthPattern + `)$`)
 )
 
 // readMark reads an elevation mark: a roof top or grade label and a

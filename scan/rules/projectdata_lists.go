@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/textmatch"
 )
 
 // Area lists: a room list or area schedule printed as a column of plain
@@ -17,7 +17,7 @@ import (
 // to. A column with a gap wider than four rows, or fewer than three items,
 // is not a list.
 
-var areaHeaderRe = lazyregexp.New(`(?i)\b(?:AREA|POVR[SŠ]INA|FL[ÄA]CHE|SUPERFICIE|OPPERVLAKTE|POWIERZCHNIA|PLOCHA|SQUARE\s+FOOTAGE)\s*[\[(]\s*(M2|M²|SQ\.?\s*M|SF|SQ\.?\s*FT|FT2|FT²)\s*[\])]\s*$`)
+var areaHeaderRe = textmatch.MustCompile(`(?i)\b(?:AREA|POVR[SŠ]INA|FL[ÄA]CHE|SUPERFICIE|OPPERVLAKTE|POWIERZCHNIA|PLOCHA|SQUARE\s+FOOTAGE)\s*[\[(]\s*(M2|M²|SQ\.?\s*M|SF|SQ\.?\s*FT|FT2|FT²)\s*[\])]\s*$`)
 
 // areaList is one list: its header, items and total.
 type areaList struct {

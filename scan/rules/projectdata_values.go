@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
-	"planreview/lazyregexp"
 	"planreview/scan/units"
+	"planreview/textmatch"
 	"strconv"
 	"strings"
 )
@@ -27,15 +27,15 @@ const sqFtPerSqM = 10.7639104
 var (
 	// areaValueRe: a number and an area unit, nothing else but a note in
 	// brackets: "2,450 SF", "66.28M2", "109sqm", "143,39 m²", "1177.33FT2".
-	areaValueRe = lazyregexp.New(`(?i)^(\d[\d,.' ]*\d|\d)\s*(SQ\.?\s*FT\.?|SQ\.?\s*FEET|SQUARE\s+FEET|SQUARE\s+FOOT|S\.\s?F\.?|SF|SQFT|FT2|FT²|FT\^2|M2|M²|M\^2|SQ\.?\s*M\.?|SQM|SQ\.?\s*METRES?|SQ\.?\s*METERS?|SQUARE\s+MET(?:RE|ER)S?)(?:\s*\([^)]*\))?\.?$`)
+	areaValueRe = textmatch.MustCompile(`(?i)^(\d[\d,.' ]*\d|\d)\s*(SQ\.?\s*FT\.?|SQ\.?\s*FEET|SQUARE\s+FEET|SQUARE\s+FOOT|S\.\s?F\.?|SF|SQFT|FT2|FT²|FT\^2|M2|M²|M\^2|SQ\.?\s*M\.?|SQM|SQ\.?\s*METRES?|SQ\.?\s*METERS?|SQUARE\s+MET(?:RE|ER)S?)(?:\s*\([^)]*\))?\.?$`)
 	// storiesValueRe: "2", "2 STORIES", "TWO (2)", "1 STOREY ABOVE GRADE".
-	storiesValueRe = lazyregexp.New(`(?i)^(\d{1,3}|ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN)(?:\s*\(\s*\d{1,3}\s*\))?(?:\s*-?\s*(?:STOR(?:Y|IES|EY|EYS)|LEVELS?|FLOORS?))?(?:\s+ABOVE\s+(?:GRADE|GROUND))?\.?$`)
+	storiesValueRe = textmatch.MustCompile(`(?i)^(\d{1,3}|ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN)(?:\s*\(\s*\d{1,3}\s*\))?(?:\s*-?\s*(?:STOR(?:Y|IES|EY|EYS)|LEVELS?|FLOORS?))?(?:\s+ABOVE\s+(?:GRADE|GROUND))?\.?$`)
 	// heightValueRe: one length and at most a note on its datum:
 	// "24'-6\"", "7.5 M", "7500 MM", "35 FT ABOVE GRADE PLANE".
-	heightValueRe = lazyregexp.New(`(?i)^(` + units.LengthPattern + `)(?:\s*\([^)]*\)|\s+(?:ABOVE|FROM|TO)\s+[A-Z .]+|\s+A\.?F\.?F\.?|\s+AVG\.?|\s+AVERAGE)?\.?$`)
+	heightValueRe = textmatch.MustCompile(`(?i)^(` + units.LengthPattern + `)(?:\s*\([^)]*\)|\s+(?:ABOVE|FROM|TO)\s+[A-Z .]+|\s+A\.?F\.?F\.?|\s+AVG\.?|\s+AVERAGE)?\.?$`)
 	// percentValueRe: a lot coverage "17.43%", "45 %".
-	percentValueRe  = lazyregexp.New(`^(\d{1,3}(?:[.,]\d+)?)\s?%$`)
-	printedNumberRe = lazyregexp.New(`\d+(?:\.\d+)?`)
+	percentValueRe  = textmatch.MustCompile(`^(\d{1,3}(?:[.,]\d+)?)\s?%$`)
+	printedNumberRe = textmatch.MustCompile(`\d+(?:\.\d+)?`)
 	wordNumbers     = map[string]int{"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9, "TEN": 10}
 )
 

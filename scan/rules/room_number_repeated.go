@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // A room tag on a plan: the room's name on one line and its number alone
@@ -20,11 +20,11 @@ import (
 // roomNumberRe is a room number printed alone: three or four digits and an
 // optional letter ("2042", "104A"). Dimensions, elevations and levels have
 // units, signs or separators, so never match.
-var roomNumberRe = lazyregexp.New(`^[0-9]{3,4}[A-Z]?$`)
+var roomNumberRe = textmatch.MustCompile(`^[0-9]{3,4}[A-Z]?$`)
 
 // roomNameWordRe is a word of a room's name: letters, with an apostrophe or
 // full stop ("MEN'S", "RM.").
-var roomNameWordRe = lazyregexp.New(`^[A-Z][A-Z'.]*$`)
+var roomNameWordRe = textmatch.MustCompile(`^[A-Z][A-Z'.]*$`)
 
 // roomGenericWords do not tell one room from another: "HC BATH RM." and
 // "BATH ROOM" name the same kind of room.

@@ -4,19 +4,19 @@ import (
 	"fmt"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
+	"planreview/textmatch"
 )
 
 // A revision or issue table is blank until the set is revised; a notes
 // column is blank by design.
 var (
-	revisionHeaderRe = lazyregexp.New(`(?i)\b(?:REV(?:ISION)?S?|ISSUES?|DATE|DESCRIPTION|BY|APPROVED|CHK'?D|NO\.?)\b`)
-	remarksHeaderRe  = lazyregexp.New(`(?i)\b(?:REMARKS?|COMMENTS?|NOTES?)\b`)
+	revisionHeaderRe = textmatch.MustCompile(`(?i)\b(?:REV(?:ISION)?S?|ISSUES?|DATE|DESCRIPTION|BY|APPROVED|CHK'?D|NO\.?)\b`)
+	remarksHeaderRe  = textmatch.MustCompile(`(?i)\b(?:REMARKS?|COMMENTS?|NOTES?)\b`)
 	// A table with a column for whoever installs, inspects or signs is a
 	// form filled in the field (an installation certificate, a special
 	// inspection log): its blanks are for them, not the designer's.
-	fieldFormHeaderRe = lazyregexp.New(`(?i)\b(?:INSTALLER|INSPECTOR|INSPECTED|INITIALS?|SIGNATURE|SIGNED|VERIFIED|PASS\s*(?:/|OR)\s*FAIL|COMPLETED)\b`)
+	fieldFormHeaderRe = textmatch.MustCompile(`(?i)\b(?:INSTALLER|INSPECTOR|INSPECTED|INITIALS?|SIGNATURE|SIGNED|VERIFIED|PASS\s*(?:/|OR)\s*FAIL|COMPLETED)\b`)
 )
 
 // checkEmptySchedule reports a ruled schedule whose rows name their items

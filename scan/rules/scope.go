@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // Scope classes of one file: what the review may say about it.
@@ -59,11 +59,11 @@ type FileScope struct {
 // NEC", "5th Edition (2014) FBC", "IBC 2021", "2022 California Building
 // Code").
 var (
-	usFamilyRe  = lazyregexp.New(`(?i)\b(IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|NEC|FBC|CBC|CRC|CEC|CPC|CMC|CFC|OBC|UBC|NFPA\s*\d+[A-Z]?)\b|\b(INTERNATIONAL|CALIFORNIA|FLORIDA)\s+(BUILDING|RESIDENTIAL)\s+CODE\b`)
-	editionRe   = lazyregexp.New(`\b((?:19|20)\d{2})\b`)
-	usStateZIP  = lazyregexp.New(`\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s+\d{5}(?:-\d{4})?\b`)
-	countryRe   = lazyregexp.New(`country:([a-z]{2})`)
-	foreignAuth = lazyregexp.New(`(?i)\b(?:JKR|JABATAN\s+KERJA\s+RAYA|POLITECNICO|BUILDING\s+RULES\s+CONSENT|COMUNE|STADT|GEMEINDE|OBČINA)\b`)
+	usFamilyRe  = textmatch.MustCompile(`(?i)\b(IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|NEC|FBC|CBC|CRC|CEC|CPC|CMC|CFC|OBC|UBC|NFPA\s*\d+[A-Z]?)\b|\b(INTERNATIONAL|CALIFORNIA|FLORIDA)\s+(BUILDING|RESIDENTIAL)\s+CODE\b`)
+	editionRe   = textmatch.MustCompile(`\b((?:19|20)\d{2})\b`)
+	usStateZIP  = textmatch.MustCompile(`\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s+\d{5}(?:-\d{4})?\b`)
+	countryRe   = textmatch.MustCompile(`country:([a-z]{2})`)
+	foreignAuth = textmatch.MustCompile(`(?i)\b(?:JKR|JABATAN\s+KERJA\s+RAYA|POLITECNICO|BUILDING\s+RULES\s+CONSENT|COMUNE|STADT|GEMEINDE|OBČINA)\b`)
 )
 
 // spelledFamily maps a spelled-out state or model code name to its
@@ -90,7 +90,7 @@ func buildingFamily(family string) bool {
 
 // stateBuildingCodeRe is another state's own building or residential code
 // by name ("INDIANA BUILDING CODE", "OREGON RESIDENTIAL SPECIALTY CODE").
-var stateBuildingCodeRe = lazyregexp.New(`(?i)\b(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE\b`)
+var stateBuildingCodeRe = textmatch.MustCompile(`(?i)\b(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE\b`)
 
 // governsBuilding reports whether a stated code governs a building as a
 // whole: a model or state building code, not a trade code.

@@ -4,20 +4,20 @@ import (
 	"strings"
 	"unicode"
 
-	"planreview/lazyregexp"
 	"planreview/scan/model"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // The sheet index read against the set's titles: titles compared across
 // their spellings, so that an index row contradicts a title block only
 // when their words differ, not their abbreviations.
 var (
-	titleWordRe = lazyregexp.New(`[\pL\pN]+(?:\.[\pN]+)?`)
-	hasLetterRe = lazyregexp.New(`\pL{2,}`)
+	titleWordRe = textmatch.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
+	hasLetterRe = textmatch.MustCompile(`\pL{2,}`)
 	// An explicit title caption: "Drawing Name:", "SHEET TITLE", "TITLE:".
 	// A bare "Title" may be a row of the index itself.
-	titleCaptionRe = lazyregexp.New(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
+	titleCaptionRe = textmatch.MustCompile(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
 )
 
 // titleTokens are a title's words for comparison: upper case, without
@@ -43,7 +43,7 @@ type titleTerm struct {
 }
 
 var (
-	titleTermRe = lazyregexp.New(`[\pL\pN]+(?:\.[\pN]+)?(\.)?`)
+	titleTermRe = textmatch.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?(\.)?`)
 	ordinals    = map[string]string{"1ST": "FIRST", "2ND": "SECOND", "3RD": "THIRD", "4TH": "FOURTH", "5TH": "FIFTH", "6TH": "SIXTH"}
 )
 

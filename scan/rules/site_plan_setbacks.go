@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/layout"
 	"planreview/scan/sheets"
+	"planreview/textmatch"
 )
 
 // A site plan that gives no distance from the building to any lot line.
@@ -37,29 +37,29 @@ import (
 // in full is "could not read", in the file's coverage finding.
 
 var (
-	sitePlanTitleRe   = lazyregexp.New(`(?i)\b(?:SITE|PLOT)\s+PLAN\b`)
-	sitePlanCaptionRe = lazyregexp.New(`(?i)^(?:\d{1,2}\s+)?(?:(?:PROPOSED|EXISTING|ARCHITECTURAL|OVERALL|NEW)\s+)?(?:SITE|PLOT)\s+PLAN[,.:]?$`)
+	sitePlanTitleRe   = textmatch.MustCompile(`(?i)\b(?:SITE|PLOT)\s+PLAN\b`)
+	sitePlanCaptionRe = textmatch.MustCompile(`(?i)^(?:\d{1,2}\s+)?(?:(?:PROPOSED|EXISTING|ARCHITECTURAL|OVERALL|NEW)\s+)?(?:SITE|PLOT)\s+PLAN[,.:]?$`)
 	// notSitePlanRe: plans of the site that are not the building's site
 	// plan (their own sheets in a civil or landscape set), and parts of
 	// one.
-	notSitePlanRe = lazyregexp.New(`(?i)\b(?:UTILITY|UTILITIES|GRADING|DRAINAGE|LANDSCAPE|PLANTING|EROSION|DEMOLITION|DEMO|LIGHTING|PHOTOMETRIC|ELECTRICAL|IRRIGATION|STAGING|LOGISTICS|KEY|ENLARGED|PARTIAL|FIRE|STORM|SEWER|PAVING|STRIPING|VICINITY|LOCATION)\b`)
+	notSitePlanRe = textmatch.MustCompile(`(?i)\b(?:UTILITY|UTILITIES|GRADING|DRAINAGE|LANDSCAPE|PLANTING|EROSION|DEMOLITION|DEMO|LIGHTING|PHOTOMETRIC|ELECTRICAL|IRRIGATION|STAGING|LOGISTICS|KEY|ENLARGED|PARTIAL|FIRE|STORM|SEWER|PAVING|STRIPING|VICINITY|LOCATION)\b`)
 	// otherViewRe: a caption of another drawing on the sheet, whose
 	// dimensions the site plan's cannot be told apart from.
-	otherViewRe = lazyregexp.New(`(?i)^(?:\d{1,2}\s+)?(?:[A-Z0-9]+\s+){0,3}(?:FLOOR|ROOF|FOUNDATION|FRAMING|CEILING)\s+PLAN[,.]?$|^(?:\d{1,2}\s+)?(?:[A-Z]+\s+){0,2}(?:ELEVATION|SECTION)S?[,.]?$`)
+	otherViewRe = textmatch.MustCompile(`(?i)^(?:\d{1,2}\s+)?(?:[A-Z0-9]+\s+){0,3}(?:FLOOR|ROOF|FOUNDATION|FRAMING|CEILING)\s+PLAN[,.]?$|^(?:\d{1,2}\s+)?(?:[A-Z]+\s+){0,2}(?:ELEVATION|SECTION)S?[,.]?$`)
 	// setbackWordRe: the page names a distance to a line (a setback, a
 	// yard, "TO P.L."): the site plan gives distances, labelled.
-	setbackWordRe = lazyregexp.New(`(?i)\bSET\s*-?\s*BACKS?\b|\bYARD\b|\b(?:TO|FROM)\s+(?:THE\s+)?(?:P\.?\s?L\.?|PROP(?:ERTY|\.)?\s+LINE|LOT\s+LINE|R\.?O\.?W\.?)(?:\W|$)|\bP\.?L\.?\s+TO\b`)
+	setbackWordRe = textmatch.MustCompile(`(?i)\bSET\s*-?\s*BACKS?\b|\bYARD\b|\b(?:TO|FROM)\s+(?:THE\s+)?(?:P\.?\s?L\.?|PROP(?:ERTY|\.)?\s+LINE|LOT\s+LINE|R\.?O\.?W\.?)(?:\W|$)|\bP\.?L\.?\s+TO\b`)
 	// A bearing: N 89°59'00" E.
 	bearingPattern = `[NS]\s*\d{1,3}\s*°\s*(?:\d{1,2}\s*['’]\s*)?(?:\d{1,2}(?:\.\d+)?\s*(?:"|”|'')\s*)?[EW]`
 	// A length in feet: 123'-10", 62'-9 3/4", 120.50', 63'-5 ".
 	feetPattern = `(\d{1,4}(?:\.\d{1,2})?)\s*['’]\s*(?:-\s*)?(?:(\d{1,2})(?:\s+\d{1,2}/\d{1,2}|\s*[¼½¾⅛⅜⅝⅞])?\s*(?:"|”|'')?)?`
 	// lengthInTextRe: a length in feet anywhere in a text; scaleStatementRe:
 	// a scale ("SCALE: 1/4\" = 1'-0\"", "1\" = 20'").
-	lengthInTextRe   = lazyregexp.New(`(?i)\d\s*['’]|\b\d+(?:\.\d+)?\s*(?:FT|FEET)\b`)
-	scaleStatementRe = lazyregexp.New(`(?i)\bSCALE\b|=`)
+	lengthInTextRe   = textmatch.MustCompile(`(?i)\d\s*['’]|\b\d+(?:\.\d+)?\s*(?:FT|FEET)\b`)
+	scaleStatementRe = textmatch.MustCompile(`(?i)\bSCALE\b|=`)
 	// bareDimensionRe: a text that is a length alone, a bearing on either
 	// side of it.
-	bareDimensionRe = lazyregexp.New(`^\s*(` + bearingPattern + `\s*)?` + feetPattern + `\s*(` + bearingPattern + `)?\s*$`)
+	bareDimensionRe = textmatch.MustCompile(`^\s*(` + bearingPattern + `\s*)?` + feetPattern + `\s*(` + bearingPattern + `)?\s*$`)
 )
 
 // siteDimension is one length printed on a site plan.

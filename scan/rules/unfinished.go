@@ -2,7 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 	"strings"
 )
 
@@ -25,16 +25,16 @@ var (
 	tbdRe = lineSet.MustCompile(`(?i)\b(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|CONFIRMED|DECIDED|ADVISED|SPECIFIED))\b|\bTO\s+LATER\s+DETAIL\b|\bDETAILS?\s+TO\s+FOLLOW\b`)
 	// "CABINET HARDWARE: TBD BY OWNER": finishes and furnishings the
 	// owner selects; no code or construction requirement waits on them.
-	ownerRe = lazyregexp.New(`(?i)\bOWNER'?S?\b`)
+	ownerRe = textmatch.MustCompile(`(?i)\bOWNER'?S?\b`)
 	// A colour waits on nobody's code: "PAINT COLOR TBD" is a selection
 	// whoever makes it.
-	colourTBDRe      = lazyregexp.New(`(?i)\b(?:COLOU?RS?|STAIN)\b`)
-	ownerSelectionRe = lazyregexp.New(`(?i)\b(?:HARDWARE|COLOU?RS?|PAINT|FINISH(?:ES)?|TILES?|CARPET|CABINET(?:S|RY)?|COUNTER\s*TOPS?|APPLIANCES?|FURNITURE|FURNISHINGS|ACCESSORIES|WALL\s*PAPER|STAIN|BACKSPLASH|PLUMBING\s+FIXTURE\s+MODELS?|LIGHT\s+FIXTURE\s+(?:MODELS?|SELECTIONS?))\b`)
+	colourTBDRe      = textmatch.MustCompile(`(?i)\b(?:COLOU?RS?|STAIN)\b`)
+	ownerSelectionRe = textmatch.MustCompile(`(?i)\b(?:HARDWARE|COLOU?RS?|PAINT|FINISH(?:ES)?|TILES?|CARPET|CABINET(?:S|RY)?|COUNTER\s*TOPS?|APPLIANCES?|FURNITURE|FURNISHINGS|ACCESSORIES|WALL\s*PAPER|STAIN|BACKSPLASH|PLUMBING\s+FIXTURE\s+MODELS?|LIGHT\s+FIXTURE\s+(?:MODELS?|SELECTIONS?))\b`)
 	// "GENERAL CONTRACTOR: TBD", "SPECIAL INSPECTOR: TO BE DETERMINED": a
 	// party hired after the permit (a contractor bids on the permitted
 	// set), named on the permit application, not in the drawings; no
 	// construction information waits on it.
-	partyTBDRe = lazyregexp.New(`(?i)^\s*(?:(?:GENERAL|PRIME|ELECTRICAL|MECHANICAL|PLUMBING|ROOFING|FRAMING|FIRE\s+(?:SPRINKLER|ALARM)|SOLAR|PV)\s+)?(?:CONTRACTOR|BUILDER|SUB-?CONTRACTOR|INSTALLER|SPECIAL\s+INSPECTOR|INSPECTION\s+AGENCY|TESTING\s+(?:AGENCY|LAB(?:ORATORY)?)|LENDER)(?:'S)?(?:\s+(?:NAME|LICENSE(?:\s+NO\.?)?|LIC\.?\s*#?))?\s*[:\-–]?\s*(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|SELECTED|ADVISED|CONFIRMED))\.?\s*$`)
+	partyTBDRe = textmatch.MustCompile(`(?i)^\s*(?:(?:GENERAL|PRIME|ELECTRICAL|MECHANICAL|PLUMBING|ROOFING|FRAMING|FIRE\s+(?:SPRINKLER|ALARM)|SOLAR|PV)\s+)?(?:CONTRACTOR|BUILDER|SUB-?CONTRACTOR|INSTALLER|SPECIAL\s+INSPECTOR|INSPECTION\s+AGENCY|TESTING\s+(?:AGENCY|LAB(?:ORATORY)?)|LENDER)(?:'S)?(?:\s+(?:NAME|LICENSE(?:\s+NO\.?)?|LIC\.?\s*#?))?\s*[:\-–]?\s*(?:TBD|T\.B\.D\.?|TO\s+BE\s+(?:DETERMINED|SELECTED|ADVISED|CONFIRMED))\.?\s*$`)
 	// "PROVIDE ____ LF OF BLOCKING": a blank inside a sentence. A blank at
 	// the end of a line or after a label ("INSPECTOR: ______", "APPROVED
 	// BY ______") is a fill-in line of a form meant for the field.
@@ -47,14 +47,14 @@ var (
 	// VERIFY ALL JOB SITE CONDITIONS AND RELATED DIMENSIONS".
 	// So is checking a product against its maker's data: "VERIFY ROUGH
 	// OPENING W/ WINDOW MFR.".
-	verifyStandingRe = lazyregexp.New(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b|(?:\bW/|\bWITH)\s*(?:THE\s+)?(?:[A-Z]+\s+)?(?:MFR|MANUF|MANUFACTURER|SUPPLIER|VENDOR|FABRICATOR)S?\b`)
+	verifyStandingRe = textmatch.MustCompile(`(?i)\b(?:ALL|EXISTING|CONDITIONS|DIMENSIONS?|PRIOR\s+TO|BEFORE|IN\s+(?:THE\s+)?FIELD|FIELD|SITE|CONTRACTOR|SHALL|SUBCONTRACTOR|G\.?C\.?)\b|(?:\bW/|\bWITH)\s*(?:THE\s+)?(?:[A-Z]+\s+)?(?:MFR|MANUF|MANUFACTURER|SUPPLIER|VENDOR|FABRICATOR)S?\b`)
 	// A coordination note: the step is confirming or coordinating with a
 	// named party ("TO BE CONFIRMED W/ OWNER", "VERIFY AND COORDINATE …
 	// WITH OWNER"), not a decision left open. Confirming a value against
 	// another quantity ("TO BE CONFIRMED WITH CIVIL PAVEMENT THICKNESS")
 	// still leaves it open.
-	coordinationRe = lazyregexp.New(`(?i)\b(?:CONFIRM(?:ED)?|COORDINATED?)\b(?:\s+\S+){0,8}?\s+(?:W/|WITH\b)\s*(?:THE\s+)?(?:OWNER|CLIENT|TENANT|USER|ARCHITECT|ENGINEER|DESIGNER|CONSULTANT|AHJ|UTILITY|OWNER'S\s+REP(?:RESENTATIVE)?)\b`)
-	verifyOwnerRe  = lazyregexp.New(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
+	coordinationRe = textmatch.MustCompile(`(?i)\b(?:CONFIRM(?:ED)?|COORDINATED?)\b(?:\s+\S+){0,8}?\s+(?:W/|WITH\b)\s*(?:THE\s+)?(?:OWNER|CLIENT|TENANT|USER|ARCHITECT|ENGINEER|DESIGNER|CONSULTANT|AHJ|UTILITY|OWNER'S\s+REP(?:RESENTATIVE)?)\b`)
+	verifyOwnerRe  = textmatch.MustCompile(`(?i)\b(?:VA|OWNER|ARCHITECT|ENGINEER|DESIGNER|CLIENT)\s+TO\s+VERIFY\b|\bWITH\s+(?:THE\s+)?(?:VA|OWNER|CLIENT)\b`)
 	// The tasks of a statement of special inspections ("VERIFY
 	// REINFORCEMENT", "VERIFY USE OF REQUIRED DESIGN MIX", IBC Table
 	// 1705.3) are what the inspector verifies, not what the designer owes.
@@ -64,7 +64,7 @@ var (
 // formFieldWordRe is the caption of a form's fill-in line: "Name - Title
 // ______ Signature ______ Date ______" has no colons, but its blanks follow
 // the field they are for.
-var formFieldWordRe = lazyregexp.New(`(?i)^(?:NAME|TITLE|SIGNATURE|SIGNED|DATE|PHONE|TEL|EMAIL|E-MAIL|LICENSE|LIC|NO|NUMBER|INITIALS|PRINT|BY|ADDRESS|COMPANY|FIRM|STAMP)$`)
+var formFieldWordRe = textmatch.MustCompile(`(?i)^(?:NAME|TITLE|SIGNATURE|SIGNED|DATE|PHONE|TEL|EMAIL|E-MAIL|LICENSE|LIC|NO|NUMBER|INITIALS|PRINT|BY|ADDRESS|COMPANY|FIRM|STAMP)$`)
 
 // formFieldBlank reports whether the blank after before is a form's
 // fill-in line: the word just before it names a field.

@@ -3,7 +3,7 @@ package rules
 import (
 	"strings"
 
-	"planreview/lazyregexp"
+	"planreview/textmatch"
 )
 
 // Template marks: what a master template (office standard notes, a
@@ -22,8 +22,8 @@ var (
 	// without it) or tells the editor what to do. A bracketed remark of
 	// the drawing ("[BY OTHERS]", "[NOT IN CONTRACT]", "[ON/OFF]") is
 	// neither.
-	templateConnectiveRe = lazyregexp.New(`^(?:AND|OR|AND/OR)\b|\b(?:AND|OR|AND/OR)$`)
-	templateEditorRe     = lazyregexp.New(`\b(?:BLANKS?|INSERT|SPECIFY|EDIT|DELETE|SELECT\s+ONE|OPTIONS?|(?:DESIGN|PROJECT|JOB)\s+SPECIFIC)\b`)
+	templateConnectiveRe = textmatch.MustCompile(`^(?:AND|OR|AND/OR)\b|\b(?:AND|OR|AND/OR)$`)
+	templateEditorRe     = textmatch.MustCompile(`\b(?:BLANKS?|INSERT|SPECIFY|EDIT|DELETE|SELECT\s+ONE|OPTIONS?|(?:DESIGN|PROJECT|JOB)\s+SPECIFIC)\b`)
 )
 
 // templateMark finds a template mark on line li of the page: where it is

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"planreview/scan/pdftext"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // Document types, as `inspect --sheets` names them.

@@ -9,7 +9,7 @@ import (
 
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // Text layer values of a page.

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/pdftext"
+	"planreview/textmatch"
 )
 
 // Words of a revision table's header row, in the languages of captionTable.
@@ -124,9 +124,9 @@ func revisionDescription(row, date string) string {
 	return out
 }
 
-var digitsRe = lazyregexp.New(`\d+`)
+var digitsRe = textmatch.MustCompile(`\d+`)
 
-var initialsRe = lazyregexp.New(`^(?:[A-Z]\.){1,3}[A-Z]?\.?$`)
+var initialsRe = textmatch.MustCompile(`^(?:[A-Z]\.){1,3}[A-Z]?\.?$`)
 
 var dashes = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2212", "-")
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"planreview/scan/pdftext"
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // Sheet types, as the partner contract names them.

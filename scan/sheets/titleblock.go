@@ -4,8 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/scan/pdftext"
+	"planreview/textmatch"
 )
 
 // Field kinds of a title block, as FieldKind values.
@@ -121,7 +121,7 @@ var captionsByFirst = func() map[string][]int {
 // captions only with a colon or alone in their textRun with their value.
 // titleWordValueRe is the word after a bare TITLE that makes it part of
 // a title ("TITLE 24", "TITLE SHEET") rather than a caption.
-var titleWordValueRe = lazyregexp.New(`^(?:\d+|SHEET|PAGE)$`)
+var titleWordValueRe = textmatch.MustCompile(`^(?:\d+|SHEET|PAGE)$`)
 
 var ambiguousCaptions = map[string]bool{"DRAWING": true, "SHEET": true, "DATA": true,
 	"ISSUE": true, "INDEX": true, "TITLE": true, "PROJECT": true, "STAGE": true, "TIME": true,

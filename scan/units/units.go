@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"planreview/scan/textmatch"
+	"planreview/textmatch"
 )
 
 // Quantity kinds.

@@ -17,9 +17,9 @@ import (
 	"sort"
 	"strings"
 
-	"planreview/lazyregexp"
 	"planreview/store"
 	"planreview/store/durable"
+	"planreview/textmatch"
 )
 
 // ErrNotEmpty means the restore target already holds something.
@@ -41,7 +41,7 @@ const maxManifestBytes = 512 << 20
 
 // validEntry is every name a backup writes. Anything else (absolute paths,
 // "..", links, devices) is refused before a byte is written.
-var validEntry = lazyregexp.New(`^(planreview\.db|signing\.key|manifest\.json|files/[A-Za-z0-9_-]{1,100}/([0-9a-f]{64}\.pdf|marked-up\.pdf))$`)
+var validEntry = textmatch.MustCompile(`^(planreview\.db|signing\.key|manifest\.json|files/[A-Za-z0-9_-]{1,100}/([0-9a-f]{64}\.pdf|marked-up\.pdf))$`)
 
 // Restore unpacks an archive (plain or gzip-compressed tar) into dir, which
 // must be empty or absent. Entries land in a hidden staging folder inside

@@ -219,6 +219,33 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.compiled().FindAllStringSubmatchIndex(s, n)
 }
 
+func (r *Regexp) Match(b []byte) bool {
+	return r.mayMatch(string(b)) && r.compiled().Match(b)
+}
+
+// ReplaceAllString and its kin return src itself when no match can occur:
+// a pattern with a required literal never matches the empty string.
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	if !r.mayMatch(src) {
+		return src
+	}
+	return r.compiled().ReplaceAllString(src, repl)
+}
+
+func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
+	if !r.mayMatch(src) {
+		return src
+	}
+	return r.compiled().ReplaceAllLiteralString(src, repl)
+}
+
+func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	if !r.mayMatch(src) {
+		return src
+	}
+	return r.compiled().ReplaceAllStringFunc(src, repl)
+}
+
 // required returns literals one of which every match of re contains, or
 // nil when it cannot tell. Only ASCII literals are used, compared ignoring
 // case, which keeps the condition necessary for both case-sensitive and

@@ -44,7 +44,7 @@ func TestSameMatchesAsRegexp(t *testing.T) {
 	}
 	lines := []string{"", "14 RISERS @ 7 3/4\"", "14 risers @ 7-3/4 IN", "HEAD ROOM 6'-8\"", "HEADROOM", "SCALE: 1/4\" = 1'-0\"",
 		"AS NOTED", "N.T.S.", "A-101", "sheet a1.1", "SKID", "\u212aILN SKID", "CLAS\u017f", "2021 IBC", "ibc", "r\u00e9sum\u00e9 RISER"}
-	if data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "README.md")); err == nil {
+	if data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "README.md")); err == nil {
 		lines = append(lines, strings.Split(string(data), "\n")...)
 	}
 	for _, expr := range exprs {
@@ -54,8 +54,13 @@ func TestSameMatchesAsRegexp(t *testing.T) {
 				t.Errorf("%s on %q: %v, want %v", expr, s, got, want)
 			}
 			if fast.MatchString(s) != plain.MatchString(s) || !slices.Equal(fast.FindStringIndex(s), plain.FindStringIndex(s)) ||
-				fast.FindString(s) != plain.FindString(s) {
-				t.Errorf("%s on %q: MatchString/FindStringIndex/FindString differ", expr, s)
+				fast.FindString(s) != plain.FindString(s) || fast.Match([]byte(s)) != plain.Match([]byte(s)) {
+				t.Errorf("%s on %q: MatchString/FindStringIndex/FindString/Match differ", expr, s)
+			}
+			if fast.ReplaceAllString(s, "<$1>") != plain.ReplaceAllString(s, "<$1>") ||
+				fast.ReplaceAllLiteralString(s, "$1") != plain.ReplaceAllLiteralString(s, "$1") ||
+				fast.ReplaceAllStringFunc(s, strings.ToLower) != plain.ReplaceAllStringFunc(s, strings.ToLower) {
+				t.Errorf("%s on %q: a ReplaceAll method differs", expr, s)
 			}
 		}
 	}
@@ -73,6 +78,9 @@ func FuzzSameMatchesAsRegexp(f *testing.F) {
 		fast := MustCompile(expr)
 		if got, want := fast.FindAllStringSubmatchIndex(s, -1), plain.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
 			t.Fatalf("%q on %q: %v, want %v (required %q)", expr, s, got, want, fast.Required())
+		}
+		if got, want := fast.ReplaceAllString(s, "<$0>"), plain.ReplaceAllString(s, "<$0>"); got != want {
+			t.Fatalf("%q on %q: replaced %q, want %q", expr, s, got, want)
 		}
 	})
 }
