@@ -85,6 +85,7 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 		return scan.Result{}, fmt.Errorf("codes.adopted: %w", err)
 	}
 	pipeline.Budgets = cfg.Scan.Budgets.PDFBudgets()
+	pipeline.NoChatIndex = true
 	if _, err := os.Stat(path); err != nil {
 		return scan.Result{}, err
 	}

@@ -145,6 +145,10 @@ type Pipeline struct {
 	Model            *chat.Model
 	ModelConcurrency int
 	Log              *slog.Logger
+	// NoChatIndex: the caller keeps only the findings (the review
+	// command), so the chat index, which only serve's chat reads, is not
+	// built and Result.ChatIndex stays nil.
+	NoChatIndex bool
 	// PageImage, when set (model.vision), renders a page (1-based) of the
 	// PDF at path as PNG for the model review pass.
 	PageImage func(ctx context.Context, path string, page int) ([]byte, error)
@@ -345,12 +349,14 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 
 	// Chat reads no PDF: what it searches is indexed now, from the words
 	// and models already in memory.
-	progress.Stage(store.StageIndexing)
-	if res.ChatIndex, err = indexForChat(ctx, res, classified.Models(), classified.Facts()); err != nil {
-		return Result{}, err
-	}
-	if err := p.checkSetHeap(res.Files); err != nil {
-		return Result{}, err
+	if !p.NoChatIndex {
+		progress.Stage(store.StageIndexing)
+		if res.ChatIndex, err = indexForChat(ctx, res, classified.Models(), classified.Facts()); err != nil {
+			return Result{}, err
+		}
+		if err := p.checkSetHeap(res.Files); err != nil {
+			return Result{}, err
+		}
 	}
 	res.Sheets = roundSheets(res.Files)
 	// The layouts served the checks, the index and the round's sheets;
