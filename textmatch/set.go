@@ -67,6 +67,13 @@ func (s *Set) MustCompile(expr string) *Regexp {
 	return r
 }
 
+// MustCompileFunc is MustCompileFunc for a member of s.
+func (s *Set) MustCompileFunc(expr func() string) *Regexp {
+	r := MustCompileFunc(expr)
+	s.add(r)
+	return r
+}
+
 func (s *Set) add(r *Regexp) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

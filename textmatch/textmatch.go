@@ -31,7 +31,7 @@ import (
 // `version`) some 25 ms. A test binary parses them as they are declared, so
 // a bad pattern still fails its package's tests at once.
 type Regexp struct {
-	expr     string
+	expr     func() string // the expression, built once on first use
 	compiled func() *regexp.Regexp
 	// parsed holds what the parse gives (nil until then); parseErr is
 	// MustCompile's panic for a bad expression, raised on first use.
@@ -69,13 +69,14 @@ func Compile(expr string) (*Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newRegexp(expr)
+	r := newRegexp(func() string { return expr })
 	r.parsed.Store(p)
 	return r, nil
 }
 
-func newRegexp(expr string) *Regexp {
-	return &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+func newRegexp(expr func() string) *Regexp {
+	expr = sync.OnceValue(expr)
+	return &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr()) })}
 }
 
 func parseExpr(expr string) (*parse, error) {
@@ -104,7 +105,7 @@ func (r *Regexp) parse() *parse {
 	if p := r.parsed.Load(); p != nil {
 		return p
 	}
-	p, err := parseExpr(r.expr)
+	p, err := parseExpr(r.expr())
 	if err != nil {
 		panic("textmatch: " + err.Error())
 	}
@@ -118,6 +119,14 @@ func (r *Regexp) parse() *parse {
 // MustCompile is Compile that panics on a bad expression, for patterns
 // written in the source. The expression is parsed on first use.
 func MustCompile(expr string) *Regexp {
+	return MustCompileFunc(func() string { return expr })
+}
+
+// MustCompileFunc is MustCompile for an expression built from data that
+// is itself loaded on first use (the adoption table's code names): expr
+// runs once, when the pattern is first used, so declaring the pattern
+// costs a command that never uses it nothing.
+func MustCompileFunc(expr func() string) *Regexp {
 	r := newRegexp(expr)
 	if inTest {
 		r.parse()
@@ -127,7 +136,7 @@ func MustCompile(expr string) *Regexp {
 
 func (r *Regexp) Regexp() *regexp.Regexp { return r.compiled() }
 
-func (r *Regexp) String() string { return r.expr }
+func (r *Regexp) String() string { return r.expr() }
 
 // SubexpNames is regexp's, read from the parsed expression without
 // compiling it.

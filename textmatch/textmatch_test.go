@@ -97,3 +97,14 @@ func TestSubexpFromParseAsRegexp(t *testing.T) {
 		t.Error("a bad pattern compiled")
 	}
 }
+
+func TestMustCompileFuncBuildsTheExpressionOnce(t *testing.T) {
+	calls := 0
+	r := MustCompileFunc(func() string { calls++; return `(?i)\bRISERS?\b` })
+	if !r.MatchString("14 risers") || r.MatchString("riserless") || r.String() != `(?i)\bRISERS?\b` {
+		t.Error("a pattern built by a function does not match as its expression")
+	}
+	if calls != 1 {
+		t.Errorf("expression built %d times, want once", calls)
+	}
+}

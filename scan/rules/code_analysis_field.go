@@ -34,7 +34,7 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 // two-family dwellings and townhouses: the IRC and the adoption table's
 // codes based on it.
 func residentialCode(family string) bool {
-	return family == "IRC" || adoptions.ModelOf(family) == "IRC"
+	return family == "IRC" || adoptions().ModelOf(family) == "IRC"
 }
 
 // underResidentialCode reports whether the set is a dwelling under the

@@ -433,7 +433,7 @@ func TestStateCodesStated(t *testing.T) {
 	// Under a state's codes (as presumed from the plans), a stated earlier
 	// edition of them is not current; a state's codes named as a whole
 	// are not judged.
-	va, err := e.ForJurisdiction(Jurisdiction{Base: adoptions.Base, Adopted: []AdoptedCode{{Code: "VCC", Edition: "2021"}, {Code: "VRC", Edition: "2021"}}})
+	va, err := e.ForJurisdiction(Jurisdiction{Base: adoptions().Base, Adopted: []AdoptedCode{{Code: "VCC", Edition: "2021"}, {Code: "VRC", Edition: "2021"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

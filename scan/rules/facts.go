@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"planreview/scan/codebasis/adoption"
 	"planreview/scan/units"
@@ -50,8 +51,12 @@ var (
 		// them: "2022 CALIFORNIA BUILDING CODE", "FLORIDA BUILDING CODE -
 		// RESIDENTIAL, 8TH EDITION (2023)", "2021 VIRGINIA CONSTRUCTION
 		// CODE".
-		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<tname>` + tableNames + `)\b`),
-		lineSet.MustCompile(`(?i)\b(?P<tname>` + tableNames + `)\b[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
+		lineSet.MustCompileFunc(func() string {
+			return `(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<tname>` + tableNames() + `)\b`
+		}),
+		lineSet.MustCompileFunc(func() string {
+			return `(?i)\b(?P<tname>` + tableNames() + `)\b[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`
+		}),
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
 		// "INTERNATIONAL RESIDENTIAL CODE, 2021 EDITION", "INTERNATIONAL
 		// BUILDING CODE (2021)".
@@ -63,9 +68,9 @@ var (
 		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<other>(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?`),
 		// "INDIANA BUILDING CODE, 2014 EDITION", "OHIO BUILDING CODE (2017)".
 		lineSet.MustCompile(`(?i)\b(?P<other>(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
-		lineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies + `)\b`),
-		lineSet.MustCompile(`(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies + `)\b`),
-		lineSet.MustCompile(`(?i)\b(?P<fam>` + codeFamilies + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b`),
+		lineSet.MustCompileFunc(func() string { return `(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies() + `)\b` }),
+		lineSet.MustCompileFunc(func() string { return `(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies() + `)\b` }),
+		lineSet.MustCompileFunc(func() string { return `(?i)\b(?P<fam>` + codeFamilies() + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b` }),
 	}
 	constructionRe = lineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b|\bTYPE\s+(I{1,3}[AB]|IV(?:HT|[ABC])|V[AB])\s+CONSTRUCTION\b`)
 	sprinklerRe    = lineSet.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
@@ -88,24 +93,29 @@ const sprinklerUnknown = "UNKNOWN"
 // codes' and the adoption table's. Only the families of adopted packs (and
 // the table's codes based on them) are judged for edition; the others
 // still count as "a code edition is stated".
-var codeFamilies = `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|NFPA\s?\d{1,4}[A-Z]?` + orEmpty(tableAbbreviations)
+func codeFamilies() string {
+	_, abbreviations := tableForms()
+	return `IBC|IRC|IFC|IMC|IPC|IECC|IEBC|IFGC|IPMC|ISPSC|IgCC|NEC|NFPA\s?\d{1,4}[A-Z]?` + orEmpty(abbreviations)
+}
 
 // adoptions is the adoption table (scan/codebasis/adoption): the state and
 // city codes, the model codes they are based on, and the names plans print
 // for them. The rules read a code a sheet states by those names; nil when
-// the embedded table does not load (codebasis reports that error).
-var adoptions, _ = adoption.Load()
+// the embedded table does not load (codebasis reports that error). It is
+// parsed on first use: a command that reviews nothing does not pay for it.
+func adoptions() *adoption.Table {
+	t, _ := adoption.Load()
+	return t
+}
 
 // tableNames and tableAbbreviations are the table's printed forms as
 // alternations, longest first: names of several words (any run of spaces,
 // commas, colons or dashes between the words) and one-word abbreviations.
-var tableNames, tableAbbreviations = tableForms()
-
-func tableForms() (names, abbreviations string) {
-	if adoptions == nil {
+var tableForms = sync.OnceValues(func() (names, abbreviations string) {
+	if adoptions() == nil {
 		return neverMatches, ""
 	}
-	ns, as := adoptions.Forms()
+	ns, as := adoptions().Forms()
 	var alt []string
 	for _, n := range ns {
 		words := strings.Fields(n)
@@ -118,6 +128,11 @@ func tableForms() (names, abbreviations string) {
 		as[i] = regexp.QuoteMeta(a)
 	}
 	return strings.Join(alt, "|"), strings.Join(as, "|")
+})
+
+func tableNames() string {
+	names, _ := tableForms()
+	return names
 }
 
 // neverMatches is an expression no text matches.
@@ -133,7 +148,7 @@ func orEmpty(alt string) string {
 // tableNameRe finds a table name with or without an edition: a sheet that
 // names its state's code ("WASHINGTON STATE BUILDING CODE") places the
 // project in that state even where no edition is printed.
-var tableNameRe = lineSet.MustCompile(`(?i)\b(?:` + tableNames + `)\b`)
+var tableNameRe = lineSet.MustCompileFunc(func() string { return `(?i)\b(?:` + tableNames() + `)\b` })
 
 // otherStateNames are the states whose codes are read by name without an
 // adoption in the table: the statement still counts as a code and edition
@@ -222,7 +237,7 @@ func gatherFacts(pages []*pageView) setFacts {
 						return strings.ToUpper(strings.Join(strings.Fields(l.Text[m[2*i]:m[2*i+1]]), " "))
 					}
 					family := sub("fam")
-					if code, _, ok := adoptions.Printed(family); ok && code != "" {
+					if code, _, ok := adoptions().Printed(family); ok && code != "" {
 						family = code // "2018 VCC", an abbreviation of the table's
 					}
 					if name := sub("name"); name != "" {
@@ -232,7 +247,7 @@ func gatherFacts(pages []*pageView) setFacts {
 						// A name of a state's codes as a whole names no
 						// one code to judge: it states an edition and
 						// places the project (stateNames).
-						code, _, _ := adoptions.Printed(tname)
+						code, _, _ := adoptions().Printed(tname)
 						if code == "" {
 							f.stateEditions = append(f.stateEditions, hit{pv: pv, line: li, text: l.Text[m[0]:m[1]], extra: sub("ed")})
 							continue
@@ -251,7 +266,7 @@ func gatherFacts(pages []*pageView) setFacts {
 				}
 			}
 			find(tableNameRe, &f.stateNames, func(m []int) (hit, bool) {
-				code, jurisdiction, ok := adoptions.Printed(l.Text[m[0]:m[1]])
+				code, jurisdiction, ok := adoptions().Printed(l.Text[m[0]:m[1]])
 				return hit{group: code, extra: jurisdiction}, ok
 			})
 			find(constructionRe, &f.construction, func(m []int) (hit, bool) { return hit{}, true })

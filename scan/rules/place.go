@@ -38,7 +38,7 @@ func (c *Classified) Place() Place {
 	facts := c.allFacts()
 	named := map[string]bool{}
 	for _, h := range facts.codes {
-		sc := StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra, Jurisdiction: adoptions.JurisdictionOf(h.group)}
+		sc := StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra, Jurisdiction: adoptions().JurisdictionOf(h.group)}
 		if k := sc.Family + " " + sc.Edition; sc.Family != "" && !seen[k] {
 			seen[k] = true
 			named[sc.Jurisdiction] = true

@@ -84,7 +84,7 @@ func buildingFamily(family string) bool {
 	case "IBC", "IRC", "OBC", "UBC":
 		return true
 	}
-	m := adoptions.ModelOf(family)
+	m := adoptions().ModelOf(family)
 	return m == "IBC" || m == "IRC"
 }
 
