@@ -88,6 +88,12 @@ type Sheet struct {
 	quantities     []Quantity
 	quantitiesRead bool
 	references     *sheetReferences
+	marks          []Mark
+	marksRead      bool
+	roomTags       []RoomTag
+	roomTagsRead   bool
+	schedules      []Schedule
+	schedulesRead  bool
 }
 
 // Layout is the page's layout: the scan's, else analysed on first use

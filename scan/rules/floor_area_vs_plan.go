@@ -22,7 +22,7 @@ var (
 // existing, demolition or enlarged plans, titles naming two levels).
 func floorPlanLevel(pv *pageView) string {
 	title := pv.Ident.Title
-	if !pv.Readable || !planTitleRe.MatchString(title) || notFloorPlansRe.MatchString(title) || notPlanLevelRe.MatchString(title) {
+	if !pv.Readable || !pv.IsFloorPlan() || notPlanLevelRe.MatchString(title) {
 		return ""
 	}
 	ms := planLevelRe.FindAllStringSubmatch(title, -1)

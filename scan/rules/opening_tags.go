@@ -2,24 +2,13 @@ package rules
 
 import (
 	"sort"
-	"strings"
 
 	"planreview/scan/model"
-	"planreview/textmatch"
 )
 
-// Door and window tags against their schedules, both directions. A tag is
-// a label standing alone on its line (a tag bubble) shaped like a schedule
-// mark: letters then digits (AG01, W12, D3A). Numeric tags (101, 102A) are
-// not compared: room numbers, keynotes and grid lines share their shape.
-var (
-	markRe          = textmatch.MustCompile(`^[A-Z]{1,3}\d{1,3}[A-Z]?$`)
-	markPrefixRe    = textmatch.MustCompile(`^[A-Z]+`)
-	openingSchedRe  = textmatch.MustCompile(`(?i)\b(?:WINDOWS?|DOORS?|ALUMINIUM|ALUMINUM|GLAZING|OPENINGS?|FENESTRATION)\s+(?:AND\s+(?:DOORS?|WINDOWS?)\s+)?SCHEDULES?\b`)
-	scheduleWordRe  = textmatch.MustCompile(`(?i)\bSCHEDULES?\b`)
-	planTitleRe     = textmatch.MustCompile(`(?i)\bPLANS?\b`)
-	notFloorPlansRe = textmatch.MustCompile(`(?i)\b(?:SITE|ROOF|CEILING|RCP|ELECTRICAL|LIGHTING|POWER|PLUMBING|MECHANICAL|FOUNDATION|FOOTING|FRAMING|LANDSCAPE)\b`)
-)
+// Door and window tags against their schedules, both directions: the
+// schedules' marks and the floor plans' tags are the model's marks
+// (model.Sheet.Marks), less the set's sheet numbers.
 
 type tagHit struct {
 	pv    *pageView
@@ -27,35 +16,16 @@ type tagHit struct {
 	mark  string
 }
 
-// isOpeningSchedule reports whether the page is a door or window schedule.
-func (pv *pageView) isOpeningSchedule() bool {
-	if openingSchedRe.MatchString(pv.Ident.Title) {
-		return true
-	}
-	if !scheduleWordRe.MatchString(pv.Ident.Title) {
-		return false
-	}
-	for _, l := range pv.Lines {
-		if openingSchedRe.MatchString(l.Text) {
-			return true
-		}
-	}
-	return false
-}
+func (h tagHit) family() string { return model.Mark{Text: h.mark}.Family() }
 
-// standaloneMarks returns the page's lines that are a single mark-shaped
-// token, other than sheet numbers of the set.
-func (pv *pageView) standaloneMarks(sheetKeys map[string]*pageView) []tagHit {
+// marks returns the page's marks, other than sheet numbers of the set.
+func (pv *pageView) marks(sheetKeys map[string]*pageView) []tagHit {
 	var out []tagHit
-	for _, l := range pv.Lines {
-		t := strings.TrimSpace(l.Text)
-		if !markRe.MatchString(t) {
+	for _, m := range pv.Marks() {
+		if _, isSheet := sheetKeys[m.Text]; isSheet {
 			continue
 		}
-		if _, isSheet := sheetKeys[t]; isSheet {
-			continue
-		}
-		out = append(out, tagHit{pv: pv, words: l.Words, mark: t})
+		out = append(out, tagHit{pv: pv, words: m.Words, mark: m.Text})
 	}
 	return out
 }
@@ -69,23 +39,23 @@ func (rv *review) openingTags() (sched map[string][]tagHit, plans map[string][]t
 	sched, plans = map[string][]tagHit{}, map[string][]tagHit{}
 	shapes := map[string]string{} // family → fine shape of its marks
 	for _, pv := range rv.pages {
-		if !pv.Readable || !pv.isOpeningSchedule() {
+		if !pv.Readable || !pv.IsOpeningSchedule() {
 			continue
 		}
-		for _, h := range pv.standaloneMarks(present) {
+		for _, h := range pv.marks(present) {
 			sched[h.mark] = append(sched[h.mark], h)
-			shapes[markPrefixRe.FindString(h.mark)] = model.FineShape(h.mark)
+			shapes[h.family()] = model.FineShape(h.mark)
 		}
 	}
 	if len(sched) < 3 {
 		return nil, nil, false
 	}
 	for _, pv := range rv.pages {
-		if !pv.Readable || pv.isOpeningSchedule() || !planTitleRe.MatchString(pv.Ident.Title) || notFloorPlansRe.MatchString(pv.Ident.Title) {
+		if !pv.Readable || pv.IsOpeningSchedule() || !pv.IsFloorPlan() {
 			continue
 		}
-		for _, h := range pv.standaloneMarks(present) {
-			if s, fam := shapes[markPrefixRe.FindString(h.mark)]; fam && s == model.FineShape(h.mark) {
+		for _, h := range pv.marks(present) {
+			if s, fam := shapes[h.family()]; fam && s == model.FineShape(h.mark) {
 				plans[h.mark] = append(plans[h.mark], h)
 			}
 		}

@@ -447,17 +447,17 @@ func (rv *review) openingCoverage() map[int][]string {
 	var schedules []*pageView
 	marks := map[string]bool{}
 	for _, pv := range rv.pages {
-		if !pv.Readable || !pv.isOpeningSchedule() {
+		if !pv.Readable || !pv.IsOpeningSchedule() {
 			continue
 		}
 		schedules = append(schedules, pv)
-		for _, h := range pv.standaloneMarks(present) {
+		for _, h := range pv.marks(present) {
 			marks[h.mark] = true
 		}
 	}
 	var plans []*pageView
 	for _, pv := range rv.pages {
-		if pv.Readable && planTitleRe.MatchString(pv.Ident.Title) && !notFloorPlansRe.MatchString(pv.Ident.Title) && !pv.isOpeningSchedule() {
+		if pv.Readable && pv.IsFloorPlan() && !pv.IsOpeningSchedule() {
 			plans = append(plans, pv)
 		}
 	}
@@ -540,7 +540,7 @@ var openingScheduleHeadingRe = lineSet.MustCompile(`(?i)^\s*(?:EXTERIOR\s+|INTER
 // or window schedule although the page is not read as a schedule sheet.
 func (rv *review) namedOpeningSchedule() *pageView {
 	for _, pv := range rv.pages {
-		if !pv.Readable || pv.isOpeningSchedule() {
+		if !pv.Readable || pv.IsOpeningSchedule() {
 			continue
 		}
 		for li := range pv.Lines {

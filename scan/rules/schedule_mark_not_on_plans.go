@@ -12,10 +12,10 @@ func checkScheduleMarkNotOnPlans(rv *review, r *Rule) []observation {
 	present := rv.presentSheets()
 	elsewhere := map[string]bool{}
 	for _, pv := range rv.pages {
-		if !pv.Readable || pv.isOpeningSchedule() {
+		if !pv.Readable || pv.IsOpeningSchedule() {
 			continue
 		}
-		for _, h := range pv.standaloneMarks(present) {
+		for _, h := range pv.marks(present) {
 			elsewhere[h.mark] = true
 		}
 	}
