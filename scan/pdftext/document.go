@@ -523,6 +523,12 @@ func (in *interp) annotations(pageDict types.Dict) error {
 		if flags := int(o.numberOr(ad["F"], 0)); flags&(annotHidden|annotNoView) != 0 || in.doc.ocHidden(ad["OC"]) {
 			continue
 		}
+		if shx, err := in.shxText(ad); shx || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		ap := o.dict(ad["AP"])
 		if ap == nil || ap["N"] == nil {
 			if o.name(ad["Subtype"]) == "FreeText" {

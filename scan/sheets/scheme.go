@@ -18,7 +18,10 @@ type numberCandidate struct {
 	weight  float64
 	caption bool // read from a sheet-number caption
 	ofTotal bool // "1 OF 23": a sequence number printed with the count
-	shape   string
+	// weak: an identifier not in the page's large type; it joins the
+	// slot other sheets' numbers make, never makes one.
+	weak  bool
+	shape string
 }
 
 // Shape is the numbering-scheme shape of a sheet number: runs of letters
@@ -58,7 +61,7 @@ func idLike(s string) bool { return idShaped(s) && !looksLikeDate(s) }
 // "5.1.00" is a number, not the fifth of January.
 func idShaped(s string) bool {
 	n := len([]rune(s))
-	if n == 0 || n > 16 {
+	if n == 0 || n > 24 {
 		return false
 	}
 	digits, letters := 0, 0
@@ -221,17 +224,21 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		// are differences of page fractions: one type size may come out a
 		// hair apart, so the comparison allows for that.
 		rel := q.H / medH
-		if q.H < p90H*(1-1e-9) || rel < 1.3 {
-			continue
-		}
 		w := 1 + min(rel/2, 2.5)
 		if n, ok := ParseNumber(t); ok && n.Strong {
 			w += 0.5
 		}
+		// Not in the page's largest type (a plan whose room names are
+		// set large) it is a weak candidate: a sheet number only where
+		// the other sheets' numbers stand, in their shape.
+		weak := q.H < p90H*(1-1e-9) || rel < 1.3
+		if weak {
+			w = min(w/2, 0.5)
+		}
 		if cx > 0.8 && cy > 0.8 {
 			w += 0.3
 		}
-		add(numberCandidate{text: t, words: q.Words, box: q.Box, weight: w})
+		add(numberCandidate{text: t, words: q.Words, box: q.Box, weight: w, weak: weak})
 	}
 	return out
 }
@@ -311,6 +318,9 @@ func learnScheme(cands [][]numberCandidate, pages int) (slot, bool) {
 	var best, same slot
 	found, foundSame := false, false
 	for si, seed := range all {
+		if seed.weak {
+			continue
+		}
 		touched = append(touched[:0], seed.page)
 		pick[seed.page] = si
 		for _, ci := range byShape[seed.shape] {
