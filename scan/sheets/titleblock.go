@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -208,6 +209,25 @@ func matchCaption(norms []string) (caption, int) {
 	if len(norms) == 0 {
 		return caption{}, 0
 	}
+	if c, n := matchCaptionWords(norms); n > 0 {
+		return c, n
+	}
+	// A caption printed without the space after an abbreviation's full
+	// stop ("NO.LUKISAN", "DWG.NO") is its words run together: read as
+	// its parts, it spans one printed word fewer per joint.
+	parts := strings.Split(norms[0], ".")
+	if len(parts) < 2 || slices.Contains(parts, "") {
+		return caption{}, 0
+	}
+	c, n := matchCaptionWords(append(parts, norms[1:]...))
+	if n < len(parts) {
+		return caption{}, 0
+	}
+	return c, n - len(parts) + 1
+}
+
+// matchCaptionWords is matchCaption on words as printed.
+func matchCaptionWords(norms []string) (caption, int) {
 	// Only the captions that start with this word can match here; tried
 	// in the order of captions, so the longest still wins.
 	for _, ci := range captionsByFirst[norms[0]] {
