@@ -445,6 +445,11 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	}
 	in.words.finish(p)
 	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
+	p.Images, p.ImagesDropped = in.marks.images, in.marks.imagesDropped
+	if in.marks.ink.bits != nil {
+		ink := in.marks.ink // a copy: the page must not hold the interpreter
+		p.Ink = &ink
+	}
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
