@@ -1,0 +1,171 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"planreview/scan/pdftext"
+	"planreview/scan/plangen"
+)
+
+// The rule's cases are the tests below (TestEveryRuleIsTested).
+func init() { dedicatedTests = append(dedicatedTests, "completeness-seal-block-empty") }
+
+const sealRule = "completeness-seal-block-empty"
+
+// The seal box of the built-in sheets' title strip (plangen's title block
+// prints from x 2262): a ruled box under the project address, its caption
+// in its top-left corner.
+var sealBox = plangen.Area{X0: 2255, Y0: 200, X1: 2560, Y1: 420}
+
+func boxStrokes(a plangen.Area) []plangen.Stroke {
+	return []plangen.Stroke{{X0: a.X0, Y0: a.Y0, X1: a.X1, Y1: a.Y0}, {X0: a.X1, Y0: a.Y0, X1: a.X1, Y1: a.Y1},
+		{X0: a.X1, Y0: a.Y1, X1: a.X0, Y1: a.Y1}, {X0: a.X0, Y0: a.Y1, X1: a.X0, Y1: a.Y0}}
+}
+
+// sealSheet is a sheet whose title strip has a box captioned caption and
+// the issue status given; fill adds what the box holds.
+func sealSheet(number, title, caption, status string, fill func(*plangen.SheetSpec)) plangen.SheetSpec {
+	sp := plangen.SheetSpec{Number: number, Title: title, Date: "2026-03-02", Scale: scale14,
+		Labels: append(plangen.Notes(120, 140, "1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS."),
+			plangen.LabelSpec{Text: caption, Left: sealBox.X0 + 6, Top: sealBox.Y0 + 6, Size: 8},
+			plangen.LabelSpec{Text: status, Left: 2262, Top: 1440, Size: 10}),
+		Strokes: boxStrokes(sealBox)}
+	if fill != nil {
+		fill(&sp)
+	}
+	return sp
+}
+
+func sealFindings(t *testing.T, specs ...plangen.SheetSpec) []Finding {
+	t.Helper()
+	return byRule(reviewPDF(t, specs...), sealRule)
+}
+
+func TestSealBlockEmptyOnPermitSet(t *testing.T) {
+	fs := sealFindings(t,
+		sealSheet("A-101", "FLOOR PLAN", "SEAL", "ISSUED FOR PERMIT", nil),
+		sealSheet("A-201", "ELEVATIONS", "SEAL", "ISSUED FOR PERMIT", nil))
+	if len(fs) != 1 {
+		t.Fatalf("%d findings, want one for the set: %v", len(fs), fs)
+	}
+	f := fs[0]
+	for _, want := range []string{"A-101 and A-201", `"SEAL"`, "ISSUED FOR PERMIT", "2 sheet"} {
+		if !strings.Contains(f.Rationale, want) {
+			t.Errorf("rationale %q lacks %q", f.Rationale, want)
+		}
+	}
+	if len(f.Anchors) == 0 || f.Anchors[0].Text != "SEAL" {
+		t.Errorf("anchors = %v, want the caption first", f.Anchors)
+	}
+	if len(f.GoverningRefs) == 0 {
+		t.Errorf("no governing section cited")
+	}
+
+	// A caption naming the professional and a header row of its own: the
+	// seal's box is the cell below it.
+	header := func(sp *plangen.SheetSpec) {
+		sp.Strokes = append(sp.Strokes, plangen.Stroke{X0: sealBox.X0, Y0: sealBox.Y0 + 20, X1: sealBox.X1, Y1: sealBox.Y0 + 20})
+	}
+	fs = sealFindings(t,
+		sealSheet("A-101", "FLOOR PLAN", "ARCHITECT'S SEAL", "PERMIT SET", header),
+		sealSheet("A-201", "ELEVATIONS", "ARCHITECT'S SEAL", "PERMIT SET", header))
+	if len(fs) != 1 {
+		t.Errorf("header-row seal box: %d findings, want 1", len(fs))
+	}
+}
+
+func TestSealBlockLookAlikes(t *testing.T) {
+	inside := func(a plangen.Area) plangen.Area {
+		return plangen.Area{X0: a.X0 + 60, Y0: a.Y0 + 40, X1: a.X0 + 200, Y1: a.Y0 + 180}
+	}
+	withImage := func(sp *plangen.SheetSpec) { sp.Images = append(sp.Images, inside(sealBox)) }
+	withDrawing := func(sp *plangen.SheetSpec) {
+		sp.Circles = append(sp.Circles, plangen.Circle{X: sealBox.X0 + 150, Y: sealBox.Y0 + 120, R: 70})
+	}
+	withSignature := func(sp *plangen.SheetSpec) {
+		sp.Labels = append(sp.Labels, plangen.LabelSpec{Text: "JANE DOE, ARCHITECT C-12345", Left: sealBox.X0 + 20, Top: sealBox.Y0 + 150, Size: 9})
+	}
+	// A legend in the drawing area with a ruled "SEAL" sample, and a
+	// sealant note; the title strip keeps no seal box.
+	legend := func(sp *plangen.SheetSpec) {
+		sp.Labels = sp.Labels[:1]
+		sp.Labels = append(sp.Labels,
+			plangen.LabelSpec{Text: "ISSUED FOR PERMIT", Left: 2262, Top: 1440, Size: 10},
+			plangen.LabelSpec{Text: "LEGEND", Left: 400, Top: 400, Size: 12},
+			plangen.LabelSpec{Text: "SEAL", Left: 406, Top: 426, Size: 8},
+			plangen.LabelSpec{Text: "2. SEAL ALL PENETRATIONS WITH FIRE SEALANT.", Left: 120, Top: 170})
+		sp.Strokes = boxStrokes(plangen.Area{X0: 400, Y0: 420, X1: 700, Y1: 640})
+	}
+	for _, tc := range []struct {
+		name            string
+		caption, status string
+		fill            func(*plangen.SheetSpec)
+	}{
+		{"seal placed as an image", "SEAL", "ISSUED FOR PERMIT", withImage},
+		{"seal drawn as paths", "SEAL", "ISSUED FOR PERMIT", withDrawing},
+		{"signature and licence typed", "SEAL", "ISSUED FOR PERMIT", withSignature},
+		{"issued for construction", "SEAL", "ISSUED FOR CONSTRUCTION", nil},
+		{"preliminary", "SEAL", "PRELIMINARY - NOT FOR CONSTRUCTION", nil},
+		{"as-built record", "SEAL", "AS-BUILT DRAWINGS", nil},
+		{"no status", "SEAL", "", nil},
+		{"a permit number field", "SEAL", "PERMIT NO.", nil},
+		{"sealant caption", "SEALANT", "ISSUED FOR PERMIT", nil},
+		{"SEAL in a legend, not the title block", "SEAL", "ISSUED FOR PERMIT", legend},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := sealFindings(t,
+				sealSheet("A-101", "FLOOR PLAN", tc.caption, tc.status, tc.fill),
+				sealSheet("A-201", "ELEVATIONS", tc.caption, tc.status, tc.fill))
+			if len(fs) != 0 {
+				t.Errorf("%d findings: %s", len(fs), fs[0].Rationale)
+			}
+		})
+	}
+
+	// One sheet sealed of two: the set is signed; its signer answers for
+	// the other sheet.
+	fs := sealFindings(t,
+		sealSheet("A-101", "FLOOR PLAN", "SEAL", "ISSUED FOR PERMIT", withImage),
+		sealSheet("A-201", "ELEVATIONS", "SEAL", "ISSUED FOR PERMIT", nil))
+	if len(fs) != 0 {
+		t.Errorf("one sheet sealed: %d findings", len(fs))
+	}
+}
+
+// A set of one sheet without a title block: the ruled "SEAL" box in its
+// corner is not a seal block of a title block, so nothing is reported.
+func TestSealBlockWithoutTitleBlock(t *testing.T) {
+	pages := specPages(t, sealSheet("A-101", "FLOOR PLAN", "SEAL", "ISSUED FOR PERMIT", nil))
+	p := &pages[0]
+	var kept []pdftext.Word
+	for _, w := range p.Words {
+		x, y := w.BBox.Left*p.Width, w.BBox.Top*p.Height
+		if x < 2000 || (y > sealBox.Y0 && y < sealBox.Y1) || strings.Contains("ISSUED FOR PERMIT", w.Text) {
+			kept = append(kept, w)
+		}
+	}
+	p.Words = kept
+	if fs := byRule(reviewPages(t, loadAll(t), pages...), sealRule); len(fs) != 0 {
+		t.Errorf("%d findings on a sheet without a title block", len(fs))
+	}
+}
+
+// A permit set whose seal caption has no box drawn around it: the seal
+// block could not be read, which the coverage finding says, never "empty".
+func TestSealBlockUnreadable(t *testing.T) {
+	nobox := func(sp *plangen.SheetSpec) { sp.Strokes = nil }
+	fs := reviewPDF(t,
+		sealSheet("A-101", "FLOOR PLAN", "SEAL", "ISSUED FOR PERMIT", nobox),
+		sealSheet("A-201", "ELEVATIONS", "SEAL", "ISSUED FOR PERMIT", nobox))
+	if n := len(byRule(fs, sealRule)); n != 0 {
+		t.Errorf("%d findings where the seal block could not be read", n)
+	}
+	var said bool
+	for _, f := range byRule(fs, "coverage-checks-not-covered") {
+		said = said || strings.Contains(f.Rationale, "seal block could not be read")
+	}
+	if !said {
+		t.Errorf("coverage does not say the seal block could not be read")
+	}
+}
