@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -167,5 +168,59 @@ func TestSealBlockUnreadable(t *testing.T) {
 	}
 	if !said {
 		t.Errorf("coverage does not say the seal block could not be read")
+	}
+}
+
+// Planted on real sheets: the corpus sets issued as CONSTRUCTION DOCUMENTS,
+// their status words replaced by "PERMIT SET". St. Cloud's and its finish
+// plan's title strips keep an empty STAMP cell on every sheet: one finding
+// each, naming every sheet. Kaiser's strip has no seal box and Purdue's
+// seal sits in the strip without a box: nothing.
+func TestSealBlockPlantedPermitOnCorpus(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		sheets []string // nil: no finding
+	}{
+		{"us_va_stcloud_bldg28_renovation_cds.pdf", []string{"AF101", "AF600", "IF101", "IF111-A", "IF111-B", "QH111-A", "QH111-B"}},
+		{"opentakeoff_va_finish_plan.pdf", []string{"AF101", "AF600"}},
+		{"us_ca_kaiser_richmond_E201A_power_signal.pdf", nil},
+		{"us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf", nil},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := "../../../shared/corpus/" + tc.file
+			if _, err := os.Stat(path); err != nil {
+				t.Skip("corpus not present")
+			}
+			pages := pdfPages(t, path)
+			planted := 0
+			for pi := range pages {
+				ws := pages[pi].Words
+				for i := 0; i+1 < len(ws); i++ {
+					if strings.EqualFold(ws[i].Text, "CONSTRUCTION") && strings.EqualFold(ws[i+1].Text, "DOCUMENTS") {
+						ws[i].Text, ws[i].Norm, ws[i+1].Text, ws[i+1].Norm = "PERMIT", "PERMIT", "SET", "SET"
+						planted++
+					}
+				}
+			}
+			if planted == 0 {
+				t.Fatal("no status planted")
+			}
+			fs := byRule(reviewPages(t, loadAll(t), pages...), sealRule)
+			if tc.sheets == nil {
+				if len(fs) != 0 {
+					t.Errorf("%d findings: %s", len(fs), fs[0].Rationale)
+				}
+				return
+			}
+			if len(fs) != 1 {
+				t.Fatalf("%d findings, want 1", len(fs))
+			}
+			t.Log(fs[0].Rationale)
+			for _, s := range tc.sheets {
+				if !strings.Contains(fs[0].Rationale, s) {
+					t.Errorf("rationale does not name %s", s)
+				}
+			}
+		})
 	}
 }
