@@ -17,7 +17,8 @@ import (
 // What fills it is read without words: a seal is placed as an image or
 // drawn as paths (a circle, a signature, lettering as outlines) as often
 // as it is typed, so the block is filled when anything is inside it other
-// than its caption: words, an image, or vector marks.
+// than its caption: words, an image, vector marks, or a signed signature
+// field (on the box, or invisible on the page).
 //
 // The caption names the box, the drawing finds it: a caption with no box
 // drawn around it, or a box on a page whose rules were not all kept, is a
@@ -63,6 +64,9 @@ type SealBlock struct {
 	ContentWords []int
 	Images       []pdftext.Box
 	InkCells     int
+	// Signed: a signed signature field lies over the box, or the page
+	// carries an invisible one (a seal applied digitally).
+	Signed bool
 	// Reason says why an unreadable block could not be read.
 	Reason     string
 	Confidence float64
@@ -263,8 +267,14 @@ func (s *Sheet) readSealContent(b *SealBlock, cb layout.Box) {
 		band := layout.Box{X0: area.X0, X1: area.X1, Y0: cb.Y0 - pad, Y1: cb.Y1 + pad}
 		b.InkCells = s.Page.Ink.Cells(toPdfBox(area)) - s.Page.Ink.Cells(toPdfBox(intersect(band, area)))
 	}
+	for _, sg := range s.Page.Signatures {
+		sb := layout.Box{X0: sg.X0, Y0: sg.Y0, X1: sg.X1, Y1: sg.Y1}
+		if sb.Width() <= 0 || sb.Height() <= 0 || overlapArea(sb, b.Box) > 0 {
+			b.Signed = true
+		}
+	}
 	b.State = SealEmpty
-	if len(b.ContentWords) > 0 || len(b.Images) > 0 || b.InkCells >= sealInkCells {
+	if len(b.ContentWords) > 0 || len(b.Images) > 0 || b.InkCells >= sealInkCells || b.Signed {
 		b.State = SealFilled
 	}
 }

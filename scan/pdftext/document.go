@@ -445,7 +445,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	}
 	in.words.finish(p)
 	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
-	p.Images, p.ImagesDropped = in.marks.images, in.marks.imagesDropped
+	p.Images, p.ImagesDropped, p.Signatures = in.marks.images, in.marks.imagesDropped, in.marks.signatures
 	if in.marks.ink.bits != nil {
 		ink := in.marks.ink // a copy: the page must not hold the interpreter
 		p.Ink = &ink
@@ -528,6 +528,7 @@ func (in *interp) annotations(pageDict types.Dict) error {
 		if flags := int(o.numberOr(ad["F"], 0)); flags&(annotHidden|annotNoView) != 0 || in.doc.ocHidden(ad["OC"]) {
 			continue
 		}
+		in.signature(ad)
 		ap := o.dict(ad["AP"])
 		if ap == nil || ap["N"] == nil {
 			if o.name(ad["Subtype"]) == "FreeText" {

@@ -1,6 +1,10 @@
 package pdftext
 
-import "math"
+import (
+	"math"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
 
 // Box is an axis-aligned area of the displayed page in points (top-left
 // origin, y down: the space of Segment and Word.Baseline).
@@ -104,6 +108,7 @@ func (k *Ink) mark(x, y float64) {
 type pageMarks struct {
 	images        []Box
 	imagesDropped bool
+	signatures    []Box
 	ink           Ink
 	path          inkPath
 }
@@ -160,4 +165,41 @@ func (in *interp) inkOp(op string, ops []token) {
 		}
 		ip.pts = ip.pts[:0]
 	}
+}
+
+// maxSignaturesPerPage bounds the signature fields kept per page.
+const maxSignaturesPerPage = 64
+
+// signature records a signed signature field (a Widget whose field type,
+// its own or inherited, is Sig, with a value): where a seal or signature
+// was applied digitally, with or without an appearance. A field not yet
+// signed is not recorded.
+func (in *interp) signature(ad types.Dict) {
+	o := in.doc.obj
+	if o.name(ad["Subtype"]) != "Widget" || len(in.marks.signatures) >= maxSignaturesPerPage {
+		return
+	}
+	field := ad
+	for depth := 0; field != nil && depth < 8; depth++ {
+		if ft := o.name(field["FT"]); ft != "" {
+			if ft != "Sig" || o.resolve(field["V"]) == nil {
+				return
+			}
+			break
+		}
+		field = o.dict(field["Parent"])
+	}
+	if field == nil || o.name(field["FT"]) != "Sig" {
+		return
+	}
+	r := o.numbers(ad["Rect"])
+	var b Box
+	if len(r) == 4 {
+		x0, y0 := in.path.device.apply(r[0], r[1])
+		x1, y1 := in.path.device.apply(r[2], r[3])
+		if finite(x0) && finite(y0) && finite(x1) && finite(y1) {
+			b = Box{X0: round4(min(x0, x1)), Y0: round4(min(y0, y1)), X1: round4(max(x0, x1)), Y1: round4(max(y0, y1))}
+		}
+	}
+	in.marks.signatures = append(in.marks.signatures, b)
 }

@@ -1,6 +1,7 @@
 package pdftext
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -95,5 +96,27 @@ func TestInkMarks(t *testing.T) {
 	}
 	if n := p.Ink.Cells(Box{0, 80, 20, 100}); n == 0 {
 		t.Errorf("the rule's end marks nothing")
+	}
+}
+
+// A signed signature field is recorded where it sits (an invisible one
+// as a box without area); an unsigned one, or another widget, is not.
+func TestSignatureFields(t *testing.T) {
+	d := pdfgen.New()
+	d.Compress = false
+	sigValue := d.Add("<< /Type /Sig /Filter /Adobe.PPKLite /Contents <00> >>")
+	signed := d.Add(fmt.Sprintf("<< /Type /Annot /Subtype /Widget /FT /Sig /T (Seal) /V %d 0 R /Rect [400 50 550 200] /F 4 >>", sigValue))
+	parent := d.Add(fmt.Sprintf("<< /FT /Sig /T (Engineer) /V %d 0 R >>", sigValue))
+	invisible := d.Add(fmt.Sprintf("<< /Type /Annot /Subtype /Widget /Parent %d 0 R /Rect [0 0 0 0] /F 4 >>", parent))
+	unsigned := d.Add("<< /Type /Annot /Subtype /Widget /FT /Sig /T (Later) /Rect [50 50 150 150] /F 4 >>")
+	text := d.Add("<< /Type /Annot /Subtype /Widget /FT /Tx /T (Name) /V (JANE) /Rect [50 300 150 320] /F 4 >>")
+	d.AddPage(pdfgen.PageSpec{MediaBox: letter, Content: "", Annots: []int{signed, invisible, unsigned, text}})
+	p := page1(t, d.Bytes())
+	want := []Box{{400, 592, 550, 742}, {0, 792, 0, 792}}
+	if len(p.Signatures) != len(want) {
+		t.Fatalf("signatures = %v, want %v", p.Signatures, want)
+	}
+	if !nearBox(p.Signatures[0], want[0], 0.01) {
+		t.Errorf("signed field at %v, want %v", p.Signatures[0], want[0])
 	}
 }

@@ -65,6 +65,10 @@ type Page struct {
 	// drawing order; ImagesDropped says more were drawn.
 	Images        []Box `json:"-"`
 	ImagesDropped bool  `json:"-"`
+	// Signatures are the boxes of the page's signed signature fields (a
+	// box without area for an invisible one): a seal or signature applied
+	// digitally.
+	Signatures []Box `json:"-"`
 	// Ink is where the page drew vector marks, curves and the shortest
 	// strokes included (nil when not extracted).
 	Ink *Ink `json:"-"`

@@ -224,3 +224,27 @@ func TestSealBlockPlantedPermitOnCorpus(t *testing.T) {
 		})
 	}
 }
+
+// A seal applied digitally: a signed signature field over the seal box, or
+// an invisible one on the sheet, fills the block.
+func TestSealBlockSignedDigitally(t *testing.T) {
+	for name, sig := range map[string]pdftext.Box{
+		"over the box": {X0: sealBox.X0 + 20, Y0: sealBox.Y0 + 30, X1: sealBox.X0 + 200, Y1: sealBox.Y0 + 200},
+		"invisible":    {X0: 0, Y0: 1728, X1: 0, Y1: 1728},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pages := specPages(t,
+				sealSheet("A-101", "FLOOR PLAN", "SEAL", "ISSUED FOR PERMIT", nil),
+				sealSheet("A-201", "ELEVATIONS", "SEAL", "ISSUED FOR PERMIT", nil))
+			if fs := byRule(reviewPages(t, loadAll(t), pages...), sealRule); len(fs) != 1 {
+				t.Fatalf("unsigned: %d findings, want 1", len(fs))
+			}
+			for i := range pages {
+				pages[i].Signatures = []pdftext.Box{sig}
+			}
+			if fs := byRule(reviewPages(t, loadAll(t), pages...), sealRule); len(fs) != 0 {
+				t.Errorf("signed: %d findings", len(fs))
+			}
+		})
+	}
+}
