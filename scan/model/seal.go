@@ -148,7 +148,7 @@ func tokens(text string) []string {
 // inside that box, and what else the box holds.
 func (s *Sheet) sealBlockAt(line []int, w int) (SealBlock, bool) {
 	wb := s.wordsBox([]int{w})
-	if !s.inTitleBlockZone(wb) || s.Explains([]int{w}) || s.History([]int{w}) {
+	if !s.inTitleBlockZone(wb) && !s.repeatedOnSiblings(w) || s.Explains([]int{w}) || s.History([]int{w}) {
 		return SealBlock{}, false
 	}
 	cell, found := cellAround(s.Page.Segments, wb)
@@ -228,6 +228,47 @@ func (s *Sheet) inTitleBlockZone(b layout.Box) bool {
 		return true // the right strip
 	}
 	return false
+}
+
+// siblingsCompared is how many of a file's other sheets repeatedOnSiblings
+// looks at: enough to tell the set's frame from one sheet's text.
+const siblingsCompared = 8
+
+// repeatedOnSiblings reports whether word w is printed, same text, same
+// place (within a hundredth of the page), on most of the file's nearest
+// other sheets of the same size: then it is part of the set's frame, its
+// title block, wherever the sheet's own title-block fields lie.
+func (s *Sheet) repeatedOnSiblings(w int) bool {
+	if s.File == nil {
+		return false
+	}
+	me := s.Page.Words[w]
+	compared, same := 0, 0
+	idx := -1
+	for i, o := range s.File.Sheets {
+		if o == s {
+			idx = i
+		}
+	}
+	for d := 1; compared < siblingsCompared && d < len(s.File.Sheets); d++ {
+		for _, i := range []int{idx - d, idx + d} {
+			if i < 0 || i >= len(s.File.Sheets) || compared >= siblingsCompared {
+				continue
+			}
+			o := s.File.Sheets[i]
+			if !o.Readable || math.Abs(o.Page.Width-s.Page.Width) > 1 || math.Abs(o.Page.Height-s.Page.Height) > 1 {
+				continue
+			}
+			compared++
+			for _, ow := range o.Page.Words {
+				if ow.Text == me.Text && math.Abs(ow.BBox.Left-me.BBox.Left) < 0.01 && math.Abs(ow.BBox.Top-me.BBox.Top) < 0.01 {
+					same++
+					break
+				}
+			}
+		}
+	}
+	return same > 0 && same*2 >= compared
 }
 
 // tooSmall reports whether a cell, less the caption, leaves no room for a
