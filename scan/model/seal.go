@@ -148,7 +148,8 @@ func tokens(text string) []string {
 // inside that box, and what else the box holds.
 func (s *Sheet) sealBlockAt(line []int, w int) (SealBlock, bool) {
 	wb := s.wordsBox([]int{w})
-	if !s.inTitleBlockZone(wb) && !s.repeatedOnSiblings(w) || s.Explains([]int{w}) || s.History([]int{w}) {
+	framed := s.inEdgeStrip(wb) && s.repeatedOnSiblings(w)
+	if !s.inTitleBlockZone(wb) && !framed || s.Explains([]int{w}) || s.History([]int{w}) {
 		return SealBlock{}, false
 	}
 	cell, found := cellAround(s.Page.Segments, wb)
@@ -230,14 +231,21 @@ func (s *Sheet) inTitleBlockZone(b layout.Box) bool {
 	return false
 }
 
+// inEdgeStrip reports whether a box lies along the right or bottom edge of
+// the page, where title strips stand.
+func (s *Sheet) inEdgeStrip(b layout.Box) bool {
+	return b.CenterX() > 0.7*s.Page.Width || b.CenterY() > 0.8*s.Page.Height
+}
+
 // siblingsCompared is how many of a file's other sheets repeatedOnSiblings
 // looks at: enough to tell the set's frame from one sheet's text.
 const siblingsCompared = 8
 
 // repeatedOnSiblings reports whether word w is printed, same text, same
 // place (within a hundredth of the page), on most of the file's nearest
-// other sheets of the same size: then it is part of the set's frame, its
-// title block, wherever the sheet's own title-block fields lie.
+// other sheets of the same size: then, along the page's edge, it is part of
+// the set's frame, its title strip, wherever the sheet's own title-block
+// fields were found. A legend repeated in the drawing area is not.
 func (s *Sheet) repeatedOnSiblings(w int) bool {
 	if s.File == nil {
 		return false
