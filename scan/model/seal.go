@@ -98,12 +98,22 @@ const (
 
 // SealBlocks returns the sheet's seal blocks: none when its title block
 // has no seal caption; one unreadable block, without a box, when the page
-// was not read in full, so a check can say "could not read".
+// was not read in full or its title block's fields are drawn as outlines
+// and no caption was read, so a check can say "could not read".
 func (s *Sheet) SealBlocks() []SealBlock {
 	if !s.ReadInFull() {
 		return []SealBlock{{State: SealUnreadable, Reason: "the page's text was not read in full", Confidence: confPageAlone}}
 	}
-	if s.Model == nil || s.Model.TitleBlock == (layout.Box{}) {
+	if s.Model == nil {
+		return nil
+	}
+	// No seal caption read where the title block's own fields are drawn
+	// as outlines: its caption may be too.
+	outlined := SealBlock{State: SealUnreadable, Reason: "the title block is drawn as outlines", Confidence: confPageAlone}
+	if s.Model.TitleBlock == (layout.Box{}) {
+		if len(s.Model.Unread) > 0 {
+			return []SealBlock{outlined}
+		}
 		return nil // a seal block is part of a title block
 	}
 	var out []SealBlock
@@ -122,6 +132,9 @@ func (s *Sheet) SealBlocks() []SealBlock {
 			}
 			out = append(out, b)
 		}
+	}
+	if len(out) == 0 && len(s.Model.Unread) > 0 {
+		out = append(out, outlined)
 	}
 	return out
 }

@@ -248,3 +248,39 @@ func TestSealBlockSignedDigitally(t *testing.T) {
 		})
 	}
 }
+
+// A permit set whose sheet prints its title-block number as outlines, no
+// seal caption read on it: the seal block could not be read there.
+func TestSealBlockOutlinedTitleBlock(t *testing.T) {
+	permit := func(p pdftext.Page) pdftext.Page {
+		x, top, size := float64(testW-330), float64(testH-290), 10.0
+		for _, w := range []string{"PERMIT", "SET"} {
+			width := float64(len(w)) * size * 0.55
+			p.Words = append(p.Words, pdftext.Word{Text: w, Norm: w, FontSize: size,
+				Rect: pdftext.Rect{x, testH - top - size, x + width, testH - top},
+				BBox: pdftext.BBox{Left: x / testW, Top: top / testH, Width: width / testW, Height: size / testH}})
+			x += width + size*0.3
+		}
+		return p
+	}
+	notes := []string{"1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS."}
+	outlined := textPage(3, "", notes...)
+	x, y := float64(testW-330), float64(testH-186)
+	for c := 0; c < 5; c++ {
+		l := x + float64(c)*28
+		outlined.Segments = append(outlined.Segments,
+			pdftext.Segment{X0: l, Y0: y, X1: l, Y1: y + 20}, pdftext.Segment{X0: l, Y0: y, X1: l + 14, Y1: y},
+			pdftext.Segment{X0: l, Y0: y + 10, X1: l + 12, Y1: y + 10}, pdftext.Segment{X0: l + 14, Y0: y, X1: l + 14, Y1: y + 20})
+	}
+	fs := reviewPages(t, loadAll(t), codePage(OccupancyResidential), permit(textPage(2, "A-101", notes...)), permit(textPage(4, "A-102", notes...)), permit(outlined))
+	if n := len(byRule(fs, sealRule)); n != 0 {
+		t.Errorf("%d seal findings", n)
+	}
+	var said string
+	for _, f := range byRule(fs, "coverage-checks-not-covered") {
+		said += f.Rationale
+	}
+	if !strings.Contains(said, "seal block could not be read") || !strings.Contains(said, "page 3") {
+		t.Errorf("coverage %q does not say page 3's seal block could not be read", said)
+	}
+}
