@@ -206,11 +206,16 @@ func (s *Sheet) sealBlockAt(line []int, w int) (SealBlock, bool) {
 // isSealCaption reports whether the words make a seal caption: at most
 // sealCaptionTokens letter tokens, with a seal word among the last three
 // ("ARCHITECT'S SEAL", "P.E. STAMP BOX", "STAMPS/SEALS") or three tokens
-// at most ("SEAL AND SIGNATURE"). A sentence that mentions sealing ("AND
-// SEAL AT TOP AND BOTTOM") is no caption.
+// at most ("SEAL AND SIGNATURE"), and no figures. A sentence that mentions
+// sealing ("AND SEAL AT TOP AND BOTTOM") is no caption.
 func isSealCaption(p *pdftext.Page, words []int) bool {
 	var toks []string
 	for _, w := range words {
+		// A label carries no figures: "SEAL BEACH, CA 90740" is an
+		// address.
+		if strings.ContainsFunc(p.Words[w].Text, unicode.IsDigit) {
+			return false
+		}
 		toks = append(toks, tokens(p.Words[w].Text)...)
 	}
 	if len(toks) == 0 || len(toks) > sealCaptionTokens {
