@@ -445,6 +445,11 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	}
 	in.words.finish(p)
 	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
+	p.Images, p.ImagesDropped, p.Signatures = in.marks.images, in.marks.imagesDropped, in.marks.signatures
+	if in.marks.ink.bits != nil {
+		ink := in.marks.ink // a copy: the page must not hold the interpreter
+		p.Ink = &ink
+	}
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
@@ -523,6 +528,7 @@ func (in *interp) annotations(pageDict types.Dict) error {
 		if flags := int(o.numberOr(ad["F"], 0)); flags&(annotHidden|annotNoView) != 0 || in.doc.ocHidden(ad["OC"]) {
 			continue
 		}
+		in.signature(ad)
 		if shx, err := in.shxText(ad); shx || err != nil {
 			if err != nil {
 				return err

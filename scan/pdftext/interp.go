@@ -66,8 +66,9 @@ type interp struct {
 
 	path pathBuilder // stroked rules and rectangles (graphics.go)
 
-	sawImage bool // an image XObject or inline image was drawn
-	unmapped int  // glyphs shown whose font gives no text for them
+	sawImage bool      // an image XObject or inline image was drawn
+	marks    pageMarks // where images and vector marks were drawn (placements.go)
+	unmapped int       // glyphs shown whose font gives no text for them
 }
 
 // resources is a resource dictionary with its font lookups cached, so the
@@ -250,7 +251,7 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 		if in.inlineImages++; in.inlineImages > in.budgets.InlineImagesPerPage {
 			return fmt.Errorf("%w: more than %d inline images on one page", ErrTooComplex, in.budgets.InlineImagesPerPage)
 		}
-		in.sawImage = in.sawImage || in.words.hidden == 0
+		in.placeImage()
 	case "BMC":
 		in.markedContent = append(in.markedContent, markedSpan{})
 	case "BDC":
@@ -276,6 +277,7 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 			in.markedContent = in.markedContent[:n-1]
 		}
 	default:
+		in.inkOp(string(op), ops)
 		in.pathOp(string(op), ops)
 	}
 	return nil
@@ -427,7 +429,7 @@ func (in *interp) doXObject(res *resources, name []byte) error {
 	}
 	switch in.doc.obj.name(d["Subtype"]) {
 	case "Image":
-		in.sawImage = in.sawImage || in.words.hidden == 0
+		in.placeImage()
 		return nil
 	case "Form":
 	default:

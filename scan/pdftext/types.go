@@ -59,6 +59,19 @@ type Page struct {
 	// (20,000) in drawing order; SegmentsDropped says more were drawn.
 	Segments        []Segment `json:"-"`
 	SegmentsDropped bool      `json:"-"`
+	// Images are the boxes of the images painted on the page (image
+	// XObjects and inline images: the unit square through the transform
+	// they were painted with), the first maxImagesPerPage (4,096) in
+	// drawing order; ImagesDropped says more were drawn.
+	Images        []Box `json:"-"`
+	ImagesDropped bool  `json:"-"`
+	// Signatures are the boxes of the page's signed signature fields (a
+	// box without area for an invisible one): a seal or signature applied
+	// digitally.
+	Signatures []Box `json:"-"`
+	// Ink is where the page drew vector marks, curves and the shortest
+	// strokes included (nil when not extracted).
+	Ink *Ink `json:"-"`
 	// Err is set when this page failed on its own; the other pages still read.
 	Err error `json:"-"`
 }

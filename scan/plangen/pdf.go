@@ -177,6 +177,7 @@ func rawPDF(pages []Page) []byte {
 	}
 	for i, p := range pages {
 		content := append(contentStream(p.Labels), strokeStream(p)...)
+		content = append(content, markStream(p)...)
 		mw, mh := orientation{rot: p.Rotate, dispW: p.Width, dispH: p.Height}.mediaSize()
 		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Rotate %d /Resources << /Font << %s >> >> /Contents %d 0 R >>",
 			mw, mh, p.Rotate, strings.Join(fontRefs, " "), 8+2*i))
@@ -244,5 +245,31 @@ func strokeStream(p Page) string {
 		fmt.Fprintf(&b, "%.2f %.2f m %.2f %.2f l S\n", x0, y0, x1, y1)
 	}
 	b.WriteString("Q\n")
+	return b.String()
+}
+
+// markStream paints the page's images (each an inline one-pixel grey image
+// stretched over its box) and strokes its circles (four Bézier curves).
+func markStream(p Page) string {
+	if len(p.Images) == 0 && len(p.Circles) == 0 {
+		return ""
+	}
+	o := orientation{rot: p.Rotate, dispW: p.Width, dispH: p.Height}
+	var b strings.Builder
+	for _, a := range p.Images {
+		r := o.userRect(a.X0, a.Y0, a.X1, a.Y1)
+		fmt.Fprintf(&b, "\nq %.2f 0 0 %.2f %.2f %.2f cm BI /W 1 /H 1 /BPC 8 /CS /G ID \x80 EI Q\n", r[2]-r[0], r[3]-r[1], r[0], r[1])
+	}
+	// k: the control distance of a quarter circle.
+	const k = 0.5523
+	for _, c := range p.Circles {
+		pt := func(dx, dy float64) string {
+			x, y := o.toUser(c.X+dx*c.R, c.Y+dy*c.R)
+			return fmt.Sprintf("%.2f %.2f", x, y)
+		}
+		fmt.Fprintf(&b, "q 0.5 w %s m %s %s %s c %s %s %s c %s %s %s c %s %s %s c S Q\n",
+			pt(1, 0), pt(1, k), pt(k, 1), pt(0, 1), pt(-k, 1), pt(-1, k), pt(-1, 0),
+			pt(-1, -k), pt(-k, -1), pt(0, -1), pt(k, -1), pt(1, -k), pt(1, 0))
+	}
 	return b.String()
 }

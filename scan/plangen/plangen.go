@@ -52,6 +52,22 @@ type Page struct {
 	Labels      []Label `json:"labels"`
 	// Strokes are ruled lines (table grids), in displayed points.
 	Strokes []Stroke `json:"strokes,omitempty"`
+	// Images are boxes painted with an image (a placed seal or logo),
+	// Circles are circles drawn as curves (a seal drawn as paths), in
+	// displayed points.
+	Images  []Area   `json:"images,omitempty"`
+	Circles []Circle `json:"circles,omitempty"`
+}
+
+// Area is a box from (X0, Y0) to (X1, Y1), in points from the displayed
+// page's top-left corner.
+type Area struct {
+	X0, Y0, X1, Y1 float64
+}
+
+// Circle is a circle around (X, Y) of radius R, in displayed points.
+type Circle struct {
+	X, Y, R float64
 }
 
 // Stroke is a straight ruled line from (X0, Y0) to (X1, Y1), in points

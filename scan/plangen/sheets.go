@@ -12,6 +12,8 @@ type SheetSpec struct {
 	Address string
 	Labels  []LabelSpec
 	Strokes []Stroke
+	Images  []Area
+	Circles []Circle
 }
 
 // Grid returns the rules of a table: rows × len(colWidths) cells of rowH
@@ -92,6 +94,8 @@ func Sheets(name string, specs []SheetSpec) (*File, error) {
 			s.text(l.Text, "Helvetica", size, l.Left, l.Top)
 		}
 		s.page().Strokes = append(s.page().Strokes, sp.Strokes...)
+		s.page().Images = append(s.page().Images, sp.Images...)
+		s.page().Circles = append(s.page().Circles, sp.Circles...)
 	}
 	if g.err != nil {
 		return nil, g.err

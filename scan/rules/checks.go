@@ -72,6 +72,7 @@ var checks = map[string]checkSpec{
 	"height_vs_elevations": {vars: []string{"height", "heightLabel", "statedSheet", "top", "grade", "bound"}, run: checkHeightVsElevations},
 	"site_plan_setbacks":   {vars: []string{"lengths", "count"}, run: checkSitePlanSetbacks},
 	"project_data_blank":   {vars: []string{"label", "field", "shown", "placement"}, run: checkProjectDataBlank},
+	"seal_block":           {vars: []string{"sheets", "count", "status", "caption"}, run: checkSealBlock},
 	"riser_uniformity": {params: []string{"tolerance"}, vars: []string{"difference", "tolerance", "values"},
 		run: checkRiserUniformity, validate: lengthParam, quantities: map[string]string{"tolerance": units.Length}},
 }

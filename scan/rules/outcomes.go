@@ -693,6 +693,7 @@ func checkNotCovered(rv *review, r *Rule) []observation {
 		parts = append(parts, rv.guardCoverage(pages)...)
 		parts = append(parts, rv.doorCoverage(pages)...)
 		parts = append(parts, rv.sitePlanCoverage(pages)...)
+		parts = append(parts, rv.sealCoverage(pages)...)
 		if s := rv.projectDataCoverage(fi, fi == setLevel); s != "" {
 			parts = append(parts, s)
 		}
