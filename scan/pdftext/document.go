@@ -446,8 +446,8 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 	in.words.finish(p)
 	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
 	p.Images, p.ImagesDropped, p.Signatures = in.marks.images, in.marks.imagesDropped, in.marks.signatures
-	if in.marks.ink.bits != nil {
-		ink := in.marks.ink // a copy: the page must not hold the interpreter
+	if in.path.ink.bits != nil {
+		ink := in.path.ink // a copy: the page must not hold the interpreter
 		p.Ink = &ink
 	}
 

@@ -46,10 +46,15 @@ type pathBuilder struct {
 	dropped       bool
 	device        matrix
 	width, height float64
+	// ink marks where painted paths have points; curveEnds holds the
+	// current path's curve ends (its straight pieces are in segs).
+	ink       Ink
+	curveEnds [][2]float64
 }
 
 func (pb *pathBuilder) reset() {
 	pb.segs = pb.segs[:0]
+	pb.curveEnds = pb.curveEnds[:0]
 	pb.subStart = 0
 	pb.open = false
 	pb.subCurved = false
@@ -82,6 +87,9 @@ func (pb *pathBuilder) curveTo(x, y float64) {
 	}
 	pb.cx, pb.cy = x, y
 	pb.subCurved = true
+	if len(pb.curveEnds) < maxInkPoints {
+		pb.curveEnds = append(pb.curveEnds, [2]float64{x, y})
+	}
 }
 
 func (pb *pathBuilder) closePath() {
@@ -146,6 +154,7 @@ func (pb *pathBuilder) paint(stroke, fill bool, lineWidth float64) {
 	if !stroke && !fill {
 		return
 	}
+	pb.markInk()
 	segs := pb.segs
 	for i := 0; i < len(segs); i++ {
 		s := segs[i]
@@ -170,6 +179,20 @@ func (pb *pathBuilder) paint(stroke, fill bool, lineWidth float64) {
 			}
 		}
 		i += 3
+	}
+}
+
+// markInk marks the painted path's points on the page's ink.
+func (pb *pathBuilder) markInk() {
+	if pb.ink.width == 0 {
+		pb.ink.width, pb.ink.height = pb.width, pb.height
+	}
+	for i := range pb.segs {
+		pb.ink.mark(pb.segs[i].x0, pb.segs[i].y0)
+		pb.ink.mark(pb.segs[i].x1, pb.segs[i].y1)
+	}
+	for _, p := range pb.curveEnds {
+		pb.ink.mark(p[0], p[1])
 	}
 }
 

@@ -277,7 +277,6 @@ func (in *interp) op(lx *lexer, op []byte, ops []token, res *resources) error {
 			in.markedContent = in.markedContent[:n-1]
 		}
 	default:
-		in.inkOp(string(op), ops)
 		in.pathOp(string(op), ops)
 	}
 	return nil

@@ -57,8 +57,8 @@ const maxInkPoints = 4096
 
 // Ink says where the page has drawn vector marks: a coarse grid over the
 // displayed page whose cell is set when a painted path has a point there
-// (the ends of its straight pieces, the ends and control points of its
-// curves, a rectangle's corners). Hatching and drawn seals, signatures
+// (the ends of its straight pieces and of its curves, a rectangle's
+// corners), marked by the path builder as it paints. Hatching and drawn seals, signatures
 // and text as outlines mark the cells they are drawn in; a long rule
 // marks only its ends. Unlike Segments it keeps curves and the shortest
 // strokes, and it is bounded whatever the page draws.
@@ -104,67 +104,12 @@ func (k *Ink) mark(x, y float64) {
 }
 
 // pageMarks is what the interpreter records of the page's images and
-// vector marks (Page.Images, Page.Ink).
+// signed fields (Page.Images, Page.Signatures); the ink is the path
+// builder's.
 type pageMarks struct {
 	images        []Box
 	imagesDropped bool
 	signatures    []Box
-	ink           Ink
-	path          inkPath
-}
-
-// inkPath collects the points of the path being built, in displayed
-// points, until a painting operator marks them on the page's ink (or n
-// drops them).
-type inkPath struct {
-	pts [][2]float64
-}
-
-// inkOp follows one path operator for the page's ink: construction
-// operators add their points, painting operators mark them.
-func (in *interp) inkOp(op string, ops []token) {
-	ip := &in.marks.path
-	add := func(m matrix, x, y float64) {
-		if len(ip.pts) < maxInkPoints {
-			px, py := m.apply(x, y)
-			ip.pts = append(ip.pts, [2]float64{px, py})
-		}
-	}
-	switch op {
-	case "m", "l", "c", "v", "y":
-		n := 2
-		switch op {
-		case "c":
-			n = 6
-		case "v", "y":
-			n = 4
-		}
-		if a, ok := lastNums(ops, n); ok {
-			m := in.gs.ctm.mul(in.path.device)
-			for i := 0; i+1 < n; i += 2 {
-				add(m, a[i].num, a[i+1].num)
-			}
-		}
-	case "re":
-		if a, ok := lastNums(ops, 4); ok {
-			m := in.gs.ctm.mul(in.path.device)
-			x, y, w, h := a[0].num, a[1].num, a[2].num, a[3].num
-			add(m, x, y)
-			add(m, x+w, y)
-			add(m, x+w, y+h)
-			add(m, x, y+h)
-		}
-	case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
-		if op != "n" && in.words.hidden == 0 {
-			if in.marks.ink.width == 0 {
-				in.marks.ink.width, in.marks.ink.height = in.path.width, in.path.height
-			}
-			for _, p := range ip.pts {
-				in.marks.ink.mark(p[0], p[1])
-			}
-		}
-		ip.pts = ip.pts[:0]
-	}
 }
 
 // maxSignaturesPerPage bounds the signature fields kept per page.
