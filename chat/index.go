@@ -101,6 +101,10 @@ type Index struct {
 	pageTextOnce sync.Once
 	// verifying caches verifyLines' page text while the index is built.
 	verifying verifyText
+	// kinds caches labelKind while the index is built: a title block's
+	// captions repeat on every sheet, and each reading tries a dozen
+	// expressions.
+	kinds map[string]string
 }
 
 type posting struct {
