@@ -2,7 +2,6 @@ package sheets
 
 import (
 	"math"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -512,11 +511,11 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		}
 		stacks = append(stacks, st)
 	}
-	upright := uprightPhrases(p, phrases)
-	if len(upright) == 0 {
+	hs := uprightHeights(p, phrases)
+	if len(hs) == 0 {
 		return "", nil, 0, false
 	}
-	medH := medianH(upright)
+	medH := hs[len(hs)/2]
 	best, bestScore := -1, 0.0
 	bestRepeated, bestRepeatedScore := -1, 0.0
 	for si, st := range stacks {
@@ -579,15 +578,6 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		words = append(words, phrases[qi].Words...)
 	}
 	return cleanTitle(strings.Join(texts, " ")), words, bestScore, framed
-}
-
-func medianH(phrases []textRun) float64 {
-	hs := make([]float64, len(phrases))
-	for i, q := range phrases {
-		hs[i] = q.H
-	}
-	sort.Float64s(hs)
-	return hs[len(hs)/2]
 }
 
 func cleanTitle(s string) string {
