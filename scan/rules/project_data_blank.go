@@ -460,13 +460,17 @@ func readColonRow(lp *layout.Page, li int) (colonRow, bool) {
 			return row(k+1, true)
 		}
 	}
-	// Each run of first words is a prefix of the longest: when that holds
-	// no field's word, none does.
+	// Each run of first words is a prefix of the longest: when none of
+	// those words holds a field's literal (literals hold no space, so
+	// one lies within a word), no run names a field.
 	label := make([]string, 0, 6)
+	named := false
 	for k := 0; k < len(l.Words) && k < 6; k++ {
-		label = append(label, lp.Words[l.Words[k]].Text)
+		t := lp.Words[l.Words[k]].Text
+		label = append(label, t)
+		named = named || mayNameField(t)
 	}
-	if !mayNameField(strings.Join(label, " ")) {
+	if !named {
 		return colonRow{}, false
 	}
 	best := 0
