@@ -74,6 +74,7 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 		ix.Findings = append(ix.Findings, cf)
 	}
 	ix.buildPostings()
+	ix.kinds = nil // only for building
 	return ix
 }
 

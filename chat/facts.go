@@ -95,6 +95,19 @@ func labelKind(label string) string {
 	return ""
 }
 
+// labelKind is the package's labelKind, remembered per label.
+func (ix *Index) labelKind(label string) string {
+	kind, ok := ix.kinds[label]
+	if !ok {
+		if ix.kinds == nil {
+			ix.kinds = map[string]string{}
+		}
+		kind = labelKind(label)
+		ix.kinds[label] = kind
+	}
+	return kind
+}
+
 // AddFact adds a fact read by the review engine, on the page of fileID
 // numbered page, read from text. It is kept only when its words are on that
 // page (so its citation checks out); the excerpt is the text, else its
@@ -131,7 +144,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 			continue
 		}
 		label := captions[len(captions)-1]
-		kind := labelKind(label)
+		kind := ix.labelKind(label)
 		if kind == "" || i >= len(blockLast) {
 			continue
 		}
@@ -183,7 +196,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		return whole[strings.ToLower(normalizeSpace(u.Label+" "+u.Value))]
 	}
 	for _, u := range pairs {
-		kind := labelKind(u.Label)
+		kind := ix.labelKind(u.Label)
 		if kind == "" || isBlankValue(u.Value) || byLines[strings.ToLower(u.Label)] || !plausibleValue(kind, u.Value) || phrase(u) {
 			continue
 		}
@@ -204,7 +217,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		case sheets.FieldStatus:
 			kind = FactStatus
 		default:
-			kind = labelKind(f.Caption)
+			kind = ix.labelKind(f.Caption)
 		}
 		if kind == "" || i >= len(fieldUnits) || fieldUnits[i].Excerpt == "" || isBlankValue(fieldUnits[i].Value) ||
 			!plausibleValue(kind, fieldUnits[i].Value) || phrase(fieldUnits[i]) {
@@ -230,7 +243,7 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 			continue
 		}
 		for _, label := range captions {
-			kind := labelKind(label)
+			kind := ix.labelKind(label)
 			if kind == "" || valued[kind] || seen[kind] {
 				continue
 			}
@@ -779,7 +792,7 @@ func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles
 			len(strings.Fields(caption)) > 6 || i >= len(c.frames) {
 			continue
 		}
-		kind := labelKind(caption)
+		kind := ix.labelKind(caption)
 		switch kind {
 		case FactProject, FactArchitect, FactEngineer, FactOwner:
 		default:

@@ -101,6 +101,10 @@ type Index struct {
 	pageTextOnce sync.Once
 	// verifying caches verifyLines' page text while the index is built.
 	verifying verifyText
+	// kinds caches labelKind while the index is built: a title block's
+	// captions repeat on every sheet, and each reading tries a dozen
+	// expressions.
+	kinds map[string]string
 }
 
 type posting struct {
@@ -275,7 +279,21 @@ func (ix *Index) PageIndex(fileID string, page int) int {
 	return -1
 }
 
-func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+func normalizeSpace(s string) string {
+	// Most texts (page lines: words joined by single spaces) are already
+	// so; they are returned as they are rather than split and joined
+	// again. Anything that could be white space to fold (a control byte,
+	// any non-ASCII byte, a space at an end or doubled) takes the long way.
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || c < ' ' || c == ' ' && s[i+1] == ' ' {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
+}
 
 // joinNormalized is normalizeSpace(strings.Join(lines, " ")). Page lines
 // are words joined by single spaces, so it joins the non-empty ones unless

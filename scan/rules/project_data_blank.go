@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"unicode"
 
 	"planreview/scan/layout"
 	"planreview/textmatch"
@@ -71,6 +73,9 @@ var (
 
 // projectFieldOf says which project-data field a label names, or "".
 func projectFieldOf(label string) string {
+	if !mayNameField(label) {
+		return ""
+	}
 	l := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":"))
 	if l == "" || len(strings.Fields(l)) > 6 {
 		return ""
@@ -110,6 +115,62 @@ func projectFieldOf(label string) string {
 		return fieldArea
 	}
 	return ""
+}
+
+// fieldLabelWords are the literals one of which every label
+// projectFieldOf names holds: the union of its expressions' required
+// literals (textmatch's prefilter), by first byte. Every line of every
+// page is asked whether its first words name a field, and almost none
+// hold any of these; one pass over a label rules it out before a dozen
+// expressions and normaliseLabel each look at it. nil: some expression
+// has no required literal, and every label is read.
+var fieldLabelWords = sync.OnceValue(func() *[256][]string {
+	var byFirst [256][]string
+	for _, re := range []*textmatch.Regexp{occupancyLabelRe, constructionLabelRe, sprinklerLabelRe, storiesLabelRe,
+		heightLabelRe, lotLabelRe, ownerLabelRe, parcelLabelRe, addressLabelRe, legalLabelRe, zoningLabelRe, areaWordRe} {
+		need := re.Required()
+		if len(need) == 0 {
+			return nil
+		}
+		for _, lit := range need {
+			// normaliseLabel folds runs of spaces into one: a literal
+			// with a space could appear only after it.
+			if strings.ContainsFunc(lit, unicode.IsSpace) {
+				return nil
+			}
+			if !slices.Contains(byFirst[lit[0]], lit) {
+				byFirst[lit[0]] = append(byFirst[lit[0]], lit)
+			}
+		}
+	}
+	return &byFirst
+})
+
+// mayNameField is a necessary condition for projectFieldOf(label) != "":
+// the label holds one of fieldLabelWords (ASCII case ignored). Text that
+// normaliseLabel could reshape into a new literal (a bracketed unit hint
+// removed from its middle) or that case folding reads otherwise (non-ASCII:
+// the Kelvin sign folds to K) is always read in full.
+func mayNameField(label string) bool {
+	byFirst := fieldLabelWords()
+	if byFirst == nil {
+		return true
+	}
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		if c >= 0x80 || c == '(' || c == '[' {
+			return true
+		}
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		for _, lit := range byFirst[c] {
+			if len(label)-i >= len(lit) && strings.EqualFold(label[i:i+len(lit)], lit) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Value shapes.
@@ -399,11 +460,22 @@ func readColonRow(lp *layout.Page, li int) (colonRow, bool) {
 			return row(k+1, true)
 		}
 	}
-	var label []string
-	best := 0
+	// Each run of first words is a prefix of the longest: when none of
+	// those words holds a field's literal (literals hold no space, so
+	// one lies within a word), no run names a field.
+	label := make([]string, 0, 6)
+	named := false
 	for k := 0; k < len(l.Words) && k < 6; k++ {
-		label = append(label, lp.Words[l.Words[k]].Text)
-		if projectFieldOf(strings.Join(label, " ")) != "" {
+		t := lp.Words[l.Words[k]].Text
+		label = append(label, t)
+		named = named || mayNameField(t)
+	}
+	if !named {
+		return colonRow{}, false
+	}
+	best := 0
+	for k := range label {
+		if projectFieldOf(strings.Join(label[:k+1], " ")) != "" {
 			best = k + 1
 		}
 	}

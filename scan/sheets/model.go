@@ -2,7 +2,6 @@ package sheets
 
 import (
 	"math"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -113,9 +112,10 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 			}
 		}
 	}
-	for i, p := range readAs {
+	eachPage(len(readAs), func(i int) {
+		p := readAs[i]
 		if p == nil || len(p.Words) == 0 {
-			continue
+			return
 		}
 		var runs []layout.Run
 		if turned[i] == nil && i < len(layouts) && layouts[i] != nil {
@@ -135,12 +135,12 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 		r.cands = append(r.cands, turnedCands...)
 		reads[i] = r
 		cands[i] = r.cands
-	}
+	})
 	numbers := chooseNumbers(cands)
 	repeated := repeatedPhrases(pages, turned, reads)
 	m := SetModel{Pages: make([]PageModel, len(pages))}
-	shapes := map[string]int{}
-	for i, p := range pages {
+	eachPage(len(pages), func(i int) {
+		p := pages[i]
 		pm := PageModel{Page: i + 1, TextLayer: TextNone}
 		if p != nil {
 			pm.Page = p.Number
@@ -148,7 +148,7 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 		}
 		if p == nil || len(p.Words) == 0 {
 			m.Pages[i] = pm
-			continue
+			return
 		}
 		p = readAs[i]
 		r := reads[i]
@@ -158,7 +158,6 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 		if c := numbers[i]; c != nil {
 			pm.SheetNumber = strings.TrimSpace(c.text)
 			pm.NumberWords = c.words
-			shapes[c.shape]++
 		}
 		pm.SheetTitle, pm.TitleWords = readTitle(p, r, numbers[i], i, repeated)
 		pm.Scale, pm.ScaleWords, pm.ViewScales = readScale(p, r)
@@ -167,6 +166,12 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 			turned[i].toRealModel(&pm)
 		}
 		m.Pages[i] = pm
+	})
+	shapes := map[string]int{}
+	for i, p := range pages {
+		if c := numbers[i]; c != nil && p != nil && len(p.Words) > 0 {
+			shapes[c.shape]++
+		}
 	}
 	markOutlinedNumbers(pages, m.Pages)
 	best := 0
@@ -506,11 +511,11 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		}
 		stacks = append(stacks, st)
 	}
-	upright := uprightPhrases(p, phrases)
-	if len(upright) == 0 {
+	hs := uprightHeights(p, phrases)
+	if len(hs) == 0 {
 		return "", nil, 0, false
 	}
-	medH := medianH(upright)
+	medH := hs[len(hs)/2]
 	best, bestScore := -1, 0.0
 	bestRepeated, bestRepeatedScore := -1, 0.0
 	for si, st := range stacks {
@@ -573,15 +578,6 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		words = append(words, phrases[qi].Words...)
 	}
 	return cleanTitle(strings.Join(texts, " ")), words, bestScore, framed
-}
-
-func medianH(phrases []textRun) float64 {
-	hs := make([]float64, len(phrases))
-	for i, q := range phrases {
-		hs[i] = q.H
-	}
-	sort.Float64s(hs)
-	return hs[len(hs)/2]
 }
 
 func cleanTitle(s string) string {

@@ -117,16 +117,16 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 	// Type sizes are those of the text read on this page's baseline: a
 	// word set on a quarter turn (read by readTurned) is as tall as it is
 	// long, and would make every upright number look small.
-	upright := uprightPhrases(p, phrases)
-	if len(upright) == 0 {
+	hs := uprightHeights(p, phrases)
+	if len(hs) == 0 {
 		return nil
 	}
 	maxH := 0.0
-	for _, q := range upright {
-		maxH = max(maxH, q.H)
+	for _, h := range hs {
+		maxH = max(maxH, h)
 	}
-	medH := medianH(upright)
-	p90H := quantileH(upright, 0.9)
+	medH := hs[len(hs)/2]
+	p90H := hs[min(len(hs)-1, int(0.9*float64(len(hs))))]
 	projectValues := map[string]bool{}
 	for _, f := range fields {
 		if f.Kind == FieldProject {
@@ -202,8 +202,8 @@ func pageCandidates(p *pdftext.Page, pi int, phrases []textRun, fields []Field) 
 		}
 	}
 	// Large identifiers alone in their textRun, in the title-block strip.
-	for _, q := range upright {
-		if len(q.Words) > 2 {
+	for _, q := range phrases {
+		if len(q.Words) > 2 || !upright(p, q) {
 			continue
 		}
 		cx, cy := q.Box.CenterX()/pw, q.Box.CenterY()/ph
@@ -447,24 +447,23 @@ func chooseNumbers(cands [][]numberCandidate) []*numberCandidate {
 	return out
 }
 
-// quantileH is the q-quantile of the phrases' heights.
-func quantileH(phrases []textRun, q float64) float64 {
-	hs := make([]float64, len(phrases))
-	for i, ph := range phrases {
-		hs[i] = ph.H
-	}
-	sort.Float64s(hs)
-	return hs[min(len(hs)-1, int(q*float64(len(hs))))]
-}
-
-// uprightPhrases are the phrases whose words run along the page's
-// baseline (within 10 degrees).
-func uprightPhrases(p *pdftext.Page, phrases []textRun) []textRun {
-	out := make([]textRun, 0, len(phrases))
+// uprightHeights are the heights of the phrases whose words run along
+// the page's baseline, in ascending order: what type sizes are judged
+// against.
+func uprightHeights(p *pdftext.Page, phrases []textRun) []float64 {
+	hs := make([]float64, 0, len(phrases))
 	for _, q := range phrases {
-		if a := p.Words[q.Words[0]].Angle; a <= 10 || a >= 350 {
-			out = append(out, q)
+		if upright(p, q) {
+			hs = append(hs, q.H)
 		}
 	}
-	return out
+	sort.Float64s(hs)
+	return hs
+}
+
+// upright: the phrase's words run along the page's baseline (within 10
+// degrees).
+func upright(p *pdftext.Page, q textRun) bool {
+	a := p.Words[q.Words[0]].Angle
+	return a <= 10 || a >= 350
 }

@@ -7,6 +7,8 @@ package sheets
 import (
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"planreview/scan/pdftext"
 	"planreview/textmatch"
@@ -499,6 +501,17 @@ func findScale(lines []Line) (string, []int) {
 	return "", nil
 }
 
-var letterRunRe = textmatch.MustCompile(`\pL{2,}`)
-
-func hasTitleWord(s string) bool { return letterRunRe.MatchString(s) }
+// hasTitleWord: two letters in a row (`\pL{2,}`), looked for rune by
+// rune: the expression has no literal to prefilter on, and every phrase
+// of every sheet is asked.
+func hasTitleWord(s string) bool {
+	prev := false
+	for _, r := range s {
+		l := r < utf8.RuneSelf && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') || r >= utf8.RuneSelf && unicode.IsLetter(r)
+		if l && prev {
+			return true
+		}
+		prev = l
+	}
+	return false
+}

@@ -1,0 +1,43 @@
+package sheets
+
+import (
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+func TestEachPageReadsEveryPageOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, n := range []int{0, 1, 2, 7, 100} {
+		seen := make([]atomic.Int32, n)
+		eachPage(n, func(i int) { seen[i].Add(1) })
+		for i := range seen {
+			if got := seen[i].Load(); got != 1 {
+				t.Errorf("n=%d: page %d read %d times", n, i, got)
+			}
+		}
+	}
+}
+
+// A panic on a worker reaches the caller's goroutine, where the scan
+// recovers it, with the worker's stack.
+func TestEachPagePanicReachesCaller(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() {
+		v := recover()
+		wp, ok := v.(*workerPanic)
+		if !ok {
+			t.Fatalf("recovered %v (%T), want a *workerPanic", v, v)
+		}
+		if wp.value != "page 3" || !strings.Contains(wp.Error(), "eachpage_test.go") {
+			t.Errorf("panic %q lacks its value or the worker's stack", wp.Error())
+		}
+	}()
+	eachPage(8, func(i int) {
+		if i == 3 {
+			panic("page 3")
+		}
+	})
+	t.Fatal("eachPage returned after a worker panicked")
+}
