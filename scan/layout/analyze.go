@@ -43,14 +43,13 @@ const (
 // geom is a word's place in its text direction's frame: p along the text,
 // t across it (growing downwards for upright text), s the baseline.
 type geom struct {
-	box        Box
-	p0, p1     float64
-	t0, t1, s  float64
-	fs         float64
-	key        int // direction: rounded degrees; 0, 90, 180, 270 for axis text
-	diagonal   bool
-	run        int
-	line, rank int
+	box       Box
+	p0, p1    float64
+	t0, t1, s float64
+	fs        float64
+	key       int // direction: rounded degrees; 0, 90, 180, 270 for axis text
+	diagonal  bool
+	run, rank int
 }
 
 // frame is the unit vector along the text (u) and the one "down" across
@@ -125,9 +124,6 @@ func AnalyzeLines(p *pdftext.Page) *Page {
 	a := runsOf(p, out)
 	a.buildBlocksAndLines()
 	a.readAcross()
-	for i := range a.g {
-		out.LineOf[i] = a.g[i].line
-	}
 	out.rest = a
 	return out
 }
@@ -232,7 +228,7 @@ func (a *analysis) measure() {
 		w := &a.words[i]
 		g := &a.g[i]
 		g.box = sane(wordBox(w.BBox, pw, ph), pw, ph)
-		g.run, g.line = -1, -1
+		g.run = -1
 		ang := w.Angle
 		if !finite(ang) {
 			ang = 0
@@ -295,9 +291,8 @@ func (a *analysis) measure() {
 
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
-	words     []int // filled once all runs are known (one shared array)
-	start     int   // of its words in the build order
-	last, n   int   // the last word joined and the word count
+	start     int // of its words in the build order (Run.Words once built)
+	last, n   int // the last word joined and the word count
 	p0, p1    float64
 	t0, t1, s float64
 	fs        float64
@@ -310,31 +305,38 @@ type runBuild struct {
 // baseline is its first word's, never chained, so a run cannot drift from
 // one row onto the next.
 func (a *analysis) buildRuns() {
-	byKey := map[int][]int{}
+	// The words of each direction (key 0…359), in word order, laid out
+	// direction by direction in one array: a counting sort, not a map of
+	// growing lists.
+	var count [361]int
 	for i := range a.g {
-		byKey[a.g[i].key] = append(byKey[a.g[i].key], i)
+		count[a.g[i].key+1]++
 	}
-	keys := make([]int, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
 	}
-	slices.Sort(keys)
+	type item struct {
+		s, p0 float64
+		wi    int
+	}
+	all := make([]item, len(a.g))
+	fill := count
+	for i := range a.g {
+		g := &a.g[i]
+		all[fill[g.key]] = item{g.s, g.p0, i}
+		fill[g.key]++
+	}
 	// Per direction, words sorted by baseline fall into bands (baselines
 	// within baselineTol of the band's first word, never chained); a band
 	// sorted along the text splits into runs at wide gaps, size changes
 	// and drawn rules. A run's words are consecutive in that order.
 	runs := make([]runBuild, 0, len(a.g))
 	order := make([]int, 0, len(a.g))
-	type item struct {
-		s, p0 float64
-		wi    int
-	}
-	var items, aside, spare []item
-	for _, k := range keys {
-		idx := byKey[k]
-		items = items[:0]
-		for _, wi := range idx {
-			items = append(items, item{a.g[wi].s, a.g[wi].p0, wi})
+	var aside, spare []item
+	for k := range 360 {
+		items := all[count[k]:count[k+1]]
+		if len(items) == 0 {
+			continue
 		}
 		slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.s, y.s) })
 		for i := 0; i < len(items); {
@@ -389,25 +391,23 @@ func (a *analysis) buildRuns() {
 			i = j
 		}
 	}
-	for ri := range runs {
-		r := &runs[ri]
-		r.words = order[r.start : r.start+r.n : r.start+r.n]
-	}
 	a.page.Runs = make([]Run, len(runs))
 	a.rb = runs
-	for ri, r := range runs {
-		box := a.g[r.words[0]].box
+	for ri := range runs {
+		r := &runs[ri]
+		words := order[r.start : r.start+r.n : r.start+r.n]
+		box := a.g[words[0]].box
 		angle := 0.0
-		for _, wi := range r.words {
+		for _, wi := range words {
 			box = box.Union(a.g[wi].box)
 			angle += normDeg(a.words[wi].Angle)
 		}
 		if r.diagonal {
-			angle /= float64(len(r.words))
+			angle /= float64(len(words))
 		} else {
 			angle = float64(r.key)
 		}
-		a.page.Runs[ri] = Run{Words: r.words, Angle: math.Round(angle*100) / 100, Box: box, Text: a.join(r.words), FontSize: r.fs}
+		a.page.Runs[ri] = Run{Words: words, Angle: math.Round(angle*100) / 100, Box: box, Text: a.join(words), FontSize: r.fs}
 		if r.diagonal {
 			a.page.Runs[ri].Layer = LayerOverlay
 		}

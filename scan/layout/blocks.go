@@ -71,18 +71,32 @@ func (a *analysis) buildBlocksAndLines() {
 		fill[r]++
 	}
 	groups := func(r int) []int { return members[start[r] : start[r]+count[r]] }
+	// A block's lines are runs of members (sorted in place), listed in
+	// one array for all blocks: Line.Runs are slices of members, kept
+	// with the page.
 	type blockBuild struct {
-		lines [][]int // runs per line
+		lines [][]int // runs per line: a slice of allLines
 		box   Box
 	}
+	allLines := make([][]int, 0, n)
 	blocks := make([]blockBuild, 0, len(roots))
+	lineWordCount := 0
 	for _, r := range roots {
 		group := groups(r)
 		b := blockBuild{box: a.page.Runs[group[0]].Box}
 		for _, ri := range group {
 			b.box = b.box.Union(a.page.Runs[ri].Box)
 		}
-		b.lines = a.linesOf(group)
+		at := len(allLines)
+		allLines = a.linesOf(group, allLines)
+		b.lines = allLines[at:len(allLines):len(allLines)]
+		for _, lineRuns := range b.lines {
+			if len(lineRuns) > 1 {
+				for _, ri := range lineRuns {
+					lineWordCount += len(a.page.Runs[ri].Words)
+				}
+			}
+		}
 		blocks = append(blocks, b)
 	}
 	// Reading order of blocks: top to bottom, then left to right (sorted
@@ -102,12 +116,16 @@ func (a *analysis) buildBlocksAndLines() {
 		return cmp.Compare(i, j)
 	})
 	rank := 0
-	a.page.Lines = make([]Line, 0, n)
+	// Sized exactly: the page keeps them as long as the set is read.
+	a.page.Lines = make([]Line, 0, len(allLines))
 	a.page.Blocks = make([]Block, 0, len(blocks))
 	// Blocks' line lists and multi-run lines' words are slices of shared
 	// arrays: most blocks on a drawing are one label of one run.
-	blockLines := make([]int, 0, n)
-	lineWords := make([]int, 0, len(a.g))
+	blockLines := make([]int, 0, len(allLines))
+	var lineWords []int
+	if lineWordCount > 0 {
+		lineWords = make([]int, 0, lineWordCount)
+	}
 	for bi, oi := range order {
 		b := &blocks[oi]
 		blk := Block{Box: b.box}
@@ -119,19 +137,27 @@ func (a *analysis) buildBlocksAndLines() {
 				FontSize: first.FontSize, Words: first.Words, Text: first.Text}
 			if len(lineRuns) > 1 {
 				start := len(lineWords)
-				texts := make([]string, 0, len(lineRuns))
+				size := len(lineRuns) - 1
 				for _, ri := range lineRuns {
 					r := &a.page.Runs[ri]
 					ln.Box = ln.Box.Union(r.Box)
 					ln.FontSize = max(ln.FontSize, r.FontSize)
-					texts = append(texts, r.Text)
+					size += len(r.Text)
 					lineWords = append(lineWords, r.Words...)
 				}
 				ln.Words = lineWords[start:len(lineWords):len(lineWords)]
-				ln.Text = strings.Join(texts, " ")
+				var text strings.Builder
+				text.Grow(size)
+				for k, ri := range lineRuns {
+					if k > 0 {
+						text.WriteByte(' ')
+					}
+					text.WriteString(a.page.Runs[ri].Text)
+				}
+				ln.Text = text.String()
 			}
 			for _, wi := range ln.Words {
-				a.g[wi].line = li
+				a.page.LineOf[wi] = li
 				a.g[wi].rank = rank
 				rank++
 			}
@@ -260,9 +286,11 @@ func (a *analysis) connected(i, j int) bool {
 // linesOf splits one block's runs into lines: runs whose baselines lie
 // within baselineTol of the line's first run, a few spaces apart along
 // the text and with no rule between; top to bottom, then along the text.
-func (a *analysis) linesOf(members []int) [][]int {
+// members is sorted in place and each line is a slice of it, appended
+// to lines.
+func (a *analysis) linesOf(members []int, lines [][]int) [][]int {
 	if len(members) == 1 {
-		return [][]int{members} // a slice of the caller's array, not copied
+		return append(lines, members[:1:1])
 	}
 	rb := a.rb
 	slices.SortFunc(members, func(x, y int) int {
@@ -271,33 +299,33 @@ func (a *analysis) linesOf(members []int) [][]int {
 		}
 		return cmp.Compare(rb[x].p0, rb[y].p0)
 	})
-	var lines [][]int
 	for i := 0; i < len(members); {
 		first := &rb[members[i]]
 		j := i + 1
 		for j < len(members) && rb[members[j]].s-first.s <= baselineTol*max(first.fs, rb[members[j]].fs) {
 			j++
 		}
-		band := slices.Clone(members[i:j])
+		// The band is sorted along the text in place: nothing reads
+		// members[i:j] in baseline order after this.
+		band := members[i:j]
 		slices.SortFunc(band, func(x, y int) int { return cmp.Compare(rb[x].p0, rb[y].p0) })
-		cur := []int{band[0]}
+		cur := 0 // the current line is band[cur:k]
 		end := rb[band[0]].p1
-		for _, ri := range band[1:] {
-			r := &rb[ri]
-			prev := &rb[cur[len(cur)-1]]
+		for k := 1; k < len(band); k++ {
+			r := &rb[band[k]]
+			prev := &rb[band[k-1]]
 			fs := max(r.fs, prev.fs)
 			split := r.p0-end > lineGap*fs
 			if !split && !r.diagonal && r.p0 > end {
 				split = a.columnRule(r.key, end, r.p0, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2, fs)
 			}
 			if split {
-				lines = append(lines, cur)
-				cur = nil
+				lines = append(lines, band[cur:k:k])
+				cur = k
 			}
-			cur = append(cur, ri)
 			end = max(end, r.p1)
 		}
-		lines = append(lines, cur)
+		lines = append(lines, band[cur:len(band):len(band)])
 		i = j
 	}
 	return lines

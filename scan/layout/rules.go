@@ -20,17 +20,43 @@ type ruleIndex struct {
 // axisTol is how far (points) a stroke may lean and still be a rule.
 const axisTol = 1.0
 
+// ruleAxis tells a horizontal rule (1) and a vertical one (2) from a
+// stroke that is neither (0).
+func ruleAxis(s *Segment) int {
+	if !finite(s.X0) || !finite(s.Y0) || !finite(s.X1) || !finite(s.Y1) {
+		return 0
+	}
+	dx, dy := math.Abs(s.X1-s.X0), math.Abs(s.Y1-s.Y0)
+	switch {
+	case dy <= axisTol && dx >= minEdge:
+		return 1
+	case dx <= axisTol && dy >= minEdge:
+		return 2
+	}
+	return 0
+}
+
 func newRuleIndex(segs []Segment) *ruleIndex {
-	ri := &ruleIndex{}
-	for _, s := range segs {
-		if !finite(s.X0) || !finite(s.Y0) || !finite(s.X1) || !finite(s.Y1) {
-			continue
+	// Counted first, so both orientations share one array of their exact
+	// size: a drawing's thousands of strokes otherwise grow it a dozen
+	// times over.
+	nh, nv := 0, 0
+	for i := range segs {
+		switch ruleAxis(&segs[i]) {
+		case 1:
+			nh++
+		case 2:
+			nv++
 		}
-		dx, dy := math.Abs(s.X1-s.X0), math.Abs(s.Y1-s.Y0)
-		switch {
-		case dy <= axisTol && dx >= minEdge:
+	}
+	all := make([]edge, 0, nh+nv)
+	ri := &ruleIndex{h: all[:0:nh], v: all[nh : nh : nh+nv]}
+	for i := range segs {
+		s := &segs[i]
+		switch ruleAxis(s) {
+		case 1:
 			ri.h = append(ri.h, edge{c: (s.Y0 + s.Y1) / 2, lo: min(s.X0, s.X1), hi: max(s.X0, s.X1)})
-		case dx <= axisTol && dy >= minEdge:
+		case 2:
 			ri.v = append(ri.v, edge{c: (s.X0 + s.X1) / 2, lo: min(s.Y0, s.Y1), hi: max(s.Y0, s.Y1)})
 		}
 	}
