@@ -100,8 +100,10 @@ type analysis struct {
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
-	out := AnalyzeLines(p)
-	out.Complete()
+	out, a := analyzeLines(p)
+	if a != nil {
+		a.complete()
+	}
 	return out
 }
 
@@ -111,21 +113,29 @@ func Analyze(p *pdftext.Page) *Page {
 // rest of a few (the document model reads every page's lines; its
 // regions and tables are asked for page by page).
 func AnalyzeLines(p *pdftext.Page) *Page {
+	out, a := analyzeLines(p)
+	// The analysis is not kept: most pages are never completed, and the
+	// words' and runs' frames and the rule index weigh more than the
+	// lines. Complete rebuilds them from the page.
+	out.pending = a != nil
+	return out
+}
+
+func analyzeLines(p *pdftext.Page) (*Page, *analysis) {
 	if p == nil {
-		return &Page{}
+		return &Page{}, nil
 	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words)), roles: &rolesOnce{}}
 	for i := range out.LineOf {
 		out.LineOf[i] = -1
 	}
 	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
-		return out
+		return out, nil
 	}
 	a := runsOf(p, out)
 	a.buildBlocksAndLines()
 	a.readAcross()
-	out.rest = a
-	return out
+	return out, a
 }
 
 // ReadingOrder is the page's lines in reading order: block by block, each
@@ -153,14 +163,49 @@ func (p *Page) ReadingOrder() []int {
 // AnalyzeLines; on a complete page it does nothing. A page is completed
 // by one reader before it is shared.
 func (p *Page) Complete() {
-	a := p.rest
-	if a == nil {
+	if !p.pending {
 		return
 	}
-	p.rest = nil
+	p.pending = false
+	p.reanalyse().complete()
+}
+
+func (a *analysis) complete() {
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()
+}
+
+// reanalyse rebuilds the analysis AnalyzeLines made of the page from what
+// the page keeps: the words' frames and the rule index afresh, each
+// word's run and reading rank and each run's frame from the runs and
+// lines, exactly as the runs and lines were built from them.
+func (p *Page) reanalyse() *analysis {
+	a := &analysis{page: p, words: p.Words[:min(len(p.Words), maxWords)]}
+	a.rules = newRuleIndex(p.Segments)
+	a.measure()
+	a.rb = make([]runBuild, len(p.Runs))
+	for ri := range p.Runs {
+		words := p.Runs[ri].Words
+		g := &a.g[words[0]]
+		r := runBuild{p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: g.key, diagonal: g.diagonal}
+		for _, wi := range words {
+			g := &a.g[wi]
+			g.run = ri
+			r.p1 = max(r.p1, g.p1)
+			r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
+			r.fs = max(r.fs, g.fs)
+		}
+		a.rb[ri] = r
+	}
+	rank := 0
+	for li := range p.Lines {
+		for _, wi := range p.Lines[li].Words {
+			a.g[wi].rank = rank
+			rank++
+		}
+	}
+	return a
 }
 
 // Runs returns the runs of one extracted page alone (words on one
