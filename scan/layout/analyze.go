@@ -94,6 +94,8 @@ type analysis struct {
 
 	wordGrid *boxGrid // drawing-text word centres, made on first use
 	lineGrid *boxGrid // line boxes, made on first use
+
+	sc *scratch // working arrays, returned by release
 }
 
 // Analyze builds the layout of one extracted page: runs, blocks, lines,
@@ -103,6 +105,7 @@ func Analyze(p *pdftext.Page) *Page {
 	out, a := analyzeLines(p)
 	if a != nil {
 		a.complete()
+		a.release()
 	}
 	return out
 }
@@ -118,6 +121,7 @@ func AnalyzeLines(p *pdftext.Page) *Page {
 	// words' and runs' frames and the rule index weigh more than the
 	// lines. Complete rebuilds them from the page.
 	out.pending = a != nil
+	a.release()
 	return out
 }
 
@@ -167,7 +171,9 @@ func (p *Page) Complete() {
 		return
 	}
 	p.pending = false
-	p.reanalyse().complete()
+	a := p.reanalyse()
+	a.complete()
+	a.release()
 }
 
 func (a *analysis) complete() {
@@ -181,10 +187,10 @@ func (a *analysis) complete() {
 // word's run and reading rank and each run's frame from the runs and
 // lines, exactly as the runs and lines were built from them.
 func (p *Page) reanalyse() *analysis {
-	a := &analysis{page: p, words: p.Words[:min(len(p.Words), maxWords)]}
-	a.rules = newRuleIndex(p.Segments)
+	a := &analysis{page: p, words: p.Words[:min(len(p.Words), maxWords)], sc: getScratch()}
+	a.rules = newRuleIndex(p.Segments, &a.sc.edges)
 	a.measure()
-	a.rb = make([]runBuild, len(p.Runs))
+	a.rb = zeroed(&a.sc.rb, len(p.Runs))
 	for ri := range p.Runs {
 		words := p.Runs[ri].Words
 		g := &a.g[words[0]]
@@ -217,19 +223,19 @@ func Runs(p *pdftext.Page) []Run {
 		return nil
 	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
-	runsOf(p, out)
+	runsOf(p, out).release()
 	return out.Runs
 }
 
 // runsOf starts the analysis of page p into out: its words placed, their
 // runs built and the overlay marked.
 func runsOf(p *pdftext.Page, out *Page) *analysis {
-	a := &analysis{page: out, words: p.Words}
+	a := &analysis{page: out, words: p.Words, sc: getScratch()}
 	if len(a.words) > maxWords {
 		a.words = a.words[:maxWords]
 	}
 	out.Segments = p.Segments[:min(len(p.Segments), maxSegments):min(len(p.Segments), maxSegments)]
-	a.rules = newRuleIndex(out.Segments)
+	a.rules = newRuleIndex(out.Segments, &a.sc.edges)
 	a.measure()
 	a.buildRuns()
 	a.markOverlays()
@@ -267,8 +273,8 @@ func (b Box) center() (float64, float64) { return (b.X0 + b.X1) / 2, (b.Y0 + b.Y
 // measure places every word in its direction's frame.
 func (a *analysis) measure() {
 	pw, ph := a.page.Width, a.page.Height
-	a.g = make([]geom, len(a.words))
-	sizes := make([]float64, 0, len(a.words))
+	a.g = zeroed(&a.sc.g, len(a.words))
+	sizes := emptied(&a.sc.sizes, len(a.words))
 	for i := range a.words {
 		w := &a.words[i]
 		g := &a.g[i]
@@ -334,6 +340,13 @@ func (a *analysis) measure() {
 	}
 }
 
+// runItem is a word as buildRuns sorts it: baseline, start along the
+// text, index.
+type runItem struct {
+	s, p0 float64
+	wi    int
+}
+
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
 	start     int // of its words in the build order (Run.Words once built)
@@ -360,30 +373,26 @@ func (a *analysis) buildRuns() {
 	for k := 1; k < len(count); k++ {
 		count[k] += count[k-1]
 	}
-	type item struct {
-		s, p0 float64
-		wi    int
-	}
-	all := make([]item, len(a.g))
+	all := zeroed(&a.sc.items, len(a.g))
 	fill := count
 	for i := range a.g {
 		g := &a.g[i]
-		all[fill[g.key]] = item{g.s, g.p0, i}
+		all[fill[g.key]] = runItem{g.s, g.p0, i}
 		fill[g.key]++
 	}
 	// Per direction, words sorted by baseline fall into bands (baselines
 	// within baselineTol of the band's first word, never chained); a band
 	// sorted along the text splits into runs at wide gaps, size changes
 	// and drawn rules. A run's words are consecutive in that order.
-	runs := make([]runBuild, 0, len(a.g))
+	runs := emptied(&a.sc.rb, len(a.g)) // a run per word at most
 	order := make([]int, 0, len(a.g))
-	var aside, spare []item
+	aside, spare := a.sc.aside[:0], a.sc.spare[:0]
 	for k := range 360 {
 		items := all[count[k]:count[k+1]]
 		if len(items) == 0 {
 			continue
 		}
-		slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.s, y.s) })
+		slices.SortFunc(items, func(x, y runItem) int { return cmp.Compare(x.s, y.s) })
 		for i := 0; i < len(items); {
 			tol := baselineTol * a.g[items[i].wi].fs
 			j := i + 1
@@ -391,7 +400,7 @@ func (a *analysis) buildRuns() {
 				j++
 			}
 			band := items[i:j]
-			slices.SortFunc(band, func(x, y item) int { return cmp.Compare(x.p0, y.p0) })
+			slices.SortFunc(band, func(x, y runItem) int { return cmp.Compare(x.p0, y.p0) })
 			// A word printed over the run's own words (a stray glyph, an
 			// overprinted copy) does not end the run: it is set aside and
 			// read after, with the others like it, in a pass of its own
@@ -436,6 +445,7 @@ func (a *analysis) buildRuns() {
 			i = j
 		}
 	}
+	a.sc.aside, a.sc.spare = aside[:0], spare[:0]
 	a.page.Runs = make([]Run, len(runs))
 	a.rb = runs
 	for ri := range runs {
@@ -512,6 +522,7 @@ func (a *analysis) join(words []int) string {
 func (a *analysis) markOverlays() {
 	big := overlaySize * a.med
 	var grid *boxGrid
+	defer func() { releaseGrid(grid) }()
 	for ri := range a.page.Runs {
 		r := &a.page.Runs[ri]
 		if r.Layer == LayerOverlay || r.FontSize < big || r.FontSize < 12 {

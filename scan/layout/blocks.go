@@ -20,6 +20,7 @@ func (a *analysis) buildBlocksAndLines() {
 	}
 	uf := newUnionFind(n)
 	grid := newBoxGrid(a.page.Width, a.page.Height, 48, n, func(i int) (Box, bool) { return a.page.Runs[i].Box, true })
+	defer releaseGrid(grid)
 	reach := make([]Box, n)
 	for ri := range runs {
 		m := lineGap * runs[ri].fs
@@ -362,8 +363,9 @@ func (u *unionFind) union(i, j int) {
 
 // boxGrid finds boxes near a box. It is built once from all its boxes in
 // two passes (count per cell, then fill one array), so a page costs a few
-// allocations however many boxes it has. A box covering more than 64
-// cells is kept in a side list every query visits.
+// allocations however many boxes it has, none once a released grid's
+// arrays are reused. A box covering more than 64 cells is kept in a side
+// list every query visits.
 type boxGrid struct {
 	cell       float64
 	cols, rows int
@@ -372,20 +374,33 @@ type boxGrid struct {
 	big        []int32
 	pts        []Box // points of a point grid (query filters by them)
 	points     bool
+	list       []placed // building scratch
+	fill       []int32  // building scratch
+}
+
+// placed is a box's span of cells while a grid is built.
+type placed struct {
+	id             int32
+	c0, r0, c1, r1 int32
 }
 
 // newBoxGrid indexes n boxes; box(i) gives box i, or ok false to leave it
 // out.
 func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid {
+	g := gridPool.Get().(*boxGrid)
+	g.points = false
+	g.build(w, h, cell, n, box)
+	return g
+}
+
+// build indexes the boxes in g, reusing its arrays.
+func (g *boxGrid) build(w, h, cell float64, n int, box func(i int) (Box, bool)) {
 	cols, rows := int(w/cell)+1, int(h/cell)+1
 	cols, rows = min(max(cols, 1), 512), min(max(rows, 1), 512)
-	g := &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows}
-	g.start = make([]int32, cols*rows+1)
-	type placed struct {
-		id             int32
-		c0, r0, c1, r1 int
-	}
-	list := make([]placed, 0, n)
+	g.cell, g.cols, g.rows = max(w/float64(cols), h/float64(rows), 1), cols, rows
+	g.start = zeroed(&g.start, cols*rows+1)
+	g.big = g.big[:0]
+	list := emptied(&g.list, n)
 	for i := 0; i < n; i++ {
 		b, ok := box(i)
 		if !ok {
@@ -396,7 +411,7 @@ func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid
 			g.big = append(g.big, int32(i))
 			continue
 		}
-		list = append(list, placed{int32(i), c0, r0, c1, r1})
+		list = append(list, placed{int32(i), int32(c0), int32(r0), int32(c1), int32(r1)})
 		for r := r0; r <= r1; r++ {
 			for c := c0; c <= c1; c++ {
 				g.start[r*cols+c+1]++
@@ -406,29 +421,29 @@ func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid
 	for c := 1; c < len(g.start); c++ {
 		g.start[c] += g.start[c-1]
 	}
-	g.ids = make([]int32, g.start[len(g.start)-1])
-	fill := make([]int32, cols*rows)
-	copy(fill, g.start[:cols*rows])
+	g.ids = zeroed(&g.ids, int(g.start[len(g.start)-1]))
+	fill := append(g.fill[:0], g.start[:cols*rows]...)
+	g.fill = fill
 	for _, p := range list {
-		for r := p.r0; r <= p.r1; r++ {
-			for c := p.c0; c <= p.c1; c++ {
+		for r := int(p.r0); r <= int(p.r1); r++ {
+			for c := int(p.c0); c <= int(p.c1); c++ {
 				g.ids[fill[r*cols+c]] = p.id
 				fill[r*cols+c]++
 			}
 		}
 	}
-	return g
 }
 
 // newPointGrid indexes n points; pt(i) gives point i or ok false.
 func newPointGrid(w, h, cell float64, n int, pt func(i int) (x, y float64, ok bool)) *boxGrid {
-	pts := make([]Box, n)
-	g := newBoxGrid(w, h, cell, n, func(i int) (Box, bool) {
+	g := gridPool.Get().(*boxGrid)
+	pts := zeroed(&g.pts, n)
+	g.points = true
+	g.build(w, h, cell, n, func(i int) (Box, bool) {
 		x, y, ok := pt(i)
 		pts[i] = Box{x, y, x, y}
 		return pts[i], ok
 	})
-	g.pts, g.points = pts, true
 	return g
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 
 	"planreview/scan/pdftext"
@@ -97,9 +99,48 @@ func TestRetainedCorpus(t *testing.T) {
 				kept[i] = Analyze(p)
 			}
 		}
+		// Twice: the scratch pools' arrays go with the second.
+		runtime.GC()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		t.Logf("%s: %d pages retain %d bytes; %d bytes allocated", stage, len(kept), int64(after.HeapAlloc)-int64(before.HeapAlloc), after.TotalAlloc-before.TotalAlloc)
 		runtime.KeepAlive(kept)
 	}
+}
+
+// TestConcurrentCorpus lays out the corpus pages on several goroutines at
+// once, as the pipeline does, and checks each layout is the one made
+// alone (the analyses share pooled scratch arrays). LAYOUT_CONCURRENT=1
+// runs it; with -race it checks they never share one at a time.
+func TestConcurrentCorpus(t *testing.T) {
+	if os.Getenv("LAYOUT_CONCURRENT") == "" {
+		t.Skip("LAYOUT_CONCURRENT not set")
+	}
+	var pages []*pdftext.Page
+	for _, path := range corpusFiles(t) {
+		pages = append(pages, corpusPages(t, path)...)
+	}
+	dump := func(p *pdftext.Page) string {
+		var b strings.Builder
+		w := bufio.NewWriter(&b)
+		dumpPage(w, p)
+		w.Flush()
+		return b.String()
+	}
+	want := make([]string, len(pages))
+	for i, p := range pages {
+		want[i] = dump(p)
+	}
+	var wg sync.WaitGroup
+	for k := range 4 {
+		wg.Go(func() {
+			for i := range pages {
+				i := (i + k*len(pages)/4) % len(pages)
+				if got := dump(pages[i]); got != want[i] {
+					t.Errorf("page %d of the corpus laid out differently on goroutine %d", i, k)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -36,7 +36,9 @@ func ruleAxis(s *Segment) int {
 	return 0
 }
 
-func newRuleIndex(segs []Segment) *ruleIndex {
+// newRuleIndex indexes the rules among segs, in *buf's array when it is
+// large enough (buf may be nil).
+func newRuleIndex(segs []Segment, buf *[]edge) *ruleIndex {
 	// Counted first, so both orientations share one array of their exact
 	// size: a drawing's thousands of strokes otherwise grow it a dozen
 	// times over.
@@ -49,7 +51,12 @@ func newRuleIndex(segs []Segment) *ruleIndex {
 			nv++
 		}
 	}
-	all := make([]edge, 0, nh+nv)
+	var all []edge
+	if buf != nil {
+		all = emptied(buf, nh+nv)
+	} else {
+		all = make([]edge, 0, nh+nv)
+	}
 	ri := &ruleIndex{h: all[:0:nh], v: all[nh : nh : nh+nv]}
 	for i := range segs {
 		s := &segs[i]
@@ -136,11 +143,12 @@ func (ri *ruleIndex) blocksAlong(key int, prev, g *geom) bool {
 // finder does: edges whose coordinates are within snapTol take their
 // cluster's mean coordinate, then collinear edges that overlap or nearly
 // touch (joinTol) become one; edges shorter than minEdge are dropped.
-func snapJoin(es []edge) []edge {
+// The edges are copied into into's array (room for them all).
+func snapJoin(es, into []edge) []edge {
 	if len(es) == 0 {
 		return nil
 	}
-	es = slices.Clone(es)
+	es = append(into[:0], es...)
 	// The rule index keeps its edges sorted by coordinate already.
 	if !slices.IsSortedFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) }) {
 		slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
@@ -187,12 +195,25 @@ type corner struct {
 	hi, vi int // the edges through it
 }
 
+// cornerKey is a corner's place, to find the corner at a place.
+type cornerKey struct{ x, y float64 }
+
+// cellBox is a closed ruled cell and its four corners.
+type cellBox struct {
+	box            Box
+	tl, tr, bl, br int
+}
+
 // ruledTables finds tables drawn with rules, as pdfplumber's lattice
 // finder: edges are snapped and joined, their intersections found, each
 // intersection closed into the smallest cell whose four sides are drawn,
-// and cells that share corners grouped into tables.
+// and cells that share corners grouped into tables. Its working arrays
+// are the analysis's scratch.
 func (a *analysis) ruledTables() {
-	hs, vs := snapJoin(a.rules.h), snapJoin(a.rules.v)
+	sc := a.sc
+	nh, nv := len(a.rules.h), len(a.rules.v)
+	snapped := emptied(&sc.snapped, nh+nv)
+	hs, vs := snapJoin(a.rules.h, snapped[:0:nh]), snapJoin(a.rules.v, snapped[nh:nh:nh+nv])
 	if len(hs) < 2 || len(vs) < 2 {
 		return
 	}
@@ -204,7 +225,8 @@ func (a *analysis) ruledTables() {
 	}
 	// vs is sorted by x: each horizontal edge meets the verticals whose x
 	// falls inside it.
-	var corners []corner
+	corners := sc.corners[:0]
+	defer func() { sc.corners = corners[:0] }()
 	for hi, h := range hs {
 		start := sort.Search(len(vs), func(i int) bool { return vs[i].c >= h.lo-crossTol })
 		for vi := start; vi < len(vs) && vs[vi].c <= h.hi+crossTol; vi++ {
@@ -220,22 +242,47 @@ func (a *analysis) ruledTables() {
 	if len(corners) < 4 {
 		return
 	}
-	type key struct{ x, y float64 }
-	at := make(map[key]int, len(corners))
+	if sc.at == nil {
+		sc.at = make(map[cornerKey]int, len(corners))
+	} else {
+		clear(sc.at)
+	}
+	at := sc.at
 	// Columns: corners on one vertical edge, by y; rows: on one
 	// horizontal edge, by x (corners come sorted by h edge, then x).
-	byV := make([][]int, len(vs))
-	byH := make([][]int, len(hs))
+	// Each edge's corners are a stretch of one array (counted, then
+	// filled in corner order).
+	kept := emptied(&sc.kept, len(corners))
+	vStart, hStart := zeroed(&sc.ints[0], len(vs)+1), zeroed(&sc.ints[1], len(hs)+1)
 	for i, c := range corners {
-		if _, dup := at[key{c.x, c.y}]; dup {
+		if _, dup := at[cornerKey{c.x, c.y}]; dup {
 			continue
 		}
-		at[key{c.x, c.y}] = i
-		byV[c.vi] = append(byV[c.vi], i)
-		byH[c.hi] = append(byH[c.hi], i)
+		at[cornerKey{c.x, c.y}] = i
+		kept = append(kept, int32(i))
+		vStart[c.vi+1]++
+		hStart[c.hi+1]++
 	}
-	for _, col := range byV {
-		if len(col) > 1 {
+	for k := 1; k < len(vStart); k++ {
+		vStart[k] += vStart[k-1]
+	}
+	for k := 1; k < len(hStart); k++ {
+		hStart[k] += hStart[k-1]
+	}
+	vIdx, hIdx := zeroed(&sc.ints[2], len(kept)), zeroed(&sc.ints[3], len(kept))
+	vFill, hFill := append(sc.ints[4][:0], vStart...), append(sc.ints[5][:0], hStart...)
+	sc.ints[4], sc.ints[5] = vFill, hFill
+	for _, i := range kept {
+		c := &corners[i]
+		vIdx[vFill[c.vi]] = int(i)
+		vFill[c.vi]++
+		hIdx[hFill[c.hi]] = int(i)
+		hFill[c.hi]++
+	}
+	byV := func(vi int) []int { return vIdx[vStart[vi]:vStart[vi+1]] }
+	byH := func(hi int) []int { return hIdx[hStart[hi]:hStart[hi+1]] }
+	for vi := range vs {
+		if col := byV(vi); len(col) > 1 {
 			slices.SortFunc(col, func(p, q int) int { return cmp.Compare(corners[p].y, corners[q].y) })
 		}
 	}
@@ -247,21 +294,18 @@ func (a *analysis) ruledTables() {
 		return list[k+1 : min(len(list), k+1+maxCellSearch)]
 	}
 	pageArea := a.page.Width * a.page.Height
-	type cellBox struct {
-		box            Box
-		tl, tr, bl, br int
-	}
-	var cells []cellBox
+	cells := sc.cells[:0]
+	defer func() { sc.cells = cells[:0] }()
 	for i, c := range corners {
-		if at[key{c.x, c.y}] != i {
+		if at[cornerKey{c.x, c.y}] != i {
 			continue
 		}
-		below := next(byV[c.vi], i)
-		right := next(byH[c.hi], i)
+		below := next(byV(c.vi), i)
+		right := next(byH(c.hi), i)
 	search:
 		for _, b := range below {
 			for _, r := range right {
-				br, ok := at[key{corners[r].x, corners[b].y}]
+				br, ok := at[cornerKey{corners[r].x, corners[b].y}]
 				if !ok {
 					continue
 				}
@@ -283,26 +327,46 @@ func (a *analysis) ruledTables() {
 	if len(cells) < 2 {
 		return
 	}
-	// Tables: cells sharing a corner.
-	uf := newUnionFind(len(corners))
+	// Tables: cells sharing a corner, in the order of their first cell;
+	// each table's cell boxes a stretch of one array, in cell order.
+	uf := &unionFind{parent: zeroed(&sc.ints[4], len(corners))}
+	for i := range uf.parent {
+		uf.parent[i] = i
+	}
 	for _, c := range cells {
 		uf.union(c.tl, c.tr)
 		uf.union(c.tl, c.bl)
 		uf.union(c.tl, c.br)
 	}
-	groups := map[int][]Box{}
-	var roots []int
+	count := zeroed(&sc.ints[5], len(corners))
+	roots := sc.ints[0][:0] // vStart is not read again
 	for _, c := range cells {
 		r := uf.find(c.tl)
-		if _, ok := groups[r]; !ok {
+		if count[r] == 0 {
 			roots = append(roots, r)
 		}
-		groups[r] = append(groups[r], c.box)
+		count[r]++
 	}
+	sc.ints[0] = roots
+	off := 0
 	for _, r := range roots {
-		if boxes := groups[r]; len(boxes) >= 2 {
-			a.addTable(boxes, true)
+		n := count[r]
+		count[r] = off
+		off += n
+	}
+	boxes := zeroed(&sc.boxes, len(cells))
+	for _, c := range cells {
+		r := uf.find(c.tl)
+		boxes[count[r]] = c.box
+		count[r]++
+	}
+	start := 0
+	for _, r := range roots {
+		end := count[r]
+		if end-start >= 2 {
+			a.addTable(boxes[start:end:end], true)
 		}
+		start = end
 	}
 }
 
