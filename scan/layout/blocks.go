@@ -7,6 +7,12 @@ import (
 	"strings"
 )
 
+// blockBuild is a block under construction: its lines' runs and box.
+type blockBuild struct {
+	lines [][]int // runs per line: a slice of allLines
+	box   Box
+}
+
 // buildBlocksAndLines groups runs into blocks first, by white space and
 // drawn rules (runs on one baseline a few spaces apart, or stacked with
 // less than a line of white space and no rule between), and only then
@@ -18,22 +24,20 @@ func (a *analysis) buildBlocksAndLines() {
 	if n == 0 {
 		return
 	}
-	uf := newUnionFind(n)
+	sc := a.sc
+	uf := newUnionFind(&sc.ints[0], n)
 	grid := newBoxGrid(a.page.Width, a.page.Height, 48, n, func(i int) (Box, bool) { return a.page.Runs[i].Box, true })
 	defer releaseGrid(grid)
-	reach := make([]Box, n)
-	for ri := range runs {
-		m := lineGap * runs[ri].fs
-		b := a.page.Runs[ri].Box
-		reach[ri] = Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
-	}
-	seen := make([]int, n)
+	seen := zeroed(&sc.ints[1], n)
 	for i := range seen {
 		seen[i] = -1
 	}
 	for i := range runs {
 		tried := 0
-		grid.query(reach[i], func(j int) bool {
+		m := lineGap * runs[i].fs
+		b := a.page.Runs[i].Box
+		reach := Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
+		grid.query(reach, func(j int) bool {
 			if tried++; tried > 4*maxCandidates {
 				return false
 			}
@@ -49,8 +53,8 @@ func (a *analysis) buildBlocksAndLines() {
 	}
 	// Group runs by their root: the union-find's smallest member is the
 	// root, so roots come in run order; members are laid out root by root.
-	count := make([]int, n)
-	var roots []int
+	count := zeroed(&sc.ints[2], n)
+	roots := sc.ints[3][:0]
 	for i := range runs {
 		r := uf.find(i)
 		if count[r] == 0 {
@@ -58,14 +62,16 @@ func (a *analysis) buildBlocksAndLines() {
 		}
 		count[r]++
 	}
-	start := make([]int, n)
+	sc.ints[3] = roots
+	start := zeroed(&sc.ints[4], n)
 	members := make([]int, n)
 	at := 0
 	for _, r := range roots {
 		start[r] = at
 		at += count[r]
 	}
-	fill := slices.Clone(start)
+	fill := append(sc.ints[5][:0], start...)
+	sc.ints[5] = fill
 	for i := range runs {
 		r := uf.find(i)
 		members[fill[r]] = i
@@ -75,12 +81,8 @@ func (a *analysis) buildBlocksAndLines() {
 	// A block's lines are runs of members (sorted in place), listed in
 	// one array for all blocks: Line.Runs are slices of members, kept
 	// with the page.
-	type blockBuild struct {
-		lines [][]int // runs per line: a slice of allLines
-		box   Box
-	}
-	allLines := make([][]int, 0, n)
-	blocks := make([]blockBuild, 0, len(roots))
+	allLines := emptied(&sc.lineRuns, n)
+	blocks := emptied(&sc.blocks, len(roots))
 	lineWordCount := 0
 	for _, r := range roots {
 		group := groups(r)
@@ -100,9 +102,10 @@ func (a *analysis) buildBlocksAndLines() {
 		}
 		blocks = append(blocks, b)
 	}
+	// allLines and blocks keep their arrays: they had room for them all.
 	// Reading order of blocks: top to bottom, then left to right (sorted
 	// through an index: the block values are large to move).
-	order := make([]int, len(blocks))
+	order := zeroed(&sc.ints[6], len(blocks))
 	for i := range order {
 		order[i] = i
 	}
@@ -170,20 +173,22 @@ func (a *analysis) buildBlocksAndLines() {
 	}
 }
 
+// lineGeom is a line's extent along its baseline, as readAcross reads it.
+type lineGeom struct {
+	li        int
+	key       int
+	s, p0, p1 float64
+	fs        float64
+	layer     Layer
+}
+
 // readAcross finds the lines a reader reads as one (Page.ReadAcross):
 // per direction, lines whose baselines lie within baselineTol of the
 // first's, sorted along the text, chained while the gap between them is
 // at most lineGap of the larger size, as the lines of one block are, but
 // across blocks. Diagonal (overlay) text is read as its runs are.
 func (a *analysis) readAcross() {
-	type lineGeom struct {
-		li        int
-		key       int
-		s, p0, p1 float64
-		fs        float64
-		layer     Layer
-	}
-	ls := make([]lineGeom, 0, len(a.page.Lines))
+	ls := emptied(&a.sc.lineGeoms, len(a.page.Lines))
 	for li := range a.page.Lines {
 		l := &a.page.Lines[li]
 		if len(l.Runs) == 0 {
@@ -334,8 +339,10 @@ func (a *analysis) linesOf(members []int, lines [][]int) [][]int {
 
 type unionFind struct{ parent []int }
 
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{parent: make([]int, n)}
+// newUnionFind makes a union-find of n members in *buf's array (reused
+// when it is large enough).
+func newUnionFind(buf *[]int, n int) *unionFind {
+	u := &unionFind{parent: zeroed(buf, n)}
 	for i := range u.parent {
 		u.parent[i] = i
 	}

@@ -329,10 +329,7 @@ func (a *analysis) ruledTables() {
 	}
 	// Tables: cells sharing a corner, in the order of their first cell;
 	// each table's cell boxes a stretch of one array, in cell order.
-	uf := &unionFind{parent: zeroed(&sc.ints[4], len(corners))}
-	for i := range uf.parent {
-		uf.parent[i] = i
-	}
+	uf := newUnionFind(&sc.ints[4], len(corners))
 	for _, c := range cells {
 		uf.union(c.tl, c.tr)
 		uf.union(c.tl, c.bl)
@@ -371,7 +368,9 @@ func (a *analysis) ruledTables() {
 }
 
 // addTable turns cell boxes into rows (cells sharing a top edge, left to
-// right) with the words whose centres fall in each cell.
+// right) with the words whose centres fall in each cell. The cells' words
+// are gathered in scratch first: most grids a drawing closes are walls,
+// not tables, and only a table kept is copied out, in arrays of its size.
 func (a *analysis) addTable(boxes []Box, ruled bool) {
 	slices.SortFunc(boxes, func(p, q Box) int {
 		if c := cmp.Compare(p.Y0, q.Y0); c != 0 {
@@ -384,40 +383,59 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 		t.Box = t.Box.Union(b)
 	}
 	words := a.wordsIn(t.Box)
+	sc := a.sc
+	// Cell k's words are cellWords[bounds[k]:bounds[k+1]].
+	cellWords := sc.tableWords[:0]
+	bounds := zeroed(&sc.ints[6], len(boxes)+1)
+	filled := 0
+	for k, b := range boxes {
+		start := len(cellWords)
+		for _, wi := range words {
+			if x, y := a.g[wi].box.center(); b.ContainsPoint(x, y) {
+				cellWords = append(cellWords, wi)
+			}
+		}
+		a.sortByRank(cellWords[start:])
+		bounds[k+1] = len(cellWords)
+		if len(cellWords) > start {
+			filled++
+		}
+	}
+	sc.tableWords = cellWords[:0]
+	// A drawing's walls and grid lines close into "cells" too; a grid
+	// that is mostly empty is not a table.
+	if cells := len(boxes); filled == 0 || (cells > 30 && float64(filled) < 0.2*float64(cells)) {
+		return
+	}
+	rows := 0
+	for i := 0; i < len(boxes); rows++ {
+		j := i + 1
+		for j < len(boxes) && boxes[j].Y0-boxes[i].Y0 <= 1 {
+			j++
+		}
+		i = j
+	}
+	allWords := slices.Clone(cellWords)
+	allCells := make([]Cell, len(boxes))
+	t.Rows = make([]Row, 0, rows)
 	for i := 0; i < len(boxes); {
 		j := i + 1
 		for j < len(boxes) && boxes[j].Y0-boxes[i].Y0 <= 1 {
 			j++
 		}
-		row := Row{Box: boxes[i]}
-		for _, b := range boxes[i:j] {
+		row := Row{Box: boxes[i], Cells: allCells[i:j:j]}
+		for k := i; k < j; k++ {
+			b := boxes[k]
 			row.Box = row.Box.Union(b)
-			c := Cell{Box: b}
-			for _, wi := range words {
-				if x, y := a.g[wi].box.center(); b.ContainsPoint(x, y) {
-					c.Words = append(c.Words, wi)
-				}
+			c := &allCells[k]
+			c.Box = b
+			if lo, hi := bounds[k], bounds[k+1]; hi > lo {
+				c.Words = allWords[lo:hi:hi]
 			}
-			a.sortByRank(c.Words)
 			c.Text = a.join(c.Words)
-			row.Cells = append(row.Cells, c)
 		}
 		t.Rows = append(t.Rows, row)
 		i = j
-	}
-	// A drawing's walls and grid lines close into "cells" too; a grid
-	// that is mostly empty is not a table.
-	cells, filled := 0, 0
-	for _, r := range t.Rows {
-		for _, c := range r.Cells {
-			cells++
-			if len(c.Words) > 0 {
-				filled++
-			}
-		}
-	}
-	if filled == 0 || (cells > 30 && float64(filled) < 0.2*float64(cells)) {
-		return
 	}
 	if ruled {
 		if a.cellOf == nil {
@@ -435,7 +453,8 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 	a.page.Tables = append(a.page.Tables, t)
 }
 
-// wordsIn lists the drawing-text words whose centres fall in b.
+// wordsIn lists the drawing-text words whose centres fall in b (in
+// scratch: valid until the next call).
 func (a *analysis) wordsIn(b Box) []int {
 	if a.wordGrid == nil {
 		a.wordGrid = newPointGrid(a.page.Width, a.page.Height, 48, len(a.g), func(wi int) (float64, float64, bool) {
@@ -444,13 +463,15 @@ func (a *analysis) wordsIn(b Box) []int {
 			return x, y, r >= 0 && a.page.Runs[r].Layer == LayerText
 		})
 	}
-	var out []int
+	out := a.sc.ints[7][:0]
 	a.wordGrid.query(b, func(wi int) bool {
 		out = append(out, wi)
 		return true
 	})
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	a.sc.ints[7] = out
+	return out
 }
 
 func (a *analysis) sortByRank(words []int) {

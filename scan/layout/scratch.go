@@ -20,8 +20,14 @@ type scratch struct {
 	kept    []int32
 	cells   []cellBox
 	boxes   []Box
-	ints    [6][]int
-	at      map[cornerKey]int
+	ints    [8][]int
+	// addTable's words of every cell of a grid
+	tableWords []int
+	lineRuns   [][]int
+	blocks     []blockBuild
+	lineGeoms  []lineGeom
+	frames     []lineFrame
+	at         map[cornerKey]int
 }
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
