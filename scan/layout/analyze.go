@@ -188,7 +188,7 @@ func (a *analysis) complete() {
 // lines, exactly as the runs and lines were built from them.
 func (p *Page) reanalyse() *analysis {
 	a := &analysis{page: p, words: p.Words[:min(len(p.Words), maxWords)], sc: getScratch()}
-	a.rules = newRuleIndex(p.Segments, &a.sc.edges)
+	a.rules = newRuleIndex(p.Segments, a.sc)
 	a.measure()
 	a.rb = zeroed(&a.sc.rb, len(p.Runs))
 	for ri := range p.Runs {
@@ -235,7 +235,7 @@ func runsOf(p *pdftext.Page, out *Page) *analysis {
 		a.words = a.words[:maxWords]
 	}
 	out.Segments = p.Segments[:min(len(p.Segments), maxSegments):min(len(p.Segments), maxSegments)]
-	a.rules = newRuleIndex(out.Segments, &a.sc.edges)
+	a.rules = newRuleIndex(out.Segments, a.sc)
 	a.measure()
 	a.buildRuns()
 	a.markOverlays()

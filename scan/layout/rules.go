@@ -36,9 +36,12 @@ func ruleAxis(s *Segment) int {
 	return 0
 }
 
-// newRuleIndex indexes the rules among segs, in *buf's array when it is
-// large enough (buf may be nil).
-func newRuleIndex(segs []Segment, buf *[]edge) *ruleIndex {
+// newRuleIndex indexes the rules among segs, in sc's arrays (sc may be
+// nil).
+func newRuleIndex(segs []Segment, sc *scratch) *ruleIndex {
+	if sc == nil {
+		sc = &scratch{}
+	}
 	// Counted first, so both orientations share one array of their exact
 	// size: a drawing's thousands of strokes otherwise grow it a dozen
 	// times over.
@@ -51,12 +54,7 @@ func newRuleIndex(segs []Segment, buf *[]edge) *ruleIndex {
 			nv++
 		}
 	}
-	var all []edge
-	if buf != nil {
-		all = emptied(buf, nh+nv)
-	} else {
-		all = make([]edge, 0, nh+nv)
-	}
+	all := emptied(&sc.edges, nh+nv)
 	ri := &ruleIndex{h: all[:0:nh], v: all[nh : nh : nh+nv]}
 	for i := range segs {
 		s := &segs[i]
@@ -67,20 +65,67 @@ func newRuleIndex(segs []Segment, buf *[]edge) *ruleIndex {
 			ri.v = append(ri.v, edge{c: (s.X0 + s.X1) / 2, lo: min(s.Y0, s.Y1), hi: max(s.Y0, s.Y1)})
 		}
 	}
-	// Coordinates are finite here, so a plain comparison orders them
-	// (cmp.Compare's NaN handling costs a page of drawings some ms).
-	byC := func(a, b edge) int {
-		switch {
-		case a.c < b.c:
-			return -1
-		case a.c > b.c:
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(ri.h, byC)
-	slices.SortFunc(ri.v, byC)
+	sortEdges(ri.h, false, sc)
+	sortEdges(ri.v, false, sc)
 	return ri
+}
+
+// sortEdges sorts edges by coordinate (byLo false) or by start (byLo
+// true). The order of edges that tie is left open: the rule index reads
+// only the coordinates' order, and snapJoin joins edges of one start
+// alike in either order. A comparison sort through a function cost a
+// drawing's page more than the rest of its layout; here each edge's key
+// (the value's order-preserving bits, truncated, beside the edge's index)
+// is sorted as a plain integer, the edges gathered in that order, and
+// the few keys the truncation made equal put in order among themselves.
+// Values are finite.
+func sortEdges(es []edge, byLo bool, sc *scratch) {
+	const idxBits = 20
+	value := func(e *edge) float64 {
+		if byLo {
+			return e.lo
+		}
+		return e.c
+	}
+	n := len(es)
+	if n <= 12 || n >= 1<<idxBits {
+		// Short: insertion sort, as pdqsort does for so few.
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && value(&es[j]) < value(&es[j-1]); j-- {
+				es[j], es[j-1] = es[j-1], es[j]
+			}
+		}
+		return
+	}
+	keys := zeroed(&sc.edgeKeys, n)
+	for i := range es {
+		b := math.Float64bits(value(&es[i]))
+		if b>>63 != 0 {
+			b = ^b // negative: larger magnitudes first
+		} else {
+			b |= 1 << 63
+		}
+		keys[i] = b>>idxBits<<idxBits | uint64(i)
+	}
+	keys = radixSort(keys, zeroed(&sc.edgeKeys2, n), idxBits)
+	sorted := zeroed(&sc.edgeSort, n)
+	for k, key := range keys {
+		sorted[k] = es[key&(1<<idxBits-1)]
+	}
+	// Edges whose truncated keys tie are sorted among themselves (a
+	// hostile page can make many tie).
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j]>>idxBits == keys[i]>>idxBits {
+			j++
+		}
+		if j-i > 1 {
+			tie := sorted[i:j]
+			slices.SortFunc(tie, func(x, y edge) int { return cmp.Compare(value(&x), value(&y)) })
+		}
+		i = j
+	}
+	copy(es, sorted)
 }
 
 // any reports whether an edge of es lies at c in [lo, hi] and covers at.
@@ -139,12 +184,38 @@ func (ri *ruleIndex) blocksAlong(key int, prev, g *geom) bool {
 	return ri.crossAlong(key, prev.p1-0.5, g.p0+0.5, (max(prev.t0, g.t0)+min(prev.t1, g.t1))/2)
 }
 
+// radixSort sorts keys by their bits above the low skip bits (a least
+// significant digit radix sort, a byte at a time, skipping the bytes all
+// keys share), using tmp (as long as keys) for the passes; it returns the
+// sorted array, keys or tmp.
+func radixSort(keys, tmp []uint64, skip uint) []uint64 {
+	for shift := skip; shift < 64; shift += 8 {
+		var count [257]int
+		for _, k := range keys {
+			count[(k>>shift)&0xff+1]++
+		}
+		if count[(keys[0]>>shift)&0xff+1] == len(keys) {
+			continue // every key has this byte
+		}
+		for d := 1; d < len(count); d++ {
+			count[d] += count[d-1]
+		}
+		for _, k := range keys {
+			d := (k >> shift) & 0xff
+			tmp[count[d]] = k
+			count[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
+}
+
 // snapJoin merges the edges of one orientation the way pdfplumber's table
 // finder does: edges whose coordinates are within snapTol take their
 // cluster's mean coordinate, then collinear edges that overlap or nearly
 // touch (joinTol) become one; edges shorter than minEdge are dropped.
 // The edges are copied into into's array (room for them all).
-func snapJoin(es, into []edge) []edge {
+func snapJoin(es, into []edge, sc *scratch) []edge {
 	if len(es) == 0 {
 		return nil
 	}
@@ -168,7 +239,7 @@ func snapJoin(es, into []edge) []edge {
 			es[k].c = mean
 		}
 		if j-i > 1 {
-			slices.SortFunc(es[i:j], func(a, b edge) int { return cmp.Compare(a.lo, b.lo) })
+			sortEdges(es[i:j], true, sc)
 		}
 		i = j
 	}
@@ -213,7 +284,7 @@ func (a *analysis) ruledTables() {
 	sc := a.sc
 	nh, nv := len(a.rules.h), len(a.rules.v)
 	snapped := emptied(&sc.snapped, nh+nv)
-	hs, vs := snapJoin(a.rules.h, snapped[:0:nh]), snapJoin(a.rules.v, snapped[nh:nh:nh+nv])
+	hs, vs := snapJoin(a.rules.h, snapped[:0:nh], sc), snapJoin(a.rules.v, snapped[nh:nh:nh+nv], sc)
 	if len(hs) < 2 || len(vs) < 2 {
 		return
 	}

@@ -8,19 +8,23 @@ import "sync"
 // of a set costs the heap (and page faults) several times what the
 // layouts themselves keep. Nothing a Page keeps points into a scratch.
 type scratch struct {
-	g       []geom
-	rb      []runBuild
-	items   []runItem
-	aside   []runItem
-	spare   []runItem
-	sizes   []float64
-	edges   []edge // the rule index's
-	snapped []edge // snapJoin's copies of both orientations
-	corners []corner
-	kept    []int32
-	cells   []cellBox
-	boxes   []Box
-	ints    [8][]int
+	g     []geom
+	rb    []runBuild
+	items []runItem
+	aside []runItem
+	spare []runItem
+	sizes []float64
+	edges []edge // the rule index's
+	// sortEdges' keys and gathered edges
+	edgeKeys  []uint64
+	edgeKeys2 []uint64
+	edgeSort  []edge
+	snapped   []edge // snapJoin's copies of both orientations
+	corners   []corner
+	kept      []int32
+	cells     []cellBox
+	boxes     []Box
+	ints      [8][]int
 	// addTable's words of every cell of a grid
 	tableWords []int
 	lineRuns   [][]int
