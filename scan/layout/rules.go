@@ -221,8 +221,11 @@ func snapJoin(es, into []edge, sc *scratch) []edge {
 	}
 	es = append(into[:0], es...)
 	// The rule index keeps its edges sorted by coordinate already.
-	if !slices.IsSortedFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) }) {
-		slices.SortFunc(es, func(a, b edge) int { return cmp.Compare(a.c, b.c) })
+	for k := 1; k < len(es); k++ {
+		if es[k].c < es[k-1].c {
+			sortEdges(es, false, sc)
+			break
+		}
 	}
 	// Each cluster takes its mean coordinate; the means keep the clusters
 	// in order (a cluster's mean lies within it, and clusters are apart),
@@ -266,8 +269,19 @@ type corner struct {
 	hi, vi int // the edges through it
 }
 
-// cornerKey is a corner's place, to find the corner at a place.
-type cornerKey struct{ x, y float64 }
+// cornerPlaces numbers the distinct coordinates of sorted edges (equal
+// coordinates are neighbours), in *buf's array: a corner's place is then
+// a pair of small integers, a cheaper map key than a pair of floats.
+func cornerPlaces(es []edge, buf *[]int) []int {
+	ids := zeroed(buf, len(es))
+	for i := 1; i < len(es); i++ {
+		ids[i] = ids[i-1]
+		if es[i].c != es[i-1].c {
+			ids[i]++
+		}
+	}
+	return ids
+}
 
 // cellBox is a closed ruled cell and its four corners.
 type cellBox struct {
@@ -314,11 +328,13 @@ func (a *analysis) ruledTables() {
 		return
 	}
 	if sc.at == nil {
-		sc.at = make(map[cornerKey]int, len(corners))
+		sc.at = make(map[uint64]int, len(corners))
 	} else {
 		clear(sc.at)
 	}
 	at := sc.at
+	xs, ys := cornerPlaces(vs, &sc.ints[8]), cornerPlaces(hs, &sc.ints[9])
+	place := func(hi, vi int) uint64 { return uint64(ys[hi])<<32 | uint64(xs[vi]) }
 	// Columns: corners on one vertical edge, by y; rows: on one
 	// horizontal edge, by x (corners come sorted by h edge, then x).
 	// Each edge's corners are a stretch of one array (counted, then
@@ -326,10 +342,10 @@ func (a *analysis) ruledTables() {
 	kept := emptied(&sc.kept, len(corners))
 	vStart, hStart := zeroed(&sc.ints[0], len(vs)+1), zeroed(&sc.ints[1], len(hs)+1)
 	for i, c := range corners {
-		if _, dup := at[cornerKey{c.x, c.y}]; dup {
+		if _, dup := at[place(c.hi, c.vi)]; dup {
 			continue
 		}
-		at[cornerKey{c.x, c.y}] = i
+		at[place(c.hi, c.vi)] = i
 		kept = append(kept, int32(i))
 		vStart[c.vi+1]++
 		hStart[c.hi+1]++
@@ -368,7 +384,7 @@ func (a *analysis) ruledTables() {
 	cells := sc.cells[:0]
 	defer func() { sc.cells = cells[:0] }()
 	for i, c := range corners {
-		if at[cornerKey{c.x, c.y}] != i {
+		if at[place(c.hi, c.vi)] != i {
 			continue
 		}
 		below := next(byV(c.vi), i)
@@ -376,7 +392,7 @@ func (a *analysis) ruledTables() {
 	search:
 		for _, b := range below {
 			for _, r := range right {
-				br, ok := at[cornerKey{corners[r].x, corners[b].y}]
+				br, ok := at[place(corners[b].hi, corners[r].vi)]
 				if !ok {
 					continue
 				}
@@ -458,12 +474,23 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 	// Cell k's words are cellWords[bounds[k]:bounds[k+1]].
 	cellWords := sc.tableWords[:0]
 	bounds := zeroed(&sc.ints[6], len(boxes)+1)
+	// The words' centres, once for all cells, sorted down the page: a
+	// cell reads only the words level with it. The order a cell's words
+	// are found in does not matter: they are then sorted by reading
+	// rank, which no two words share.
+	centres := zeroed(&sc.centres, len(words))
+	for k, wi := range words {
+		x, y := a.g[wi].box.center()
+		centres[k] = wordCentre{x, y, wi}
+	}
+	slices.SortFunc(centres, func(p, q wordCentre) int { return cmp.Compare(p.y, q.y) })
 	filled := 0
 	for k, b := range boxes {
 		start := len(cellWords)
-		for _, wi := range words {
-			if x, y := a.g[wi].box.center(); b.ContainsPoint(x, y) {
-				cellWords = append(cellWords, wi)
+		i, _ := slices.BinarySearchFunc(centres, b.Y0, func(c wordCentre, y float64) int { return cmp.Compare(c.y, y) })
+		for ; i < len(centres) && centres[i].y <= b.Y1; i++ {
+			if c := &centres[i]; c.x >= b.X0 && c.x <= b.X1 {
+				cellWords = append(cellWords, c.wi)
 			}
 		}
 		a.sortByRank(cellWords[start:])
@@ -522,6 +549,12 @@ func (a *analysis) addTable(boxes []Box, ruled bool) {
 		}
 	}
 	a.page.Tables = append(a.page.Tables, t)
+}
+
+// wordCentre is a word's centre, as addTable finds a cell's words.
+type wordCentre struct {
+	x, y float64
+	wi   int
 }
 
 // wordsIn lists the drawing-text words whose centres fall in b (in

@@ -24,14 +24,15 @@ type scratch struct {
 	kept      []int32
 	cells     []cellBox
 	boxes     []Box
-	ints      [8][]int
+	ints      [10][]int
 	// addTable's words of every cell of a grid
 	tableWords []int
+	centres    []wordCentre
 	lineRuns   [][]int
 	blocks     []blockBuild
 	lineGeoms  []lineGeom
 	frames     []lineFrame
-	at         map[cornerKey]int
+	at         map[uint64]int
 }
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
