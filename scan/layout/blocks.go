@@ -444,7 +444,7 @@ func (g *boxGrid) build(w, h, cell float64, n int, box func(i int) (Box, bool)) 
 // newPointGrid indexes n points; pt(i) gives point i or ok false.
 func newPointGrid(w, h, cell float64, n int, pt func(i int) (x, y float64, ok bool)) *boxGrid {
 	g := gridPool.Get().(*boxGrid)
-	pts := zeroed(&g.pts, n)
+	pts := zeroed(&g.pts, n) // g.pts is this slice: query reads it
 	g.points = true
 	g.build(w, h, cell, n, func(i int) (Box, bool) {
 		x, y, ok := pt(i)

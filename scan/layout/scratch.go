@@ -53,16 +53,16 @@ func (a *analysis) release() {
 	a.sc = nil
 }
 
-// zeroed is buf resized to n zero elements, reusing its array when it is
-// large enough.
+// zeroed resizes *buf to n zero elements, reusing its array when it is
+// large enough, and returns it.
 func zeroed[T any](buf *[]T, n int) []T {
 	if cap(*buf) < n {
 		*buf = make([]T, n)
 		return *buf
 	}
-	s := (*buf)[:n]
-	clear(s)
-	return s
+	*buf = (*buf)[:n]
+	clear(*buf)
+	return *buf
 }
 
 // emptied is buf with no elements and room for n, reusing its array when
