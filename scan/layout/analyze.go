@@ -43,14 +43,13 @@ const (
 // geom is a word's place in its text direction's frame: p along the text,
 // t across it (growing downwards for upright text), s the baseline.
 type geom struct {
-	box        Box
-	p0, p1     float64
-	t0, t1, s  float64
-	fs         float64
-	key        int // direction: rounded degrees; 0, 90, 180, 270 for axis text
-	diagonal   bool
-	run        int
-	line, rank int
+	box       Box
+	p0, p1    float64
+	t0, t1, s float64
+	fs        float64
+	key       int // direction: rounded degrees; 0, 90, 180, 270 for axis text
+	diagonal  bool
+	run, rank int
 }
 
 // frame is the unit vector along the text (u) and the one "down" across
@@ -95,14 +94,19 @@ type analysis struct {
 
 	wordGrid *boxGrid // drawing-text word centres, made on first use
 	lineGrid *boxGrid // line boxes, made on first use
+
+	sc *scratch // working arrays, returned by release
 }
 
 // Analyze builds the layout of one extracted page: runs, blocks, lines,
 // ruled and unruled tables and label/value pairs. It is pure and bounded:
 // at most maxWords words and maxSegments segments are considered.
 func Analyze(p *pdftext.Page) *Page {
-	out := AnalyzeLines(p)
-	out.Complete()
+	out, a := analyzeLines(p)
+	if a != nil {
+		a.complete()
+		a.release()
+	}
 	return out
 }
 
@@ -112,24 +116,30 @@ func Analyze(p *pdftext.Page) *Page {
 // rest of a few (the document model reads every page's lines; its
 // regions and tables are asked for page by page).
 func AnalyzeLines(p *pdftext.Page) *Page {
+	out, a := analyzeLines(p)
+	// The analysis is not kept: most pages are never completed, and the
+	// words' and runs' frames and the rule index weigh more than the
+	// lines. Complete rebuilds them from the page.
+	out.pending = a != nil
+	a.release()
+	return out
+}
+
+func analyzeLines(p *pdftext.Page) (*Page, *analysis) {
 	if p == nil {
-		return &Page{}
+		return &Page{}, nil
 	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words)), roles: &rolesOnce{}}
 	for i := range out.LineOf {
 		out.LineOf[i] = -1
 	}
 	if !(p.Width > 0) || !(p.Height > 0) || !finite(p.Width) || !finite(p.Height) {
-		return out
+		return out, nil
 	}
 	a := runsOf(p, out)
 	a.buildBlocksAndLines()
 	a.readAcross()
-	for i := range a.g {
-		out.LineOf[i] = a.g[i].line
-	}
-	out.rest = a
-	return out
+	return out, a
 }
 
 // ReadingOrder is the page's lines in reading order: block by block, each
@@ -157,14 +167,51 @@ func (p *Page) ReadingOrder() []int {
 // AnalyzeLines; on a complete page it does nothing. A page is completed
 // by one reader before it is shared.
 func (p *Page) Complete() {
-	a := p.rest
-	if a == nil {
+	if !p.pending {
 		return
 	}
-	p.rest = nil
+	p.pending = false
+	a := p.reanalyse()
+	a.complete()
+	a.release()
+}
+
+func (a *analysis) complete() {
 	a.ruledTables()
 	a.unruledTables()
 	a.pairs()
+}
+
+// reanalyse rebuilds the analysis AnalyzeLines made of the page from what
+// the page keeps: the words' frames and the rule index afresh, each
+// word's run and reading rank and each run's frame from the runs and
+// lines, exactly as the runs and lines were built from them.
+func (p *Page) reanalyse() *analysis {
+	a := &analysis{page: p, words: p.Words[:min(len(p.Words), maxWords)], sc: getScratch()}
+	a.rules = newRuleIndex(p.Segments, a.sc)
+	a.measure()
+	a.rb = zeroed(&a.sc.rb, len(p.Runs))
+	for ri := range p.Runs {
+		words := p.Runs[ri].Words
+		g := &a.g[words[0]]
+		r := runBuild{p0: g.p0, p1: g.p1, t0: g.t0, t1: g.t1, s: g.s, fs: g.fs, key: g.key, diagonal: g.diagonal}
+		for _, wi := range words {
+			g := &a.g[wi]
+			g.run = ri
+			r.p1 = max(r.p1, g.p1)
+			r.t0, r.t1 = min(r.t0, g.t0), max(r.t1, g.t1)
+			r.fs = max(r.fs, g.fs)
+		}
+		a.rb[ri] = r
+	}
+	rank := 0
+	for li := range p.Lines {
+		for _, wi := range p.Lines[li].Words {
+			a.g[wi].rank = rank
+			rank++
+		}
+	}
+	return a
 }
 
 // Runs returns the runs of one extracted page alone (words on one
@@ -176,19 +223,19 @@ func Runs(p *pdftext.Page) []Run {
 		return nil
 	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words}
-	runsOf(p, out)
+	runsOf(p, out).release()
 	return out.Runs
 }
 
 // runsOf starts the analysis of page p into out: its words placed, their
 // runs built and the overlay marked.
 func runsOf(p *pdftext.Page, out *Page) *analysis {
-	a := &analysis{page: out, words: p.Words}
+	a := &analysis{page: out, words: p.Words, sc: getScratch()}
 	if len(a.words) > maxWords {
 		a.words = a.words[:maxWords]
 	}
 	out.Segments = p.Segments[:min(len(p.Segments), maxSegments):min(len(p.Segments), maxSegments)]
-	a.rules = newRuleIndex(out.Segments)
+	a.rules = newRuleIndex(out.Segments, a.sc)
 	a.measure()
 	a.buildRuns()
 	a.markOverlays()
@@ -226,13 +273,13 @@ func (b Box) center() (float64, float64) { return (b.X0 + b.X1) / 2, (b.Y0 + b.Y
 // measure places every word in its direction's frame.
 func (a *analysis) measure() {
 	pw, ph := a.page.Width, a.page.Height
-	a.g = make([]geom, len(a.words))
-	sizes := make([]float64, 0, len(a.words))
+	a.g = zeroed(&a.sc.g, len(a.words))
+	sizes := emptied(&a.sc.sizes, len(a.words))
 	for i := range a.words {
 		w := &a.words[i]
 		g := &a.g[i]
 		g.box = sane(wordBox(w.BBox, pw, ph), pw, ph)
-		g.run, g.line = -1, -1
+		g.run = -1
 		ang := w.Angle
 		if !finite(ang) {
 			ang = 0
@@ -293,11 +340,17 @@ func (a *analysis) measure() {
 	}
 }
 
+// runItem is a word as buildRuns sorts it: baseline, start along the
+// text, index.
+type runItem struct {
+	s, p0 float64
+	wi    int
+}
+
 // runBuild is a run under construction, in its frame.
 type runBuild struct {
-	words     []int // filled once all runs are known (one shared array)
-	start     int   // of its words in the build order
-	last, n   int   // the last word joined and the word count
+	start     int // of its words in the build order (Run.Words once built)
+	last, n   int // the last word joined and the word count
 	p0, p1    float64
 	t0, t1, s float64
 	fs        float64
@@ -310,33 +363,36 @@ type runBuild struct {
 // baseline is its first word's, never chained, so a run cannot drift from
 // one row onto the next.
 func (a *analysis) buildRuns() {
-	byKey := map[int][]int{}
+	// The words of each direction (key 0…359), in word order, laid out
+	// direction by direction in one array: a counting sort, not a map of
+	// growing lists.
+	var count [361]int
 	for i := range a.g {
-		byKey[a.g[i].key] = append(byKey[a.g[i].key], i)
+		count[a.g[i].key+1]++
 	}
-	keys := make([]int, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
 	}
-	slices.Sort(keys)
+	all := zeroed(&a.sc.items, len(a.g))
+	fill := count
+	for i := range a.g {
+		g := &a.g[i]
+		all[fill[g.key]] = runItem{g.s, g.p0, i}
+		fill[g.key]++
+	}
 	// Per direction, words sorted by baseline fall into bands (baselines
 	// within baselineTol of the band's first word, never chained); a band
 	// sorted along the text splits into runs at wide gaps, size changes
 	// and drawn rules. A run's words are consecutive in that order.
-	runs := make([]runBuild, 0, len(a.g))
+	runs := emptied(&a.sc.rb, len(a.g)) // a run per word at most
 	order := make([]int, 0, len(a.g))
-	type item struct {
-		s, p0 float64
-		wi    int
-	}
-	var items, aside, spare []item
-	for _, k := range keys {
-		idx := byKey[k]
-		items = items[:0]
-		for _, wi := range idx {
-			items = append(items, item{a.g[wi].s, a.g[wi].p0, wi})
+	aside, spare := a.sc.aside[:0], a.sc.spare[:0]
+	for k := range 360 {
+		items := all[count[k]:count[k+1]]
+		if len(items) == 0 {
+			continue
 		}
-		slices.SortFunc(items, func(x, y item) int { return cmp.Compare(x.s, y.s) })
+		slices.SortFunc(items, func(x, y runItem) int { return cmp.Compare(x.s, y.s) })
 		for i := 0; i < len(items); {
 			tol := baselineTol * a.g[items[i].wi].fs
 			j := i + 1
@@ -344,7 +400,7 @@ func (a *analysis) buildRuns() {
 				j++
 			}
 			band := items[i:j]
-			slices.SortFunc(band, func(x, y item) int { return cmp.Compare(x.p0, y.p0) })
+			slices.SortFunc(band, func(x, y runItem) int { return cmp.Compare(x.p0, y.p0) })
 			// A word printed over the run's own words (a stray glyph, an
 			// overprinted copy) does not end the run: it is set aside and
 			// read after, with the others like it, in a pass of its own
@@ -389,25 +445,24 @@ func (a *analysis) buildRuns() {
 			i = j
 		}
 	}
-	for ri := range runs {
-		r := &runs[ri]
-		r.words = order[r.start : r.start+r.n : r.start+r.n]
-	}
+	a.sc.aside, a.sc.spare = aside[:0], spare[:0]
 	a.page.Runs = make([]Run, len(runs))
 	a.rb = runs
-	for ri, r := range runs {
-		box := a.g[r.words[0]].box
+	for ri := range runs {
+		r := &runs[ri]
+		words := order[r.start : r.start+r.n : r.start+r.n]
+		box := a.g[words[0]].box
 		angle := 0.0
-		for _, wi := range r.words {
+		for _, wi := range words {
 			box = box.Union(a.g[wi].box)
 			angle += normDeg(a.words[wi].Angle)
 		}
 		if r.diagonal {
-			angle /= float64(len(r.words))
+			angle /= float64(len(words))
 		} else {
 			angle = float64(r.key)
 		}
-		a.page.Runs[ri] = Run{Words: r.words, Angle: math.Round(angle*100) / 100, Box: box, Text: a.join(r.words), FontSize: r.fs}
+		a.page.Runs[ri] = Run{Words: words, Angle: math.Round(angle*100) / 100, Box: box, Text: a.join(words), FontSize: r.fs}
 		if r.diagonal {
 			a.page.Runs[ri].Layer = LayerOverlay
 		}
@@ -467,6 +522,7 @@ func (a *analysis) join(words []int) string {
 func (a *analysis) markOverlays() {
 	big := overlaySize * a.med
 	var grid *boxGrid
+	defer func() { releaseGrid(grid) }()
 	for ri := range a.page.Runs {
 		r := &a.page.Runs[ri]
 		if r.Layer == LayerOverlay || r.FontSize < big || r.FontSize < 12 {

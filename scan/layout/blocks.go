@@ -7,6 +7,12 @@ import (
 	"strings"
 )
 
+// blockBuild is a block under construction: its lines' runs and box.
+type blockBuild struct {
+	lines [][]int // runs per line: a slice of allLines
+	box   Box
+}
+
 // buildBlocksAndLines groups runs into blocks first, by white space and
 // drawn rules (runs on one baseline a few spaces apart, or stacked with
 // less than a line of white space and no rule between), and only then
@@ -18,21 +24,20 @@ func (a *analysis) buildBlocksAndLines() {
 	if n == 0 {
 		return
 	}
-	uf := newUnionFind(n)
+	sc := a.sc
+	uf := newUnionFind(&sc.ints[0], n)
 	grid := newBoxGrid(a.page.Width, a.page.Height, 48, n, func(i int) (Box, bool) { return a.page.Runs[i].Box, true })
-	reach := make([]Box, n)
-	for ri := range runs {
-		m := lineGap * runs[ri].fs
-		b := a.page.Runs[ri].Box
-		reach[ri] = Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
-	}
-	seen := make([]int, n)
+	defer releaseGrid(grid)
+	seen := zeroed(&sc.ints[1], n)
 	for i := range seen {
 		seen[i] = -1
 	}
 	for i := range runs {
 		tried := 0
-		grid.query(reach[i], func(j int) bool {
+		m := lineGap * runs[i].fs
+		b := a.page.Runs[i].Box
+		reach := Box{b.X0 - m, b.Y0 - m, b.X1 + m, b.Y1 + m}
+		grid.query(reach, func(j int) bool {
 			if tried++; tried > 4*maxCandidates {
 				return false
 			}
@@ -48,8 +53,8 @@ func (a *analysis) buildBlocksAndLines() {
 	}
 	// Group runs by their root: the union-find's smallest member is the
 	// root, so roots come in run order; members are laid out root by root.
-	count := make([]int, n)
-	var roots []int
+	count := zeroed(&sc.ints[2], n)
+	roots := sc.ints[3][:0]
 	for i := range runs {
 		r := uf.find(i)
 		if count[r] == 0 {
@@ -57,37 +62,50 @@ func (a *analysis) buildBlocksAndLines() {
 		}
 		count[r]++
 	}
-	start := make([]int, n)
+	sc.ints[3] = roots
+	start := zeroed(&sc.ints[4], n)
 	members := make([]int, n)
 	at := 0
 	for _, r := range roots {
 		start[r] = at
 		at += count[r]
 	}
-	fill := slices.Clone(start)
+	fill := append(sc.ints[5][:0], start...)
+	sc.ints[5] = fill
 	for i := range runs {
 		r := uf.find(i)
 		members[fill[r]] = i
 		fill[r]++
 	}
 	groups := func(r int) []int { return members[start[r] : start[r]+count[r]] }
-	type blockBuild struct {
-		lines [][]int // runs per line
-		box   Box
-	}
-	blocks := make([]blockBuild, 0, len(roots))
+	// A block's lines are runs of members (sorted in place), listed in
+	// one array for all blocks: Line.Runs are slices of members, kept
+	// with the page.
+	allLines := emptied(&sc.lineRuns, n)
+	blocks := emptied(&sc.blocks, len(roots))
+	lineWordCount := 0
 	for _, r := range roots {
 		group := groups(r)
 		b := blockBuild{box: a.page.Runs[group[0]].Box}
 		for _, ri := range group {
 			b.box = b.box.Union(a.page.Runs[ri].Box)
 		}
-		b.lines = a.linesOf(group)
+		at := len(allLines)
+		allLines = a.linesOf(group, allLines)
+		b.lines = allLines[at:len(allLines):len(allLines)]
+		for _, lineRuns := range b.lines {
+			if len(lineRuns) > 1 {
+				for _, ri := range lineRuns {
+					lineWordCount += len(a.page.Runs[ri].Words)
+				}
+			}
+		}
 		blocks = append(blocks, b)
 	}
+	// allLines and blocks keep their arrays: they had room for them all.
 	// Reading order of blocks: top to bottom, then left to right (sorted
 	// through an index: the block values are large to move).
-	order := make([]int, len(blocks))
+	order := zeroed(&sc.ints[6], len(blocks))
 	for i := range order {
 		order[i] = i
 	}
@@ -102,12 +120,16 @@ func (a *analysis) buildBlocksAndLines() {
 		return cmp.Compare(i, j)
 	})
 	rank := 0
-	a.page.Lines = make([]Line, 0, n)
+	// Sized exactly: the page keeps them as long as the set is read.
+	a.page.Lines = make([]Line, 0, len(allLines))
 	a.page.Blocks = make([]Block, 0, len(blocks))
 	// Blocks' line lists and multi-run lines' words are slices of shared
 	// arrays: most blocks on a drawing are one label of one run.
-	blockLines := make([]int, 0, n)
-	lineWords := make([]int, 0, len(a.g))
+	blockLines := make([]int, 0, len(allLines))
+	var lineWords []int
+	if lineWordCount > 0 {
+		lineWords = make([]int, 0, lineWordCount)
+	}
 	for bi, oi := range order {
 		b := &blocks[oi]
 		blk := Block{Box: b.box}
@@ -119,19 +141,27 @@ func (a *analysis) buildBlocksAndLines() {
 				FontSize: first.FontSize, Words: first.Words, Text: first.Text}
 			if len(lineRuns) > 1 {
 				start := len(lineWords)
-				texts := make([]string, 0, len(lineRuns))
+				size := len(lineRuns) - 1
 				for _, ri := range lineRuns {
 					r := &a.page.Runs[ri]
 					ln.Box = ln.Box.Union(r.Box)
 					ln.FontSize = max(ln.FontSize, r.FontSize)
-					texts = append(texts, r.Text)
+					size += len(r.Text)
 					lineWords = append(lineWords, r.Words...)
 				}
 				ln.Words = lineWords[start:len(lineWords):len(lineWords)]
-				ln.Text = strings.Join(texts, " ")
+				var text strings.Builder
+				text.Grow(size)
+				for k, ri := range lineRuns {
+					if k > 0 {
+						text.WriteByte(' ')
+					}
+					text.WriteString(a.page.Runs[ri].Text)
+				}
+				ln.Text = text.String()
 			}
 			for _, wi := range ln.Words {
-				a.g[wi].line = li
+				a.page.LineOf[wi] = li
 				a.g[wi].rank = rank
 				rank++
 			}
@@ -143,20 +173,22 @@ func (a *analysis) buildBlocksAndLines() {
 	}
 }
 
+// lineGeom is a line's extent along its baseline, as readAcross reads it.
+type lineGeom struct {
+	li        int
+	key       int
+	s, p0, p1 float64
+	fs        float64
+	layer     Layer
+}
+
 // readAcross finds the lines a reader reads as one (Page.ReadAcross):
 // per direction, lines whose baselines lie within baselineTol of the
 // first's, sorted along the text, chained while the gap between them is
 // at most lineGap of the larger size, as the lines of one block are, but
 // across blocks. Diagonal (overlay) text is read as its runs are.
 func (a *analysis) readAcross() {
-	type lineGeom struct {
-		li        int
-		key       int
-		s, p0, p1 float64
-		fs        float64
-		layer     Layer
-	}
-	ls := make([]lineGeom, 0, len(a.page.Lines))
+	ls := emptied(&a.sc.lineGeoms, len(a.page.Lines))
 	for li := range a.page.Lines {
 		l := &a.page.Lines[li]
 		if len(l.Runs) == 0 {
@@ -260,9 +292,11 @@ func (a *analysis) connected(i, j int) bool {
 // linesOf splits one block's runs into lines: runs whose baselines lie
 // within baselineTol of the line's first run, a few spaces apart along
 // the text and with no rule between; top to bottom, then along the text.
-func (a *analysis) linesOf(members []int) [][]int {
+// members is sorted in place and each line is a slice of it, appended
+// to lines.
+func (a *analysis) linesOf(members []int, lines [][]int) [][]int {
 	if len(members) == 1 {
-		return [][]int{members} // a slice of the caller's array, not copied
+		return append(lines, members[:1:1])
 	}
 	rb := a.rb
 	slices.SortFunc(members, func(x, y int) int {
@@ -271,33 +305,33 @@ func (a *analysis) linesOf(members []int) [][]int {
 		}
 		return cmp.Compare(rb[x].p0, rb[y].p0)
 	})
-	var lines [][]int
 	for i := 0; i < len(members); {
 		first := &rb[members[i]]
 		j := i + 1
 		for j < len(members) && rb[members[j]].s-first.s <= baselineTol*max(first.fs, rb[members[j]].fs) {
 			j++
 		}
-		band := slices.Clone(members[i:j])
+		// The band is sorted along the text in place: nothing reads
+		// members[i:j] in baseline order after this.
+		band := members[i:j]
 		slices.SortFunc(band, func(x, y int) int { return cmp.Compare(rb[x].p0, rb[y].p0) })
-		cur := []int{band[0]}
+		cur := 0 // the current line is band[cur:k]
 		end := rb[band[0]].p1
-		for _, ri := range band[1:] {
-			r := &rb[ri]
-			prev := &rb[cur[len(cur)-1]]
+		for k := 1; k < len(band); k++ {
+			r := &rb[band[k]]
+			prev := &rb[band[k-1]]
 			fs := max(r.fs, prev.fs)
 			split := r.p0-end > lineGap*fs
 			if !split && !r.diagonal && r.p0 > end {
 				split = a.columnRule(r.key, end, r.p0, (max(r.t0, prev.t0)+min(r.t1, prev.t1))/2, fs)
 			}
 			if split {
-				lines = append(lines, cur)
-				cur = nil
+				lines = append(lines, band[cur:k:k])
+				cur = k
 			}
-			cur = append(cur, ri)
 			end = max(end, r.p1)
 		}
-		lines = append(lines, cur)
+		lines = append(lines, band[cur:len(band):len(band)])
 		i = j
 	}
 	return lines
@@ -305,8 +339,10 @@ func (a *analysis) linesOf(members []int) [][]int {
 
 type unionFind struct{ parent []int }
 
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{parent: make([]int, n)}
+// newUnionFind makes a union-find of n members in *buf's array (reused
+// when it is large enough).
+func newUnionFind(buf *[]int, n int) *unionFind {
+	u := &unionFind{parent: zeroed(buf, n)}
 	for i := range u.parent {
 		u.parent[i] = i
 	}
@@ -334,8 +370,9 @@ func (u *unionFind) union(i, j int) {
 
 // boxGrid finds boxes near a box. It is built once from all its boxes in
 // two passes (count per cell, then fill one array), so a page costs a few
-// allocations however many boxes it has. A box covering more than 64
-// cells is kept in a side list every query visits.
+// allocations however many boxes it has, none once a released grid's
+// arrays are reused. A box covering more than 64 cells is kept in a side
+// list every query visits.
 type boxGrid struct {
 	cell       float64
 	cols, rows int
@@ -344,20 +381,33 @@ type boxGrid struct {
 	big        []int32
 	pts        []Box // points of a point grid (query filters by them)
 	points     bool
+	list       []placed // building scratch
+	fill       []int32  // building scratch
+}
+
+// placed is a box's span of cells while a grid is built.
+type placed struct {
+	id             int32
+	c0, r0, c1, r1 int32
 }
 
 // newBoxGrid indexes n boxes; box(i) gives box i, or ok false to leave it
 // out.
 func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid {
+	g := gridPool.Get().(*boxGrid)
+	g.points = false
+	g.build(w, h, cell, n, box)
+	return g
+}
+
+// build indexes the boxes in g, reusing its arrays.
+func (g *boxGrid) build(w, h, cell float64, n int, box func(i int) (Box, bool)) {
 	cols, rows := int(w/cell)+1, int(h/cell)+1
 	cols, rows = min(max(cols, 1), 512), min(max(rows, 1), 512)
-	g := &boxGrid{cell: max(w/float64(cols), h/float64(rows), 1), cols: cols, rows: rows}
-	g.start = make([]int32, cols*rows+1)
-	type placed struct {
-		id             int32
-		c0, r0, c1, r1 int
-	}
-	list := make([]placed, 0, n)
+	g.cell, g.cols, g.rows = max(w/float64(cols), h/float64(rows), 1), cols, rows
+	g.start = zeroed(&g.start, cols*rows+1)
+	g.big = g.big[:0]
+	list := emptied(&g.list, n)
 	for i := 0; i < n; i++ {
 		b, ok := box(i)
 		if !ok {
@@ -368,7 +418,7 @@ func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid
 			g.big = append(g.big, int32(i))
 			continue
 		}
-		list = append(list, placed{int32(i), c0, r0, c1, r1})
+		list = append(list, placed{int32(i), int32(c0), int32(r0), int32(c1), int32(r1)})
 		for r := r0; r <= r1; r++ {
 			for c := c0; c <= c1; c++ {
 				g.start[r*cols+c+1]++
@@ -378,29 +428,29 @@ func newBoxGrid(w, h, cell float64, n int, box func(i int) (Box, bool)) *boxGrid
 	for c := 1; c < len(g.start); c++ {
 		g.start[c] += g.start[c-1]
 	}
-	g.ids = make([]int32, g.start[len(g.start)-1])
-	fill := make([]int32, cols*rows)
-	copy(fill, g.start[:cols*rows])
+	g.ids = zeroed(&g.ids, int(g.start[len(g.start)-1]))
+	fill := append(g.fill[:0], g.start[:cols*rows]...)
+	g.fill = fill
 	for _, p := range list {
-		for r := p.r0; r <= p.r1; r++ {
-			for c := p.c0; c <= p.c1; c++ {
+		for r := int(p.r0); r <= int(p.r1); r++ {
+			for c := int(p.c0); c <= int(p.c1); c++ {
 				g.ids[fill[r*cols+c]] = p.id
 				fill[r*cols+c]++
 			}
 		}
 	}
-	return g
 }
 
 // newPointGrid indexes n points; pt(i) gives point i or ok false.
 func newPointGrid(w, h, cell float64, n int, pt func(i int) (x, y float64, ok bool)) *boxGrid {
-	pts := make([]Box, n)
-	g := newBoxGrid(w, h, cell, n, func(i int) (Box, bool) {
+	g := gridPool.Get().(*boxGrid)
+	pts := zeroed(&g.pts, n) // g.pts is this slice: query reads it
+	g.points = true
+	g.build(w, h, cell, n, func(i int) (Box, bool) {
 		x, y, ok := pt(i)
 		pts[i] = Box{x, y, x, y}
 		return pts[i], ok
 	})
-	g.pts, g.points = pts, true
 	return g
 }
 

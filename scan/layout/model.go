@@ -165,7 +165,7 @@ type Page struct {
 	// roles caches FindRoles for a page made by Analyze: the document
 	// model and the pipeline's round sheets both ask for a page's roles.
 	roles *rolesOnce
-	// rest is the analysis of a page made by AnalyzeLines, kept until
-	// Complete builds its tables and pairs.
-	rest *analysis
+	// pending marks a page made by AnalyzeLines whose tables and pairs
+	// Complete has yet to build.
+	pending bool
 }

@@ -459,7 +459,7 @@ type lineFrame struct {
 }
 
 func (a *analysis) lineFrames() []lineFrame {
-	out := make([]lineFrame, len(a.page.Lines))
+	out := zeroed(&a.sc.frames, len(a.page.Lines))
 	for li, ln := range a.page.Lines {
 		r0 := &a.rb[ln.Runs[0]]
 		f := lineFrame{p0: r0.p0, p1: r0.p1, t0: r0.t0, t1: r0.t1, s: r0.s, fs: ln.FontSize, key: r0.key,

@@ -67,7 +67,7 @@ func rowMixing(pages []*pdftext.Page) (mixed, ruled float64, n int) {
 	nMixed, nRuled := 0, 0
 	for _, p := range pages {
 		l := Analyze(p)
-		a := &analysis{page: &Page{Width: p.Width, Height: p.Height}, words: p.Words, rules: newRuleIndex(l.Segments)}
+		a := &analysis{page: &Page{Width: p.Width, Height: p.Height}, words: p.Words, rules: newRuleIndex(l.Segments, nil), sc: &scratch{}}
 		a.measure()
 		for _, line := range l.Lines {
 			if len(line.Words) > 1 {

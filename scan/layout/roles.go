@@ -419,8 +419,9 @@ func numberedList(p *Page, samples []int) bool {
 // "A/E" ARCHITECT/ENGINEER, "CL" CENTERLINE). A structural test of a
 // definition, with no list of abbreviations.
 func Abbreviates(token, expansion string) bool {
-	t := alnumUpper(token)
-	e := alnumUpper(expansion)
+	var tb, eb [64]rune // on the stack for all but long texts
+	t := alnumUpper(tb[:0], token)
+	e := alnumUpper(eb[:0], expansion)
 	if len(t) == 0 || len(t) > abbrevMaxToken || len(e) <= len(t) || t[0] != e[0] || !descriptive(expansion) {
 		return false
 	}
@@ -436,10 +437,12 @@ func Abbreviates(token, expansion string) bool {
 	return i == len(t)
 }
 
-func alnumUpper(s string) []rune {
-	var out []rune
-	for _, c := range strings.ToUpper(s) {
-		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+// alnumUpper appends the letters and digits of s, in capitals, to out.
+// Rune by rune, as strings.ToUpper maps them, without the upper-cased
+// copy.
+func alnumUpper(out []rune, s string) []rune {
+	for _, c := range s {
+		if c = unicode.ToUpper(c); unicode.IsLetter(c) || unicode.IsDigit(c) {
 			out = append(out, c)
 		}
 	}
@@ -462,12 +465,13 @@ func definitionLine(text string) bool {
 	if len(f) < 3 || len(f) > 7 {
 		return false
 	}
-	t := alnumUpper(f[0])
+	var tb, rb [64]rune
+	t := alnumUpper(tb[:0], f[0])
 	if len(t) != len(f)-1 || len(t) < 2 {
 		return false
 	}
 	for i, w := range f[1:] {
-		r := alnumUpper(w)
+		r := alnumUpper(rb[:0], w)
 		if len(r) == 0 || r[0] != t[i] {
 			return false
 		}

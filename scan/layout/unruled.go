@@ -42,7 +42,7 @@ func (a *analysis) unruledTables() {
 	if len(cand) == 0 {
 		return
 	}
-	uf := newUnionFind(len(blocks))
+	uf := newUnionFind(&a.sc.ints[0], len(blocks))
 	slices.SortFunc(cand, func(x, y int) int { return cmp.Compare(blocks[x].Box.X0, blocks[y].Box.X0) })
 	for i, x := range cand {
 		bx := blocks[x].Box
