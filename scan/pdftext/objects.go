@@ -248,7 +248,12 @@ func inflate(dst, src []byte, limit int64) ([]byte, error) {
 func readAllBounded(dst []byte, r io.Reader, limit int64, srcLen int) ([]byte, error) {
 	start := len(dst)
 	if cap(dst)-len(dst) < srcLen {
-		grown := make([]byte, len(dst), len(dst)+int(min(int64(srcLen)*4+512, limit+1)))
+		want := int64(len(dst)) + min(int64(srcLen)*4+512, limit+1)
+		// At least double: a page's content streams (dozens on some
+		// sheets) are appended one by one to the same buffer, and growing
+		// by each one's size alone copied the buffer once per stream.
+		want = max(want, min(2*int64(cap(dst)), int64(start)+limit+1))
+		grown := make([]byte, len(dst), want)
 		copy(grown, dst)
 		dst = grown
 	}
