@@ -29,6 +29,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -72,6 +73,11 @@ type Document struct {
 	// contentBuf is reused from page to page: a page's content is only
 	// needed while the page is interpreted.
 	contentBuf []byte
+	// segScratch and pathScratch are the last page's segments and path
+	// pieces, reused: a page's segments grow there and are copied out at
+	// their final size, instead of growing (and copying) a fresh slice.
+	segScratch  []Segment
+	pathScratch []pathSeg
 	// forms caches decoded Form XObject content (symbols and title blocks
 	// are drawn many times), within formCacheBudget bytes.
 	forms     map[int][]byte
@@ -422,7 +428,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		doc:         d,
 		words:       &wordBuilder{device: g.device, width: g.width, height: g.height},
 		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
-		path:        pathBuilder{device: g.device, width: g.width, height: g.height},
+		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.segScratch[:0], segs: d.pathScratch[:0]},
 		tm:          identity,
 		tlm:         identity,
 		formsActive: map[int]bool{},
@@ -444,7 +450,11 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		runErr = contentErr
 	}
 	in.words.finish(p)
-	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
+	if len(in.path.out) > 0 {
+		p.Segments = slices.Clone(in.path.out)
+	}
+	p.SegmentsDropped = in.path.dropped
+	d.segScratch, d.pathScratch = in.path.out[:0], in.path.segs[:0]
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
