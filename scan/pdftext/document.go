@@ -112,7 +112,7 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		// file; one read of the whole file spares them.
 		buf := make([]byte, size)
 		if _, err := io.ReadFull(f, buf); err == nil {
-			r = bytes.NewReader(buf)
+			r = memFile(buf)
 		}
 	}
 	d, err := open(ctx, r, st.Size(), b.withDefaults())
@@ -126,6 +126,24 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 
 // inMemoryBytes: files up to this size are read into memory at once.
 const inMemoryBytes = 32 << 20
+
+// memFile is a file read whole into memory. It reads like bytes.Reader's
+// ReadAt; preflight scans it in place instead of copying it in chunks.
+type memFile []byte
+
+func (m memFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("pdftext: negative offset")
+	}
+	if off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
 
 // OpenReader opens a PDF of size bytes read through r.
 func OpenReader(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
