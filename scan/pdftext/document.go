@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -73,11 +74,8 @@ type Document struct {
 	// contentBuf is reused from page to page: a page's content is only
 	// needed while the page is interpreted.
 	contentBuf []byte
-	// segScratch and pathScratch are the last page's segments and path
-	// pieces, reused: a page's segments grow there and are copied out at
-	// their final size, instead of growing (and copying) a fresh slice.
-	segScratch  []Segment
-	pathScratch []pathSeg
+	// scratch holds the last page's working buffers, reused by the next.
+	scratch pageScratch
 	// forms caches decoded Form XObject content (symbols and title blocks
 	// are drawn many times), within formCacheBudget bytes.
 	forms     map[int][]byte
@@ -444,9 +442,9 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		ctx:         ctx,
 		budgets:     d.budgets,
 		doc:         d,
-		words:       &wordBuilder{device: g.device, width: g.width, height: g.height},
+		words:       &wordBuilder{device: g.device, width: g.width, height: g.height, words: d.scratch.words[:0], text: d.scratch.text[:0], slab: d.scratch.slab[:0]},
 		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
-		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.segScratch[:0], segs: d.pathScratch[:0]},
+		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.scratch.segs[:0], segs: d.scratch.path[:0]},
 		tm:          identity,
 		tlm:         identity,
 		formsActive: map[int]bool{},
@@ -472,7 +470,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		p.Segments = slices.Clone(in.path.out)
 	}
 	p.SegmentsDropped = in.path.dropped
-	d.segScratch, d.pathScratch = in.path.out[:0], in.path.segs[:0]
+	d.scratch.keep(in)
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
@@ -497,6 +495,39 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		}
 	}
 	return p
+}
+
+// pageScratch is a page's working buffers, kept for the next page read
+// by the same reader: a page's segments and words grow there (and are
+// copied out at their final size) instead of growing fresh slices page
+// after page, thousands of elements each by doubling.
+type pageScratch struct {
+	segs  []Segment
+	path  []pathSeg
+	words []*rawWord
+	text  []byte
+	slab  []rawWord
+}
+
+// scratchKept bounds each buffer kept between pages: a hostile page's
+// half a million words are not held on to for the rest of the file.
+const scratchKept = 1 << 20
+
+func (s *pageScratch) keep(in *interp) {
+	s.segs = keptScratch(in.path.out)
+	s.path = keptScratch(in.path.segs)
+	clear(in.words.words) // the page's words are done with: let them go
+	s.words = keptScratch(in.words.words)
+	s.text = keptScratch(in.words.text)
+	s.slab = keptScratch(in.words.slab)
+}
+
+func keptScratch[T any](b []T) []T {
+	var zero T
+	if uintptr(cap(b))*unsafe.Sizeof(zero) > scratchKept {
+		return nil
+	}
+	return b[:0]
 }
 
 // pageContent decodes the page's content streams into the document's

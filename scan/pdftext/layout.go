@@ -15,7 +15,12 @@ import (
 // layout, scan/layout, groups them into lines and blocks).
 func (wb *wordBuilder) finish(p *Page) {
 	wb.endWord()
-	raw := mergeWords(dedupe(wb.words))
+	// One string holds the page's text; words are pieces of it.
+	page := string(wb.text)
+	for _, w := range wb.words {
+		w.text = page[w.textStart:w.textEnd]
+	}
+	raw := mergeWords(dedupe(wb.words), page)
 	inv, _ := wb.device.invert()
 	// Built straight into reading order: one array of words per page, the
 	// one the page keeps.
@@ -25,7 +30,7 @@ func (wb *wordBuilder) finish(p *Page) {
 		w := raw[old]
 		x0, x1 := min(w.xMin, w.xMax), max(w.xMin, w.xMax)
 		y0, y1 := min(w.yMin, w.yMax), max(w.yMin, w.yMax)
-		text := w.text.String()
+		text := w.text
 		p.Words[i] = Word{
 			Text:     text,
 			Norm:     normalizeText(text),

@@ -39,7 +39,11 @@ type rawWord struct {
 	// to the last glyph's advance, in device space.
 	angle              float64
 	bx0, by0, bx1, by1 float64
-	text               strings.Builder
+	// The word's text is wordBuilder.text[textStart:textEnd] while the
+	// page is read (one buffer for the page, written by one word at a
+	// time), and text once finish has made the page's string.
+	textStart, textEnd int
+	text               string
 	n                  int
 }
 
@@ -50,7 +54,9 @@ type wordBuilder struct {
 	cur           *rawWord
 	lastOverlap   bool
 	words         []*rawWord
-	charPos       int  // glyphs seen on the page, in drawing order
+	text          []byte // the text of every word, in the order drawn
+	slab          []rawWord
+	charPos       int // glyphs seen on the page, in drawing order
 	dropped       bool // words beyond maxWordsPerPage were dropped: a hostile page
 	actual        *actualSpan
 	// hidden counts the open marked-content spans of layers that are off:
@@ -175,9 +181,11 @@ func (wb *wordBuilder) place(text string, x, y, dx, dy, fontSize float64, trm ma
 	}
 	for _, r := range text {
 		wb.cur.addRune(r, x, y, dx, dy)
+		wb.text = utf8.AppendRune(wb.text, r)
 		x += dx
 		y += dy
 	}
+	wb.cur.textEnd = len(wb.text)
 }
 
 func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64) {
@@ -206,8 +214,20 @@ func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64)
 		rot = (rot + 1) & 3
 		angle = math.Atan2(m[3], -m[2])
 	}
-	wb.cur = &rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f, angle: normAngle(angle * 180 / math.Pi)}
+	wb.cur = wb.newWord()
+	*wb.cur = rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f, angle: normAngle(angle * 180 / math.Pi),
+		textStart: len(wb.text), textEnd: len(wb.text)}
 	wb.cur.ascent, wb.cur.descent = f.ascent, f.descent
+}
+
+// newWord takes a word from a slab: words come in their thousands per
+// page and are allocated a growing chunk at a time, not one by one.
+func (wb *wordBuilder) newWord() *rawWord {
+	if len(wb.slab) == cap(wb.slab) {
+		wb.slab = make([]rawWord, 0, min(max(2*cap(wb.slab), 16), 1024))
+	}
+	wb.slab = wb.slab[:len(wb.slab)+1]
+	return &wb.slab[len(wb.slab)-1]
 }
 
 func (w *rawWord) addRune(r rune, x, y, dx, dy float64) {
@@ -240,7 +260,6 @@ func (w *rawWord) addRune(r rune, x, y, dx, dy float64) {
 			w.lastEdge, w.yMin = y, y+dy
 		}
 	}
-	w.text.WriteRune(r)
 	w.n++
 }
 
@@ -310,7 +329,7 @@ func dedupe(words []*rawWord) []*rawWord {
 	seen := map[key][]*rawWord{}
 	out := words[:0]
 	for _, w := range words {
-		k := key{w.text.String(), w.rot}
+		k := key{w.text, w.rot}
 		dup := false
 		for _, o := range seen[k] {
 			px, py := dupMaxPriDelta*o.fontSize, dupMaxSecDelta*o.fontSize
@@ -384,7 +403,7 @@ func mergeable(first, a, b *rawWord) bool {
 		abs(first.base-b.base) <= maxIntraLineDelta*first.fontSize
 }
 
-func mergeWords(words []*rawWord) []*rawWord {
+func mergeWords(words []*rawWord, page string) []*rawWord {
 	byBase := slices.Clone(words)
 	slices.SortFunc(byBase, func(a, b *rawWord) int {
 		if a.rot != b.rot {
@@ -409,7 +428,7 @@ func mergeWords(words []*rawWord) []*rawWord {
 		cur := chain[0]
 		for _, next := range chain[1:] {
 			if primaryDelta(cur, next) < space {
-				cur.merge(next)
+				cur.merge(next, page)
 				continue
 			}
 			out = append(out, cur)
@@ -478,10 +497,16 @@ func lineMinSpace(byBase []*rawWord, chain []*rawWord) float64 {
 	return minSpace
 }
 
-func (w *rawWord) merge(o *rawWord) {
+// merge appends o to w; page is the page's text, of which both words'
+// texts are pieces: when o's follows w's there, w's grows in place.
+func (w *rawWord) merge(o *rawWord, page string) {
 	w.xMin, w.xMax = min(w.xMin, o.xMin), max(w.xMax, o.xMax)
 	w.yMin, w.yMax = min(w.yMin, o.yMin), max(w.yMax, o.yMax)
-	w.text.WriteString(o.text.String())
+	if w.textEnd == o.textStart && w.textStart >= 0 {
+		w.text, w.textEnd = page[w.textStart:o.textEnd], o.textEnd
+	} else {
+		w.text, w.textStart, w.textEnd = w.text+o.text, -1, -1
+	}
 	w.n += o.n
 	w.charEnd = o.charEnd
 	w.lastEdge = o.lastEdge
