@@ -56,7 +56,7 @@ type wordBuilder struct {
 	words         []*rawWord
 	text          []byte // the text of every word, in the order drawn
 	slab          []rawWord
-	charPos       int // glyphs seen on the page, in drawing order
+	charPos       int  // glyphs seen on the page, in drawing order
 	dropped       bool // words beyond maxWordsPerPage were dropped: a hostile page
 	actual        *actualSpan
 	// hidden counts the open marked-content spans of layers that are off:
