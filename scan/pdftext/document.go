@@ -442,7 +442,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		ctx:         ctx,
 		budgets:     d.budgets,
 		doc:         d,
-		words:       &wordBuilder{device: g.device, width: g.width, height: g.height, words: d.scratch.words[:0], text: d.scratch.text[:0], slab: d.scratch.slab[:0]},
+		words:       &wordBuilder{device: g.device, width: g.width, height: g.height, words: d.scratch.words[:0], text: d.scratch.text[:0], slab: d.scratch.slab[:0], scratch: &d.scratch},
 		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
 		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.scratch.segs[:0], segs: d.scratch.path[:0]},
 		tm:          identity,
@@ -507,6 +507,9 @@ type pageScratch struct {
 	words []*rawWord
 	text  []byte
 	slab  []rawWord
+	order orderScratch
+	seen  map[dedupeKey]int
+	chain []int
 }
 
 // scratchKept bounds each buffer kept between pages: a hostile page's
@@ -520,6 +523,9 @@ func (s *pageScratch) keep(in *interp) {
 	s.words = keptScratch(in.words.words)
 	s.text = keptScratch(in.words.text)
 	s.slab = keptScratch(in.words.slab)
+	o := &s.order
+	o.items, o.lines, o.nextLine = keptScratch(o.items), keptScratch(o.lines), keptScratch(o.nextLine)
+	o.blocks, o.active, o.order = keptScratch(o.blocks), keptScratch(o.active), keptScratch(o.order)
 }
 
 func keptScratch[T any](b []T) []T {

@@ -15,16 +15,19 @@ import (
 // layout, scan/layout, groups them into lines and blocks).
 func (wb *wordBuilder) finish(p *Page) {
 	wb.endWord()
+	if wb.scratch == nil {
+		wb.scratch = &pageScratch{}
+	}
 	// One string holds the page's text; words are pieces of it.
 	page := string(wb.text)
 	for _, w := range wb.words {
 		w.text = page[w.textStart:w.textEnd]
 	}
-	raw := mergeWords(dedupe(wb.words), page)
+	raw := mergeWords(wb.dedupe(), page)
 	inv, _ := wb.device.invert()
 	// Built straight into reading order: one array of words per page, the
 	// one the page keeps.
-	order := readingOrder(raw)
+	order := readingOrder(raw, &wb.scratch.order)
 	p.Words = make([]Word, len(order))
 	for i, old := range order {
 		w := raw[old]
@@ -81,21 +84,49 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
+// orderScratch is readingOrder's working slices, kept by a reader from
+// page to page.
+type orderScratch struct {
+	items    []orderItem
+	lines    []orderLine
+	nextLine []int
+	blocks   []orderBlock
+	active   []int
+	order    []int
+}
+
+type orderItem struct {
+	idx       int
+	p0, p1, s float64 // extent along the text direction, baseline across it
+	top, bot  float64 // extent across the text direction
+	fontSize  float64
+	rot       int
+}
+
+// A line's words are a run of items (a band is sorted in place), and a
+// block's lines a chain through nextLine: no slice per line or block.
+type orderLine struct {
+	lo, hi           int // items[lo:hi] are the line's words
+	p0, p1, top, bot float64
+	fontSize         float64
+	rot              int
+}
+
+type orderBlock struct {
+	first, lastIdx int // lines, chained through nextLine
+	last           orderLine
+}
+
 // readingOrder is the order words are read in: along lines (same
 // direction and baseline, no wide gap) of blocks (stacked lines that
 // overlap horizontally and sit close together). The lines and blocks only
 // order the words; the layout makes the page's own.
-func readingOrder(words []*rawWord) (order []int) {
-	type item struct {
-		idx       int
-		p0, p1, s float64 // extent along the text direction, baseline across it
-		top, bot  float64 // extent across the text direction
-		fontSize  float64
-		rot       int
-	}
-	items := make([]item, len(words))
+// Its working slices come from sc and go back there (order too: the
+// caller only reads it before the next page).
+func readingOrder(words []*rawWord, sc *orderScratch) (order []int) {
+	items := slices.Grow(sc.items[:0], len(words))[:len(words)]
 	for i, w := range words {
-		it := item{idx: i, fontSize: max(w.fontSize, 0.1), rot: w.rot}
+		it := orderItem{idx: i, fontSize: max(w.fontSize, 0.1), rot: w.rot}
 		switch w.rot {
 		case 0:
 			it.p0, it.p1, it.s, it.top, it.bot = w.xMin, w.xMax, w.base, w.yMin, w.yMax
@@ -108,7 +139,7 @@ func readingOrder(words []*rawWord) (order []int) {
 		}
 		items[i] = it
 	}
-	slices.SortStableFunc(items, func(a, b item) int {
+	slices.SortStableFunc(items, func(a, b orderItem) int {
 		if a.rot != b.rot {
 			return a.rot - b.rot
 		}
@@ -117,15 +148,7 @@ func readingOrder(words []*rawWord) (order []int) {
 		}
 		return cmp.Compare(a.p0, b.p0)
 	})
-	// A line's words are a run of items (a band is sorted in place), and
-	// a block's lines a chain through nextLine: no slice per line or block.
-	type line struct {
-		lo, hi           int // items[lo:hi] are the line's words
-		p0, p1, top, bot float64
-		fontSize         float64
-		rot              int
-	}
-	ls := make([]line, 0, len(items)/4+1)
+	ls := sc.lines[:0]
 	for i := 0; i < len(items); {
 		// Words whose baselines are within a fraction of the font size share
 		// a baseline band; split the band where the gap is wide.
@@ -134,13 +157,13 @@ func readingOrder(words []*rawWord) (order []int) {
 			j++
 		}
 		band := items[i:j]
-		slices.SortStableFunc(band, func(a, b item) int { return cmp.Compare(a.p0, b.p0) })
-		cur := line{lo: i, hi: i + 1, p0: band[0].p0, p1: band[0].p1, top: band[0].top, bot: band[0].bot, fontSize: band[0].fontSize, rot: band[0].rot}
+		slices.SortStableFunc(band, func(a, b orderItem) int { return cmp.Compare(a.p0, b.p0) })
+		cur := orderLine{lo: i, hi: i + 1, p0: band[0].p0, p1: band[0].p1, top: band[0].top, bot: band[0].bot, fontSize: band[0].fontSize, rot: band[0].rot}
 		for k := i + 1; k < j; k++ {
 			it := items[k]
 			if it.p0-cur.p1 > 2.5*max(it.fontSize, cur.fontSize) {
 				ls = append(ls, cur)
-				cur = line{lo: k, hi: k, p0: it.p0, p1: it.p1, top: it.top, bot: it.bot, fontSize: it.fontSize, rot: it.rot}
+				cur = orderLine{lo: k, hi: k, p0: it.p0, p1: it.p1, top: it.top, bot: it.bot, fontSize: it.fontSize, rot: it.rot}
 			}
 			cur.hi = k + 1
 			cur.p1 = max(cur.p1, it.p1)
@@ -151,26 +174,22 @@ func readingOrder(words []*rawWord) (order []int) {
 	}
 	// Blocks: greedily attach each line (top to bottom) to the block whose
 	// last line sits just above it and overlaps it horizontally.
-	slices.SortStableFunc(ls, func(a, b line) int {
+	slices.SortStableFunc(ls, func(a, b orderLine) int {
 		if a.rot != b.rot {
 			return a.rot - b.rot
 		}
 		return cmp.Compare(a.top, b.top)
 	})
-	type block struct {
-		first, lastIdx int // lines, chained through nextLine
-		last           line
-	}
 	maxSize := 0.0
 	for _, l := range ls {
 		maxSize = max(maxSize, l.fontSize)
 	}
-	nextLine := make([]int, len(ls))
-	var bs []block
+	nextLine := slices.Grow(sc.nextLine[:0], len(ls))[:len(ls)]
+	bs := sc.blocks[:0]
 	// active holds the blocks whose last line is still close enough above
 	// the current line to take it; lines come top to bottom, so a block
 	// that falls out of reach never comes back.
-	var active []int
+	active := sc.active[:0]
 	for li, l := range ls {
 		nextLine[li] = -1
 		attached := false
@@ -196,11 +215,11 @@ func readingOrder(words []*rawWord) (order []int) {
 		}
 		active = kept
 		if !attached {
-			bs = append(bs, block{first: li, lastIdx: li, last: l})
+			bs = append(bs, orderBlock{first: li, lastIdx: li, last: l})
 			active = append(active, len(bs)-1)
 		}
 	}
-	order = make([]int, 0, len(items))
+	order = slices.Grow(sc.order[:0], len(items))
 	for _, b := range bs {
 		for li := b.first; li >= 0; li = nextLine[li] {
 			for _, it := range items[ls[li].lo:ls[li].hi] {
@@ -208,5 +227,6 @@ func readingOrder(words []*rawWord) (order []int) {
 			}
 		}
 	}
+	sc.items, sc.lines, sc.nextLine, sc.blocks, sc.active, sc.order = items, ls, nextLine, bs, active, order
 	return order
 }

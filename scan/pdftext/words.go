@@ -56,8 +56,9 @@ type wordBuilder struct {
 	words         []*rawWord
 	text          []byte // the text of every word, in the order drawn
 	slab          []rawWord
-	charPos       int  // glyphs seen on the page, in drawing order
-	dropped       bool // words beyond maxWordsPerPage were dropped: a hostile page
+	scratch       *pageScratch // the reader's buffers for finish
+	charPos       int          // glyphs seen on the page, in drawing order
+	dropped       bool         // words beyond maxWordsPerPage were dropped: a hostile page
 	actual        *actualSpan
 	// hidden counts the open marked-content spans of layers that are off:
 	// their glyphs advance the text position but make no words.
@@ -320,18 +321,26 @@ func (wb *wordBuilder) endWord() {
 }
 
 // dedupe removes words drawn twice at (nearly) the same place, such as fake
-// bold or overprinted labels, as poppler does before output.
-func dedupe(words []*rawWord) []*rawWord {
-	type key struct {
-		text string
-		rot  int
+// bold or overprinted labels, as poppler does before output. The words
+// kept of each text and direction are chained (seen holds the last one's
+// index, chain the one before), in maps and slices the reader keeps.
+func (wb *wordBuilder) dedupe() []*rawWord {
+	sc := wb.scratch
+	if sc.seen == nil {
+		sc.seen = map[dedupeKey]int{}
 	}
-	seen := map[key][]*rawWord{}
+	seen, chain := sc.seen, sc.chain[:0]
+	words := wb.words
 	out := words[:0]
 	for _, w := range words {
-		k := key{w.text, w.rot}
+		k := dedupeKey{w.text, w.rot}
+		head, ok := seen[k]
+		if !ok {
+			head = -1
+		}
 		dup := false
-		for _, o := range seen[k] {
+		for i := head; i >= 0; i = chain[i] {
+			o := out[i]
 			px, py := dupMaxPriDelta*o.fontSize, dupMaxSecDelta*o.fontSize
 			if o.rot == 1 || o.rot == 3 {
 				px, py = py, px
@@ -344,11 +353,26 @@ func dedupe(words []*rawWord) []*rawWord {
 		if dup {
 			continue
 		}
-		seen[k] = append(seen[k], w)
+		chain = append(chain, head)
+		seen[k] = len(out)
 		out = append(out, w)
 	}
+	if len(seen) > scratchKeys {
+		sc.seen = nil // a map keeps its size: not a hostile page's
+	} else {
+		clear(seen)
+	}
+	sc.chain = keptScratch(chain)
 	return out
 }
+
+type dedupeKey struct {
+	text string
+	rot  int
+}
+
+// scratchKeys bounds the words' map kept between pages.
+const scratchKeys = 1 << 14
 
 // Poppler's line-level merge (TextLine::coalesce): words split only by the
 // overlap rule or a small baseline drift, but drawn one right after the
