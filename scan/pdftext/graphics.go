@@ -249,7 +249,11 @@ func (in *interp) pathOp(op string, ops []token) bool {
 		if in.words.hidden > 0 {
 			stroke, fill = false, false // a layer that is off
 		}
-		pb.paint(stroke, fill, in.lineWidth())
+		width := 0.0 // only strokes are given a width
+		if stroke {
+			width = in.lineWidth()
+		}
+		pb.paint(stroke, fill, width)
 	case "w":
 		if a, ok := lastNums(ops, 1); ok {
 			gs.lineWidth = a[0].num
