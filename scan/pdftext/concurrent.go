@@ -92,7 +92,6 @@ func (d *Document) PagesConcurrently(ctx context.Context, workers int, then func
 			<-exited
 			for _, w := range views {
 				d.usage = d.usage.max(w.usage)
-				w.releaseBuffers()
 			}
 		}()
 		for n := 1; n <= d.pageCount; n++ {
@@ -137,10 +136,7 @@ func (d *Document) PagesConcurrently(ctx context.Context, workers int, then func
 // reader that first reads the pages before from (and drops them).
 func (d *Document) sequentialFrom(ctx context.Context, from int, then func(*Page), yield func(*Page) bool) {
 	s := d.view()
-	defer func() {
-		d.usage = d.usage.max(s.usage)
-		s.releaseBuffers()
-	}()
+	defer func() { d.usage = d.usage.max(s.usage) }()
 	for n := 1; n < from; n++ {
 		if _, err := s.Page(ctx, n); err != nil {
 			yield(&Page{Number: from, Err: err, Words: []Word{}})

@@ -74,10 +74,8 @@ type Document struct {
 	// contentBuf is reused from page to page: a page's content is only
 	// needed while the page is interpreted.
 	contentBuf []byte
-	// scratch holds the last page's working buffers, reused by the next;
-	// they and contentBuf come from a pool on the first page.
-	scratch      pageScratch
-	buffersTaken bool
+	// scratch holds the last page's working buffers, reused by the next.
+	scratch pageScratch
 	// forms caches decoded Form XObject content (symbols and title blocks
 	// are drawn many times), within formCacheBudget bytes.
 	forms     map[int][]byte
@@ -157,7 +155,6 @@ func OpenReaderWithBudgets(ctx context.Context, r io.ReaderAt, size int64, b Bud
 
 // Close releases the file opened by Open.
 func (d *Document) Close() error {
-	d.releaseBuffers()
 	if d.closer == nil {
 		return nil
 	}
@@ -230,7 +227,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 		// an empty document (which has a page tree with no kids).
 		return nil, fmt.Errorf("%w: no page tree and no pages", ErrInvalid)
 	}
-	d := &Document{
+	return &Document{
 		obj:       obj,
 		pages:     pages,
 		hidden:    obj.hiddenLayers(catalog),
@@ -240,45 +237,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 		pageCount: len(pages),
 		budgets:   b,
 		usage:     usage,
-	}
-	return d, nil
-}
-
-// readerBuffers are a reader's page buffers (content and scratch) between
-// readers: the workers of one file, the files a server reads in turn.
-type readerBuffers struct {
-	content []byte
-	scratch pageScratch
-}
-
-var bufferPool sync.Pool
-
-// pooledContent bounds the content buffer given back to the pool.
-const pooledContent = 8 << 20
-
-// takeBuffers is called on a reader's first page (a document read only
-// by PagesConcurrently's workers takes none).
-func (d *Document) takeBuffers() {
-	d.buffersTaken = true
-	if b, ok := bufferPool.Get().(*readerBuffers); ok {
-		d.contentBuf, d.scratch = b.content[:0], b.scratch
-	}
-}
-
-// releaseBuffers gives d's buffers to the pool; d reads on with new ones.
-func (d *Document) releaseBuffers() {
-	if !d.buffersTaken {
-		return
-	}
-	d.buffersTaken = false
-	// The slab's words point at fonts and page text: not kept alive here.
-	clear(d.scratch.slab[:cap(d.scratch.slab)])
-	b := &readerBuffers{scratch: d.scratch}
-	if cap(d.contentBuf) <= pooledContent {
-		b.content = d.contentBuf[:0]
-	}
-	d.contentBuf, d.scratch = nil, pageScratch{}
-	bufferPool.Put(b)
+	}, nil
 }
 
 // readConfig is pdfcpu's reading configuration, built here rather than with
@@ -478,9 +437,6 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 
 	if d.obj.meter != nil {
 		d.obj.meter.reset(d.budgets)
-	}
-	if !d.buffersTaken {
-		d.takeBuffers()
 	}
 	in := &interp{
 		ctx:         ctx,

@@ -9,6 +9,9 @@ import (
 
 var programBufs sync.Pool
 
+// maxPooledProgram bounds a font program buffer kept in programBufs.
+const maxPooledProgram = 8 << 20
+
 // maxFontProgram bounds the embedded TrueType program read for its cmap; a
 // real subset font is tens of kilobytes, a full CJK font a few megabytes.
 const maxFontProgram = 16 << 20
@@ -38,7 +41,7 @@ func (o objects) trueTypeCIDText(cidFont types.Dict) map[uint32]string {
 	}
 	_, program, err := o.streamAppend(buf[:0], fd["FontFile2"])
 	defer func() {
-		if cap(program) <= pooledContent {
+		if cap(program) <= maxPooledProgram {
 			program = program[:0]
 			programBufs.Put(&program)
 		}
