@@ -119,6 +119,12 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		return nil, err
 	}
 	d.closer = f
+	if _, inMemory := r.(memFile); inMemory && d.obj.file != nil {
+		// pdfcpu keeps its own copy of every stream: the file's bytes are
+		// needed after the open only to check where streams end, which is
+		// done now, so that they need not be held while pages are read.
+		d.obj.file.settle(d.obj.xref, f)
+	}
 	return d, nil
 }
 
