@@ -29,8 +29,10 @@ import (
 	"io"
 	"iter"
 	"os"
+	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
@@ -72,6 +74,8 @@ type Document struct {
 	// contentBuf is reused from page to page: a page's content is only
 	// needed while the page is interpreted.
 	contentBuf []byte
+	// scratch holds the last page's working buffers, reused by the next.
+	scratch pageScratch
 	// forms caches decoded Form XObject content (symbols and title blocks
 	// are drawn many times), within formCacheBudget bytes.
 	forms     map[int][]byte
@@ -106,7 +110,7 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		// file; one read of the whole file spares them.
 		buf := make([]byte, size)
 		if _, err := io.ReadFull(f, buf); err == nil {
-			r = bytes.NewReader(buf)
+			r = memFile(buf)
 		}
 	}
 	d, err := open(ctx, r, st.Size(), b.withDefaults())
@@ -115,11 +119,35 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		return nil, err
 	}
 	d.closer = f
+	if _, inMemory := r.(memFile); inMemory && d.obj.file != nil {
+		// pdfcpu keeps its own copy of every stream: the file's bytes are
+		// needed after the open only to check where streams end, which is
+		// done now, so that they need not be held while pages are read.
+		d.obj.file.settle(d.obj.xref, f)
+	}
 	return d, nil
 }
 
 // inMemoryBytes: files up to this size are read into memory at once.
 const inMemoryBytes = 32 << 20
+
+// memFile is a file read whole into memory. It reads like bytes.Reader's
+// ReadAt; preflight scans it in place instead of copying it in chunks.
+type memFile []byte
+
+func (m memFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("pdftext: negative offset")
+	}
+	if off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
 
 // OpenReader opens a PDF of size bytes read through r.
 func OpenReader(ctx context.Context, r io.ReaderAt, size int64) (*Document, error) {
@@ -420,9 +448,9 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		ctx:         ctx,
 		budgets:     d.budgets,
 		doc:         d,
-		words:       &wordBuilder{device: g.device, width: g.width, height: g.height},
+		words:       &wordBuilder{device: g.device, width: g.width, height: g.height, words: d.scratch.words[:0], text: d.scratch.text[:0], slab: d.scratch.slab[:0], scratch: &d.scratch},
 		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
-		path:        pathBuilder{device: g.device, width: g.width, height: g.height},
+		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.scratch.segs[:0], segs: d.scratch.path[:0]},
 		tm:          identity,
 		tlm:         identity,
 		formsActive: map[int]bool{},
@@ -444,12 +472,16 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		runErr = contentErr
 	}
 	in.words.finish(p)
-	p.Segments, p.SegmentsDropped = in.path.out, in.path.dropped
+	if len(in.path.out) > 0 {
+		p.Segments = slices.Clone(in.path.out)
+	}
+	p.SegmentsDropped = in.path.dropped
 	p.Images, p.ImagesDropped, p.Signatures = in.marks.images, in.marks.imagesDropped, in.marks.signatures
 	if in.path.ink.bits != nil {
 		ink := in.path.ink // a copy: the page must not hold the interpreter
 		p.Ink = &ink
 	}
+	d.scratch.keep(in)
 
 	switch {
 	case runErr != nil && (errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded)):
@@ -474,6 +506,45 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		}
 	}
 	return p
+}
+
+// pageScratch is a page's working buffers, kept for the next page read
+// by the same reader: a page's segments and words grow there (and are
+// copied out at their final size) instead of growing fresh slices page
+// after page, thousands of elements each by doubling.
+type pageScratch struct {
+	segs  []Segment
+	path  []pathSeg
+	words []*rawWord
+	text  []byte
+	slab  []rawWord
+	order orderScratch
+	seen  map[dedupeKey]int
+	chain []int
+}
+
+// scratchKept bounds each buffer kept between pages: a hostile page's
+// half a million words are not held on to for the rest of the file.
+const scratchKept = 1 << 20
+
+func (s *pageScratch) keep(in *interp) {
+	s.segs = keptScratch(in.path.out)
+	s.path = keptScratch(in.path.segs)
+	clear(in.words.words) // the page's words are done with: let them go
+	s.words = keptScratch(in.words.words)
+	s.text = keptScratch(in.words.text)
+	s.slab = keptScratch(in.words.slab)
+	o := &s.order
+	o.items, o.lines, o.nextLine = keptScratch(o.items), keptScratch(o.lines), keptScratch(o.nextLine)
+	o.blocks, o.active, o.order = keptScratch(o.blocks), keptScratch(o.active), keptScratch(o.order)
+}
+
+func keptScratch[T any](b []T) []T {
+	var zero T
+	if uintptr(cap(b))*unsafe.Sizeof(zero) > scratchKept {
+		return nil
+	}
+	return b[:0]
 }
 
 // pageContent decodes the page's content streams into the document's

@@ -50,6 +50,29 @@ type pathBuilder struct {
 	// current path's curve ends (its straight pieces are in segs).
 	ink       Ink
 	curveEnds [][2]float64
+	// ctmDevice is ctm × device for the CTM last asked for: a path's
+	// points come by the thousand under one CTM.
+	ctm, ctmDevice matrix
+	ctmKnown       bool
+}
+
+// toDevice is ctm followed by the page's device transform.
+func (pb *pathBuilder) toDevice(ctm matrix) matrix {
+	if !pb.ctmKnown || !sameBits(ctm, pb.ctm) {
+		pb.ctm, pb.ctmDevice, pb.ctmKnown = ctm, ctm.mul(pb.device), true
+	}
+	return pb.ctmDevice
+}
+
+// sameBits compares bit for bit (a -0 or NaN is not another matrix's 0
+// or NaN), so a cached product is exactly the one computed afresh.
+func sameBits(a, b matrix) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (pb *pathBuilder) reset() {
@@ -219,7 +242,7 @@ func (in *interp) pathOp(op string, ops []token) bool {
 	switch op {
 	case "m", "l":
 		if a, ok := lastNums(ops, 2); ok {
-			x, y := gs.ctm.mul(pb.device).apply(a[0].num, a[1].num)
+			x, y := pb.toDevice(gs.ctm).apply(a[0].num, a[1].num)
 			if op == "m" {
 				pb.moveTo(x, y)
 			} else {
@@ -228,17 +251,17 @@ func (in *interp) pathOp(op string, ops []token) bool {
 		}
 	case "c":
 		if a, ok := lastNums(ops, 6); ok {
-			pb.curveTo(gs.ctm.mul(pb.device).apply(a[4].num, a[5].num))
+			pb.curveTo(pb.toDevice(gs.ctm).apply(a[4].num, a[5].num))
 		}
 	case "v", "y":
 		if a, ok := lastNums(ops, 4); ok {
-			pb.curveTo(gs.ctm.mul(pb.device).apply(a[2].num, a[3].num))
+			pb.curveTo(pb.toDevice(gs.ctm).apply(a[2].num, a[3].num))
 		}
 	case "h":
 		pb.closePath()
 	case "re":
 		if a, ok := lastNums(ops, 4); ok {
-			pb.rect(gs.ctm.mul(pb.device), a[0].num, a[1].num, a[2].num, a[3].num)
+			pb.rect(pb.toDevice(gs.ctm), a[0].num, a[1].num, a[2].num, a[3].num)
 		}
 	case "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n":
 		if op == "s" || op == "b" || op == "b*" {
@@ -249,7 +272,11 @@ func (in *interp) pathOp(op string, ops []token) bool {
 		if in.words.hidden > 0 {
 			stroke, fill = false, false // a layer that is off
 		}
-		pb.paint(stroke, fill, in.lineWidth())
+		width := 0.0 // only strokes are given a width
+		if stroke {
+			width = in.lineWidth()
+		}
+		pb.paint(stroke, fill, width)
 	case "w":
 		if a, ok := lastNums(ops, 1); ok {
 			gs.lineWidth = a[0].num
@@ -263,7 +290,7 @@ func (in *interp) pathOp(op string, ops []token) bool {
 // lineWidth is the current stroke width in displayed points (the CTM's
 // mean scale; a zero width is the thinnest line the device draws).
 func (in *interp) lineWidth() float64 {
-	m := in.gs.ctm.mul(in.path.device)
+	m := in.path.toDevice(in.gs.ctm)
 	scale := math.Sqrt(math.Abs(m[0]*m[3] - m[1]*m[2]))
 	w := in.gs.lineWidth * scale
 	if !finite(w) {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/zlib"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"io"
 	"sync"
 
@@ -219,36 +221,77 @@ func plainFlate(parms types.Dict) bool {
 	return !ok || p <= 1
 }
 
-var zlibReaders sync.Pool
+var flateReaders sync.Pool
 
-// inflate appends the zlib-decoded src to dst, bounded by limit. Readers
-// are pooled: their 32 KiB windows would otherwise be allocated per stream.
+// inflate appends the zlib-decoded src to dst, bounded by limit. The
+// deflate data is read without zlib's reader: its Adler-32 checksum costs
+// a pass over every byte, and the data is kept whether it matches or not
+// (as viewers keep it), so the trailer is only looked at when the stream
+// gives no data, where a bad or missing one is the error zlib would give.
+// Readers are pooled: their 32 KiB windows would otherwise be allocated per
+// stream.
 func inflate(dst, src []byte, limit int64) ([]byte, error) {
-	br := bytes.NewReader(src)
-	var zr io.ReadCloser
-	if r, ok := zlibReaders.Get().(io.ReadCloser); ok {
-		if err := r.(zlib.Resetter).Reset(br, nil); err == nil {
-			zr = r
+	body, ok := zlibBody(src)
+	if !ok {
+		// Some producers write raw deflate without the zlib header.
+		body = src
+	}
+	br := bytes.NewReader(body)
+	var fr io.ReadCloser
+	if r, ok := flateReaders.Get().(io.ReadCloser); ok {
+		if r.(flate.Resetter).Reset(br, nil) == nil {
+			fr = r
 		}
 	}
-	if zr == nil {
-		r, err := zlib.NewReader(br)
-		if err != nil {
-			// Some producers write raw deflate without the zlib header.
-			r = flate.NewReader(bytes.NewReader(src))
-			defer r.Close()
-			return readAllBounded(dst, r, limit, len(src))
-		}
-		zr = r
+	if fr == nil {
+		fr = flate.NewReader(br)
 	}
-	defer zlibReaders.Put(zr)
-	return readAllBounded(dst, zr, limit, len(src))
+	defer flateReaders.Put(fr)
+	start := len(dst)
+	out, err := readAllBounded(dst, fr, limit, len(src))
+	if ok && err == nil && len(out) == start {
+		trailer := body[len(body)-br.Len():]
+		switch {
+		case len(trailer) < 4:
+			err = fmt.Errorf("%w: flate: %v", ErrInvalid, io.ErrUnexpectedEOF)
+		case binary.BigEndian.Uint32(trailer) != adler32.Checksum(nil):
+			err = fmt.Errorf("%w: flate: %v", ErrInvalid, zlib.ErrChecksum)
+		}
+	}
+	return out, err
+}
+
+// zlibBody is the deflate data after a zlib header (RFC 1950), where
+// zlib.NewReader with no dictionary would start reading it; ok is false
+// where that fails (our caller then reads raw deflate, as before).
+func zlibBody(src []byte) (body []byte, ok bool) {
+	if len(src) < 2 {
+		return nil, false
+	}
+	const deflate, maxWindow, presetDict = 8, 7, 0x20
+	h := uint(src[0])<<8 | uint(src[1])
+	if src[0]&0x0f != deflate || src[0]>>4 > maxWindow || h%31 != 0 {
+		return nil, false
+	}
+	if src[1]&presetDict == 0 {
+		return src[2:], true
+	}
+	// A preset dictionary's id must be that of none (zlib is given nil).
+	if len(src) < 6 || binary.BigEndian.Uint32(src[2:6]) != adler32.Checksum(nil) {
+		return nil, false
+	}
+	return src[6:], true
 }
 
 func readAllBounded(dst []byte, r io.Reader, limit int64, srcLen int) ([]byte, error) {
 	start := len(dst)
 	if cap(dst)-len(dst) < srcLen {
-		grown := make([]byte, len(dst), len(dst)+int(min(int64(srcLen)*4+512, limit+1)))
+		want := int64(len(dst)) + min(int64(srcLen)*4+512, limit+1)
+		// At least double: a page's content streams (dozens on some
+		// sheets) are appended one by one to the same buffer, and growing
+		// by each one's size alone copied the buffer once per stream.
+		want = max(want, min(2*int64(cap(dst)), int64(start)+limit+1))
+		grown := make([]byte, len(dst), want)
 		copy(grown, dst)
 		dst = grown
 	}

@@ -24,7 +24,13 @@ import (
 func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage, error) {
 	const chunk = 1 << 20
 	const overlap = 32 // longest pattern looked at across a chunk boundary
-	buf := make([]byte, chunk+overlap)
+	// A file in memory is scanned in place, window by window; others are
+	// read into one buffer.
+	data, inMemory := r.(memFile)
+	var buf []byte
+	if !inMemory {
+		buf = make([]byte, chunk+overlap)
+	}
 	var u Usage
 	open := int64(-1) // offset of the earliest header not yet closed
 	// Classic cross-reference tables: pdfcpu makes an entry of every row
@@ -37,14 +43,22 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 		if err := ctx.Err(); err != nil {
 			return u, err
 		}
-		n, err := r.ReadAt(buf[carry:carry+int(min(chunk, size-base))], base)
-		if err != nil && !errors.Is(err, io.EOF) {
-			return u, err
+		var window []byte
+		n := int(min(chunk, size-base))
+		if inMemory {
+			n = min(n, len(data)-int(base))
+			window = data[base-int64(carry) : base+int64(n)]
+		} else {
+			var err error
+			n, err = r.ReadAt(buf[carry:carry+n], base)
+			if err != nil && !errors.Is(err, io.EOF) {
+				return u, err
+			}
+			window = buf[:carry+n]
 		}
 		if n == 0 {
 			break
 		}
-		window := buf[:carry+n]
 		winStart := base - int64(carry) // file offset of window[0]
 		last := base+int64(n) >= size
 		// Candidates before limit are looked at in this window; a keyword
@@ -107,7 +121,9 @@ func preflight(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (Usage
 		}
 		base += int64(n)
 		carry = min(overlap, len(window))
-		copy(buf, window[len(window)-carry:])
+		if !inMemory {
+			copy(buf, window[len(window)-carry:])
+		}
 	}
 	if u.Objects == 0 {
 		return u, fmt.Errorf("%w: no PDF objects in the file", ErrInvalid)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,10 @@ func TestPreflightAcrossChunks(t *testing.T) {
 		}
 		if u.Objects != 2 || u.ObjectSpan < 10 || u.ObjectSpan > 40 {
 			t.Errorf("shift %d: %+v, want 2 objects of a short span", shift, u)
+		}
+		// A file in memory is scanned in place, with the same windows.
+		if m, err := preflight(context.Background(), memFile(b.Bytes()), int64(b.Len()), DefaultBudgets()); m != u || err != nil {
+			t.Errorf("shift %d: in memory %+v, %v; read %+v", shift, m, err, u)
 		}
 	}
 }
@@ -47,9 +52,11 @@ func TestPreflightRefuses(t *testing.T) {
 		{"xref table within", "%PDF-1.7\n" + objs(1) + "xref\n0 2\n" + strings.Repeat("0000000000 00000 f \n", 2) + "trailer\n<<>>\nstartxref\n9\n%%EOF\n", nil},
 	}
 	for _, c := range cases {
-		_, err := preflight(context.Background(), bytes.NewReader([]byte(c.data)), int64(len(c.data)), b)
-		if (c.want == nil && err != nil) || (c.want != nil && !errors.Is(err, c.want)) {
-			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		for _, r := range []io.ReaderAt{bytes.NewReader([]byte(c.data)), memFile(c.data)} {
+			_, err := preflight(context.Background(), r, int64(len(c.data)), b)
+			if (c.want == nil && err != nil) || (c.want != nil && !errors.Is(err, c.want)) {
+				t.Errorf("%s (%T): err = %v, want %v", c.name, r, err, c.want)
+			}
 		}
 	}
 }

@@ -2,9 +2,15 @@ package pdftext
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
+
+var programBufs sync.Pool
+
+// maxPooledProgram bounds a font program buffer kept in programBufs.
+const maxPooledProgram = 8 << 20
 
 // maxFontProgram bounds the embedded TrueType program read for its cmap; a
 // real subset font is tens of kilobytes, a full CJK font a few megabytes.
@@ -27,7 +33,19 @@ func (o objects) trueTypeCIDText(cidFont types.Dict) map[uint32]string {
 	if sd, ok := o.resolve(fd["FontFile2"]).(types.StreamDict); !ok || len(sd.Raw) > maxFontProgram {
 		return nil
 	}
-	_, program, err := o.stream(fd["FontFile2"])
+	// The program is only read for its cmap here: it is decoded into a
+	// pooled buffer, not a fresh one per font and reader.
+	var buf []byte
+	if b, ok := programBufs.Get().(*[]byte); ok {
+		buf = *b
+	}
+	_, program, err := o.streamAppend(buf[:0], fd["FontFile2"])
+	defer func() {
+		if cap(program) <= maxPooledProgram {
+			program = program[:0]
+			programBufs.Put(&program)
+		}
+	}()
 	if err != nil && len(program) == 0 {
 		return nil
 	}

@@ -39,7 +39,11 @@ type rawWord struct {
 	// to the last glyph's advance, in device space.
 	angle              float64
 	bx0, by0, bx1, by1 float64
-	text               strings.Builder
+	// The word's text is wordBuilder.text[textStart:textEnd] while the
+	// page is read (one buffer for the page, written by one word at a
+	// time), and text once finish has made the page's string.
+	textStart, textEnd int
+	text               string
 	n                  int
 }
 
@@ -50,8 +54,11 @@ type wordBuilder struct {
 	cur           *rawWord
 	lastOverlap   bool
 	words         []*rawWord
-	charPos       int  // glyphs seen on the page, in drawing order
-	dropped       bool // words beyond maxWordsPerPage were dropped: a hostile page
+	text          []byte // the text of every word, in the order drawn
+	slab          []rawWord
+	scratch       *pageScratch // the reader's buffers for finish
+	charPos       int          // glyphs seen on the page, in drawing order
+	dropped       bool         // words beyond maxWordsPerPage were dropped: a hostile page
 	actual        *actualSpan
 	// hidden counts the open marked-content spans of layers that are off:
 	// their glyphs advance the text position but make no words.
@@ -175,9 +182,11 @@ func (wb *wordBuilder) place(text string, x, y, dx, dy, fontSize float64, trm ma
 	}
 	for _, r := range text {
 		wb.cur.addRune(r, x, y, dx, dy)
+		wb.text = utf8.AppendRune(wb.text, r)
 		x += dx
 		y += dy
 	}
+	wb.cur.textEnd = len(wb.text)
 }
 
 func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64) {
@@ -206,8 +215,20 @@ func (wb *wordBuilder) beginWord(trm matrix, f *font, rawSize, fontSize float64)
 		rot = (rot + 1) & 3
 		angle = math.Atan2(m[3], -m[2])
 	}
-	wb.cur = &rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f, angle: normAngle(angle * 180 / math.Pi)}
+	wb.cur = wb.newWord()
+	*wb.cur = rawWord{rot: rot, vertical: f.vertical, fontSize: fontSize, font: f, angle: normAngle(angle * 180 / math.Pi),
+		textStart: len(wb.text), textEnd: len(wb.text)}
 	wb.cur.ascent, wb.cur.descent = f.ascent, f.descent
+}
+
+// newWord takes a word from a slab: words come in their thousands per
+// page and are allocated a growing chunk at a time, not one by one.
+func (wb *wordBuilder) newWord() *rawWord {
+	if len(wb.slab) == cap(wb.slab) {
+		wb.slab = make([]rawWord, 0, min(max(2*cap(wb.slab), 16), 1024))
+	}
+	wb.slab = wb.slab[:len(wb.slab)+1]
+	return &wb.slab[len(wb.slab)-1]
 }
 
 func (w *rawWord) addRune(r rune, x, y, dx, dy float64) {
@@ -240,7 +261,6 @@ func (w *rawWord) addRune(r rune, x, y, dx, dy float64) {
 			w.lastEdge, w.yMin = y, y+dy
 		}
 	}
-	w.text.WriteRune(r)
 	w.n++
 }
 
@@ -301,18 +321,26 @@ func (wb *wordBuilder) endWord() {
 }
 
 // dedupe removes words drawn twice at (nearly) the same place, such as fake
-// bold or overprinted labels, as poppler does before output.
-func dedupe(words []*rawWord) []*rawWord {
-	type key struct {
-		text string
-		rot  int
+// bold or overprinted labels, as poppler does before output. The words
+// kept of each text and direction are chained (seen holds the last one's
+// index, chain the one before), in maps and slices the reader keeps.
+func (wb *wordBuilder) dedupe() []*rawWord {
+	sc := wb.scratch
+	if sc.seen == nil {
+		sc.seen = map[dedupeKey]int{}
 	}
-	seen := map[key][]*rawWord{}
+	seen, chain := sc.seen, sc.chain[:0]
+	words := wb.words
 	out := words[:0]
 	for _, w := range words {
-		k := key{w.text.String(), w.rot}
+		k := dedupeKey{w.text, w.rot}
+		head, ok := seen[k]
+		if !ok {
+			head = -1
+		}
 		dup := false
-		for _, o := range seen[k] {
+		for i := head; i >= 0; i = chain[i] {
+			o := out[i]
 			px, py := dupMaxPriDelta*o.fontSize, dupMaxSecDelta*o.fontSize
 			if o.rot == 1 || o.rot == 3 {
 				px, py = py, px
@@ -325,11 +353,26 @@ func dedupe(words []*rawWord) []*rawWord {
 		if dup {
 			continue
 		}
-		seen[k] = append(seen[k], w)
+		chain = append(chain, head)
+		seen[k] = len(out)
 		out = append(out, w)
 	}
+	if len(seen) > scratchKeys {
+		sc.seen = nil // a map keeps its size: not a hostile page's
+	} else {
+		clear(seen)
+	}
+	sc.chain = keptScratch(chain)
 	return out
 }
+
+type dedupeKey struct {
+	text string
+	rot  int
+}
+
+// scratchKeys bounds the words' map kept between pages.
+const scratchKeys = 1 << 14
 
 // Poppler's line-level merge (TextLine::coalesce): words split only by the
 // overlap rule or a small baseline drift, but drawn one right after the
@@ -384,7 +427,7 @@ func mergeable(first, a, b *rawWord) bool {
 		abs(first.base-b.base) <= maxIntraLineDelta*first.fontSize
 }
 
-func mergeWords(words []*rawWord) []*rawWord {
+func mergeWords(words []*rawWord, page string) []*rawWord {
 	byBase := slices.Clone(words)
 	slices.SortFunc(byBase, func(a, b *rawWord) int {
 		if a.rot != b.rot {
@@ -409,7 +452,7 @@ func mergeWords(words []*rawWord) []*rawWord {
 		cur := chain[0]
 		for _, next := range chain[1:] {
 			if primaryDelta(cur, next) < space {
-				cur.merge(next)
+				cur.merge(next, page)
 				continue
 			}
 			out = append(out, cur)
@@ -478,10 +521,16 @@ func lineMinSpace(byBase []*rawWord, chain []*rawWord) float64 {
 	return minSpace
 }
 
-func (w *rawWord) merge(o *rawWord) {
+// merge appends o to w; page is the page's text, of which both words'
+// texts are pieces: when o's follows w's there, w's grows in place.
+func (w *rawWord) merge(o *rawWord, page string) {
 	w.xMin, w.xMax = min(w.xMin, o.xMin), max(w.xMax, o.xMax)
 	w.yMin, w.yMax = min(w.yMin, o.yMin), max(w.yMax, o.yMax)
-	w.text.WriteString(o.text.String())
+	if w.textEnd == o.textStart && w.textStart >= 0 {
+		w.text, w.textEnd = page[w.textStart:o.textEnd], o.textEnd
+	} else {
+		w.text, w.textStart, w.textEnd = w.text+o.text, -1, -1
+	}
 	w.n += o.n
 	w.charEnd = o.charEnd
 	w.lastEdge = o.lastEdge
