@@ -472,15 +472,7 @@ func TestSetLevelConfidence(t *testing.T) {
 func TestOutlinedSheetNumberIsNotMissing(t *testing.T) {
 	e := loadAll(t)
 	notes := []string{"1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS."}
-	outlined := textPage(4, "", notes...)
-	// The number's strokes at the place textPage prints numbers.
-	x, y := float64(testW-330), float64(testH-186)
-	for c := 0; c < 5; c++ {
-		l := x + float64(c)*28
-		outlined.Segments = append(outlined.Segments,
-			pdftext.Segment{X0: l, Y0: y, X1: l, Y1: y + 20}, pdftext.Segment{X0: l, Y0: y, X1: l + 14, Y1: y},
-			pdftext.Segment{X0: l, Y0: y + 10, X1: l + 12, Y1: y + 10}, pdftext.Segment{X0: l + 14, Y0: y, X1: l + 14, Y1: y + 20})
-	}
+	outlined := outlinedNumberPage(4, notes...)
 	empty := textPage(5, "", notes...)
 	fs := reviewPages(t, e, codePage(OccupancyResidential), textPage(2, "A-101", notes...), textPage(3, "A-102", notes...), outlined, empty)
 	got := byRule(fs, "completeness-title-block-sheet-number")
@@ -530,4 +522,18 @@ func TestStateBuildingCodeWithoutPackGoverns(t *testing.T) {
 	if got := byRule(fs, "scope-codes-not-applied"); len(got) != 1 || !strings.Contains(got[0].Rationale, "based on IBC 2024") {
 		t.Errorf("presumed code without a pack: codes-not-applied %+v", got)
 	}
+}
+
+// outlinedNumberPage is textPage n with no sheet number in its text and
+// the number's strokes drawn where textPage prints numbers.
+func outlinedNumberPage(n int, notes ...string) pdftext.Page {
+	p := textPage(n, "", notes...)
+	x, y := float64(testW-330), float64(testH-186)
+	for c := 0; c < 5; c++ {
+		l := x + float64(c)*28
+		p.Segments = append(p.Segments,
+			pdftext.Segment{X0: l, Y0: y, X1: l, Y1: y + 20}, pdftext.Segment{X0: l, Y0: y, X1: l + 14, Y1: y},
+			pdftext.Segment{X0: l, Y0: y + 10, X1: l + 12, Y1: y + 10}, pdftext.Segment{X0: l + 14, Y0: y, X1: l + 14, Y1: y + 20})
+	}
+	return p
 }

@@ -264,14 +264,7 @@ func TestSealBlockOutlinedTitleBlock(t *testing.T) {
 		return p
 	}
 	notes := []string{"1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS."}
-	outlined := textPage(3, "", notes...)
-	x, y := float64(testW-330), float64(testH-186)
-	for c := 0; c < 5; c++ {
-		l := x + float64(c)*28
-		outlined.Segments = append(outlined.Segments,
-			pdftext.Segment{X0: l, Y0: y, X1: l, Y1: y + 20}, pdftext.Segment{X0: l, Y0: y, X1: l + 14, Y1: y},
-			pdftext.Segment{X0: l, Y0: y + 10, X1: l + 12, Y1: y + 10}, pdftext.Segment{X0: l + 14, Y0: y, X1: l + 14, Y1: y + 20})
-	}
+	outlined := outlinedNumberPage(3, notes...)
 	fs := reviewPages(t, loadAll(t), codePage(OccupancyResidential), permit(textPage(2, "A-101", notes...)), permit(textPage(4, "A-102", notes...)), permit(outlined))
 	if n := len(byRule(fs, sealRule)); n != 0 {
 		t.Errorf("%d seal findings", n)
