@@ -41,6 +41,9 @@ type interp struct {
 	ctx   context.Context
 	doc   *Document
 	words *wordBuilder
+	// shxRes holds the font SHX text comments are set in, made on the
+	// page's first one (a sheet may carry hundreds).
+	shxRes *resources
 
 	gs    gstate
 	stack []gstate

@@ -44,10 +44,14 @@ func (in *interp) shxText(ad types.Dict) (bool, error) {
 	if len(lines) == 0 || w <= 0 || h <= 0 {
 		return true, nil
 	}
-	f := o.loadFont(types.Dict{
-		"Type": types.Name("Font"), "Subtype": types.Name("Type1"),
-		"BaseFont": types.Name("Helvetica"), "Encoding": types.Name("WinAnsiEncoding"),
-	})
+	if in.shxRes == nil {
+		in.shxRes = newResources(nil)
+		in.shxRes.fonts["F"] = o.loadFont(types.Dict{
+			"Type": types.Name("Font"), "Subtype": types.Name("Type1"),
+			"BaseFont": types.Name("Helvetica"), "Encoding": types.Name("WinAnsiEncoding"),
+		})
+	}
+	f := in.shxRes.fonts["F"]
 	// The Rect gives no direction: a box much taller than wide holding
 	// a few characters or more is text turned a quarter, read upwards.
 	longest := 0
@@ -81,8 +85,6 @@ func (in *interp) shxText(ad types.Dict) (bool, error) {
 		fmt.Fprintf(&content, "<%s> Tj ", winAnsiHex(l))
 	}
 	content.WriteString("ET")
-	res := newResources(nil)
-	res.fonts["F"] = f
 	in.gs = gstate{ctm: identity, hScale: 1}
-	return true, in.runForm(0, []byte(content.String()), res, identity)
+	return true, in.runForm(0, []byte(content.String()), in.shxRes, identity)
 }
