@@ -90,13 +90,19 @@ func parseExpr(expr string) (*parse, error) {
 	p.foldsKS = foldsCase(tree) && slices.ContainsFunc(p.need, func(lit string) bool {
 		return strings.ContainsAny(lit, "KS")
 	})
-	if len(p.need) > 0 {
-		p.byFirst = new([256][]string)
-		for _, lit := range p.need {
-			p.byFirst[lit[0]] = append(p.byFirst[lit[0]], lit)
-		}
-	}
+	p.index()
 	return p, nil
+}
+
+// index lists need by first byte (none when need is empty: no filter).
+func (p *parse) index() {
+	if len(p.need) == 0 {
+		return
+	}
+	p.byFirst = new([256][]string)
+	for _, lit := range p.need {
+		p.byFirst[lit[0]] = append(p.byFirst[lit[0]], lit)
+	}
 }
 
 // parse returns r's parsed expression, parsing it on first use (a bad
@@ -147,10 +153,11 @@ func (r *Regexp) NumSubexp() int { return len(r.parse().names) - 1 }
 // Required returns the literals the prefilter looks for (for tests).
 func (r *Regexp) Required() []string { return r.parse().need }
 
+func (r *Regexp) mayMatch(s string) bool { return r.parse().mayMatch(s) }
+
 // mayMatch reports whether s contains one of the required literals, in one
 // pass over s whatever the number of literals.
-func (r *Regexp) mayMatch(s string) bool {
-	p := r.parse()
+func (p *parse) mayMatch(s string) bool {
 	if p.byFirst == nil {
 		return true
 	}
@@ -167,6 +174,37 @@ func (r *Regexp) mayMatch(s string) bool {
 	// Rare: only lines with non-ASCII text pay for this check.
 	return p.foldsKS && nonASCII && (strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f"))
 }
+
+// Any is a necessary condition for one of several patterns to match a
+// text, checked in one pass over it: the union of their prefilters'
+// literals.
+type Any struct{ p *parse }
+
+// AnyOf is the union of the patterns' prefilters. When one of them has
+// none, every text may match.
+func AnyOf(res ...*Regexp) *Any {
+	u := &parse{}
+	for _, r := range res {
+		p := r.parse()
+		if p.byFirst == nil {
+			return &Any{p: &parse{}}
+		}
+		u.foldsKS = u.foldsKS || p.foldsKS
+		for _, lit := range p.need {
+			if !slices.Contains(u.need, lit) {
+				u.need = append(u.need, lit)
+			}
+		}
+	}
+	u.index()
+	return &Any{p: u}
+}
+
+// MayMatch reports whether one of the patterns may match s.
+func (a *Any) MayMatch(s string) bool { return a.p.mayMatch(s) }
+
+// Required returns the union's literals (none: no filter).
+func (a *Any) Required() []string { return a.p.need }
 
 func (r *Regexp) MatchString(s string) bool {
 	return r.mayMatch(s) && r.compiled().MatchString(s)

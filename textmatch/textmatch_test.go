@@ -108,3 +108,18 @@ func TestMustCompileFuncBuildsTheExpressionOnce(t *testing.T) {
 		t.Errorf("expression built %d times, want once", calls)
 	}
 }
+
+// AnyOf may match exactly where one of its patterns' prefilters may; with
+// a pattern that has no literal, everywhere.
+func TestAnyOfIsTheUnionOfPrefilters(t *testing.T) {
+	a, b := MustCompile(`(?i)\bRISERS?\b`), MustCompile(`^OWNER(?:'?S)?$`)
+	union := AnyOf(a, b)
+	for _, s := range []string{"14 risers", "OWNER'S", "owner", "TREAD", "", "\u212aILN"} {
+		if got, want := union.MayMatch(s), a.mayMatch(s) || b.mayMatch(s); got != want {
+			t.Errorf("%q: AnyOf %v, patterns %v", s, got, want)
+		}
+	}
+	if all := AnyOf(a, MustCompile(`\d+`)); !all.MayMatch("TREAD") || len(all.Required()) != 0 {
+		t.Error("a pattern without literals did not lift the filter")
+	}
+}

@@ -134,7 +134,7 @@ func (pv *pageView) namesSheets(keys map[string]bool) int {
 	seen := map[string]bool{}
 	for _, l := range pv.Lines {
 		n := len(l.Words)
-		if n < 2 || n > 8 || !hasLetterRe.MatchString(l.Text) {
+		if n < 2 || n > 8 || !model.HasWordOfLetters(l.Text) {
 			continue
 		}
 		first := sheets.WordText(pv.Page.Words[l.Words[0]])

@@ -117,60 +117,34 @@ func projectFieldOf(label string) string {
 	return ""
 }
 
-// fieldLabelWords are the literals one of which every label
-// projectFieldOf names holds: the union of its expressions' required
-// literals (textmatch's prefilter), by first byte. Every line of every
-// page is asked whether its first words name a field, and almost none
-// hold any of these; one pass over a label rules it out before a dozen
-// expressions and normaliseLabel each look at it. nil: some expression
-// has no required literal, and every label is read.
-var fieldLabelWords = sync.OnceValue(func() *[256][]string {
-	var byFirst [256][]string
-	for _, re := range []*textmatch.Regexp{occupancyLabelRe, constructionLabelRe, sprinklerLabelRe, storiesLabelRe,
-		heightLabelRe, lotLabelRe, ownerLabelRe, parcelLabelRe, addressLabelRe, legalLabelRe, zoningLabelRe, areaWordRe} {
-		need := re.Required()
-		if len(need) == 0 {
-			return nil
-		}
-		for _, lit := range need {
-			// normaliseLabel folds runs of spaces into one: a literal
-			// with a space could appear only after it.
-			if strings.ContainsFunc(lit, unicode.IsSpace) {
-				return nil
-			}
-			if !slices.Contains(byFirst[lit[0]], lit) {
-				byFirst[lit[0]] = append(byFirst[lit[0]], lit)
-			}
-		}
+// fieldLabelWords is the union of the prefilters of the expressions
+// projectFieldOf reads a label with: every label it names holds one of
+// their literals. Every line of every page is asked whether its first
+// words name a field, and almost none hold any; one pass over a label
+// rules it out before a dozen expressions and normaliseLabel each look at
+// it. nil: an expression has no literal, or one holds a space (labels are
+// looked at word by word, and normaliseLabel folds runs of spaces), and
+// every label is read.
+var fieldLabelWords = sync.OnceValue(func() *textmatch.Any {
+	union := textmatch.AnyOf(occupancyLabelRe, constructionLabelRe, sprinklerLabelRe, storiesLabelRe,
+		heightLabelRe, lotLabelRe, ownerLabelRe, parcelLabelRe, addressLabelRe, legalLabelRe, zoningLabelRe, areaWordRe)
+	lits := union.Required()
+	if len(lits) == 0 || slices.ContainsFunc(lits, func(l string) bool { return strings.ContainsFunc(l, unicode.IsSpace) }) {
+		return nil
 	}
-	return &byFirst
+	return union
 })
 
-// mayNameField is a necessary condition for projectFieldOf(label) != "":
-// the label holds one of fieldLabelWords (ASCII case ignored). Text that
-// normaliseLabel could reshape into a new literal (a bracketed unit hint
-// removed from its middle) or that case folding reads otherwise (non-ASCII:
-// the Kelvin sign folds to K) is always read in full.
+// mayNameField is a necessary condition for projectFieldOf(label) != "".
+// Text that normaliseLabel could reshape into a new literal (a bracketed
+// unit hint removed from its middle) or that upper-casing reads otherwise
+// (non-ASCII: the long s becomes S) is always read in full.
 func mayNameField(label string) bool {
-	byFirst := fieldLabelWords()
-	if byFirst == nil {
+	words := fieldLabelWords()
+	if words == nil || strings.ContainsAny(label, "([") || strings.ContainsFunc(label, func(r rune) bool { return r >= 0x80 }) {
 		return true
 	}
-	for i := 0; i < len(label); i++ {
-		c := label[i]
-		if c >= 0x80 || c == '(' || c == '[' {
-			return true
-		}
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		for _, lit := range byFirst[c] {
-			if len(label)-i >= len(lit) && strings.EqualFold(label[i:i+len(lit)], lit) {
-				return true
-			}
-		}
-	}
-	return false
+	return words.MayMatch(label)
 }
 
 // Value shapes.

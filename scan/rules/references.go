@@ -104,10 +104,3 @@ func checkSheetReferences(rv *review, r *Rule) []observation {
 func looseShape(s string) string {
 	return "~" + strings.ReplaceAll(model.FineShape(model.SeriesOf(strings.ToUpper(s))), "-", "")
 }
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}

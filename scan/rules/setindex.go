@@ -14,7 +14,6 @@ import (
 // when their words differ, not their abbreviations.
 var (
 	titleWordRe = textmatch.MustCompile(`[\pL\pN]+(?:\.[\pN]+)?`)
-	hasLetterRe = textmatch.MustCompile(`\pL{2,}`)
 	// An explicit title caption: "Drawing Name:", "SHEET TITLE", "TITLE:".
 	// A bare "Title" may be a row of the index itself.
 	titleCaptionRe = textmatch.MustCompile(`(?i)\b(?:DRAWING|SHEET|DWG\.?)\s+(?:NAME|TITLE)\b|\bTITLE\s*:`)
@@ -66,7 +65,7 @@ func titleTerms(s string) []titleTerm {
 			continue
 		}
 		seen[w] = true
-		out = append(out, titleTerm{word: w, abbrev: m[1] != "" && hasLetterRe.MatchString(w)})
+		out = append(out, titleTerm{word: w, abbrev: m[1] != "" && model.HasWordOfLetters(w)})
 	}
 	return out
 }

@@ -115,10 +115,6 @@ func lessAsCmp(x, y float64) int {
 	return 0
 }
 
-func isVertical(b Box, text string) bool {
-	return len([]rune(text)) > 1 && b.Height() > 1.5*b.Width()
-}
-
 func makePhrase(p *pdftext.Page, words []int) textRun {
 	return makePhraseIn(p, words, make([]string, len(words)), nil, 0)
 }

@@ -184,15 +184,6 @@ func mayHoldMetric(s string) bool {
 	return false
 }
 
-// mayBeIndexHeading is a necessary condition for indexHeadingRe: each of
-// its headings holds INDEX, LIST, SCHEDULE or CONTENTS ("SHEET" and
-// "DRAWING" alone, on every title block, do not). Those with an S are left
-// to the expression when the text holds U+017F.
-func mayBeIndexHeading(s string) bool {
-	return containsFoldASCII(s, "INDEX") || containsFoldASCII(s, "LIST") || containsFoldASCII(s, "SCHEDULE") ||
-		containsFoldASCII(s, "CONTENTS") || strings.Contains(s, "\u017f")
-}
-
 // civilWord is a word that starts a form of civilRe without a "+" (the
 // station forms "STA 12+50" and "12+50" have one), and what must follow it;
 // civilWords lists them by first letter.

@@ -215,8 +215,11 @@ func matchCaption(norms []string) (caption, int) {
 	// A caption printed without the space after an abbreviation's full
 	// stop ("NO.LUKISAN", "DWG.NO") is its words run together: read as
 	// its parts, it spans one printed word fewer per joint.
+	if !strings.Contains(norms[0], ".") {
+		return caption{}, 0
+	}
 	parts := strings.Split(norms[0], ".")
-	if len(parts) < 2 || slices.Contains(parts, "") {
+	if slices.Contains(parts, "") {
 		return caption{}, 0
 	}
 	c, n := matchCaptionWords(append(parts, norms[1:]...))
