@@ -10,10 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // ModelConfig points at an OpenAI-compatible chat-completions server on
@@ -30,9 +26,9 @@ type ModelConfig struct {
 // MaxConcurrency slots and ends within Timeout; it is safe for concurrent
 // use.
 type Model struct {
-	cfg    ModelConfig
-	client openai.Client
-	slots  chan struct{}
+	cfg   ModelConfig
+	http  *http.Client
+	slots chan struct{}
 }
 
 // NewModel makes a Model. Retries are off: a slow or failing model is
@@ -44,13 +40,7 @@ func NewModel(cfg ModelConfig) *Model {
 	if cfg.MaxConcurrency <= 0 {
 		cfg.MaxConcurrency = 2
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithAPIKey(cfg.APIKey), // set even when empty: never an OPENAI_API_KEY from the environment
-		option.WithMaxRetries(0),
-		option.WithHTTPClient(&http.Client{}),
-	}
-	return &Model{cfg: cfg, client: openai.NewClient(opts...), slots: make(chan struct{}, cfg.MaxConcurrency)}
+	return &Model{cfg: cfg, http: &http.Client{}, slots: make(chan struct{}, cfg.MaxConcurrency)}
 }
 
 // Name is the configured model name.
@@ -64,7 +54,7 @@ var ErrModel = errors.New("model")
 // was asked to give as one JSON object (response_format json_object), with
 // any Markdown code fence removed. It waits for a free slot and gives up
 // after the timeout (the wait included).
-func (m *Model) CompleteJSON(ctx context.Context, messages []openai.ChatCompletionMessageParamUnion) (string, error) {
+func (m *Model) CompleteJSON(ctx context.Context, messages []ModelMessage) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
 	defer cancel()
 	select {
@@ -73,14 +63,7 @@ func (m *Model) CompleteJSON(ctx context.Context, messages []openai.ChatCompleti
 	case <-ctx.Done():
 		return "", fmt.Errorf("%w: no free model slot within %s (model.max_concurrency %d)", ErrModel, m.cfg.Timeout, m.cfg.MaxConcurrency)
 	}
-	resp, err := m.client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
-		Model:       m.cfg.Name,
-		Messages:    messages,
-		Temperature: openai.Float(0),
-		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
-		},
-	})
+	resp, err := m.completeJSON(ctx, messages)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("%w: no answer within %s (model.timeout)", ErrModel, m.cfg.Timeout)
@@ -121,14 +104,9 @@ func (m *Model) Check(ctx context.Context) CheckResult {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
 	defer cancel()
 	start := time.Now()
-	resp, err := m.client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
-		Model: m.cfg.Name,
-		Messages: []openai.ChatCompletionMessageParamUnion{
-			openai.SystemMessage(`Reply with one JSON object only.`),
-			openai.UserMessage(`Return {"ok": true}.`),
-		},
-		Temperature:    openai.Float(0),
-		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}},
+	resp, err := m.completeJSON(ctx, []ModelMessage{
+		SystemMessage(`Reply with one JSON object only.`),
+		UserMessage(`Return {"ok": true}.`),
 	})
 	res.Latency = time.Since(start)
 	res.LatencyMS = res.Latency.Milliseconds()
@@ -281,19 +259,19 @@ func (m *Model) Answer(ctx context.Context, ix *Index, question string, history 
 	if err != nil {
 		return Answer{}, err
 	}
-	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(chatSystemPrompt)}
+	msgs := []ModelMessage{SystemMessage(chatSystemPrompt)}
 	for _, h := range history[max(0, len(history)-modelHistory):] {
 		c := h.Content
 		if len(c) > modelHistoryChar {
 			c = c[:modelHistoryChar]
 		}
 		if h.Role == "assistant" {
-			msgs = append(msgs, openai.AssistantMessage(c))
+			msgs = append(msgs, AssistantMessage(c))
 		} else {
-			msgs = append(msgs, openai.UserMessage(c))
+			msgs = append(msgs, UserMessage(c))
 		}
 	}
-	msgs = append(msgs, openai.UserMessage("<plan_data>\n"+string(blob)+"\n</plan_data>\n\nQuestion: "+question))
+	msgs = append(msgs, UserMessage("<plan_data>\n"+string(blob)+"\n</plan_data>\n\nQuestion: "+question))
 	reply, err := m.CompleteJSON(ctx, msgs)
 	if err != nil {
 		return Answer{}, err

@@ -15,8 +15,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/openai/openai-go/v3"
-
+	"planreview/chat"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/rules"
@@ -187,23 +186,18 @@ func (p *Pipeline) reviewSheet(ctx context.Context, file Reviewed, pageIndex int
 	}
 	user := "Adopted codes: " + strings.Join(codeLines, "; ") + "\nRule topics: " + strings.Join(topics, ", ") +
 		"\n<sheet_text>\n" + string(blob) + "\n</sheet_text>"
-	prompt := openai.UserMessage(user)
+	prompt := chat.UserMessage(user)
 	if p.PageImage != nil {
 		// model.vision: the sheet as drawn goes beside its text, so the
 		// model can read what the text layer lacks. A page that cannot be
 		// rendered is reviewed from its text alone.
 		if png, err := p.PageImage(ctx, file.Path, page.Number); err == nil {
-			prompt = openai.UserMessage([]openai.ChatCompletionContentPartUnionParam{
-				openai.TextContentPart(user),
-				openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
-					URL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)}),
-			})
+			prompt = chat.UserMessageWithImage(user, "data:image/png;base64,"+base64.StdEncoding.EncodeToString(png))
 		} else {
 			p.log().Warn("model review: page image not rendered; text only", "page", page.Number, "error", err)
 		}
 	}
-	reply, err := p.Model.CompleteJSON(ctx, []openai.ChatCompletionMessageParamUnion{
-		openai.SystemMessage(reviewSystemPrompt), prompt})
+	reply, err := p.Model.CompleteJSON(ctx, []chat.ModelMessage{chat.SystemMessage(reviewSystemPrompt), prompt})
 	if err != nil {
 		return nil, 0, fmt.Errorf("page %d of %s: %w", page.Number, file.Name, err)
 	}
