@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -120,7 +121,7 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 		return nil, noColumn
 	}
 	p := s.Page
-	box := func(i int) sheets.Box { return sheets.WordBox(p, i) }
+	rows := &pageRows{p: p}
 	// Numbers shaped like the set's own are candidates too: an index row
 	// may list a sheet that is missing.
 	shapes := schemeShapes(setKeys)
@@ -134,18 +135,21 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 	// the title: "A-101 FLOOR PLAN" (title after) or "DECK DETAILS AND PLAN
 	// 12" (title before). A number alone on its line takes the text on its
 	// baseline (rowTitle).
-	var lineOf map[int]int // built on first use: most pages hold no column
+	var lineOf []int32 // built on first use: most pages hold no column
 	lineTitle := func(i int) (string, []int, int, bool) {
 		if lineOf == nil {
-			lineOf = map[int]int{}
+			lineOf = make([]int32, len(p.Words))
+			for k := range lineOf {
+				lineOf[k] = -1
+			}
 			for li, l := range s.Lines {
 				for _, wi := range l.Words {
-					lineOf[wi] = li
+					lineOf[wi] = int32(li)
 				}
 			}
 		}
-		li, ok := lineOf[i]
-		if !ok || len(s.Lines[li].Words) < 2 {
+		li := int(lineOf[i])
+		if li < 0 || len(s.Lines[li].Words) < 2 {
 			return "", nil, 0, false
 		}
 		ws := s.Lines[li].Words
@@ -196,47 +200,45 @@ func readSetIndex(s *Sheet, setKeys map[string]bool, titles map[string]string) (
 		} else {
 			continue
 		}
-		cands = append(cands, indexCandidate{word: i, keys: keys, text: t, box: box(i)})
+		cands = append(cands, indexCandidate{word: i, keys: keys, text: t, box: sheets.WordBox(p, i)})
 	}
 	// Only numbers standing in a column can be rows: titles are looked
 	// for beside those alone (a page of schedules holds many numbers).
-	var aligned []indexCandidate
-	inColumn := map[int]bool{}
-	for _, col := range alignedColumns(cands) {
-		for _, c := range col {
-			if !inColumn[c.word] {
-				inColumn[c.word] = true
-				aligned = append(aligned, c)
-			}
+	all := cands
+	in, _ := alignedColumns(all)
+	var titled []indexCandidate
+	for k, c := range all {
+		if !in[0][k] && !in[1][k] {
+			continue
 		}
-	}
-	sort.Slice(aligned, func(a, b int) bool { return aligned[a].word < aligned[b].word })
-	all := slices.Clone(cands)
-	cands = cands[:0]
-	for _, c := range aligned {
 		title, words, side, ok := lineTitle(c.word)
 		if !ok {
-			title, words, side = rowTitle(p, c.word, box, 0)
+			title, words, side = rowTitle(rows, c.word, 0)
 		}
 		if title == "" {
 			continue
 		}
 		c.title, c.words, c.side = title, words, side
-		cands = append(cands, c)
+		titled = append(titled, c)
 	}
 	// The index is the larger of the columns by right edges and by left
 	// edges, with its rows titled.
-	var best []indexCandidate
-	for _, col := range alignedColumns(cands) {
-		if len(col) > len(best) {
-			best = col
-		}
+	in, n := alignedColumns(titled)
+	e := 0
+	if n[1] > n[0] {
+		e = 1
 	}
-	if len(best) == 0 {
+	if n[e] == 0 {
 		return nil, noColumn
 	}
-	sameSide(p, best, box)
-	best = extendAtPitch(p, best, all, box)
+	best := make([]indexCandidate, 0, n[e])
+	for k, c := range titled {
+		if in[e][k] {
+			best = append(best, c)
+		}
+	}
+	sameSide(rows, best)
+	best = extendAtPitch(rows, best, all)
 	listed := map[string]bool{}
 	for _, c := range best {
 		for _, k := range c.keys {
@@ -332,26 +334,29 @@ func rangeOf(t string) []string {
 	return numberRangeRe.FindStringSubmatch(t)
 }
 
-// alignedColumns groups numbers into columns by their right edges and,
-// apart, by their left edges (in steps of their type height), and returns
-// for each edge the numbers in columns of three or more.
-func alignedColumns(cands []indexCandidate) [2][]indexCandidate {
-	var out [2][]indexCandidate
-	for e, edge := range []func(b sheets.Box) float64{
-		func(b sheets.Box) float64 { return b.X1 }, func(b sheets.Box) float64 { return b.X0 },
-	} {
-		groups := map[int][]indexCandidate{}
-		for _, c := range cands {
-			k := int(math.Round(edge(c.box) / math.Max(c.box.Y1-c.box.Y0, 4)))
-			groups[k] = append(groups[k], c)
+// alignedColumns marks the numbers that stand in columns of three or
+// more, grouped by their right edges (in[0]) and, apart, by their left
+// edges (in[1]), in steps of their type height, and counts them.
+func alignedColumns(cands []indexCandidate) (in [2][]bool, n [2]int) {
+	steps := make([]int, len(cands))
+	for e := range in {
+		count := map[int]int{}
+		for i, c := range cands {
+			edge := c.box.X1
+			if e == 1 {
+				edge = c.box.X0
+			}
+			steps[i] = int(math.Round(edge / math.Max(c.box.Y1-c.box.Y0, 4)))
+			count[steps[i]]++
 		}
-		for _, g := range groups {
-			if len(g) >= 3 {
-				out[e] = append(out[e], g...)
+		in[e] = make([]bool, len(cands))
+		for i := range cands {
+			if count[steps[i]] >= 3 {
+				in[e][i], n[e] = true, n[e]+1
 			}
 		}
 	}
-	return out
+	return in, n
 }
 
 // extendAtPitch adds to a column the rows that continue it but were set in
@@ -360,7 +365,8 @@ func alignedColumns(cands []indexCandidate) [2][]indexCandidate {
 // aligned with the column's numbers, one row pitch (baseline to baseline)
 // below its last row or above its first, with its title on the column's
 // side starting where the column's titles start.
-func extendAtPitch(p *pdftext.Page, col, all []indexCandidate, box func(int) sheets.Box) []indexCandidate {
+func extendAtPitch(rows *pageRows, col, all []indexCandidate) []indexCandidate {
+	p, box := rows.p, rows.box
 	if len(col) < 3 {
 		return col
 	}
@@ -410,7 +416,7 @@ func extendAtPitch(p *pdftext.Page, col, all []indexCandidate, box func(int) she
 			math.Abs(c.box.X0-left) > tol && math.Abs(c.box.X1-right) > tol {
 			return c, false
 		}
-		t, ws, got := rowTitle(p, c.word, box, side)
+		t, ws, got := rowTitle(rows, c.word, side)
 		if t == "" || got != side {
 			return c, false
 		}
@@ -441,7 +447,7 @@ func extendAtPitch(p *pdftext.Page, col, all []indexCandidate, box func(int) she
 // have theirs: a row whose reading line starts with text from a
 // neighbouring block (a note left of the index, level with its first row)
 // would otherwise take that text as its title.
-func sameSide(p *pdftext.Page, col []indexCandidate, box func(int) sheets.Box) {
+func sameSide(rows *pageRows, col []indexCandidate) {
 	n := 0
 	for _, c := range col {
 		n += c.side
@@ -457,7 +463,7 @@ func sameSide(p *pdftext.Page, col []indexCandidate, box func(int) sheets.Box) {
 		if col[i].side == side {
 			continue
 		}
-		if t, ws, got := rowTitle(p, col[i].word, box, side); t != "" {
+		if t, ws, got := rowTitle(rows, col[i].word, side); t != "" {
 			col[i].title, col[i].words, col[i].side = t, ws, got
 		}
 	}
@@ -559,7 +565,8 @@ func schemeShapes(setKeys map[string]bool) map[string]bool {
 // gaps under three type heights, its nearer end within a quarter of the
 // page's width of the number. side -1 or +1 looks on that side only; the
 // side found is returned with the title.
-func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box, side int) (string, []int, int) {
+func rowTitle(rows *pageRows, i int, side int) (string, []int, int) {
+	p, box := rows.p, rows.box
 	nb := box(i)
 	h := nb.Y1 - nb.Y0
 	if h <= 0 {
@@ -567,7 +574,7 @@ func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box, side int) (strin
 	}
 	cy := (nb.Y0 + nb.Y1) / 2
 	var left, right []int
-	for j := range p.Words {
+	for _, j := range rows.level(cy, 0.4*h) {
 		if j == i {
 			continue
 		}
@@ -636,6 +643,59 @@ func rowTitle(p *pdftext.Page, i int, box func(int) sheets.Box, side int) (strin
 		}
 	}
 	return "", nil, 0
+}
+
+// pageRows holds a page's word boxes, and its words by the height of
+// their centres, so that the words level with a number are found by
+// binary search rather than by reading the whole page for every number
+// (a CAD sheet aligns hundreds of them). Built on first use: most pages
+// hold no column.
+type pageRows struct {
+	p       *pdftext.Page
+	boxes   []sheets.Box
+	byLevel []int     // word indices by centre height
+	levels  []float64 // their centre heights
+	scratch []int
+}
+
+func (r *pageRows) build() {
+	r.boxes = make([]sheets.Box, len(r.p.Words))
+	r.byLevel = make([]int, len(r.p.Words))
+	for i := range r.p.Words {
+		r.boxes[i] = sheets.WordBox(r.p, i)
+		r.byLevel[i] = i
+	}
+	slices.SortFunc(r.byLevel, func(a, b int) int {
+		return cmp.Compare(r.boxes[a].Y0+r.boxes[a].Y1, r.boxes[b].Y0+r.boxes[b].Y1)
+	})
+	r.levels = make([]float64, len(r.byLevel))
+	for k, i := range r.byLevel {
+		r.levels[k] = (r.boxes[i].Y0 + r.boxes[i].Y1) / 2
+	}
+}
+
+func (r *pageRows) box(i int) sheets.Box {
+	if r.boxes == nil {
+		r.build()
+	}
+	return r.boxes[i]
+}
+
+// level returns, in page order, the words whose centre height may lie
+// within tol of cy (a little margin either side: callers test exactly).
+// The slice is reused by the next call.
+func (r *pageRows) level(cy, tol float64) []int {
+	if r.boxes == nil {
+		r.build()
+	}
+	margin := 1e-9 * (math.Abs(cy) + tol + 1)
+	lo := sort.SearchFloat64s(r.levels, cy-tol-margin)
+	r.scratch = r.scratch[:0]
+	for k := lo; k < len(r.levels) && r.levels[k] <= cy+tol+margin; k++ {
+		r.scratch = append(r.scratch, r.byLevel[k])
+	}
+	slices.Sort(r.scratch)
+	return r.scratch
 }
 
 // readSetIndexes reads each file's pages for the indexes its own numbers
