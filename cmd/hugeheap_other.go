@@ -2,6 +2,6 @@
 
 package cmd
 
-// hugeHeap is Linux's (hugeheap_linux.go); elsewhere the heap is left as
-// the runtime lays it out.
-func hugeHeap() {}
+// adviseHugeHeap is Linux's (hugeheap_linux.go); elsewhere the heap is
+// laid out as the runtime does it.
+func adviseHugeHeap() {}

@@ -44,7 +44,7 @@ space. A file that cannot be read exits with status 2.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			hugeHeap()
+			oneShotHeap()
 			doc, err := pdftext.Open(ctx, args[0])
 			if err != nil {
 				if errors.Is(err, pdftext.ErrNotPDF) || errors.Is(err, pdftext.ErrInvalid) || errors.Is(err, pdftext.ErrEncrypted) {

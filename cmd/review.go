@@ -57,7 +57,7 @@ func newReviewCmd(a *app) *cobra.Command {
 			if err := checkReviewLaw(&law); err != nil {
 				return withExitCode(2, err)
 			}
-			hugeHeap()
+			oneShotHeap()
 			res, err := reviewFile(cmd.Context(), cfg, args[0], annotated, cmd.ErrOrStderr(), law)
 			if err != nil {
 				return withExitCode(2, err)
