@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"planreview/scan/internal/perpage"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 	"planreview/textmatch"
@@ -742,14 +743,29 @@ func (set *Set) readSetIndexes() {
 		var first *Sheet
 		var firstEntries []IndexEntry
 		var rejected []*Sheet
-		for _, s := range f.Sheets {
+		// Each page is read against the file's numbers alone; what the
+		// readings decide together follows, in page order.
+		type reading struct {
+			entries []IndexEntry
+			confirm indexConfirm
+		}
+		readings := make([]reading, len(f.Sheets))
+		perpage.Each(len(f.Sheets), func(i int) {
+			s := f.Sheets[i]
+			if !s.Readable {
+				return
+			}
+			r := &readings[i]
+			r.entries, r.confirm = readSetIndex(s, keys, titles)
+			if small && r.confirm < byCoverage {
+				r.entries, r.confirm = readSetIndex(s, nil, nil)
+			}
+		})
+		for i, s := range f.Sheets {
 			if !s.Readable {
 				continue
 			}
-			entries, confirm := readSetIndex(s, keys, titles)
-			if small && confirm < byCoverage {
-				entries, confirm = readSetIndex(s, nil, nil)
-			}
+			entries, confirm := readings[i].entries, readings[i].confirm
 			switch {
 			case confirm == byTitles, confirm == byHeading:
 				s.Index = entries

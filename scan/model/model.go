@@ -13,6 +13,7 @@ package model
 import (
 	"context"
 
+	"planreview/scan/internal/perpage"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
@@ -140,12 +141,18 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 				s.layout = f.Layouts[pi]
 			}
 			s.Ident = sheets.Sheet{Type: sheets.TypeUnknown}
-			if s.Readable {
-				s.Lines = sheets.Lines(s.lines())
-			}
 			mf.Sheets = append(mf.Sheets, s)
 			set.Sheets = append(set.Sheets, s)
 		}
+	}
+	// Each page's lines depend on that page alone.
+	perpage.Each(len(set.Sheets), func(i int) {
+		if s := set.Sheets[i]; s.Readable {
+			s.Lines = sheets.Lines(s.lines())
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for fi := range files {
 		if err := ctx.Err(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"planreview/scan/internal/perpage"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/textmatch"
@@ -112,7 +113,7 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 			}
 		}
 	}
-	eachPage(len(readAs), func(i int) {
+	perpage.Each(len(readAs), func(i int) {
 		p := readAs[i]
 		if p == nil || len(p.Words) == 0 {
 			return
@@ -139,7 +140,7 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 	numbers := chooseNumbers(cands)
 	repeated := repeatedPhrases(pages, turned, reads)
 	m := SetModel{Pages: make([]PageModel, len(pages))}
-	eachPage(len(pages), func(i int) {
+	perpage.Each(len(pages), func(i int) {
 		p := pages[i]
 		pm := PageModel{Page: i + 1, TextLayer: TextNone}
 		if p != nil {

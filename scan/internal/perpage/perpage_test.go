@@ -1,4 +1,4 @@
-package sheets
+package perpage
 
 import (
 	"runtime"
@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-func TestEachPageReadsEveryPageOnce(t *testing.T) {
+func TestEachReadsEveryPageOnce(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	for _, n := range []int{0, 1, 2, 7, 100} {
 		seen := make([]atomic.Int32, n)
-		eachPage(n, func(i int) { seen[i].Add(1) })
+		Each(n, func(i int) { seen[i].Add(1) })
 		for i := range seen {
 			if got := seen[i].Load(); got != 1 {
 				t.Errorf("n=%d: page %d read %d times", n, i, got)
@@ -22,7 +22,7 @@ func TestEachPageReadsEveryPageOnce(t *testing.T) {
 
 // A panic on a worker reaches the caller's goroutine, where the scan
 // recovers it, with the worker's stack.
-func TestEachPagePanicReachesCaller(t *testing.T) {
+func TestEachPanicReachesCaller(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	defer func() {
 		v := recover()
@@ -30,14 +30,14 @@ func TestEachPagePanicReachesCaller(t *testing.T) {
 		if !ok {
 			t.Fatalf("recovered %v (%T), want a *workerPanic", v, v)
 		}
-		if wp.value != "page 3" || !strings.Contains(wp.Error(), "eachpage_test.go") {
+		if wp.value != "page 3" || !strings.Contains(wp.Error(), "perpage_test.go") {
 			t.Errorf("panic %q lacks its value or the worker's stack", wp.Error())
 		}
 	}()
-	eachPage(8, func(i int) {
+	Each(8, func(i int) {
 		if i == 3 {
 			panic("page 3")
 		}
 	})
-	t.Fatal("eachPage returned after a worker panicked")
+	t.Fatal("Each returned after a worker panicked")
 }

@@ -1,4 +1,5 @@
-package sheets
+// Package perpage runs a set's per-page readings on every core.
+package perpage
 
 import (
 	"fmt"
@@ -8,13 +9,13 @@ import (
 	"sync/atomic"
 )
 
-// eachPage runs read(i) for every page index below n, on up to GOMAXPROCS
+// Each runs read(i) for every page index below n, on up to GOMAXPROCS
 // goroutines. A page's reading depends on that page alone (and on what
 // the set decided before) and is stored at its index, so the model is the
 // one a single goroutine reads; the reading runs after extraction, when
 // the cores it used are free. A panic in read is raised again on the
 // caller's goroutine, where the scan recovers it, with the worker's stack.
-func eachPage(n int, read func(i int)) {
+func Each(n int, read func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
 		for i := range n {
@@ -47,10 +48,10 @@ func eachPage(n int, read func(i int)) {
 	}
 }
 
-// workerPanic is a panic raised in one of eachPage's workers.
+// workerPanic is a panic raised in one of Each's workers.
 type workerPanic struct {
 	value any
 	stack []byte
 }
 
-func (p *workerPanic) Error() string { return fmt.Sprintf("%v\n[sheet reader]\n%s", p.value, p.stack) }
+func (p *workerPanic) Error() string { return fmt.Sprintf("%v\n[page reader]\n%s", p.value, p.stack) }
