@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ import (
 	"planreview/api"
 	"planreview/scan"
 	"planreview/scan/annotate"
+	"planreview/scan/pdftext"
 	"planreview/scan/rules"
 	"planreview/store"
 )
@@ -81,6 +83,15 @@ func newReviewCmd(a *app) *cobra.Command {
 
 // reviewFile runs the scan pipeline on one local file, as the server would.
 func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, progressOut io.Writer, law scan.Law) (scan.Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.Scan.Timeout)
+	defer cancel()
+	// The file opens while the rule library loads: both are work for one
+	// core, and the machine has at least two.
+	var opened *openingFile
+	if _, err := os.Stat(path); err == nil {
+		opened = openInBackground(ctx, path, cfg.Scan.Budgets.PDFBudgets())
+		defer opened.closeUntaken()
+	}
 	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
 	if err != nil {
 		return scan.Result{}, fmt.Errorf("codes.adopted: %w", err)
@@ -101,11 +112,12 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 		}
 		pipeline.Laws, pipeline.Settings = snapshots, cfg.LawSettings()
 	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.Scan.Timeout)
-	defer cancel()
 	progress := newProgressBar(progressOut)
 	defer progress.done()
 	input := scan.Input{FileID: store.NewID(store.PrefixFile), Name: filepath.Base(path), Path: path}
+	if opened != nil {
+		input.Opening = opened.take
+	}
 	res, err := pipeline.ReviewLaw(ctx, law, []scan.Input{input}, progress)
 	var se *scan.Error
 	if errors.As(err, &se) {
@@ -121,6 +133,45 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 		}
 	}
 	return res, nil
+}
+
+// openingFile is a plan PDF being opened on a goroutine of its own.
+type openingFile struct {
+	done  chan struct{}
+	doc   *pdftext.Document
+	err   error
+	taken atomic.Bool
+}
+
+func openInBackground(ctx context.Context, path string, budgets pdftext.Budgets) *openingFile {
+	f := &openingFile{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		defer func() {
+			if p := recover(); p != nil {
+				f.doc, f.err = nil, fmt.Errorf("%w: opening: %v", pdftext.ErrInvalid, p)
+			}
+		}()
+		f.doc, f.err = pdftext.OpenWithBudgets(ctx, path, budgets)
+	}()
+	return f
+}
+
+// take waits for the open and hands the document over: the pipeline
+// closes it.
+func (f *openingFile) take() (*pdftext.Document, error) {
+	<-f.done
+	f.taken.Store(true)
+	return f.doc, f.err
+}
+
+// closeUntaken closes the document when the review ended before the
+// pipeline took it.
+func (f *openingFile) closeUntaken() {
+	<-f.done
+	if !f.taken.Load() && f.doc != nil {
+		f.doc.Close()
+	}
 }
 
 // atOrAbove counts the findings at or above the --fail-on severity (none

@@ -56,6 +56,10 @@ type Input struct {
 	FileID string
 	Name   string
 	Path   string
+	// Opening, when set, gives the file already opened (the review
+	// command opens it while the rule library loads); the pipeline takes
+	// the document and closes it. Nil: the pipeline opens Path.
+	Opening func() (*pdftext.Document, error)
 }
 
 // Reviewed is one file of a reviewed set.
@@ -432,7 +436,11 @@ func (p *Pipeline) prepare(ctx context.Context, inputs []Input) (first *pdftext.
 	}()
 	total := 0
 	for i, in := range inputs {
-		doc, err := pdftext.OpenWithBudgets(ctx, in.Path, p.Budgets)
+		open := func() (*pdftext.Document, error) { return pdftext.OpenWithBudgets(ctx, in.Path, p.Budgets) }
+		if in.Opening != nil {
+			open = in.Opening
+		}
+		doc, err := open()
 		if err != nil {
 			return first, nil, openError(in, err)
 		}
