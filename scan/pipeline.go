@@ -293,6 +293,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	}
 
 	progress.Stage(store.StageReviewing)
+	classified.Model().ReadRegions()
 	plan, err := p.lawPlanner().Plan(law, p.now())
 	if err != nil {
 		return Result{}, err

@@ -1,0 +1,17 @@
+package model
+
+import "planreview/scan/internal/perpage"
+
+// ReadRegions reads, on every core, what the review's checks ask of every
+// readable sheet and would otherwise read one sheet after another on
+// first use: its regions by role and its references (most of the
+// reviewing stage's work). Each sheet's reading depends on that sheet
+// alone; call it before the checks, which then only read.
+func (set *Set) ReadRegions() {
+	perpage.Each(len(set.Sheets), func(i int) {
+		if s := set.Sheets[i]; s.Readable {
+			s.Roles()
+			s.References()
+		}
+	})
+}
