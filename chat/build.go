@@ -37,7 +37,16 @@ const (
 // lines, blocks, tables and label/value pairs; findings are the delivered
 // ones, heldTopics those withheld.
 func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *Index {
-	ix := &Index{HeldTopics: heldTopics}
+	ix := BuildPages(pages)
+	ix.AddFindings(findings, heldTopics)
+	return ix
+}
+
+// BuildPages indexes a set's pages alone: what the review decides
+// (findings, held topics) is added after with AddFindings, so the pages
+// can be indexed while the review runs.
+func BuildPages(pages []SourcePage) *Index {
+	ix := &Index{}
 	// About one unit per line, pair, field and table row: no regrowth.
 	units := 16
 	for _, sp := range pages {
@@ -63,6 +72,15 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 	for _, t := range titles {
 		ix.addCoverTitle(t)
 	}
+	ix.buildPostings()
+	ix.kinds = nil // only for building
+	return ix
+}
+
+// AddFindings adds the review's delivered findings and the topics it
+// withheld to an index of the set's pages.
+func (ix *Index) AddFindings(findings []store.Finding, heldTopics []string) {
+	ix.HeldTopics = heldTopics
 	for _, f := range findings {
 		cf := Finding{ID: f.ID, Severity: f.Severity, Title: f.Title, Rationale: f.Rationale,
 			GoverningRefs: f.GoverningRefs, Topic: f.Topic, Source: f.Source, Page: ix.PageIndex(f.FileID, f.Sheet.Page)}
@@ -73,9 +91,6 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 		}
 		ix.Findings = append(ix.Findings, cf)
 	}
-	ix.buildPostings()
-	ix.kinds = nil // only for building
-	return ix
 }
 
 // pageWords maps a page's words to their place in its reading lines.

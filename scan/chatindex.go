@@ -2,27 +2,39 @@ package scan
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 
 	"planreview/chat"
 	"planreview/scan/rules"
 	"planreview/scan/sheets"
 )
 
-// indexForChat builds the version's chat index from the reviewed set: every
-// page's layout (blocks, pairs, table rows), its title-block fields, its
-// sheet as the findings name it (so chat and findings agree), the typed
-// project facts the checks read (occupancy, construction type, codes,
-// areas…), and the delivered findings. Held topics are recorded so chat
-// can say what it may not answer from. models is each file's set model (nil
-// entries or pages: the fields are read again), whose title-block fields
-// the index takes rather than reading each page twice.
-func indexForChat(ctx context.Context, res Result, models []sheets.SetModel, facts []rules.Fact) ([]byte, error) {
+// The version's chat index is built from the reviewed set: every page's
+// layout (blocks, pairs, table rows), its title-block fields, its sheet as
+// the findings name it (so chat and findings agree), the typed project
+// facts the checks read (occupancy, construction type, codes, areas…),
+// and the delivered findings. Held topics are recorded so chat can say
+// what it may not answer from. The pages are indexed while the review
+// runs (indexPagesForChat); the findings and facts go in once it is done
+// (finishChatIndex).
+
+// chatIndexing is the pages' index being built on a goroutine of its own.
+type chatIndexing struct {
+	done chan struct{}
+	ix   *chat.Index
+	err  error
+}
+
+// indexPagesForChat starts indexing the set's pages. models is each
+// file's set model (nil entries or pages: the fields are read again),
+// whose title-block fields the index takes rather than reading each page
+// twice. The pages and layouts are only read, here and by the review.
+func indexPagesForChat(ctx context.Context, res Result, models []sheets.SetModel) *chatIndexing {
+	ci := &chatIndexing{done: make(chan struct{})}
 	var pages []chat.SourcePage
 	for fi, f := range res.Files {
 		for i := range f.Pages {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
 			sp := chat.SourcePage{FileID: f.FileID, Text: &f.Pages[i]}
 			if fi < len(models) && i < len(models[fi].Pages) && models[fi].Pages[i].PageFieldsRead {
 				sp.Fields = models[fi].Pages[i].PageFields
@@ -39,11 +51,39 @@ func indexForChat(ctx context.Context, res Result, models []sheets.SetModel, fac
 			pages = append(pages, sp)
 		}
 	}
+	go func() {
+		defer close(ci.done)
+		defer func() {
+			if p := recover(); p != nil {
+				ci.ix, ci.err = nil, fmt.Errorf("chat index: %v\n%s", p, debug.Stack())
+			}
+		}()
+		if ci.err = ctx.Err(); ci.err == nil {
+			ci.ix = chat.BuildPages(pages)
+		}
+	}()
+	return ci
+}
+
+// wait waits for the pages' index; every path out of the review waits,
+// so no indexing outlives the scan.
+func (ci *chatIndexing) wait() (*chat.Index, error) {
+	<-ci.done
+	return ci.ix, ci.err
+}
+
+// finishChatIndex adds the delivered findings, the held topics and the
+// project facts to the pages' index and encodes it.
+func finishChatIndex(ci *chatIndexing, res Result, facts []rules.Fact) ([]byte, error) {
+	ix, err := ci.wait()
+	if err != nil {
+		return nil, err
+	}
 	var held []string
 	if c := res.CodeBasis.LocalLawCoverage; c != nil {
 		held = c.HeldTopics
 	}
-	ix := chat.Build(pages, res.Findings, held)
+	ix.AddFindings(res.Findings, held)
 	for _, f := range facts {
 		if f.FileIndex < 0 || f.FileIndex >= len(res.Files) {
 			continue

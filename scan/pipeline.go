@@ -294,6 +294,13 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 
 	progress.Stage(store.StageReviewing)
 	classified.Model().ReadRegions()
+	// The pages are indexed for chat while the checks run: the two only
+	// read the pages and their layouts.
+	var chatPages *chatIndexing
+	if !p.NoChatIndex {
+		chatPages = indexPagesForChat(ctx, res, classified.Models())
+		defer chatPages.wait()
+	}
 	plan, err := p.lawPlanner().Plan(law, p.now())
 	if err != nil {
 		return Result{}, err
@@ -356,7 +363,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	// and models already in memory.
 	if !p.NoChatIndex {
 		progress.Stage(store.StageIndexing)
-		if res.ChatIndex, err = indexForChat(ctx, res, classified.Models(), classified.Facts()); err != nil {
+		if res.ChatIndex, err = finishChatIndex(chatPages, res, classified.Facts()); err != nil {
 			return Result{}, err
 		}
 		if err := p.checkSetHeap(res.Files); err != nil {
