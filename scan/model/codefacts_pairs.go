@@ -155,11 +155,16 @@ func (p *sheetCodePairs) add(lines *sheetCodeLines, s *Sheet, rawLabel, rawValue
 	}
 }
 
+// IsCodeSheet reports whether the sheet's title names a cover, title,
+// code-analysis, project-data or general sheet: where a code analysis is
+// printed.
+func (s *Sheet) IsCodeSheet() bool { return codeSheetRe.MatchString(s.Ident.Title) }
+
 // mayHoldCodeAnalysis reports whether a page can carry the code analysis:
 // its title names a cover, code or general sheet, it is a general sheet,
 // or a line names occupancy, construction type or sprinklers.
 func (s *Sheet) mayHoldCodeAnalysis() bool {
-	if s.Ident.Type == "general" || codeSheetRe.MatchString(s.Ident.Title) {
+	if s.Ident.Type == "general" || s.IsCodeSheet() {
 		return true
 	}
 	r := s.codeLines()

@@ -109,6 +109,7 @@ type Sheet struct {
 	project        sheetProjectData
 	levelMarks     sheetLevelMarks
 	codePairs      sheetCodePairs
+	blanks         sheetBlankFields
 }
 
 // Layout is the page's layout: the scan's, else analysed on first use

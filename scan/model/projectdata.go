@@ -348,6 +348,9 @@ type sheetProjectData struct {
 	once  sync.Once
 	facts []ProjectFact
 	lists []AreaList
+	// claimed holds the words the facts read (UnreadNumberIn).
+	claimedOnce sync.Once
+	claimed     map[int]bool
 }
 
 func (s *Sheet) readProjectData() {
@@ -893,4 +896,63 @@ func (n *linesByHeight) between(lo, hi float64) []int {
 	}
 	slices.Sort(n.out)
 	return n.out
+}
+
+// LevelName is a level's name as the project data normalises it: 1ST is
+// FIRST, CELLAR is BASEMENT; other names are kept.
+func LevelName(level string) string {
+	if w, ok := levelWords[level]; ok {
+		return w
+	}
+	return level
+}
+
+// Measures is what an area's label says it measures (CONDITIONED, GROSS,
+// NET …), "" when it does not say: LIVING and HEATED are read as
+// CONDITIONED, UNDEVELOPED as UNFINISHED. Two areas are compared only
+// when they measure the same thing.
+func (f *ProjectFact) Measures() string {
+	m := measureRe.FindString(strings.ToUpper(f.Label))
+	switch m {
+	case "HEATED", "LIVING", "HABITABLE":
+		return "CONDITIONED"
+	case "UNDEVELOPED":
+		return "UNFINISHED"
+	}
+	return m
+}
+
+// UnreadNumberIn returns the text of an upright line holding a number,
+// its middle inside box, none of whose words a project fact of the sheet
+// read: an area printed without a unit, or a label not understood, that
+// may be part of what the facts in box add up to.
+func (s *Sheet) UnreadNumberIn(box layout.Box) (string, bool) {
+	s.readProjectData()
+	s.project.claimedOnce.Do(func() {
+		s.project.claimed = map[int]bool{}
+		for _, f := range s.project.facts {
+			for _, w := range f.Words() {
+				s.project.claimed[w] = true
+			}
+		}
+	})
+	claimed := s.project.claimed
+	lp := s.Layout()
+	for _, l := range lp.Lines {
+		cx, cy := (l.Box.X0+l.Box.X1)/2, (l.Box.Y0+l.Box.Y1)/2
+		if !upright(l) || cx < box.X0 || cx > box.X1 || cy < box.Y0 || cy > box.Y1 || !strings.ContainsAny(l.Text, "0123456789") {
+			continue
+		}
+		read := false
+		for _, w := range l.Words {
+			if claimed[w] {
+				read = true
+				break
+			}
+		}
+		if !read {
+			return l.Text, true
+		}
+	}
+	return "", false
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/model"
 	"planreview/scan/plangen"
 )
 
@@ -112,37 +113,37 @@ func TestReadFactLabels(t *testing.T) {
 		kind, area   string // "" kind: not project data
 		level, qual  string
 	}{
-		{"NUMBER OF STORIES", "2", FactStories, "", "", ""},
-		{"STORIES", "2", FactStories, "", "", ""},
-		{"NO. OF STOREYS", "1", FactStories, "", "", ""},
-		{"STORIES BELOW GRADE", "1", FactStoriesBelowGrade, "", "", ""},
-		{"ALLOWABLE STORIES", "3", FactStories, "", "", "allowable"},
-		{"BUILDING HEIGHT", `24'-6"`, FactBuildingHeight, "", "", ""},
-		{"MAX. BUILDING HEIGHT", `35'-0"`, FactBuildingHeight, "", "", "allowable"},
-		{"GROSS MAIN FLOOR AREA", "66.28M2", FactArea, AreaFloor, "MAIN", ""},
-		{"NEW 1ST FLOOR AREA", "109sqm", FactArea, AreaFloor, "FIRST", "new"},
-		{"TOTAL CONDITIONED AREA", "2,450 SF", FactArea, AreaTotal, "", ""},
-		{"TOTAL AREA ABOVE GRADE", "1177.33FT2", FactArea, AreaTotal, "", ""},
-		{"SECOND FLOOR", "900 SF", FactArea, AreaFloor, "SECOND", ""},
-		{"LEVEL 2", "900 SF", FactArea, AreaFloor, "LEVEL 2", ""},
-		{"EXISTING BASEMENT", "900 SF", FactArea, AreaFloor, "BASEMENT", "existing"},
-		{"BUILDING AREA", "66.28M2", FactArea, AreaFootprint, "", ""},
-		{"PARCEL AREA", "550.52M2", FactArea, AreaLot, "", ""},
-		{"LOT AREA", "6,000 SF", FactArea, AreaLot, "", ""},
-		{"LOT COVERAGE", "17.43%", FactArea, AreaCoverage, "", ""},
-		{"GARAGE AREA", "29.73M2", FactArea, AreaOther, "", ""},
-		{"SECOND FLOOR DECK AREA", "120 SF", FactArea, AreaOther, "", ""},
+		{"NUMBER OF STORIES", "2", model.FactStories, "", "", ""},
+		{"STORIES", "2", model.FactStories, "", "", ""},
+		{"NO. OF STOREYS", "1", model.FactStories, "", "", ""},
+		{"STORIES BELOW GRADE", "1", model.FactStoriesBelowGrade, "", "", ""},
+		{"ALLOWABLE STORIES", "3", model.FactStories, "", "", "allowable"},
+		{"BUILDING HEIGHT", `24'-6"`, model.FactBuildingHeight, "", "", ""},
+		{"MAX. BUILDING HEIGHT", `35'-0"`, model.FactBuildingHeight, "", "", "allowable"},
+		{"GROSS MAIN FLOOR AREA", "66.28M2", model.FactArea, model.AreaFloor, "MAIN", ""},
+		{"NEW 1ST FLOOR AREA", "109sqm", model.FactArea, model.AreaFloor, "FIRST", "new"},
+		{"TOTAL CONDITIONED AREA", "2,450 SF", model.FactArea, model.AreaTotal, "", ""},
+		{"TOTAL AREA ABOVE GRADE", "1177.33FT2", model.FactArea, model.AreaTotal, "", ""},
+		{"SECOND FLOOR", "900 SF", model.FactArea, model.AreaFloor, "SECOND", ""},
+		{"LEVEL 2", "900 SF", model.FactArea, model.AreaFloor, "LEVEL 2", ""},
+		{"EXISTING BASEMENT", "900 SF", model.FactArea, model.AreaFloor, "BASEMENT", "existing"},
+		{"BUILDING AREA", "66.28M2", model.FactArea, model.AreaFootprint, "", ""},
+		{"PARCEL AREA", "550.52M2", model.FactArea, model.AreaLot, "", ""},
+		{"LOT AREA", "6,000 SF", model.FactArea, model.AreaLot, "", ""},
+		{"LOT COVERAGE", "17.43%", model.FactArea, model.AreaCoverage, "", ""},
+		{"GARAGE AREA", "29.73M2", model.FactArea, model.AreaOther, "", ""},
+		{"SECOND FLOOR DECK AREA", "120 SF", model.FactArea, model.AreaOther, "", ""},
 		// Look-alikes.
 		{"2-STORY WOOD FRAME", "", "", "", "", ""},
 		{"WINDOW HEIGHT", `4'-0"`, "", "", "", ""},
 		{"PLATE HEIGHT", `9'-1"`, "", "", "", ""},
 		{"HEIGHT", `8'-0"`, "", "", "", ""},
 		{"CEILING HEIGHT", `8'-0"`, "", "", "", ""},
-		{"KITCHEN", "120 SF", FactArea, AreaRoom, "", ""},
-		{"BEDROOM 2", "150 SF", FactArea, AreaRoom, "", ""},
-		{"LIVING", "320 SF", FactArea, AreaRoom, "", ""},
-		{"LIVING AREA", "1,850 SF", FactArea, AreaTotal, "", ""},
-		{"BONUS ROOM", "300 SF", FactArea, AreaRoom, "", ""},
+		{"KITCHEN", "120 SF", model.FactArea, model.AreaRoom, "", ""},
+		{"BEDROOM 2", "150 SF", model.FactArea, model.AreaRoom, "", ""},
+		{"LIVING", "320 SF", model.FactArea, model.AreaRoom, "", ""},
+		{"LIVING AREA", "1,850 SF", model.FactArea, model.AreaTotal, "", ""},
+		{"BONUS ROOM", "300 SF", model.FactArea, model.AreaRoom, "", ""},
 		{"STORIES", "24'-6\"", "", "", "", ""},
 		{"TOTAL RESTAURANT 370sqm 109sqm", "479sqm", "", "", "", ""},
 		{"FIRST FLOOR AREA", "1200", "", "", "", ""},
@@ -499,8 +500,8 @@ func TestProjectDataCorpus(t *testing.T) {
 	pd = read("za_crayfish_inn_architectural_plans.pdf")
 	var newFirst, kitchen bool
 	for _, f := range pd.facts {
-		newFirst = newFirst || f.areaKind == AreaFloor && f.level == "FIRST" && f.qualifier == "new" && f.value == "109sqm"
-		kitchen = kitchen || f.areaKind == AreaRoom && f.label == "EX. KITCHEN" && f.value == "26 m²" && f.pv.Page.Number == 2
+		newFirst = newFirst || f.areaKind == model.AreaFloor && f.level == "FIRST" && f.qualifier == "new" && f.value == "109sqm"
+		kitchen = kitchen || f.areaKind == model.AreaRoom && f.label == "EX. KITCHEN" && f.value == "26 m²" && f.pv.Page.Number == 2
 	}
 	if !newFirst || !kitchen {
 		t.Errorf("crayfish inn: new first floor read %v, kitchen tag read %v", newFirst, kitchen)
@@ -600,7 +601,7 @@ func TestProjectDataLayoutsPDF(t *testing.T) {
 	pd := factsOfPDF(t, plangen.SheetSpec{Number: "G-001", Title: "COVER SHEET", Date: "2026-03-02", Labels: labels})
 	got := map[string]string{}
 	for _, f := range pd.facts {
-		if f.areaKind == AreaRoom {
+		if f.areaKind == model.AreaRoom {
 			continue // an area no label claims
 		}
 		k := f.kind + "/" + f.areaKind + "/" + f.level
