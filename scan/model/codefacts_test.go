@@ -1,8 +1,9 @@
-package model
+package model_test
 
 import (
 	"testing"
 
+	"planreview/scan/model"
 	"planreview/scan/plangen"
 )
 
@@ -10,12 +11,11 @@ import (
 // was not read says the question was answered, not that the building is
 // sprinklered.
 func TestSprinklerCaptionAloneIsNoStatement(t *testing.T) {
-	set := buildSet(t, "t", specPages(t,
-		plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
-			Labels: plangen.Notes(120, 140, "CODE ANALYSIS", "OCCUPANCY: R-3", "SPRINKLERED:"),
-		}))
+	set := buildSpecs(t, plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
+		Labels: plangen.Notes(120, 140, "CODE ANALYSIS", "OCCUPANCY: R-3", "SPRINKLERED:"),
+	})
 	f := set.CodeFacts()
-	if len(f.SprinklerStmts) != 1 || f.Sprinklered || f.SprinklerStmts[0].Group != SprinklerUnknown {
+	if len(f.SprinklerStmts) != 1 || f.Sprinklered || f.SprinklerStmts[0].Group != model.SprinklerUnknown {
 		t.Errorf("statements %v, sprinklered %v", f.SprinklerStmts, f.Sprinklered)
 	}
 }
