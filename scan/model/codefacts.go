@@ -281,15 +281,6 @@ func CodeFactsOf(sheets []*Sheet) CodeFacts {
 	return f
 }
 
-// findAll is re's matches in line li of s, using the line's scan.
-func (r *sheetCodeLines) findAll(s *Sheet, re *textmatch.Regexp, li int) [][]int {
-	text := s.Lines[li].Text
-	if !re.PossibleIn(r.possible) || !re.MayMatch(text, r.present[li]) {
-		return nil
-	}
-	return re.Regexp().FindAllStringSubmatchIndex(text, -1)
-}
-
 // matches reports whether re matches line li of s, using the line's scan.
 func (r *sheetCodeLines) matches(s *Sheet, re *textmatch.Regexp, li int) bool {
 	text := s.Lines[li].Text
@@ -322,7 +313,7 @@ func readCodeLines(sheets []*Sheet) *codeReading {
 		findAll := func(re *textmatch.Regexp, li int) [][]int {
 			text := s.Lines[li].Text
 			if !re.PossibleIn(r.possible) || !re.MayMatch(text, r.present[li]) {
-				return nil // r.findAll's prefilter
+				return nil // the prefilter of r.matches
 			}
 			k := matchKey{re, text}
 			if m, ok := matched[k]; ok {
