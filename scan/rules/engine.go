@@ -182,7 +182,8 @@ type review struct {
 	// pageView.fileIndex), also for files not in this review's pages.
 	scopes []FileScope
 	models []sheets.SetModel
-	// project is the project data (projectdata.go), read on first use.
+	// project is what the project-data checks read of the model and
+	// remember (projectdata_checks.go), gathered on first use.
 	project *projectData
 	// textMatches remembers an expression's matches in a line text
 	// (rv.findAll): title blocks and notes repeat from sheet to sheet.
