@@ -3,10 +3,11 @@ package model
 import (
 	"fmt"
 	"math"
-	"planreview/scan/units"
-	"planreview/textmatch"
 	"strconv"
 	"strings"
+
+	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // Values of the project data (areas, heights, stories) as printed, read

@@ -3,9 +3,10 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strings"
+
 	"planreview/scan/model"
 	"planreview/scan/units"
-	"strings"
 )
 
 // checkAreaTotal reports a stated total area that is not the sum of the

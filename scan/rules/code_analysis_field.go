@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"planreview/scan/model"
 	"strings"
+
+	"planreview/scan/model"
 )
 
 func checkCodeAnalysisField(rv *review, r *Rule) []observation {

@@ -3,10 +3,11 @@ package rules
 import (
 	"fmt"
 	"math"
-	"planreview/scan/model"
-	"planreview/textmatch"
 	"strconv"
 	"strings"
+
+	"planreview/scan/model"
+	"planreview/textmatch"
 )
 
 // Floor plans and the levels they draw.

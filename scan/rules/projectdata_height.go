@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+
 	"planreview/scan/model"
 	"planreview/scan/units"
 	"planreview/textmatch"

@@ -1,10 +1,11 @@
 package rules
 
 import (
-	"planreview/scan/model"
 	"sort"
 	"strconv"
 	"strings"
+
+	"planreview/scan/model"
 )
 
 // checkStoriesVsPlans reports a stated number of stories lower than the
