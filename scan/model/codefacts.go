@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"planreview/scan/codebasis/adoption"
+	"planreview/scan/layout"
 	"planreview/scan/units"
 	"planreview/textmatch"
 )
@@ -31,6 +32,9 @@ type Statement struct {
 	Group string  // a captured name: occupancy group, code family, sprinkler statement
 	Extra string  // a second capture: code edition, jurisdiction
 }
+
+// Box is the bounds of the statement's words on its sheet.
+func (st Statement) Box() layout.Box { return wordsBox(st.Sheet, st.Words) }
 
 // Occupancies a set's statements make it (CodeFacts.Occupancy).
 const (
