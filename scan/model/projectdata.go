@@ -415,7 +415,7 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 }
 
 // factMemo remembers what readFact and the value test made of a text
-// over one review's pages: a set prints its title block and data labels
+// over one set's sheets: a set prints its title block and data labels
 // on every sheet, and reading a label runs a dozen expressions. Both are
 // pure functions of their text, so a remembered reading is the reading.
 type factMemo struct {
