@@ -61,12 +61,40 @@ type CodeFacts struct {
 	OtherWidths    []Statement // egress width provided by other components, inches
 }
 
-// codeLineSet holds the expressions read over every line, so that a
-// sheet's lines are scanned once for all their literals.
-var codeLineSet = textmatch.NewSet()
+// LineSet holds every expression run over a sheet's text lines, the
+// model's (code statements) and the checks' (which compile theirs into
+// it), so that each line is scanned once for all their literals
+// (Sheet.LineScan).
+var LineSet = textmatch.NewSet()
+
+// lineScan is the sheet's lines scanned for LineSet's literals.
+type lineScan struct {
+	once     sync.Once
+	present  []textmatch.Present // per line
+	possible textmatch.Possible  // the members that may match a line
+}
+
+// LineScan is the sheet's lines scanned once for the literals of LineSet:
+// per line which literals it holds, and which members may match one of
+// its lines (the prefilter of every line expression). A page that is not
+// readable has no lines.
+func (s *Sheet) LineScan() ([]textmatch.Present, textmatch.Possible) {
+	s.scan.once.Do(func() {
+		if !s.Readable {
+			return
+		}
+		texts := make([]string, len(s.Lines))
+		for i, l := range s.Lines {
+			texts[i] = l.Text
+		}
+		s.scan.present = LineSet.ScanAll(texts)
+		s.scan.possible = LineSet.Possible(textmatch.Union(s.scan.present))
+	})
+	return s.scan.present, s.scan.possible
+}
 
 var (
-	occupancyGroupRe = codeLineSet.MustCompile(`(?i)\b(?:OCCUPANCY(?:\s+(?:GROUP|CLASSIFICATION|CLASS|TYPE))?|USE\s+GROUP)\s*[:=\-]?\s*(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
+	occupancyGroupRe = LineSet.MustCompile(`(?i)\b(?:OCCUPANCY(?:\s+(?:GROUP|CLASSIFICATION|CLASS|TYPE))?|USE\s+GROUP)\s*[:=\-]?\s*(?:GROUP\s+)?(A-[1-5]|B|E|F-[12]|H-[1-5]|I-[1-4]|M|R-[1-4]|S-[12]|U)\b`)
 	// Code statements: "2021 IBC", "IBC 2021", "2021 INTERNATIONAL BUILDING
 	// CODE", "2011 NEC", "5th Edition (2014) FBC", "NFPA 13 (2019)".
 	codeStatementRes = []*textmatch.Regexp{
@@ -74,38 +102,38 @@ var (
 		// them: "2022 CALIFORNIA BUILDING CODE", "FLORIDA BUILDING CODE -
 		// RESIDENTIAL, 8TH EDITION (2023)", "2021 VIRGINIA CONSTRUCTION
 		// CODE".
-		codeLineSet.MustCompileFunc(func() string {
+		LineSet.MustCompileFunc(func() string {
 			return `(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?(?P<tname>` + tableNames() + `)\b`
 		}),
-		codeLineSet.MustCompileFunc(func() string {
+		LineSet.MustCompileFunc(func() string {
 			return `(?i)\b(?P<tname>` + tableNames() + `)\b[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`
 		}),
-		codeLineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
+		LineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?:EDITION\s+(?:OF\s+)?(?:THE\s+)?)?INTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE`),
 		// "INTERNATIONAL RESIDENTIAL CODE, 2021 EDITION", "INTERNATIONAL
 		// BUILDING CODE (2021)".
-		codeLineSet.MustCompile(`(?i)\bINTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE\s*[,\-–]?\s*\(?(?P<ed>20\d\d)\b`),
+		LineSet.MustCompile(`(?i)\bINTERNATIONAL\s+(?P<name>BUILDING|RESIDENTIAL|FIRE|MECHANICAL|PLUMBING|ENERGY\s+CONSERVATION|EXISTING\s+BUILDING|FUEL\s+GAS)\s+CODE\s*[,\-–]?\s*\(?(?P<ed>20\d\d)\b`),
 		// Another state's code by name: "2021 OREGON RESIDENTIAL SPECIALTY
 		// CODE (ORSC)". The appliance holds no adoption of it; it is a
 		// code stated with its edition, named in the scope's "codes not
 		// applied".
-		codeLineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<other>(?:` + OtherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?`),
+		LineSet.MustCompile(`(?i)\b(?P<ed>20\d\d)\s+(?P<other>(?:` + OtherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?`),
 		// "INDIANA BUILDING CODE, 2014 EDITION", "OHIO BUILDING CODE (2017)".
-		codeLineSet.MustCompile(`(?i)\b(?P<other>(?:` + OtherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
-		codeLineSet.MustCompileFunc(func() string { return `(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies() + `)\b` }),
-		codeLineSet.MustCompileFunc(func() string { return `(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies() + `)\b` }),
-		codeLineSet.MustCompileFunc(func() string { return `(?i)\b(?P<fam>` + codeFamilies() + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b` }),
+		LineSet.MustCompile(`(?i)\b(?P<other>(?:` + OtherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE)(?:\s*\((?P<abbr>[A-Z]{2,6})\))?[\s,\-–]*(?:\(?\d{1,2}(?:ST|ND|RD|TH)\s+EDITION\)?\s*)?\(?(?P<ed>20\d\d)\b`),
+		LineSet.MustCompileFunc(func() string { return `(?i)\b(?P<ed>20\d\d)\s+(?P<fam>` + codeFamilies() + `)\b` }),
+		LineSet.MustCompileFunc(func() string { return `(?i)\((?P<ed>20\d\d)\)\s+(?P<fam>` + codeFamilies() + `)\b` }),
+		LineSet.MustCompileFunc(func() string { return `(?i)\b(?P<fam>` + codeFamilies() + `)\s*[-,]?\s*\(?(?P<ed>20\d\d)\b` }),
 	}
-	constructionRe = codeLineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b|\bTYPE\s+(I{1,3}[AB]|IV(?:HT|[ABC])|V[AB])\s+CONSTRUCTION\b`)
-	sprinklerRe    = codeLineSet.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
+	constructionRe = LineSet.MustCompile(`(?i)\b(?:CONSTRUCTION\s+TYPE|TYPE\s+OF\s+CONSTRUCTION|CONST\.?\s+TYPE)\s*[:=\-]?\s*(?:TYPE\s+)?(IV-HT|IV-A|IV-B|IV-C|I{1,3}-?[AB]?|IV|V-?[AB]?)\b|\bTYPE\s+(I{1,3}-[AB]|IV-(?:HT|[ABC])|V-[AB])\b|\bTYPE\s+(I{1,3}[AB]|IV(?:HT|[ABC])|V[AB])\s+CONSTRUCTION\b`)
+	sprinklerRe    = LineSet.MustCompile(`(?i)\b(NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|SPRINKLERED\s*[:=\-]?\s*(?:YES|NO|Y|N)\b|FULLY\s+SPRINKLERED|SPRINKLERED|AUTOMATIC\s+SPRINKLER(?:\s+SYSTEM)?|FIRE\s+SPRINKLER(?:\s+SYSTEM)?|NFPA\s*13[DR]?)`)
 	// sprinklerCaptionRe is a line that is only a sprinkler caption.
 	sprinklerCaptionRe = textmatch.MustCompile(`(?i)^\s*(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEMS?)?\s*[:=\-]?\s*$`)
-	voiceAlarmRe       = codeLineSet.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
-	occupantLoadRe     = codeLineSet.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
-	exitsRe            = codeLineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
-	stairFactorRe      = codeLineSet.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	otherFactorRe      = codeLineSet.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
-	stairWidthRe       = codeLineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
-	otherWidthRe       = codeLineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
+	voiceAlarmRe       = LineSet.MustCompile(`(?i)\bEMERGENCY\s+VOICE|\bVOICE\s*/\s*ALARM|\bEVACS\b`)
+	occupantLoadRe     = LineSet.MustCompile(`(?i)\b(?:TOTAL\s+|BUILDING\s+|STORY\s+|FLOOR\s+)?OCC(?:UPANT|\.)?\s*LOAD\s*[:=\-]?\s*(\d{1,5})\b`)
+	exitsRe            = LineSet.MustCompile(`(?i)\b(?:(?:NUMBER\s+OF\s+|NO\.\s+OF\s+)EXITS(?:\s+PROVIDED)?|EXITS\s+PROVIDED)\s*[:=\-]?\s*(\d{1,2})\b`)
+	stairFactorRe      = LineSet.MustCompile(`(?i)\bSTAIR(?:S|WAYS?)?\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	otherFactorRe      = LineSet.MustCompile(`(?i)\b(?:OTHER(?:\s+(?:EGRESS\s+)?COMPONENTS?)?|LEVEL(?:\s+COMPONENTS?)?|DOORS?|CORRIDORS?)\b[^0-9]{0,40}?(\d*\.\d+)\s*(?:"|IN\.?|INCH(?:ES)?)\s*(?:/|PER)\s*(?:OCC(?:UPANT)?\.?|PERSON)`)
+	stairWidthRe       = LineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?STAIR(?:WAY)?S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
+	otherWidthRe       = LineSet.MustCompile(`(?i)\b(?:TOTAL\s+)?(?:DOOR|EXIT|CORRIDOR|LEVEL)S?\s+(?:EGRESS\s+)?WIDTH\s+PROVIDED\s*[:=\-]?\s*(` + units.LengthPattern + `)`)
 )
 
 // SprinklerUnknown is the group of a sprinkler caption whose value was not
@@ -171,7 +199,7 @@ func orEmpty(alt string) string {
 // tableNameRe finds a table name with or without an edition: a sheet that
 // names its state's code ("WASHINGTON STATE BUILDING CODE") places the
 // project in that state even where no edition is printed.
-var tableNameRe = codeLineSet.MustCompileFunc(func() string { return `(?i)\b(?:` + tableNames() + `)\b` })
+var tableNameRe = LineSet.MustCompileFunc(func() string { return `(?i)\b(?:` + tableNames() + `)\b` })
 
 // OtherStateNames are the states whose codes are read by name without an
 // adoption in the table (an alternation of expressions): the statement
@@ -184,7 +212,7 @@ var codeFamilyByName = map[string]string{
 }
 
 // sheetCodeLines are the statements read from one sheet's lines, and the
-// scan of its lines for the literals of codeLineSet.
+// scan of its lines for the literals of LineSet.
 type sheetCodeLines struct {
 	groups, codes, stateNames, stateEditions, construction, sprinklers []Statement
 	// captions are sprinkler captions standing alone (a value not read).
@@ -308,12 +336,7 @@ func readCodeLines(sheets []*Sheet) *codeReading {
 		if !s.Readable {
 			continue
 		}
-		texts := make([]string, len(s.Lines))
-		for i, l := range s.Lines {
-			texts[i] = l.Text
-		}
-		r.present = codeLineSet.ScanAll(texts)
-		r.possible = codeLineSet.Possible(textmatch.Union(r.present))
+		r.present, r.possible = s.LineScan()
 		findAll := func(re *textmatch.Regexp, li int) [][]int {
 			text := s.Lines[li].Text
 			if !re.PossibleIn(r.possible) || !re.MayMatch(text, r.present[li]) {

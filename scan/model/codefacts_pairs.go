@@ -24,7 +24,7 @@ var (
 	sprinklerValueRe    = textmatch.MustCompile(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|NOT\s+(?:REQUIRED|PROVIDED)|N/A)(?:\W|$)`)
 	// codeSheetRe names a cover, code or general sheet by its title.
 	codeSheetRe     = textmatch.MustCompile(`(?i)\b(?:COVER|TITLE\s+SHEET|CODE\s+(?:ANALYSIS|SUMMARY|REVIEW|COMPLIANCE|PLAN)|PROJECT\s+(?:DATA|INFORMATION|SUMMARY)|GENERAL\s+(?:INFORMATION|NOTES))\b`)
-	codeSheetLineRe = codeLineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
+	codeSheetLineRe = LineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
 )
 
 // sheetCodePairs are the statements a sheet prints as label and value

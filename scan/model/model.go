@@ -93,6 +93,7 @@ type Sheet struct {
 	Model *sheets.PageModel
 
 	set            *Set
+	scan           lineScan
 	layout         *layout.Page
 	roles          *layout.Roles
 	stamps         []Stamp

@@ -102,9 +102,10 @@ type pageView struct {
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
-// patterns and exclusions, fact and check patterns), so that each line is
-// scanned once for all their literals instead of once per pattern.
-var lineSet = textmatch.NewSet()
+// patterns and exclusions, check patterns): the model's LineSet, so that
+// each line is scanned once, by the model, for all their literals and the
+// model's own instead of once per pattern.
+var lineSet = model.LineSet
 
 // findAll is re.FindAllStringSubmatchIndex on line li, using the page's and
 // the line's scans.
@@ -269,12 +270,7 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 		}
 		pv := &pageView{Sheet: s, set: files[s.FileIndex]}
 		if s.Readable {
-			texts := make([]string, len(s.Lines))
-			for i, l := range s.Lines {
-				texts[i] = l.Text
-			}
-			pv.present = lineSet.ScanAll(texts)
-			pv.possible = lineSet.Possible(textmatch.Union(pv.present))
+			pv.present, pv.possible = s.LineScan()
 		}
 		pages = append(pages, pv)
 		views[s] = pv
