@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"planreview/scan/model"
 	"planreview/scan/pdftext"
 	"planreview/scan/rules"
 )
@@ -15,7 +16,7 @@ import (
 // project-data fact the review engine reads from the file.
 type factsJSON struct {
 	File  string       `json:"file"`
-	Facts []rules.Fact `json:"facts"`
+	Facts []model.Fact `json:"facts"`
 }
 
 // writeInspectFacts classifies the file as a one-file set, exactly as a
@@ -34,10 +35,10 @@ func writeInspectFacts(ctx context.Context, w io.Writer, file string, doc *pdfte
 	if err != nil {
 		return err
 	}
-	facts := c.Facts()
+	facts := c.Model().Facts()
 	if asJSON {
 		if facts == nil {
-			facts = []rules.Fact{}
+			facts = []model.Fact{}
 		}
 		b, err := json.Marshal(factsJSON{File: file, Facts: facts})
 		if err != nil {
@@ -68,7 +69,7 @@ func writeInspectFacts(ctx context.Context, w io.Writer, file string, doc *pdfte
 			value = fmt.Sprintf("%s (%g %s", f.Value, f.Number, unit)
 			if f.Canonical != 0 && f.Canonical != f.Number {
 				unit := "sq ft"
-				if f.Kind == rules.FactBuildingHeight {
+				if f.Kind == model.FactBuildingHeight {
 					unit = "in"
 				}
 				value += fmt.Sprintf(" = %g %s", f.Canonical, unit)

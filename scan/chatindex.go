@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 
 	"planreview/chat"
-	"planreview/scan/rules"
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 )
 
@@ -74,7 +74,7 @@ func (ci *chatIndexing) wait() (*chat.Index, error) {
 
 // finishChatIndex adds the delivered findings, the held topics and the
 // project facts to the pages' index and encodes it.
-func finishChatIndex(ci *chatIndexing, res Result, facts []rules.Fact) ([]byte, error) {
+func finishChatIndex(ci *chatIndexing, res Result, facts []model.Fact) ([]byte, error) {
 	ix, err := ci.wait()
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func finishChatIndex(ci *chatIndexing, res Result, facts []rules.Fact) ([]byte, 
 			continue
 		}
 		kind := f.Kind
-		if kind == rules.FactArea && f.AreaKind != "" {
+		if kind == model.FactArea && f.AreaKind != "" {
 			kind += "/" + f.AreaKind
 		}
 		label := f.Label

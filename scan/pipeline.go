@@ -363,7 +363,7 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	// and models already in memory.
 	if !p.NoChatIndex {
 		progress.Stage(store.StageIndexing)
-		if res.ChatIndex, err = finishChatIndex(chatPages, res, classified.Facts()); err != nil {
+		if res.ChatIndex, err = finishChatIndex(chatPages, res, classified.Model().Facts()); err != nil {
 			return Result{}, err
 		}
 		if err := p.checkSetHeap(res.Files); err != nil {

@@ -12,6 +12,7 @@ package model
 
 import (
 	"context"
+	"sync"
 
 	"planreview/scan/internal/perpage"
 	"planreview/scan/layout"
@@ -36,6 +37,15 @@ type Source struct {
 type Set struct {
 	Files  []*File
 	Sheets []*Sheet
+
+	// memo is the set's memo of project-data label and value readings
+	// (projectdata.go), made on first use.
+	memoOnce sync.Once
+	memo     *factMemo
+	// code holds the code-analysis statements of every sheet
+	// (codefacts.go), read once for the set on first use.
+	codeOnce sync.Once
+	code     *codeReading
 }
 
 // File is one file of the set as read. The embedded SetModel holds what the
@@ -82,6 +92,8 @@ type Sheet struct {
 	// before Build linked it).
 	Model *sheets.PageModel
 
+	set            *Set
+	scan           lineScan
 	layout         *layout.Page
 	roles          *layout.Roles
 	stamps         []Stamp
@@ -95,6 +107,10 @@ type Sheet struct {
 	roomTagsRead   bool
 	schedules      []Schedule
 	schedulesRead  bool
+	project        sheetProjectData
+	levelMarks     sheetLevelMarks
+	codePairs      sheetCodePairs
+	blanks         sheetBlankFields
 }
 
 // Layout is the page's layout: the scan's, else analysed on first use
@@ -135,7 +151,7 @@ func Build(ctx context.Context, files []Source) (*Set, error) {
 				return nil, err
 			}
 			p := &f.Pages[pi]
-			s := &Sheet{File: mf, FileIndex: fi, FileID: f.ID, Page: p,
+			s := &Sheet{File: mf, FileIndex: fi, FileID: f.ID, Page: p, set: set,
 				Readable: p.Readable && p.Err == nil && len(p.Words) > 0}
 			if pi < len(f.Layouts) {
 				s.layout = f.Layouts[pi]

@@ -17,6 +17,9 @@ const (
 	// (glyphs drawn as outlines, a raster page, a page read only in part),
 	// so "could not read", never "missing".
 	Unreadable
+	// Blank: the value's label is printed and its value left blank
+	// (nothing, dashes, a unit alone, a placeholder such as TBD).
+	Blank
 )
 
 func (s State) String() string {
@@ -25,6 +28,8 @@ func (s State) String() string {
 		return "read"
 	case Unreadable:
 		return "could not read"
+	case Blank:
+		return "blank"
 	}
 	return "not printed"
 }

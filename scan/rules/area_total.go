@@ -3,8 +3,10 @@ package rules
 import (
 	"fmt"
 	"math"
-	"planreview/scan/units"
 	"strings"
+
+	"planreview/scan/model"
+	"planreview/scan/units"
 )
 
 // checkAreaTotal reports a stated total area that is not the sum of the
@@ -16,68 +18,68 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 	var out []observation
 	groups := factGroups(pd.facts)
 	for ti, total := range pd.facts {
-		if total.kind != FactArea || total.areaKind != AreaTotal || total.qualifier == "allowable" || total.listTotal {
+		if total.Kind != model.FactArea || total.AreaKind != model.AreaTotal || total.Qualifier == "allowable" || total.ListTotal {
 			continue
 		}
-		var floors, others []projectFact
+		var floors, others []model.ProjectFact
 		levels := map[string]bool{}
 		mixed, repeated := false, false
 		for fi, f := range pd.facts {
-			if groups[fi] != groups[ti] || f.kind != FactArea {
+			if groups[fi] != groups[ti] || f.Kind != model.FactArea {
 				continue
 			}
-			switch f.areaKind {
-			case AreaOther, AreaRoom:
+			switch f.AreaKind {
+			case model.AreaOther, model.AreaRoom:
 				// A garage, porch or bonus room the total may include.
 				others = append(others, f)
 				continue
-			case AreaFloor:
+			case model.AreaFloor:
 			default:
 				continue
 			}
-			if f.qualifier != total.qualifier {
+			if f.Qualifier != total.Qualifier {
 				// Both stated (columns of existing and proposed): the
 				// floors of the other column are not this total's. One
 				// unstated: which floors the total adds up cannot be told.
-				if f.qualifier == "" || total.qualifier == "" {
+				if f.Qualifier == "" || total.Qualifier == "" {
 					mixed = true
 				}
 				continue
 			}
-			if levels[f.level] {
+			if levels[f.Level] {
 				repeated = true
 			}
-			levels[f.level] = true
+			levels[f.Level] = true
 			floors = append(floors, f)
 		}
 		if len(floors) < 2 {
 			continue
 		}
 		if mixed || repeated {
-			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.pv.Page.Number, total.text))
+			pd.unreadable(rv.view(total.Sheet), "area total", fmt.Sprintf("page %d: floor areas of more than one building or state beside %q", total.Sheet.Page.Number, total.Text))
 			continue
 		}
 		// Every number among the floors and the total must have been read:
 		// an area printed without a unit, or a label not understood, may
 		// be part of the sum.
-		if line, ok := unreadNumberAmong(pd, total, floors); ok {
-			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.pv.Page.Number, line, total.text))
+		if line, ok := unreadNumberAmong(total, floors); ok {
+			pd.unreadable(rv.view(total.Sheet), "area total", fmt.Sprintf("page %d: %q among the areas of %q not read", total.Sheet.Page.Number, line, total.Text))
 			continue
 		}
 		all, above := 0.0, 0.0
-		halves, aboveHalves := []float64{total.m.halfULP}, []float64{total.m.halfULP}
+		halves, aboveHalves := []float64{total.Measure.HalfULP}, []float64{total.Measure.HalfULP}
 		var parts, aboveParts []string
 		var words []int
 		aboveCount := 0
 		for _, f := range floors {
-			all += f.m.canonical
-			halves = append(halves, f.m.halfULP)
-			parts = append(parts, f.label+" "+f.value)
-			words = append(words, f.words()...)
-			if f.level != "BASEMENT" {
-				above += f.m.canonical
-				aboveHalves = append(aboveHalves, f.m.halfULP)
-				aboveParts = append(aboveParts, f.label+" "+f.value)
+			all += f.Measure.Canonical
+			halves = append(halves, f.Measure.HalfULP)
+			parts = append(parts, f.Label+" "+f.Value)
+			words = append(words, f.Words()...)
+			if f.Level != "BASEMENT" {
+				above += f.Measure.Canonical
+				aboveHalves = append(aboveHalves, f.Measure.HalfULP)
+				aboveParts = append(aboveParts, f.Label+" "+f.Value)
 				aboveCount++
 			}
 		}
@@ -87,17 +89,17 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 			parts  []string
 		}
 		cands := []candidate{{above, aboveHalves, aboveParts}}
-		if !total.aboveGrade {
+		if !total.AboveGrade {
 			cands = append([]candidate{{all, halves, parts}}, cands...)
 		}
-		if total.aboveGrade && aboveCount < 2 {
+		if total.AboveGrade && aboveCount < 2 {
 			continue
 		}
 		// The total may also count any of the other areas beside it (a
 		// garage, a porch, a bonus room): it agrees if some choice of them
 		// makes the sum. More than eight: too many choices to tell.
 		if len(others) > 8 {
-			pd.unreadable(total.pv, "area total", fmt.Sprintf("page %d: %d other areas beside %q", total.pv.Page.Number, len(others), total.text))
+			pd.unreadable(rv.view(total.Sheet), "area total", fmt.Sprintf("page %d: %d other areas beside %q", total.Sheet.Page.Number, len(others), total.Text))
 			continue
 		}
 		agrees := false
@@ -106,96 +108,64 @@ func checkAreaTotal(rv *review, r *Rule) []observation {
 				sum, hs := c.sum, append([]float64{}, c.halves...)
 				for k, o := range others {
 					if mask&(1<<k) != 0 {
-						sum += o.m.canonical
-						hs = append(hs, o.m.halfULP)
+						sum += o.Measure.Canonical
+						hs = append(hs, o.Measure.HalfULP)
 					}
 				}
-				agrees = math.Abs(sum-total.m.canonical) <= areaTolerance(sum, total.m.canonical, hs...)
+				agrees = math.Abs(sum-total.Measure.Canonical) <= areaTolerance(sum, total.Measure.Canonical, hs...)
 			}
 		}
 		if agrees {
 			continue
 		}
 		c := cands[0]
-		out = append(out, observation{page: total.pv, words: total.words(),
-			also: []evidenceRef{{page: total.pv, words: words}},
-			vars: map[string]string{"total": formatArea(total), "totalLabel": total.label,
+		out = append(out, observation{page: rv.view(total.Sheet), words: total.Words(),
+			also: []evidenceRef{{page: rv.view(total.Sheet), words: words}},
+			vars: map[string]string{"total": formatArea(total), "totalLabel": total.Label,
 				"parts": strings.Join(c.parts, " + "), "sum": units.TrimFloat(c.sum, 2) + " sq ft",
-				"difference": units.TrimFloat(math.Abs(c.sum-total.m.canonical), 2) + " sq ft"},
-			evidence: "area total " + total.text})
+				"difference": units.TrimFloat(math.Abs(c.sum-total.Measure.Canonical), 2) + " sq ft"},
+			evidence: "area total " + total.Text})
 	}
 	// Area lists: the items against the total under them.
 	for _, l := range pd.lists {
 		sum := 0.0
-		halves := []float64{l.total.m.halfULP}
+		halves := []float64{l.Total.Measure.HalfULP}
 		var words []int
 		var parts []string
-		for _, it := range l.items {
-			sum += it.m.canonical
-			halves = append(halves, it.m.halfULP)
-			words = append(words, it.valueWords...)
-			parts = append(parts, it.value)
+		for _, it := range l.Items {
+			sum += it.Measure.Canonical
+			halves = append(halves, it.Measure.HalfULP)
+			words = append(words, it.ValueWords...)
+			parts = append(parts, it.Value)
 		}
-		if math.Abs(sum-l.total.m.canonical) <= areaTolerance(sum, l.total.m.canonical, halves...) {
+		if math.Abs(sum-l.Total.Measure.Canonical) <= areaTolerance(sum, l.Total.Measure.Canonical, halves...) {
 			continue
 		}
-		out = append(out, observation{page: l.total.pv, words: l.total.valueWords,
-			also: []evidenceRef{{page: l.total.pv, words: words}},
-			vars: map[string]string{"total": formatArea(l.total), "totalLabel": "the total of the list " + l.total.label,
-				"parts": strings.Join(parts, " + ") + " " + l.unit, "sum": units.TrimFloat(sum, 2) + " sq ft",
-				"difference": units.TrimFloat(math.Abs(sum-l.total.m.canonical), 2) + " sq ft"},
-			evidence: "area list total " + l.total.value})
+		out = append(out, observation{page: rv.view(l.Total.Sheet), words: l.Total.ValueWords,
+			also: []evidenceRef{{page: rv.view(l.Total.Sheet), words: words}},
+			vars: map[string]string{"total": formatArea(l.Total), "totalLabel": "the total of the list " + l.Total.Label,
+				"parts": strings.Join(parts, " + ") + " " + l.Unit, "sum": units.TrimFloat(sum, 2) + " sq ft",
+				"difference": units.TrimFloat(math.Abs(sum-l.Total.Measure.Canonical), 2) + " sq ft"},
+			evidence: "area list total " + l.Total.Value})
 	}
 	return out
 }
 
 // unreadNumberAmong returns a line holding a number inside the box of the
 // total and its floors that no fact read.
-func unreadNumberAmong(pd *projectData, total projectFact, floors []projectFact) (string, bool) {
-	if pd.claimed == nil {
-		pd.claimed = map[*pageView]map[int]bool{}
-	}
-	claimed := pd.claimed[total.pv]
-	if claimed == nil {
-		claimed = map[int]bool{}
-		for _, f := range pd.facts {
-			if f.pv == total.pv {
-				for _, w := range f.words() {
-					claimed[w] = true
-				}
-			}
-		}
-		pd.claimed[total.pv] = claimed
-	}
-	box := total.box
+func unreadNumberAmong(total model.ProjectFact, floors []model.ProjectFact) (string, bool) {
+	box := total.Box
 	for _, f := range floors {
-		box.X0, box.Y0 = min(box.X0, f.box.X0), min(box.Y0, f.box.Y0)
-		box.X1, box.Y1 = max(box.X1, f.box.X1), max(box.Y1, f.box.Y1)
+		box.X0, box.Y0 = min(box.X0, f.Box.X0), min(box.Y0, f.Box.Y0)
+		box.X1, box.Y1 = max(box.X1, f.Box.X1), max(box.Y1, f.Box.Y1)
 	}
-	lp := total.pv.Layout()
-	for _, l := range lp.Lines {
-		cx, cy := (l.Box.X0+l.Box.X1)/2, (l.Box.Y0+l.Box.Y1)/2
-		if !upright(l) || cx < box.X0 || cx > box.X1 || cy < box.Y0 || cy > box.Y1 || !strings.ContainsAny(l.Text, "0123456789") {
-			continue
-		}
-		read := false
-		for _, w := range l.Words {
-			if claimed[w] {
-				read = true
-				break
-			}
-		}
-		if !read {
-			return l.Text, true
-		}
-	}
-	return "", false
+	return total.Sheet.UnreadNumberIn(box)
 }
 
 // factGroups gives each fact of a page the number of its block of
 // project data: facts whose boxes are stacked or side by side with less
 // than three text heights of white between them, chained.
-func factGroups(facts []projectFact) map[int]int {
+func factGroups(facts []model.ProjectFact) map[int]int {
 	group := make(map[int]int, len(facts))
 	uf := make([]int, len(facts))
 	for i := range uf {
@@ -211,7 +181,7 @@ func factGroups(facts []projectFact) map[int]int {
 	}
 	for i := range facts {
 		for j := i + 1; j < len(facts); j++ {
-			if facts[i].pv == facts[j].pv && adjacent(facts[i], facts[j]) {
+			if facts[i].Sheet == facts[j].Sheet && adjacent(facts[i], facts[j]) {
 				uf[find(i)] = find(j)
 			}
 		}
@@ -222,9 +192,9 @@ func factGroups(facts []projectFact) map[int]int {
 	return group
 }
 
-func adjacent(a, b projectFact) bool {
-	size := max(a.box.Y1-a.box.Y0, b.box.Y1-b.box.Y0, 1)
-	vgap := max(a.box.Y0, b.box.Y0) - min(a.box.Y1, b.box.Y1)
-	hgap := max(a.box.X0, b.box.X0) - min(a.box.X1, b.box.X1)
+func adjacent(a, b model.ProjectFact) bool {
+	size := max(a.Box.Y1-a.Box.Y0, b.Box.Y1-b.Box.Y0, 1)
+	vgap := max(a.Box.Y0, b.Box.Y0) - min(a.Box.Y1, b.Box.Y1)
+	hgap := max(a.Box.X0, b.Box.X0) - min(a.Box.X1, b.Box.X1)
 	return vgap < 3*size && hgap < 3*size
 }

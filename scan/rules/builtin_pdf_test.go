@@ -965,20 +965,3 @@ func TestCodeStatementsUSPhrasingsPDF(t *testing.T) {
 		}
 	}
 }
-
-// TestSprinklerCaptionAloneIsNoStatement: a sprinkler caption whose value
-// was not read says the question was answered, not that the building is
-// sprinklered.
-func TestSprinklerCaptionAloneIsNoStatement(t *testing.T) {
-	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "t", Pages: specPages(t,
-		plangen.SheetSpec{Number: "A0.0", Title: "COVER SHEET", Date: "2026-03-02",
-			Labels: plangen.Notes(120, 140, "CODE ANALYSIS", "OCCUPANCY: R-3", "SPRINKLERED:"),
-		})}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := gatherFacts(c.pages)
-	if len(f.sprinklerStmts) != 1 || f.sprinklered {
-		t.Errorf("statements %d, sprinklered %v", len(f.sprinklerStmts), f.sprinklered)
-	}
-}

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"strings"
+
+	"planreview/scan/model"
 )
 
 func checkCodeAnalysisField(rv *review, r *Rule) []observation {
@@ -12,12 +14,12 @@ func checkCodeAnalysisField(rv *review, r *Rule) []observation {
 	var stated bool
 	switch r.Params["field"] {
 	case "occupancy":
-		stated = len(rv.facts.groups) > 0
+		stated = len(rv.facts.Groups) > 0
 	case "construction_type":
 		// The residential code does not classify a dwelling by
 		// construction type (that is the building code's chapter 6): an
 		// IRC house is not asked for one.
-		stated = len(rv.facts.construction) > 0 || underResidentialCode(rv.facts)
+		stated = len(rv.facts.Construction) > 0 || underResidentialCode(rv.facts)
 	case "sprinklers":
 		stated = rv.sprinklersStated()
 	}
@@ -41,23 +43,23 @@ func residentialCode(family string) bool {
 // residential code: it states one, and every occupancy it states is R-3
 // or U (a house and its garage). With no occupancy stated, a building
 // code stated beside it leaves the question open.
-func underResidentialCode(f setFacts) bool {
+func underResidentialCode(f model.CodeFacts) bool {
 	residential, building := false, false
-	for _, c := range f.codes {
+	for _, c := range f.Codes {
 		switch {
-		case residentialCode(c.group):
+		case residentialCode(c.Group):
 			residential = true
-		case buildingFamily(c.group):
+		case buildingFamily(c.Group):
 			building = true
 		}
 	}
 	if !residential {
 		return false
 	}
-	for _, g := range f.groups {
-		if g.group != "R-3" && g.group != "U" {
+	for _, g := range f.Groups {
+		if g.Group != "R-3" && g.Group != "U" {
 			return false
 		}
 	}
-	return len(f.groups) > 0 || !building
+	return len(f.Groups) > 0 || !building
 }

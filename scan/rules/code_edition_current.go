@@ -17,8 +17,8 @@ func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
 		adopted[a.Code] = a.Edition
 	}
 	var out []observation
-	for _, c := range rv.facts.codes {
-		code, edition := c.group, c.extra
+	for _, c := range rv.facts.Codes {
+		code, edition := c.Group, c.Extra
 		want, ok := adopted[code]
 		if !ok && rv.eng.base != nil {
 			if bc, be, known := rv.eng.base(code, edition); known {
@@ -30,13 +30,13 @@ func checkCodeEditionCurrent(rv *review, r *Rule) []observation {
 		if !ok || edition == want {
 			continue
 		}
-		stated := c.group + " " + c.extra
-		if code != c.group {
+		stated := c.Group + " " + c.Extra
+		if code != c.Group {
 			stated += " (based on " + code + " " + edition + ")"
 		}
-		out = append(out, observation{page: c.pv, words: c.words,
+		out = append(out, observation{page: rv.view(c.Sheet), words: c.Words,
 			vars:     map[string]string{"stated": stated, "adopted": code + " " + want, "code": code, "basis": rv.basisClause(code + " " + want)},
-			evidence: c.group + " " + c.extra})
+			evidence: c.Group + " " + c.Extra})
 	}
 	return out
 }

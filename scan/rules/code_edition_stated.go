@@ -36,7 +36,7 @@ func checkCodeEditionStated(rv *review, r *Rule) []observation {
 	where, ok := rv.codeAnalysisExpected()
 	// A state's codes named as a whole with their edition ("2018 NORTH
 	// CAROLINA STATE BUILDING CODE") state an edition too.
-	if len(rv.facts.codes) > 0 || len(rv.facts.stateEditions) > 0 || rv.firstReadable() == nil || !ok {
+	if len(rv.facts.Codes) > 0 || len(rv.facts.StateEditions) > 0 || rv.firstReadable() == nil || !ok {
 		return nil
 	}
 	adopted := rv.adoptedText()

@@ -102,9 +102,10 @@ type pageView struct {
 }
 
 // lineSet holds every pattern the engine runs over text lines (rule
-// patterns and exclusions, fact and check patterns), so that each line is
-// scanned once for all their literals instead of once per pattern.
-var lineSet = textmatch.NewSet()
+// patterns and exclusions, check patterns): the model's LineSet, so that
+// each line is scanned once, by the model, for all their literals and the
+// model's own instead of once per pattern.
+var lineSet = model.LineSet
 
 // findAll is re.FindAllStringSubmatchIndex on line li, using the page's and
 // the line's scans.
@@ -130,6 +131,18 @@ func (pv *pageView) matches(re *textmatch.Regexp, li int) bool {
 	text := pv.Lines[li].Text
 	return re.PossibleIn(pv.possible) && re.MayMatch(text, pv.present[li]) && re.Regexp().MatchString(text)
 }
+
+// sheetsOf are the model's sheets of pages.
+func sheetsOf(pages []*pageView) []*model.Sheet {
+	out := make([]*model.Sheet, len(pages))
+	for i, pv := range pages {
+		out[i] = pv.Sheet
+	}
+	return out
+}
+
+// view is the review's page of a sheet of the model.
+func (rv *review) view(s *model.Sheet) *pageView { return rv.views[s] }
 
 // sheetNumberOr names the page for rationales: its sheet number, or its page.
 func (pv *pageView) sheetNumberOr() string {
@@ -162,12 +175,16 @@ type review struct {
 	eng   *Engine
 	job   JobContext
 	pages []*pageView
-	facts setFacts
+	// views finds the page of a sheet the model names (a fact's sheet).
+	views map[*model.Sheet]*pageView
+	// facts are the code-analysis statements of the review's pages.
+	facts model.CodeFacts
 	// scopes and models are per file of the whole set (indexed by
 	// pageView.fileIndex), also for files not in this review's pages.
 	scopes []FileScope
 	models []sheets.SetModel
-	// project is the project data (projectdata.go), read on first use.
+	// project is what the project-data checks read of the model and
+	// remember (projectdata_checks.go), gathered on first use.
 	project *projectData
 	// textMatches remembers an expression's matches in a line text
 	// (rv.findAll): title blocks and notes repeat from sheet to sheet.
@@ -224,21 +241,11 @@ type Classified struct {
 	// models is the set model of each file (document type, codes stated,
 	// jurisdiction hints, title blocks), which decides its scope.
 	models []sheets.SetModel
+	// views finds the page of each sheet of the model.
+	views map[*model.Sheet]*pageView
 	// Job is the job's side of the scope decision; the scan sets it before
 	// reviewing (zero: no jurisdiction, no adoption table).
 	Job JobContext
-	// facts are the whole set's facts, gathered on first use: the place
-	// (before the law is chosen) and the review both read them.
-	facts *setFacts
-}
-
-// allFacts gathers the whole set's facts once.
-func (c *Classified) allFacts() setFacts {
-	if c.facts == nil {
-		f := gatherFacts(c.pages)
-		c.facts = &f
-	}
-	return *c.facts
 }
 
 // Models returns the set model of each file, in registration order.
@@ -256,22 +263,19 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 		files[fi] = &fileModel{File: f}
 	}
 	pages := make([]*pageView, 0, len(ms.Sheets))
+	views := make(map[*model.Sheet]*pageView, len(ms.Sheets))
 	for _, s := range ms.Sheets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		pv := &pageView{Sheet: s, set: files[s.FileIndex]}
 		if s.Readable {
-			texts := make([]string, len(s.Lines))
-			for i, l := range s.Lines {
-				texts[i] = l.Text
-			}
-			pv.present = lineSet.ScanAll(texts)
-			pv.possible = lineSet.Possible(textmatch.Union(pv.present))
+			pv.present, pv.possible = s.LineScan()
 		}
 		pages = append(pages, pv)
+		views[s] = pv
 	}
-	return &Classified{files: len(set.Files), pages: pages, set: ms, models: ms.Models()}, nil
+	return &Classified{files: len(set.Files), pages: pages, set: ms, models: ms.Models(), views: views}, nil
 }
 
 // Model returns the set's document model.
@@ -300,10 +304,10 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 	// files keeps its cross-file checks), and every file whose scope
 	// limits the review says so in one info finding.
 	scopes := make([]FileScope, c.files)
-	allFacts := c.allFacts()
+	allFacts := c.set.CodeFacts()
 	usCodes := make([][]statedCode, c.files)
-	for _, h := range allFacts.codes {
-		usCodes[h.pv.FileIndex] = append(usCodes[h.pv.FileIndex], statedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra})
+	for _, h := range allFacts.Codes {
+		usCodes[h.Sheet.FileIndex] = append(usCodes[h.Sheet.FileIndex], statedCode{Text: strings.TrimSpace(h.Text), Family: h.Group, Edition: h.Extra})
 	}
 	for fi := range scopes {
 		if fi < len(c.models) {
@@ -326,14 +330,14 @@ func (e *Engine) review(ctx context.Context, c *Classified) ([]Finding, []string
 		if len(pages) == 0 {
 			continue
 		}
-		rv := &review{eng: e, pages: pages, scopes: scopes, models: c.models, job: c.Job}
+		rv := &review{eng: e, pages: pages, views: c.views, scopes: scopes, models: c.models, job: c.Job}
 		if len(pages) == len(c.pages) {
 			rv.facts = allFacts
 		} else {
-			rv.facts = gatherFacts(rv.pages)
+			rv.facts = model.CodeFactsOf(sheetsOf(rv.pages))
 		}
 		if class == ScopeInScope {
-			occupancy = rv.facts.occupancy
+			occupancy = rv.facts.Occupancy
 		}
 		analysisUnderRecord := class == ScopeCodesNotHeld && rv.underUSRecord()
 		for _, r := range e.rulesInRunOrder() {
@@ -430,7 +434,7 @@ func ClassifySet(ctx context.Context, set PlanSet) ([][]sheets.Sheet, error) {
 func (rv *review) occupancyApplies(r *Rule) bool {
 	switch r.Occupancy {
 	case OccupancyResidential, OccupancyCommercial:
-		return rv.facts.occupancy == r.Occupancy
+		return rv.facts.Occupancy == r.Occupancy
 	}
 	return true
 }

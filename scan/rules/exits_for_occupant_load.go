@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 
+	"planreview/scan/model"
 	"planreview/scan/units"
 )
 
@@ -23,13 +24,13 @@ func requiredExits(load float64) int {
 
 // nearest returns the statement among hs on the same page closest (in lines)
 // to h, within maxLines.
-func nearest(h hit, hs []hit, maxLines int) (hit, bool) {
-	best, bestD := hit{}, -1
+func nearest(h model.Statement, hs []model.Statement, maxLines int) (model.Statement, bool) {
+	best, bestD := model.Statement{}, -1
 	for _, o := range hs {
-		if o.pv != h.pv {
+		if o.Sheet != h.Sheet {
 			continue
 		}
-		d := o.line - h.line
+		d := o.Line - h.Line
 		if d < 0 {
 			d = -d
 		}
@@ -42,19 +43,19 @@ func nearest(h hit, hs []hit, maxLines int) (hit, bool) {
 
 func checkExits(rv *review, r *Rule) []observation {
 	var out []observation
-	for _, load := range rv.facts.occupantLoads {
-		need := requiredExits(load.value)
+	for _, load := range rv.facts.OccupantLoads {
+		need := requiredExits(load.Value)
 		if need == 0 {
 			continue
 		}
-		ex, ok := nearest(load, rv.facts.exits, 12)
-		if !ok || int(ex.value) >= need {
+		ex, ok := nearest(load, rv.facts.Exits, 12)
+		if !ok || int(ex.Value) >= need {
 			continue
 		}
-		out = append(out, observation{page: load.pv, words: append(append([]int{}, load.words...), ex.words...),
-			vars: map[string]string{"load": units.TrimFloat(load.value, 0), "exits": units.TrimFloat(ex.value, 0),
+		out = append(out, observation{page: rv.view(load.Sheet), words: append(append([]int{}, load.Words...), ex.Words...),
+			vars: map[string]string{"load": units.TrimFloat(load.Value, 0), "exits": units.TrimFloat(ex.Value, 0),
 				"required": strconv.Itoa(need)},
-			evidence: load.text + "|" + ex.text})
+			evidence: load.Text + "|" + ex.Text})
 	}
 	return out
 }

@@ -3,9 +3,11 @@ package rules
 import (
 	"fmt"
 	"math"
-	"planreview/textmatch"
 	"strconv"
 	"strings"
+
+	"planreview/scan/model"
+	"planreview/textmatch"
 )
 
 // Floor plans and the levels they draw.
@@ -32,11 +34,7 @@ func floorPlanLevel(pv *pageView) string {
 	if ms[0][2] != "" {
 		return "LEVEL " + strings.TrimLeft(ms[0][2], "0")
 	}
-	level := strings.ToUpper(ms[0][1])
-	if w, ok := levelWords[level]; ok {
-		level = w
-	}
-	return level
+	return model.LevelName(strings.ToUpper(ms[0][1]))
 }
 
 // checkFloorAreaVsPlan reports a level's area stated in the project data
@@ -53,17 +51,17 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 	var out []observation
 	reported := map[string]bool{}
 	for _, stated := range pd.facts {
-		if stated.kind != FactArea || stated.areaKind != AreaFloor || stated.qualifier == "allowable" || stated.qualifier == "existing" {
+		if stated.Kind != model.FactArea || stated.AreaKind != model.AreaFloor || stated.Qualifier == "allowable" || stated.Qualifier == "existing" {
 			continue
 		}
-		for _, plan := range plans[stated.level] {
-			if plan == stated.pv {
+		for _, plan := range plans[stated.Level] {
+			if plan.Sheet == stated.Sheet {
 				continue
 			}
-			var onPlan []projectFact
+			var onPlan []model.ProjectFact
 			for _, f := range pd.facts {
-				if f.pv == plan && f.kind == FactArea && f.areaKind == AreaFloor && f.level == stated.level && f.qualifier == stated.qualifier &&
-					measureOf(f) == measureOf(stated) {
+				if f.Sheet == plan.Sheet && f.Kind == model.FactArea && f.AreaKind == model.AreaFloor && f.Level == stated.Level && f.Qualifier == stated.Qualifier &&
+					f.Measures() == stated.Measures() {
 					onPlan = append(onPlan, f)
 				}
 			}
@@ -74,23 +72,23 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 				continue
 			}
 			if len(onPlan) > 1 && !sameValues(onPlan) {
-				pd.unreadable(plan, "floor area vs plan", fmt.Sprintf("sheet %s states %s twice with different values", plan.sheetNumberOr(), stated.level))
+				pd.unreadable(plan, "floor area vs plan", fmt.Sprintf("sheet %s states %s twice with different values", plan.sheetNumberOr(), stated.Level))
 				continue
 			}
 			p := onPlan[0]
-			if math.Abs(p.m.canonical-stated.m.canonical) <= areaTolerance(p.m.canonical, stated.m.canonical, p.m.halfULP, stated.m.halfULP) {
+			if math.Abs(p.Measure.Canonical-stated.Measure.Canonical) <= areaTolerance(p.Measure.Canonical, stated.Measure.Canonical, p.Measure.HalfULP, stated.Measure.HalfULP) {
 				continue
 			}
-			key := stated.level + "\x00" + plan.FileID + strconv.Itoa(plan.Page.Number) + "\x00" + stated.value
+			key := stated.Level + "\x00" + plan.FileID + strconv.Itoa(plan.Page.Number) + "\x00" + stated.Value
 			if reported[key] {
 				continue
 			}
 			reported[key] = true
-			out = append(out, observation{page: plan, words: p.words(),
-				also: []evidenceRef{{page: stated.pv, words: stated.words()}},
-				vars: map[string]string{"level": strings.ToLower(stated.level), "stated": formatArea(stated), "statedLabel": stated.label,
-					"statedSheet": stated.pv.sheetNumberOr(), "plan": formatArea(p), "planLabel": p.label},
-				evidence: "floor area " + stated.level + " " + stated.value + " vs " + p.value})
+			out = append(out, observation{page: plan, words: p.Words(),
+				also: []evidenceRef{{page: rv.view(stated.Sheet), words: stated.Words()}},
+				vars: map[string]string{"level": strings.ToLower(stated.Level), "stated": formatArea(stated), "statedLabel": stated.Label,
+					"statedSheet": rv.view(stated.Sheet).sheetNumberOr(), "plan": formatArea(p), "planLabel": p.Label},
+				evidence: "floor area " + stated.Level + " " + stated.Value + " vs " + p.Value})
 		}
 	}
 	return out
@@ -101,17 +99,17 @@ func checkFloorAreaVsPlan(rv *review, r *Rule) []observation {
 // sheet states no floor's area (a sheet listing floors carries the
 // building's data block, whose total is the building's) and the total is
 // not a room list's (net areas) nor above-grade.
-func planAreaTag(pd *projectData, plan *pageView, stated projectFact) []projectFact {
-	var totals []projectFact
+func planAreaTag(pd *projectData, plan *pageView, stated model.ProjectFact) []model.ProjectFact {
+	var totals []model.ProjectFact
 	for _, f := range pd.facts {
-		if f.pv != plan || f.kind != FactArea {
+		if f.Sheet != plan.Sheet || f.Kind != model.FactArea {
 			continue
 		}
-		switch f.areaKind {
-		case AreaFloor:
+		switch f.AreaKind {
+		case model.AreaFloor:
 			return nil
-		case AreaTotal:
-			if f.listTotal || f.aboveGrade || f.qualifier != stated.qualifier || measureOf(f) != measureOf(stated) {
+		case model.AreaTotal:
+			if f.ListTotal || f.AboveGrade || f.Qualifier != stated.Qualifier || f.Measures() != stated.Measures() {
 				return nil
 			}
 			totals = append(totals, f)
@@ -123,23 +121,9 @@ func planAreaTag(pd *projectData, plan *pageView, stated projectFact) []projectF
 	return totals
 }
 
-// measureOf is what an area's label says it measures (CONDITIONED,
-// GROSS, NET …), "" when it does not say: LIVING and HEATED are read as
-// CONDITIONED, UNDEVELOPED as UNFINISHED.
-func measureOf(f projectFact) string {
-	m := measureRe.FindString(strings.ToUpper(f.label))
-	switch m {
-	case "HEATED", "LIVING", "HABITABLE":
-		return "CONDITIONED"
-	case "UNDEVELOPED":
-		return "UNFINISHED"
-	}
-	return m
-}
-
-func sameValues(fs []projectFact) bool {
+func sameValues(fs []model.ProjectFact) bool {
 	for _, f := range fs[1:] {
-		if math.Abs(f.m.canonical-fs[0].m.canonical) > areaTolerance(f.m.canonical, fs[0].m.canonical, f.m.halfULP, fs[0].m.halfULP) {
+		if math.Abs(f.Measure.Canonical-fs[0].Measure.Canonical) > areaTolerance(f.Measure.Canonical, fs[0].Measure.Canonical, f.Measure.HalfULP, fs[0].Measure.HalfULP) {
 			return false
 		}
 	}

@@ -24,7 +24,6 @@ type fileModel struct {
 var (
 	scaledViewRe   = textmatch.MustCompile(`(?i)\b(?:PLANS?|ELEVATIONS?|SECTIONS?|DETAILS?|LAYOUT|FRAMING)\b`)
 	unscaledViewRe = textmatch.MustCompile(`(?i)\b(?:DIAGRAMS?|SCHEDULES?|NOTES|LEGENDS?|SPECIFICATIONS?|CALCULATIONS?|RISER|ONE-LINE|SINGLE-LINE|COVER|INDEX|TITLE\s+SHEET)\b`)
-	codeSheetRe    = textmatch.MustCompile(`(?i)\b(?:COVER|TITLE\s+SHEET|CODE\s+(?:ANALYSIS|SUMMARY|REVIEW|COMPLIANCE|PLAN)|PROJECT\s+(?:DATA|INFORMATION|SUMMARY)|GENERAL\s+(?:INFORMATION|NOTES))\b`)
 )
 
 // schemeLearned reports whether the page's file has a numbering scheme
@@ -66,7 +65,7 @@ func (rv *review) codeAnalysisSheet() (read, unread *pageView) {
 		if pv.set == nil || pv.set.DocType != sheets.DocPermitSet {
 			continue
 		}
-		if pv.Ident.Type != sheets.TypeGeneral && !codeSheetRe.MatchString(pv.Ident.Title) {
+		if pv.Ident.Type != sheets.TypeGeneral && !pv.IsCodeSheet() {
 			continue
 		}
 		if pv.Readable && (pv.Model == nil || pv.Model.TextLayer == sheets.TextFull) && pv.drawingAreaWords() >= 10 {

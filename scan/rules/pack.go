@@ -43,8 +43,8 @@ const (
 // Occupancy applicability of a rule.
 const (
 	OccupancyAny         = "any"
-	OccupancyResidential = "residential" // one- and two-family dwellings, townhouses: IRC
-	OccupancyCommercial  = "commercial"  // everything the IBC governs
+	OccupancyResidential = model.OccupancyResidential // one- and two-family dwellings, townhouses: IRC
+	OccupancyCommercial  = model.OccupancyCommercial  // everything the IBC governs
 )
 
 // Ref is one governing code reference.

@@ -35,10 +35,10 @@ type StatedCode struct{ Text, Family, Edition, Jurisdiction string }
 func (c *Classified) Place() Place {
 	var pl Place
 	seen := map[string]bool{}
-	facts := c.allFacts()
+	facts := c.set.CodeFacts()
 	named := map[string]bool{}
-	for _, h := range facts.codes {
-		sc := StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Edition: h.extra, Jurisdiction: adoptions().JurisdictionOf(h.group)}
+	for _, h := range facts.Codes {
+		sc := StatedCode{Text: strings.TrimSpace(h.Text), Family: h.Group, Edition: h.Extra, Jurisdiction: adoptions().JurisdictionOf(h.Group)}
 		if k := sc.Family + " " + sc.Edition; sc.Family != "" && !seen[k] {
 			seen[k] = true
 			named[sc.Jurisdiction] = true
@@ -47,12 +47,12 @@ func (c *Classified) Place() Place {
 	}
 	// A state's code named without an edition, or its codes named as a
 	// whole, still say where the project is.
-	for _, h := range facts.stateNames {
-		if h.extra == "" || named[h.extra] {
+	for _, h := range facts.StateNames {
+		if h.Extra == "" || named[h.Extra] {
 			continue
 		}
-		named[h.extra] = true
-		pl.Codes = append(pl.Codes, StatedCode{Text: strings.TrimSpace(h.text), Family: h.group, Jurisdiction: h.extra})
+		named[h.Extra] = true
+		pl.Codes = append(pl.Codes, StatedCode{Text: strings.TrimSpace(h.Text), Family: h.Group, Jurisdiction: h.Extra})
 	}
 	count := map[string]int{}
 	first := map[string]string{}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"planreview/scan/model"
 	"planreview/scan/units"
 )
 
@@ -26,10 +27,36 @@ func areaTolerance(a, b float64, halves ...float64) float64 {
 	return t + max(0.005*max(a, b), 1)
 }
 
-// projectData returns the review's project facts, read once.
+// projectData is what the project-data checks read of the review's
+// pages (the model's project facts and area lists, in page order) and
+// what they remember while comparing.
+type projectData struct {
+	facts []model.ProjectFact
+	lists []model.AreaList
+	// unread says, per check, what could not be compared and why (two
+	// buildings' areas side by side, two numbers of stories), for the
+	// file's coverage finding.
+	unread []unreadProjectData
+	// blanks are the fields printed with their label and no value
+	// (project_data_blank.go), read on first use.
+	blanks *blankFieldsRead
+}
+
+// unreadProjectData is one comparison a project-data check could not make.
+type unreadProjectData struct {
+	file   int // file index; -1 when the set as a whole is concerned
+	reason string
+}
+
+// projectData returns the review's project facts, gathered once.
 func (rv *review) projectData() *projectData {
 	if rv.project == nil {
-		rv.project = readProjectData(rv.pages)
+		pd := &projectData{}
+		for _, pv := range rv.pages {
+			pd.facts = append(pd.facts, pv.ProjectFacts()...)
+			pd.lists = append(pd.lists, pv.AreaLists()...)
+		}
+		rv.project = pd
 	}
 	return rv.project
 }
@@ -46,10 +73,10 @@ func (pd *projectData) unreadable(pv *pageView, check, reason string) {
 
 // formatArea writes an area as printed, with square feet when the
 // printed unit is metric.
-func formatArea(f projectFact) string {
-	s := f.value
-	if f.m.unit == "m²" {
-		s += " (" + units.TrimFloat(f.m.canonical, 1) + " sq ft)"
+func formatArea(f model.ProjectFact) string {
+	s := f.Value
+	if f.Measure.Unit == "m²" {
+		s += " (" + units.TrimFloat(f.Measure.Canonical, 1) + " sq ft)"
 	}
 	return s
 }

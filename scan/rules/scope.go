@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"planreview/scan/codebasis/adoption"
+	"planreview/scan/model"
 	"planreview/scan/sheets"
 	"planreview/textmatch"
 )
@@ -90,7 +92,16 @@ func buildingFamily(family string) bool {
 
 // stateBuildingCodeRe is another state's own building or residential code
 // by name ("INDIANA BUILDING CODE", "OREGON RESIDENTIAL SPECIALTY CODE").
-var stateBuildingCodeRe = textmatch.MustCompile(`(?i)\b(?:` + otherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE\b`)
+// adoptions is the adoption table (scan/codebasis/adoption): the state and
+// city codes, the model codes they are based on, and the names plans print
+// for them; nil when the embedded table does not load (codebasis reports
+// that error).
+func adoptions() *adoption.Table {
+	t, _ := adoption.Load()
+	return t
+}
+
+var stateBuildingCodeRe = textmatch.MustCompile(`(?i)\b(?:` + model.OtherStateNames + `)\s+(?:RESIDENTIAL|BUILDING|STRUCTURAL)(?:\s+SPECIALTY)?\s+CODE\b`)
 
 // governsBuilding reports whether a stated code governs a building as a
 // whole: a model or state building code, not a trade code.

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"planreview/scan/model"
 )
 
 // checkStoriesVsPlans reports a stated number of stories lower than the
@@ -16,9 +18,9 @@ import (
 // existing/demolition plans do not count.
 func checkStoriesVsPlans(rv *review, r *Rule) []observation {
 	pd := rv.projectData()
-	var stated []projectFact
+	var stated []model.ProjectFact
 	for _, f := range pd.facts {
-		if f.kind == FactStories && (f.qualifier == "" || f.qualifier == "proposed") {
+		if f.Kind == model.FactStories && (f.Qualifier == "" || f.Qualifier == "proposed") {
 			stated = append(stated, f)
 		}
 	}
@@ -29,7 +31,7 @@ func checkStoriesVsPlans(rv *review, r *Rule) []observation {
 		pd.unreadable(nil, "stories vs plans", "the set states more than one number of stories")
 		return nil
 	}
-	n := int(stated[0].m.value)
+	n := int(stated[0].Measure.Value)
 	ground := false
 	type drawn struct {
 		pv    *pageView
@@ -73,15 +75,15 @@ func checkStoriesVsPlans(rv *review, r *Rule) []observation {
 	top := levels[0]
 	s := stated[0]
 	return []observation{{page: top.pv, words: titleWords(top.pv),
-		also: []evidenceRef{{page: s.pv, words: s.words()}},
-		vars: map[string]string{"stories": s.value, "storiesLabel": s.label, "statedSheet": s.pv.sheetNumberOr(),
+		also: []evidenceRef{{page: rv.view(s.Sheet), words: s.Words()}},
+		vars: map[string]string{"stories": s.Value, "storiesLabel": s.Label, "statedSheet": rv.view(s.Sheet).sheetNumberOr(),
 			"planTitle": top.pv.Ident.Title, "least": strconv.Itoa(least(top.level))},
-		evidence: "stories " + s.value + " vs " + top.level}}
+		evidence: "stories " + s.Value + " vs " + top.level}}
 }
 
-func sameStories(fs []projectFact) bool {
+func sameStories(fs []model.ProjectFact) bool {
 	for _, f := range fs[1:] {
-		if f.m.value != fs[0].m.value {
+		if f.Measure.Value != fs[0].Measure.Value {
 			return false
 		}
 	}

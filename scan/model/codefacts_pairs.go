@@ -1,9 +1,10 @@
-package rules
+package model
 
 import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"planreview/scan/sheets"
 	"planreview/textmatch"
@@ -12,7 +13,7 @@ import (
 // Code-analysis statements printed as label and value (the value right of
 // its label, under it, or in the next cell of a table), read from the
 // layout's pairs: "OCCUPANCY GROUP" over "R-3", a cell "CONSTRUCTION TYPE"
-// beside "V-B". The line patterns of gatherFacts read the same facts when
+// beside "V-B". The line patterns (codefacts.go) read the same facts when
 // label and value share a line.
 var (
 	occupancyLabelRe    = textmatch.MustCompile(`(?i)^(?:OCCUPANCY(?:\s+(?:GROUP|GROUPS|CLASSIFICATION|CLASS|TYPE|CATEGORY))?|USE\s+GROUP|OCC\.?\s+GROUP|GROUP)\s*:?$`)
@@ -21,36 +22,40 @@ var (
 	constructionValueRe = textmatch.MustCompile(`(?i)^(?:TYPE\s+)?(IV-HT|IV-[ABC]|I{1,3}-?[AB]|IV|V-?[AB])\b`)
 	sprinklerLabelRe    = textmatch.MustCompile(`(?i)^(?:(?:AUTOMATIC\s+|FIRE\s+)?SPRINKLER(?:S|ED)?(?:\s+SYSTEM)?|SPRINKLERED|FIRE\s+SUPPRESSION(?:\s+SYSTEM)?)\s*:?$`)
 	sprinklerValueRe    = textmatch.MustCompile(`(?i)^(YES|NO|Y|N|NONE|NFPA\s*13[DR]?|FULLY\s+SPRINKLERED|NON-?\s*SPRINKLERED|NOT\s+SPRINKLERED|NOT\s+(?:REQUIRED|PROVIDED)|N/A)(?:\W|$)`)
-	codeSheetLineRe     = lineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
+	// codeSheetRe names a cover, code or general sheet by its title.
+	codeSheetRe     = textmatch.MustCompile(`(?i)\b(?:COVER|TITLE\s+SHEET|CODE\s+(?:ANALYSIS|SUMMARY|REVIEW|COMPLIANCE|PLAN)|PROJECT\s+(?:DATA|INFORMATION|SUMMARY)|GENERAL\s+(?:INFORMATION|NOTES))\b`)
+	codeSheetLineRe = LineSet.MustCompile(`(?i)\bOCCUPANCY\b|\bCONSTRUCTION\s+TYPE\b|\bTYPE\s+OF\s+CONSTRUCTION\b|\bSPRINKLER`)
 )
 
-// addPairFacts reads the code-analysis pairs of the pages that may hold a
-// code analysis (a cover, general or code sheet, or a page naming
-// occupancy, construction type or sprinklers) for the facts the line
-// patterns did not find.
-func addPairFacts(pages []*pageView, f *setFacts) {
-	if len(f.groups) > 0 && len(f.construction) > 0 && len(f.sprinklerStmts) > 0 {
-		return
-	}
-	for _, pv := range pages {
-		if !pv.Readable || !pv.mayHoldCodeAnalysis() {
-			continue
-		}
-		lp := pv.Layout()
+// sheetCodePairs are the statements a sheet prints as label and value
+// that its lines' statements do not hold already, read on first use.
+type sheetCodePairs struct {
+	once                             sync.Once
+	groups, construction, sprinklers []Statement
+}
+
+// pairStatements reads the sheet's code-analysis pairs: the layout's
+// pairs, a label alone on its line over its value, a table row's label
+// cell and the next filled cell.
+func (s *Sheet) pairStatements() *sheetCodePairs {
+	p := &s.codePairs
+	p.once.Do(func() {
+		lines := s.codeLines()
+		lp := s.Layout()
 		for _, pr := range lp.Pairs {
-			f.addCodePair(pv, pr.Label, pr.Value, append(append([]int{}, pr.LabelWords...), pr.ValueWords...))
+			p.add(lines, s, pr.Label, pr.Value, append(append([]int{}, pr.LabelWords...), pr.ValueWords...))
 		}
 		// A label alone on its line with its value alone on the line just
 		// under it, in the same type ("OCCUPANCY GROUP" over "R-3"): the
 		// layout pairs a caption with a value below only when the value is
 		// set larger.
-		for li, l := range pv.Lines {
+		for li, l := range s.Lines {
 			if !codeLabel(l.Text) {
 				continue
 			}
-			if vi := lineUnder(pv.Lines, li); vi >= 0 {
-				v := pv.Lines[vi]
-				f.addCodePair(pv, l.Text, v.Text, append(append([]int{}, l.Words...), v.Words...))
+			if vi := lineUnder(s.Lines, li); vi >= 0 {
+				v := s.Lines[vi]
+				p.add(lines, s, l.Text, v.Text, append(append([]int{}, l.Words...), v.Words...))
 			}
 		}
 		// A code-analysis table's row: the label's cell and the next
@@ -67,14 +72,15 @@ func addPairFacts(pages []*pageView, f *setFacts) {
 					}
 					for _, n := range row.Cells[ci+1:] {
 						if len(n.Words) > 0 {
-							f.addCodePair(pv, c.Text, n.Text, append(append([]int{}, c.Words...), n.Words...))
+							p.add(lines, s, c.Text, n.Text, append(append([]int{}, c.Words...), n.Words...))
 							break
 						}
 					}
 				}
 			}
 		}
-	}
+	})
+	return p
 }
 
 // lineUnder returns the line standing just under line li, left-aligned
@@ -102,60 +108,68 @@ func codeLabel(text string) bool {
 	return occupancyLabelRe.MatchString(label) || constructionLabelRe.MatchString(label) || sprinklerLabelRe.MatchString(label)
 }
 
-// addCodePair records the fact a label and its value state, when the
-// value reads as one (an occupancy group, a construction type, a
-// sprinkler statement). A fact already read from the same words is not
-// counted twice.
-func (f *setFacts) addCodePair(pv *pageView, rawLabel, rawValue string, words []int) {
+// add records the statement a label and its value make, when the value
+// reads as one (an occupancy group, a construction type, a sprinkler
+// statement). A statement already read from the same words, on the
+// sheet's lines or as a pair, is not counted twice.
+func (p *sheetCodePairs) add(lines *sheetCodeLines, s *Sheet, rawLabel, rawValue string, words []int) {
 	label := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rawLabel), ":"))
 	value := strings.TrimSpace(rawValue)
-	h := hit{pv: pv, words: words, text: rawLabel + " " + rawValue}
-	seen := func(hs []hit) bool {
-		for _, o := range hs {
-			if o.pv == pv && slices.Equal(o.words, words) {
-				return true
+	h := Statement{Sheet: s, Words: words, Text: rawLabel + " " + rawValue}
+	seen := func(hss ...[]Statement) bool {
+		for _, hs := range hss {
+			for _, o := range hs {
+				if slices.Equal(o.Words, words) {
+					return true
+				}
 			}
 		}
 		return false
 	}
 	switch {
 	case occupancyLabelRe.MatchString(label):
-		if m := occupancyValueRe.FindStringSubmatch(value); m != nil && !seen(f.groups) {
+		if m := occupancyValueRe.FindStringSubmatch(value); m != nil && !seen(lines.groups, p.groups) {
 			// "R3" is group R-3 written without its hyphen.
-			h.group = strings.ToUpper(m[1])
-			if len(h.group) == 2 {
-				h.group = h.group[:1] + "-" + h.group[1:]
+			h.Group = strings.ToUpper(m[1])
+			if len(h.Group) == 2 {
+				h.Group = h.Group[:1] + "-" + h.Group[1:]
 			}
-			f.groups = append(f.groups, h)
+			p.groups = append(p.groups, h)
 		}
 	case constructionLabelRe.MatchString(label):
-		if constructionValueRe.MatchString(value) && !seen(f.construction) {
-			f.construction = append(f.construction, h)
+		if constructionValueRe.MatchString(value) && !seen(lines.construction, p.construction) {
+			p.construction = append(p.construction, h)
 		}
 	case sprinklerLabelRe.MatchString(label):
-		if m := sprinklerValueRe.FindStringSubmatch(value); m != nil && !seen(f.sprinklerStmts) {
+		if m := sprinklerValueRe.FindStringSubmatch(value); m != nil && !seen(lines.sprinklers, p.sprinklers) {
 			switch v := strings.Join(strings.Fields(strings.ToUpper(m[1])), " "); v {
 			case "NO", "N", "NONE", "NOT REQUIRED", "NOT PROVIDED", "N/A":
-				h.group = "NON-SPRINKLERED"
+				h.Group = "NON-SPRINKLERED"
 			case "YES", "Y":
-				h.group = "SPRINKLERED"
+				h.Group = "SPRINKLERED"
 			default:
-				h.group = v
+				h.Group = v
 			}
-			f.sprinklerStmts = append(f.sprinklerStmts, h)
+			p.sprinklers = append(p.sprinklers, h)
 		}
 	}
 }
 
+// IsCodeSheet reports whether the sheet's title names a cover, title,
+// code-analysis, project-data or general sheet: where a code analysis is
+// printed.
+func (s *Sheet) IsCodeSheet() bool { return codeSheetRe.MatchString(s.Ident.Title) }
+
 // mayHoldCodeAnalysis reports whether a page can carry the code analysis:
 // its title names a cover, code or general sheet, it is a general sheet,
 // or a line names occupancy, construction type or sprinklers.
-func (pv *pageView) mayHoldCodeAnalysis() bool {
-	if pv.Ident.Type == "general" || codeSheetRe.MatchString(pv.Ident.Title) {
+func (s *Sheet) mayHoldCodeAnalysis() bool {
+	if s.Ident.Type == "general" || s.IsCodeSheet() {
 		return true
 	}
-	for li := range pv.Lines {
-		if pv.matches(codeSheetLineRe, li) {
+	r := s.codeLines()
+	for li := range s.Lines {
+		if r.matches(s, codeSheetLineRe, li) {
 			return true
 		}
 	}

@@ -1,7 +1,8 @@
-package rules
+package model
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"planreview/scan/plangen"
@@ -15,16 +16,21 @@ func BenchmarkProjectDataTextHeavy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := Classify(context.Background(), PlanSet{Files: []File{{ID: "bench", Pages: f.TextPages()}}})
+	set, err := Build(context.Background(), []Source{{ID: "bench", Pages: f.TextPages()}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, pv := range c.pages {
-		if pv.Readable {
-			pv.Layout()
+	for _, s := range set.Sheets {
+		if s.Readable {
+			s.Layout()
 		}
 	}
 	for b.Loop() {
-		readProjectData(c.pages)
+		// Each round reads afresh, with a memo of its own.
+		set.memoOnce, set.memo = sync.Once{}, nil
+		for _, s := range set.Sheets {
+			s.project = sheetProjectData{}
+			s.ProjectFacts()
+		}
 	}
 }

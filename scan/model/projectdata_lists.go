@@ -1,4 +1,4 @@
-package rules
+package model
 
 import (
 	"math"
@@ -19,18 +19,18 @@ import (
 
 var areaHeaderRe = textmatch.MustCompile(`(?i)\b(?:AREA|POVR[SŠ]INA|FL[ÄA]CHE|SUPERFICIE|OPPERVLAKTE|POWIERZCHNIA|PLOCHA|SQUARE\s+FOOTAGE)\s*[\[(]\s*(M2|M²|SQ\.?\s*M|SF|SQ\.?\s*FT|FT2|FT²)\s*[\])]\s*$`)
 
-// areaList is one list: its header, items and total.
-type areaList struct {
-	header layout.Line
-	unit   string // "m²" or "sq ft"
-	items  []projectFact
-	total  projectFact
+// AreaList is one list: its header, items and total.
+type AreaList struct {
+	Header layout.Line
+	Unit   string // "m²" or "sq ft"
+	Items  []ProjectFact
+	Total  ProjectFact
 }
 
 // pageAreaLists reads the area lists of a page.
-func pageAreaLists(pv *pageView) []areaList {
-	lp := pv.Layout()
-	var out []areaList
+func (s *Sheet) pageAreaLists() []AreaList {
+	lp := s.Layout()
+	var out []AreaList
 	for hi, h := range lp.Lines {
 		// The heading ends with its unit in brackets: a byte test before
 		// the expression.
@@ -62,14 +62,14 @@ func pageAreaLists(pv *pageView) []areaList {
 			col = append(col, li)
 		}
 		sort.Slice(col, func(i, j int) bool { return lp.Lines[col[i]].Box.Y0 < lp.Lines[col[j]].Box.Y0 })
-		list := areaList{header: h, unit: unit}
+		list := AreaList{Header: h, Unit: unit}
 		prevY := h.Box.Y1
 		minGap := math.Inf(1)
 		closed := false
 		for _, li := range col {
 			l := lp.Lines[li]
 			gap := l.Box.Y0 - prevY
-			if len(list.items) > 0 {
+			if len(list.Items) > 0 {
 				// A gap four rows wide ends the column.
 				if !math.IsInf(minGap, 1) && gap > 4*minGap+2*size {
 					break
@@ -77,11 +77,11 @@ func pageAreaLists(pv *pageView) []areaList {
 				minGap = min(minGap, max(gap, 0.2*size))
 			}
 			if a, ok := parseAreaValue(l.Text); ok {
-				if a.unit != unit {
+				if a.Unit != unit {
 					break
 				}
-				list.total = projectFact{kind: FactArea, areaKind: AreaTotal, listTotal: true, label: heading, value: strings.TrimSpace(l.Text),
-					m: a, pv: pv, valueWords: l.Words, labelWords: h.Words}
+				list.Total = ProjectFact{Kind: FactArea, AreaKind: AreaTotal, ListTotal: true, Label: heading, Value: strings.TrimSpace(l.Text),
+					Measure: a, Sheet: s, ValueWords: l.Words, LabelWords: h.Words, State: Read, Source: SourceList}
 				closed = true
 				break
 			}
@@ -89,22 +89,22 @@ func pageAreaLists(pv *pageView) []areaList {
 			if err != nil || v <= 0 {
 				break
 			}
-			a := measured{value: v, unit: unit, canonical: v, halfULP: 0.5 * math.Pow(10, -float64(dec))}
+			a := Measure{Value: v, Unit: unit, Canonical: v, HalfULP: 0.5 * math.Pow(10, -float64(dec))}
 			if unit == "m²" {
-				a.canonical, a.halfULP = v*sqFtPerSqM, a.halfULP*sqFtPerSqM
+				a.Canonical, a.HalfULP = v*sqFtPerSqM, a.HalfULP*sqFtPerSqM
 			}
-			list.items = append(list.items, projectFact{kind: FactArea, areaKind: AreaOther, label: heading,
-				value: strings.TrimSpace(l.Text), m: a, pv: pv, valueWords: l.Words})
+			list.Items = append(list.Items, ProjectFact{Kind: FactArea, AreaKind: AreaOther, Label: heading,
+				Value: strings.TrimSpace(l.Text), Measure: a, Sheet: s, ValueWords: l.Words, State: Read, Source: SourceList})
 			prevY = l.Box.Y1
 		}
-		if !closed || len(list.items) < 3 {
+		if !closed || len(list.Items) < 3 {
 			continue
 		}
-		for i := range list.items {
-			list.items[i].box = wordsBox(lp, list.items[i].valueWords)
+		for i := range list.Items {
+			list.Items[i].Box = factBox(lp, list.Items[i].ValueWords)
 		}
-		list.total.box = wordsBox(lp, list.total.words())
-		list.total.text = heading + " … " + list.total.value
+		list.Total.Box = factBox(lp, list.Total.Words())
+		list.Total.Text = heading + " … " + list.Total.Value
 		out = append(out, list)
 	}
 	return out

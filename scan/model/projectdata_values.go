@@ -1,12 +1,13 @@
-package rules
+package model
 
 import (
 	"fmt"
 	"math"
-	"planreview/scan/units"
-	"planreview/textmatch"
 	"strconv"
 	"strings"
+
+	"planreview/scan/units"
+	"planreview/textmatch"
 )
 
 // Values of the project data (areas, heights, stories) as printed, read
@@ -14,12 +15,12 @@ import (
 // inches, stories), with the half of the last printed digit so that a
 // comparison allows exactly the rounding of what was printed.
 
-// measured is one value as printed.
-type measured struct {
-	value     float64 // in the printed unit
-	unit      string  // the printed unit, normalised: "sq ft", "m²", "ft-in", "ft", "in", "m", "mm", "%", "stories"
-	canonical float64 // square feet, inches, stories or percent
-	halfULP   float64 // half the last printed digit, in canonical units
+// Measure is one value as printed, read into numbers.
+type Measure struct {
+	Value     float64 // in the printed unit
+	Unit      string  // the printed unit, normalised: "sq ft", "m²", "ft-in", "ft", "in", "m", "mm", "%", "stories"
+	Canonical float64 // square feet, inches, stories or percent
+	HalfULP   float64 // half the last printed digit, in canonical units
 }
 
 const sqFtPerSqM = 10.7639104
@@ -103,54 +104,54 @@ func parseDecimal(s string, metric bool) (float64, int, error) {
 }
 
 // parseAreaValue reads an area with its unit into square feet.
-func parseAreaValue(s string) (measured, bool) {
+func parseAreaValue(s string) (Measure, bool) {
 	m := areaValueRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return measured{}, false
+		return Measure{}, false
 	}
 	unit := strings.ToUpper(strings.Join(strings.Fields(m[2]), " "))
 	metric := strings.HasPrefix(unit, "M") || strings.Contains(unit, "M2") || strings.Contains(unit, "SQM") ||
 		strings.Contains(unit, "MET") || unit == "SQ M" || unit == "SQ. M" || unit == "SQ.M" || unit == "SQ M." || unit == "SQ. M."
 	v, dec, err := parseDecimal(m[1], metric)
 	if err != nil || v <= 0 {
-		return measured{}, false
+		return Measure{}, false
 	}
 	half := 0.5 * math.Pow(10, -float64(dec))
 	if metric {
-		return measured{value: v, unit: "m²", canonical: v * sqFtPerSqM, halfULP: half * sqFtPerSqM}, true
+		return Measure{Value: v, Unit: "m²", Canonical: v * sqFtPerSqM, HalfULP: half * sqFtPerSqM}, true
 	}
-	return measured{value: v, unit: "sq ft", canonical: v, halfULP: half}, true
+	return Measure{Value: v, Unit: "sq ft", Canonical: v, HalfULP: half}, true
 }
 
 // parseStoriesValue reads a number of stories.
-func parseStoriesValue(s string) (measured, bool) {
+func parseStoriesValue(s string) (Measure, bool) {
 	m := storiesValueRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return measured{}, false
+		return Measure{}, false
 	}
 	n, ok := wordNumbers[strings.ToUpper(m[1])]
 	if !ok {
 		n, _ = strconv.Atoi(m[1])
 	}
 	if n < 1 || n > 200 {
-		return measured{}, false
+		return Measure{}, false
 	}
-	return measured{value: float64(n), unit: "stories", canonical: float64(n)}, true
+	return Measure{Value: float64(n), Unit: "stories", Canonical: float64(n)}, true
 }
 
 // parseHeightValue reads a building height into inches.
-func parseHeightValue(s string) (measured, bool) {
+func parseHeightValue(s string) (Measure, bool) {
 	m := heightValueRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return measured{}, false
+		return Measure{}, false
 	}
 	raw := strings.TrimSpace(m[1])
 	in, err := units.ParseLength(raw)
 	if err != nil || in <= 0 {
-		return measured{}, false
+		return Measure{}, false
 	}
 	upper := strings.ToUpper(raw)
-	out := measured{canonical: in}
+	out := Measure{Canonical: in}
 	num := printedNumberRe.FindAllString(raw, -1)
 	decimals := func(n string) int {
 		if i := strings.IndexByte(n, '.'); i >= 0 {
@@ -162,30 +163,30 @@ func parseHeightValue(s string) (measured, bool) {
 	half := 0.5 * math.Pow(10, -float64(decimals(last)))
 	switch {
 	case strings.HasSuffix(upper, "MM"):
-		out.unit, out.value, out.halfULP = "mm", in*25.4, half/25.4
+		out.Unit, out.Value, out.HalfULP = "mm", in*25.4, half/25.4
 	case strings.HasSuffix(upper, "CM"):
-		out.unit, out.value, out.halfULP = "cm", in*2.54, half/2.54
+		out.Unit, out.Value, out.HalfULP = "cm", in*2.54, half/2.54
 	case strings.HasSuffix(upper, "M"):
-		out.unit, out.value, out.halfULP = "m", in*0.0254, half/0.0254
+		out.Unit, out.Value, out.HalfULP = "m", in*0.0254, half/0.0254
 	case len(num) >= 2 || strings.ContainsAny(raw, `"”″`) && strings.ContainsAny(raw, `'’′`):
-		out.unit, out.value, out.halfULP = "ft-in", in, half
+		out.Unit, out.Value, out.HalfULP = "ft-in", in, half
 	case strings.ContainsAny(upper, `'’′`) || strings.Contains(upper, "F"):
-		out.unit, out.value, out.halfULP = "ft", in/12, half*12
+		out.Unit, out.Value, out.HalfULP = "ft", in/12, half*12
 	default:
-		out.unit, out.value, out.halfULP = "in", in, half
+		out.Unit, out.Value, out.HalfULP = "in", in, half
 	}
 	return out, true
 }
 
 // parsePercentValue reads a coverage percentage.
-func parsePercentValue(s string) (measured, bool) {
+func parsePercentValue(s string) (Measure, bool) {
 	m := percentValueRe.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
-		return measured{}, false
+		return Measure{}, false
 	}
 	v, dec, err := parseDecimal(m[1], true)
 	if err != nil || v > 100 {
-		return measured{}, false
+		return Measure{}, false
 	}
-	return measured{value: v, unit: "%", canonical: v, halfULP: 0.5 * math.Pow(10, -float64(dec))}, true
+	return Measure{Value: v, Unit: "%", Canonical: v, HalfULP: 0.5 * math.Pow(10, -float64(dec))}, true
 }

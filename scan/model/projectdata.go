@@ -1,12 +1,12 @@
-package rules
+package model
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"planreview/scan/layout"
 	"planreview/textmatch"
@@ -43,21 +43,36 @@ const (
 	AreaRoom      = "room"      // a room or space named by its own name (KITCHEN 120 SF), or an area without a label
 )
 
-// projectFact is one statement of project data on a page.
-type projectFact struct {
-	kind, areaKind string
-	level          string // a floor's level, normalised: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
-	qualifier      string // "", "existing", "new", "proposed", "allowable", "removed"
-	aboveGrade     bool   // the total counts the floors above grade only
-	listTotal      bool   // the total of an area list (projectdata_lists.go)
-	label, value   string // as printed
-	text           string // label and value as printed
-	m              measured
-	pv             *pageView
-	labelWords     []int
-	valueWords     []int
-	box            layout.Box
+// ProjectFact is one statement of project data on a sheet, with its
+// evidence: the label's and the value's words and their bounds.
+type ProjectFact struct {
+	Kind, AreaKind string
+	Level          string // a floor's level, normalised: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
+	Qualifier      string // "", "existing", "new", "proposed", "allowable", "removed"
+	AboveGrade     bool   // the total counts the floors above grade only
+	ListTotal      bool   // the total of an area list (projectdata_lists.go)
+	Label, Value   string // as printed
+	Text           string // label and value as printed
+	Measure        Measure
+	Sheet          *Sheet
+	LabelWords     []int
+	ValueWords     []int
+	Box            layout.Box
+	// State is Read for every fact a sheet states; Source says where its
+	// value stood (SourceLine …), for a reader weighing it.
+	State  State
+	Source string
 }
+
+// Where a fact's value was read.
+const (
+	SourceLine     = "line"      // label and value on one line
+	SourceBeside   = "beside"    // a label alone, its value right of it or under it
+	SourcePair     = "pair"      // the layout's label/value pair
+	SourceTableRow = "table row" // a label cell and the value cell of its row
+	SourceRoomTag  = "room tag"  // an area alone on its line, named by the line above
+	SourceList     = "area list" // a column of areas under a header naming its unit
+)
 
 // numberWords are the number words a value may be written in ("TWO
 // STORIES"): the words of wordNumbers, which storiesValueRe reads.
@@ -109,8 +124,9 @@ func hasKeywordFrom(s string, keywords []string, first *[256]bool) bool {
 	return false
 }
 
-func (f *projectFact) words() []int {
-	return append(append([]int{}, f.labelWords...), f.valueWords...)
+// Words are the fact's label words, then its value words.
+func (f *ProjectFact) Words() []int {
+	return append(append([]int{}, f.LabelWords...), f.ValueWords...)
 }
 
 var (
@@ -158,7 +174,7 @@ func normaliseLabel(s string) string {
 }
 
 // readFact reads one label and value as project data, or says it is not.
-func readFact(label, value string) (projectFact, bool) {
+func readFact(label, value string) (ProjectFact, bool) {
 	return readLabel(label).read(value)
 }
 
@@ -263,103 +279,115 @@ func readLabel(label string) labelReading {
 }
 
 // read reads the label's value.
-func (r labelReading) read(value string) (projectFact, bool) {
+func (r labelReading) read(value string) (ProjectFact, bool) {
 	if !r.ok {
-		return projectFact{}, false
+		return ProjectFact{}, false
 	}
-	f := projectFact{label: r.label, value: strings.TrimSpace(value), qualifier: r.qualifier}
+	f := ProjectFact{Label: r.label, Value: strings.TrimSpace(value), Qualifier: r.qualifier, State: Read}
 	switch r.how {
 	case valueRoomArea:
 		v, ok := parseAreaValue(value)
 		if !ok {
-			return projectFact{}, false
+			return ProjectFact{}, false
 		}
-		f.kind, f.areaKind, f.m = FactArea, AreaRoom, v
+		f.Kind, f.AreaKind, f.Measure = FactArea, AreaRoom, v
 		return f, true
 	case valueStories:
 		v, ok := parseStoriesValue(value)
 		if !ok {
-			return projectFact{}, false
+			return ProjectFact{}, false
 		}
-		f.kind, f.m = FactStories, v
+		f.Kind, f.Measure = FactStories, v
 		if r.belowGrade {
-			f.kind = FactStoriesBelowGrade
+			f.Kind = FactStoriesBelowGrade
 		}
 		return f, true
 	case valueHeight:
 		v, ok := parseHeightValue(value)
 		if !ok {
-			return projectFact{}, false
+			return ProjectFact{}, false
 		}
-		f.kind, f.m = FactBuildingHeight, v
+		f.Kind, f.Measure = FactBuildingHeight, v
 		return f, true
 	case valueCoverage:
 		v, ok := parsePercentValue(value)
 		if !ok {
 			if v, ok = parseAreaValue(value); !ok {
-				return projectFact{}, false
+				return ProjectFact{}, false
 			}
 		}
-		f.kind, f.areaKind, f.m = FactArea, AreaCoverage, v
+		f.Kind, f.AreaKind, f.Measure = FactArea, AreaCoverage, v
 		return f, true
 	}
 	v, ok := parseAreaValue(value)
 	if !ok {
-		return projectFact{}, false
+		return ProjectFact{}, false
 	}
-	f.kind, f.m = FactArea, v
-	f.areaKind, f.level, f.aboveGrade = r.areaKind, r.level, r.aboveGrade
+	f.Kind, f.Measure = FactArea, v
+	f.AreaKind, f.Level, f.AboveGrade = r.areaKind, r.level, r.aboveGrade
 	return f, true
 }
 
-// projectData is what the checks read: every fact of the review's pages.
-type projectData struct {
-	facts []projectFact
-	lists []areaList
-	// claimed holds, per page, the words some fact read (for the
-	// area-total check's "every number read" guard).
-	claimed map[*pageView]map[int]bool
-	// unread says, per check, what could not be compared and why (two
-	// buildings' areas side by side, two numbers of stories), for the
-	// file's coverage finding.
-	unread []unreadProjectData
-	// blanks are the fields printed with their label and no value
-	// (project_data_blank.go), read on first use.
-	blanks *blankFieldsRead
+// ProjectFacts are the project facts the sheet states, read on first use
+// (each value once; an area list's total is a fact of its own, not also a
+// room's area). A page that is not readable states none.
+func (s *Sheet) ProjectFacts() []ProjectFact {
+	s.readProjectData()
+	return s.project.facts
 }
 
-// unreadProjectData is one comparison a project-data check could not make.
-type unreadProjectData struct {
-	file   int // file index; -1 when the set as a whole is concerned
-	reason string
+// AreaLists are the sheet's area lists (projectdata_lists.go), read with
+// its project facts.
+func (s *Sheet) AreaLists() []AreaList {
+	s.readProjectData()
+	return s.project.lists
 }
 
-// readProjectData reads the project facts of every readable page.
-func readProjectData(pages []*pageView) *projectData {
-	pd := &projectData{}
-	memo := newFactMemo()
-	for _, pv := range pages {
-		if !pv.Readable {
-			continue
+// sheetProjectData is what a sheet states of the project.
+type sheetProjectData struct {
+	once  sync.Once
+	facts []ProjectFact
+	lists []AreaList
+	// claimed holds the words the facts read (UnreadNumberIn).
+	claimedOnce sync.Once
+	claimed     map[int]bool
+}
+
+func (s *Sheet) readProjectData() {
+	s.project.once.Do(func() {
+		if !s.Readable {
+			return
 		}
-		facts := pageProjectFacts(pv, memo)
-		lists := pageAreaLists(pv)
+		memo := s.factMemo()
+		memo.mu.Lock()
+		facts := s.pageProjectFacts(memo)
+		memo.mu.Unlock()
+		lists := s.pageAreaLists()
 		// A list's total is its own fact, not also a room's area.
 		inList := map[int]bool{}
 		for _, l := range lists {
-			inList[l.total.valueWords[0]] = true
+			inList[l.Total.ValueWords[0]] = true
 		}
 		for _, f := range facts {
-			if !(f.areaKind == AreaRoom && inList[f.valueWords[0]]) {
-				pd.facts = append(pd.facts, f)
+			if !(f.AreaKind == AreaRoom && inList[f.ValueWords[0]]) {
+				s.project.facts = append(s.project.facts, f)
 			}
 		}
 		for _, l := range lists {
-			pd.lists = append(pd.lists, l)
-			pd.facts = append(pd.facts, l.total)
+			s.project.lists = append(s.project.lists, l)
+			s.project.facts = append(s.project.facts, l.Total)
 		}
+	})
+}
+
+// factMemo is the set's memo of label and value readings, shared by its
+// sheets (a sheet built alone has its own).
+func (s *Sheet) factMemo() *factMemo {
+	if s.set == nil {
+		return newFactMemo()
 	}
-	return pd
+	s.set.memoOnce.Do(func() { s.set.memo = newFactMemo() })
+	return s.set.memo
 }
 
 // upright reports whether a layout line is horizontal drawing text.
@@ -387,17 +415,20 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 }
 
 // factMemo remembers what readFact and the value test made of a text
-// over one review's pages: a set prints its title block and data labels
+// over one set's sheets: a set prints its title block and data labels
 // on every sheet, and reading a label runs a dozen expressions. Both are
 // pure functions of their text, so a remembered reading is the reading.
 type factMemo struct {
+	// mu is held while a sheet reads with the memo: sheets of one set may
+	// be read by concurrent readers.
+	mu     sync.Mutex
 	facts  map[[2]string]factReading
 	labels map[string]labelReading
 	values map[string]bool
 }
 
 type factReading struct {
-	f  projectFact
+	f  ProjectFact
 	ok bool
 }
 
@@ -405,12 +436,12 @@ func newFactMemo() *factMemo {
 	return &factMemo{facts: map[[2]string]factReading{}, labels: map[string]labelReading{}, values: map[string]bool{}}
 }
 
-func (m *factMemo) readFact(label, value string) (projectFact, bool) {
+func (m *factMemo) readFact(label, value string) (ProjectFact, bool) {
 	// Every fact readFact reads has a value one of the value parsers
 	// reads; the test, remembered by text, spares the label's expressions
 	// on the tails of a line that are not values.
 	if !m.isValue(value) {
-		return projectFact{}, false
+		return ProjectFact{}, false
 	}
 	key := [2]string{label, value}
 	if r, ok := m.facts[key]; ok {
@@ -456,24 +487,24 @@ func mayBeValue(t string) bool {
 }
 
 // pageProjectFacts reads one page's project facts, each value once.
-func pageProjectFacts(pv *pageView, memo *factMemo) []projectFact {
-	facts := readPageFacts(pv, factKeywords, memo.readFact, memo.isValue)
-	return append(facts, roomAreas(pv, facts)...)
+func (s *Sheet) pageProjectFacts(memo *factMemo) []ProjectFact {
+	facts := s.readPageFacts(factKeywords, memo.readFact, memo.isValue)
+	return append(facts, s.roomAreas(facts)...)
 }
 
 // roomAreas reads the areas standing alone on their line that no label
 // claimed: room tags ("KITCHEN" over "26 m²"), labelled by the line just
 // above in the same block when it reads as a name. They are facts of their own, and the
 // area-total check counts them among what a total may include.
-func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
-	lp := pv.Layout()
+func (s *Sheet) roomAreas(claimed []ProjectFact) []ProjectFact {
+	lp := s.Layout()
 	used := map[int]bool{}
 	for _, f := range claimed {
-		for _, w := range f.valueWords {
+		for _, w := range f.ValueWords {
 			used[w] = true
 		}
 	}
-	var out []projectFact
+	var out []ProjectFact
 	for li, l := range lp.Lines {
 		t := strings.TrimSpace(l.Text)
 		if !upright(l) || len(l.Words) == 0 || used[l.Words[0]] || t == "" || !strings.ContainsAny(t, "0123456789") {
@@ -486,7 +517,7 @@ func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 		if !ok {
 			continue
 		}
-		f := projectFact{kind: FactArea, areaKind: AreaRoom, value: t, m: v, pv: pv, valueWords: l.Words}
+		f := ProjectFact{Kind: FactArea, AreaKind: AreaRoom, Value: t, Measure: v, Sheet: s, ValueWords: l.Words, State: Read, Source: SourceRoomTag}
 		size := max(l.FontSize, 1)
 		best, bestGap := -1, 1.5*size
 		for ai, a := range lp.Lines {
@@ -508,15 +539,15 @@ func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 			name := strings.TrimSpace(lp.Lines[best].Text)
 			upper := strings.ToUpper(name)
 			if n := len(strings.Fields(name)); n <= 5 && strings.ContainsAny(upper, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !labelValueRe.MatchString(upper) && !tagShapeRe.MatchString(upper) {
-				f.label, f.labelWords = name, lp.Lines[best].Words
+				f.Label, f.LabelWords = name, lp.Lines[best].Words
 			}
 		}
-		f.box = wordsBox(lp, f.words())
-		texts := make([]string, 0, len(f.labelWords)+len(f.valueWords))
-		for _, wi := range f.words() {
+		f.Box = factBox(lp, f.Words())
+		texts := make([]string, 0, len(f.LabelWords)+len(f.ValueWords))
+		for _, wi := range f.Words() {
 			texts = append(texts, lp.Words[wi].Text)
 		}
-		f.text = strings.Join(texts, " ")
+		f.Text = strings.Join(texts, " ")
 		out = append(out, f)
 	}
 	return out
@@ -527,25 +558,25 @@ func roomAreas(pv *pageView, claimed []projectFact) []projectFact {
 // beside or under it, the layout's pairs, table rows. A line is tried only
 // when it holds one of keywords (in upper case); isValueText says whether
 // a line's text is a value.
-func readPageFacts(pv *pageView, keywords []string, read func(label, value string) (projectFact, bool), isValueText func(string) bool) []projectFact {
-	lp := pv.Layout()
+func (s *Sheet) readPageFacts(keywords []string, read func(label, value string) (ProjectFact, bool), isValueText func(string) bool) []ProjectFact {
+	lp := s.Layout()
 	readFact := read
-	var out []projectFact
+	var out []ProjectFact
 	used := map[int]bool{} // value words already read
-	add := func(f projectFact, labelWords, valueWords []int) {
+	add := func(f ProjectFact, labelWords, valueWords []int, source string) {
 		if len(valueWords) == 0 || used[valueWords[0]] {
 			return
 		}
 		for _, w := range valueWords {
 			used[w] = true
 		}
-		f.pv, f.labelWords, f.valueWords = pv, labelWords, valueWords
-		f.box = wordsBox(lp, f.words())
+		f.Sheet, f.LabelWords, f.ValueWords, f.Source = s, labelWords, valueWords, source
+		f.Box = factBox(lp, f.Words())
 		texts := make([]string, 0, len(labelWords)+len(valueWords))
-		for _, wi := range f.words() {
+		for _, wi := range f.Words() {
 			texts = append(texts, lp.Words[wi].Text)
 		}
-		f.text = strings.Join(texts, " ")
+		f.Text = strings.Join(texts, " ")
 		out = append(out, f)
 	}
 	isValue := func(li int) bool { return isValueText(lp.Lines[li].Text) }
@@ -577,7 +608,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			if k < len(l.Words) {
 				if f, ok := readFact(l.Text[:c], l.Text[c+1:]); ok {
 					if !secondValue() {
-						add(f, l.Words[:k], l.Words[k:])
+						add(f, l.Words[:k], l.Words[k:], SourceLine)
 					}
 					continue
 				}
@@ -587,7 +618,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 		for k := len(l.Words) - 1; sameLine && k >= 1 && len(l.Words)-k <= 5; k-- {
 			if f, ok := readFact(l.Text[:starts[k]], l.Text[starts[k]:]); ok {
 				if !secondValue() {
-					add(f, l.Words[:k], l.Words[k:])
+					add(f, l.Words[:k], l.Words[k:], SourceLine)
 				}
 				found = true
 				break
@@ -612,7 +643,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			labelWords = append(append([]int{}, lp.Lines[ai].Words...), labelWords...)
 		}
 		if f, ok := readFact(label, v.Text); ok {
-			add(f, labelWords, v.Words)
+			add(f, labelWords, v.Words, SourceBeside)
 		}
 	}
 	for _, pr := range lp.Pairs {
@@ -625,7 +656,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 			}
 		}
 		if f, ok := readFact(pr.Label, pr.Value); ok {
-			add(f, pr.LabelWords, pr.ValueWords)
+			add(f, pr.LabelWords, pr.ValueWords, SourcePair)
 		}
 	}
 	// Table rows: a label cell and the one cell of the row that reads
@@ -654,7 +685,7 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 					}
 				}
 				if len(valueCells) == 1 {
-					add(f, row.Cells[ci].Words, row.Cells[ci+1].Words)
+					add(f, row.Cells[ci].Words, row.Cells[ci+1].Words, SourceTableRow)
 					break
 				}
 				for _, cj := range valueCells {
@@ -664,10 +695,10 @@ func readPageFacts(pv *pageView, keywords []string, read func(label, value strin
 						continue
 					}
 					g, _ := readFact(row.Cells[ci].Text, c.Text)
-					if g.qualifier == "" {
-						g.qualifier = q
+					if g.Qualifier == "" {
+						g.Qualifier = q
 					}
-					add(g, row.Cells[ci].Words, c.Words)
+					add(g, row.Cells[ci].Words, c.Words, SourceTableRow)
 				}
 				break
 			}
@@ -814,7 +845,8 @@ func wrappedLabelAbove(lp *layout.Page, li int) int {
 	return best
 }
 
-func wordsBox(lp *layout.Page, words []int) layout.Box {
+// factBox is the bounds of a fact's words in displayed page points.
+func factBox(lp *layout.Page, words []int) layout.Box {
 	b := layout.Box{X0: math.Inf(1), Y0: math.Inf(1), X1: math.Inf(-1), Y1: math.Inf(-1)}
 	for _, wi := range words {
 		w := lp.Words[wi].BBox
@@ -823,74 +855,6 @@ func wordsBox(lp *layout.Page, words []int) layout.Box {
 		b.X1, b.Y1 = max(b.X1, x0+w.Width*lp.Width), max(b.Y1, y0+w.Height*lp.Height)
 	}
 	return b
-}
-
-// Fact is one code-analysis or project-data statement of a set, as
-// `planreview inspect --facts` prints it: what it is, its value as
-// printed and as a number, its label, and where it is.
-type Fact struct {
-	Kind      string  `json:"kind"`                // occupancy, construction_type, sprinklers, code, stories, stories_below_grade, building_height, area
-	AreaKind  string  `json:"areaKind,omitempty"`  // floor, total, footprint, lot, coverage, other
-	Level     string  `json:"level,omitempty"`     // a floor area's level: FIRST, SECOND, GROUND, MAIN, BASEMENT, LEVEL 2 …
-	Qualifier string  `json:"qualifier,omitempty"` // existing, new, proposed, allowable, removed
-	Label     string  `json:"label,omitempty"`     // as printed
-	Value     string  `json:"value"`               // as printed
-	Number    float64 `json:"number,omitempty"`    // in Unit (feet for ft-in)
-	Unit      string  `json:"unit,omitempty"`      // sq ft, m², ft-in, ft, in, m, mm, %, stories
-	Canonical float64 `json:"canonical,omitempty"` // square feet for areas, inches for heights
-	FileIndex int     `json:"fileIndex"`
-	Page      int     `json:"page"`
-	Sheet     string  `json:"sheet"`
-	Text      string  `json:"text"` // the words it came from
-}
-
-// Facts returns the set's code-analysis facts (occupancy groups,
-// construction types, sprinkler statements, codes with editions) and its
-// project data (stories, building height, areas), in file and page order.
-func (c *Classified) Facts() []Fact {
-	var out []Fact
-	sf := gatherFacts(c.pages)
-	// The line patterns and the pairs may read one statement twice.
-	seen := map[string]bool{}
-	addHits := func(kind string, hs []hit, value func(h hit) string) {
-		for _, h := range hs {
-			key := fmt.Sprint(kind, h.pv.FileIndex, h.pv.Page.Number, value(h), h.words)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			out = append(out, Fact{Kind: kind, Value: value(h), FileIndex: h.pv.FileIndex, Page: h.pv.Page.Number,
-				Sheet: h.pv.Ident.Number, Text: strings.TrimSpace(h.text)})
-		}
-	}
-	addHits("occupancy", sf.groups, func(h hit) string { return h.group })
-	addHits("construction_type", sf.construction, func(h hit) string { return strings.TrimSpace(h.text) })
-	addHits("sprinklers", sf.sprinklerStmts, func(h hit) string {
-		if h.group == sprinklerUnknown {
-			return "(caption; value not read)"
-		}
-		return h.group
-	})
-	addHits("code", sf.codes, func(h hit) string { return strings.TrimSpace(h.group + " " + h.extra) })
-	for _, f := range readProjectData(c.pages).facts {
-		fact := Fact{Kind: f.kind, AreaKind: f.areaKind, Level: f.level, Qualifier: f.qualifier, Label: f.label,
-			Value: f.value, Number: f.m.value, Unit: f.m.unit, FileIndex: f.pv.FileIndex, Page: f.pv.Page.Number,
-			Sheet: f.pv.Ident.Number, Text: f.text}
-		if f.m.unit == "ft-in" {
-			fact.Number = math.Round(f.m.value/12*1000) / 1000
-		}
-		if f.kind == FactArea && f.m.unit != "%" || f.kind == FactBuildingHeight {
-			fact.Canonical = math.Round(f.m.canonical*100) / 100
-		}
-		out = append(out, fact)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].FileIndex != out[j].FileIndex {
-			return out[i].FileIndex < out[j].FileIndex
-		}
-		return out[i].Page < out[j].Page
-	})
-	return out
 }
 
 // linesByHeight orders a page's lines by the height of their middles, so
@@ -932,4 +896,63 @@ func (n *linesByHeight) between(lo, hi float64) []int {
 	}
 	slices.Sort(n.out)
 	return n.out
+}
+
+// LevelName is a level's name as the project data normalises it: 1ST is
+// FIRST, CELLAR is BASEMENT; other names are kept.
+func LevelName(level string) string {
+	if w, ok := levelWords[level]; ok {
+		return w
+	}
+	return level
+}
+
+// Measures is what an area's label says it measures (CONDITIONED, GROSS,
+// NET …), "" when it does not say: LIVING and HEATED are read as
+// CONDITIONED, UNDEVELOPED as UNFINISHED. Two areas are compared only
+// when they measure the same thing.
+func (f *ProjectFact) Measures() string {
+	m := measureRe.FindString(strings.ToUpper(f.Label))
+	switch m {
+	case "HEATED", "LIVING", "HABITABLE":
+		return "CONDITIONED"
+	case "UNDEVELOPED":
+		return "UNFINISHED"
+	}
+	return m
+}
+
+// UnreadNumberIn returns the text of an upright line holding a number,
+// its middle inside box, none of whose words a project fact of the sheet
+// read: an area printed without a unit, or a label not understood, that
+// may be part of what the facts in box add up to.
+func (s *Sheet) UnreadNumberIn(box layout.Box) (string, bool) {
+	s.readProjectData()
+	s.project.claimedOnce.Do(func() {
+		s.project.claimed = map[int]bool{}
+		for _, f := range s.project.facts {
+			for _, w := range f.Words() {
+				s.project.claimed[w] = true
+			}
+		}
+	})
+	claimed := s.project.claimed
+	lp := s.Layout()
+	for _, l := range lp.Lines {
+		cx, cy := (l.Box.X0+l.Box.X1)/2, (l.Box.Y0+l.Box.Y1)/2
+		if !upright(l) || cx < box.X0 || cx > box.X1 || cy < box.Y0 || cy > box.Y1 || !strings.ContainsAny(l.Text, "0123456789") {
+			continue
+		}
+		read := false
+		for _, w := range l.Words {
+			if claimed[w] {
+				read = true
+				break
+			}
+		}
+		if !read {
+			return l.Text, true
+		}
+	}
+	return "", false
 }
