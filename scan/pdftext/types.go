@@ -69,6 +69,12 @@ type Page struct {
 	// box without area for an invisible one): a seal or signature applied
 	// digitally.
 	Signatures []Box `json:"-"`
+	// SmallPaths are the painted subpaths no larger than a large glyph
+	// (maxSmallPath), the first maxSmallPathsPerPage in drawing order;
+	// SmallPathsDropped says more were drawn. Text drawn as strokes or
+	// outlines is found among them.
+	SmallPaths        []SmallPath `json:"-"`
+	SmallPathsDropped bool        `json:"-"`
 	// Ink is where the page drew vector marks, curves and the shortest
 	// strokes included (nil when not extracted).
 	Ink *Ink `json:"-"`

@@ -50,6 +50,13 @@ type PageModel struct {
 	Unread []string
 	// UnreadAt is where each of them is printed (parallel to Unread).
 	UnreadAt []Box
+	// Outlined are the regions of text drawn as strokes or glyph
+	// outlines, with no words of the text layer over them: text that
+	// could not be read.
+	Outlined []OutlinedText
+	// PartlyOutlined: the text layer is partial because a meaningful
+	// share of the page's text (minOutlinedShare) is drawn as outlines.
+	PartlyOutlined bool
 }
 
 // FieldUnread reports whether the field of this kind was found drawn as
@@ -145,6 +152,12 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 		if p != nil {
 			pm.Page = p.Number
 			pm.TextLayer = textLayer(p)
+			if pm.TextLayer == TextFull {
+				pm.Outlined = FindOutlinedText(p)
+				if outlinedShare(p, pm.Outlined) >= minOutlinedShare {
+					pm.TextLayer, pm.PartlyOutlined = TextPartial, true
+				}
+			}
 		}
 		if p == nil || len(p.Words) == 0 {
 			m.Pages[i] = pm
