@@ -117,6 +117,11 @@ const (
 	// minDirections: glyphs go three ways or more (a capital A, a 4, a
 	// K); hatching goes one way, a grid or a table's rules two.
 	minDirections = 3
+	// maxOneKind: in tenths, the most of a line's marks that may be
+	// strokes of one and the same direction.
+	maxOneKind = 6
+	// minCover: the share of a line's length its marks cover.
+	minCover = 0.55
 )
 
 // mark is a small path seen along one axis: a runs along the line, b
@@ -131,6 +136,10 @@ type textLine struct {
 	a0, b0, a1, b1 float64
 	marks          int
 	spanning, wide int
+	// covered is the length of the line its marks cover, up to coverEnd.
+	covered, coverEnd float64
+	// byDirections counts the marks by the directions of their pieces.
+	byDirections [16]int
 	shape          uint8
 	curvedFilled   int
 	// size is the line's height across it (set when it is kept).
@@ -249,6 +258,15 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 	// character.
 	for _, i := range order {
 		m, l := at(i), &lines[lineOf[i]]
+		// The marks come in order along the line: the length they cover.
+		if m.a0 > l.coverEnd || l.covered == 0 {
+			l.covered += m.a1 - m.a0
+			l.coverEnd = m.a1
+		} else if m.a1 > l.coverEnd {
+			l.covered += m.a1 - l.coverEnd
+			l.coverEnd = m.a1
+		}
+		l.byDirections[m.shape&pdftext.ShapeDirections]++
 		h, tol := l.height(), 0.15*l.height()
 		if m.b0-l.b0 <= tol && l.b1-m.b1 <= tol {
 			l.spanning++
@@ -284,7 +302,13 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 // only a little.
 func joins(l *textLine, m mark) bool {
 	h := l.height()
-	if m.a0 > l.a1+max(1.5, 0.9*h) {
+	if m.a0 > l.a1+max(1.5, 1.6*h) {
+		return false
+	}
+	// A mark with height of its own (not a bar, a dash or a dot) is of
+	// the line's size: a 4 pt word does not run into the 10 pt bubble
+	// in front of it.
+	if mh := m.b1 - m.b0; mh >= minLineHeight && h >= minLineHeight && (mh < 0.6*h || mh > 1.5*h) {
 		return false
 	}
 	u0, u1 := min(l.b0, m.b0), max(l.b1, m.b1)
@@ -308,6 +332,17 @@ func textShaped(l textLine) bool {
 	if float64(l.spanning) < w/(1.5*h) || 10*l.wide > l.marks {
 		return false
 	}
+	// Hatching is strokes of one direction (each spanning the band of a
+	// hatched wall): in text no one kind of stroke is most of the marks.
+	if 10*slices.Max(l.byDirections[:]) > maxOneKind*l.marks {
+		return false
+	}
+	// Letters are set close: the marks cover most of the line, word
+	// spaces apart. A column of tags or a row of symbols is more gap
+	// than mark.
+	if l.covered < minCover*w {
+		return false
+	}
 	dirs := bits.OnesCount8(l.shape & pdftext.ShapeDirections)
 	return dirs >= minDirections || 2*l.curvedFilled >= l.marks
 }
@@ -326,7 +361,7 @@ func turnShape(s uint8) uint8 {
 }
 
 // outlinedRegions groups lines of outlined text into regions: lines that
-// overlap or lie within two line heights of each other.
+// overlap or lie within three line heights of each other (the items of a notes list).
 func outlinedRegions(lines []textLine) []OutlinedText {
 	parent := make([]int, len(lines))
 	for i := range parent {
@@ -343,7 +378,7 @@ func outlinedRegions(lines []textLine) []OutlinedText {
 	for i := range lines {
 		for j := i + 1; j < len(lines); j++ {
 			a, b := &lines[i], &lines[j]
-			g := 2 * min(a.size, b.size)
+			g := 3 * min(a.size, b.size)
 			if a.a0-g <= b.a1 && b.a0-g <= a.a1 && a.b0-g <= b.b1 && b.b0-g <= a.b1 {
 				parent[find(i)] = find(j)
 			}
