@@ -140,8 +140,8 @@ type textLine struct {
 	covered, coverEnd float64
 	// byDirections counts the marks by the directions of their pieces.
 	byDirections [16]int
-	shape          uint8
-	curvedFilled   int
+	shape        uint8
+	curvedFilled int
 	// size is the line's height across it (set when it is kept).
 	size float64
 }
@@ -268,7 +268,9 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 		}
 		l.byDirections[m.shape&pdftext.ShapeDirections]++
 		h, tol := l.height(), 0.15*l.height()
-		if m.b0-l.b0 <= tol && l.b1-m.b1 <= tol {
+		// A comma or a quote may stretch the band at one edge: a stroke
+		// spans it standing on one edge and reaching nearly the other.
+		if mh := m.b1 - m.b0; mh >= 0.75*h && (m.b0-l.b0 <= tol || l.b1-m.b1 <= tol) {
 			l.spanning++
 		}
 		if m.a1-m.a0 > 1.2*h {
