@@ -121,7 +121,7 @@ const (
 	// strokes of one and the same direction.
 	maxOneKind = 6
 	// minCover: the share of a line's length its marks cover.
-	minCover = 0.55
+	minCover = 0.45
 )
 
 // mark is a small path seen along one axis: a runs along the line, b
