@@ -263,11 +263,17 @@ func (in *interp) pathOp(op string, ops []token) bool {
 		}
 	case "c":
 		if a, ok := lastNums(ops, 6); ok {
-			pb.curveTo(pb.toDevice(gs.ctm).apply(a[4].num, a[5].num))
+			m := pb.toDevice(gs.ctm)
+			pb.curveTo(m.apply(a[4].num, a[5].num))
+			// The control points bound the curve: a glyph's bowl.
+			pb.small.extend(m.apply(a[0].num, a[1].num))
+			pb.small.extend(m.apply(a[2].num, a[3].num))
 		}
 	case "v", "y":
 		if a, ok := lastNums(ops, 4); ok {
-			pb.curveTo(pb.toDevice(gs.ctm).apply(a[2].num, a[3].num))
+			m := pb.toDevice(gs.ctm)
+			pb.curveTo(m.apply(a[2].num, a[3].num))
+			pb.small.extend(m.apply(a[0].num, a[1].num))
 		}
 	case "h":
 		pb.closePath()

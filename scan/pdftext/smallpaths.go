@@ -79,6 +79,13 @@ func (t *smallPathTracker) piece(fromX, fromY, x, y float64, curve bool) {
 	}
 }
 
+// extend widens the current subpath's hull to a curve's control point.
+func (t *smallPathTracker) extend(x, y float64) {
+	if t.pieces > 0 {
+		t.x0, t.y0, t.x1, t.y1 = min(t.x0, x), min(t.y0, y), max(t.x1, x), max(t.y1, y)
+	}
+}
+
 // finish closes the current subpath: kept, until the paint, when it is
 // small and on the page.
 func (t *smallPathTracker) finish(width, height float64) {
