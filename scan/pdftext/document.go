@@ -480,6 +480,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		p.SmallPaths = slices.Clone(in.path.small.out)
 	}
 	p.SmallPathsDropped = in.path.small.dropped
+	p.Glyphs, p.UnmappedGlyphs = in.shown, in.unmapped
 	p.Images, p.ImagesDropped, p.Signatures = in.marks.images, in.marks.imagesDropped, in.marks.signatures
 	if in.path.ink.bits != nil {
 		ink := in.path.ink // a copy: the page must not hold the interpreter

@@ -75,6 +75,10 @@ type Page struct {
 	// outlines is found among them.
 	SmallPaths        []SmallPath `json:"-"`
 	SmallPathsDropped bool        `json:"-"`
+	// Glyphs counts the glyphs the page's text showed, UnmappedGlyphs
+	// those whose font gives no text for them: words missing letters
+	// ("ETAL" for METAL) when they are many.
+	Glyphs, UnmappedGlyphs int `json:"-"`
 	// Ink is where the page drew vector marks, curves and the shortest
 	// strokes included (nil when not extracted).
 	Ink *Ink `json:"-"`

@@ -641,15 +641,17 @@ func outlinedNumberCoverage(pages []*pageView) string {
 
 // partialCoverage names the pages of a file read only in part, and the
 // checks that therefore did not cover them: those with a meaningful share
-// of their text drawn as outlines apart from those read as scattered
-// words.
+// of their text drawn as outlines, those whose words lose letters, and
+// those read as scattered words.
 func partialCoverage(pages []*pageView) string {
-	var outlined, scattered []*pageView
+	var outlined, lossy, scattered []*pageView
 	for _, pv := range pages {
 		switch {
 		case !pv.Readable || pv.ReadInFull():
 		case pv.Model != nil && pv.Model.PartlyOutlined:
 			outlined = append(outlined, pv)
+		case pv.Model != nil && pv.Model.LostLetters:
+			lossy = append(lossy, pv)
 		default:
 			scattered = append(scattered, pv)
 		}
@@ -662,6 +664,14 @@ func partialCoverage(pages []*pageView) string {
 		}
 		out = append(out, fmt.Sprintf("%s %s part of the text as outlines, not text (notes, labels or schedules in %s), which could not be read: sheet references, documents relied on, issue status, unfinished text and title-block fields printed there were not checked.",
 			upperFirst(pageList(outlined)), verb, outlinedPlaces(outlined)))
+	}
+	if len(lossy) > 0 {
+		verb := "sets"
+		if len(lossy) > 1 {
+			verb = "set"
+		}
+		out = append(out, fmt.Sprintf("%s %s text in fonts some of whose letters do not read back as text (words come out missing letters), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there in full.",
+			upperFirst(pageList(lossy)), verb))
 	}
 	if len(scattered) > 0 {
 		verb := "holds"

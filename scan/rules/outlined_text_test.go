@@ -47,3 +47,17 @@ func TestOutlinedNotesCouldNotBeRead(t *testing.T) {
 		t.Errorf("coverage: %+v", cov)
 	}
 }
+
+// TestLostLettersCoverage: a sheet whose fonts lose letters is covered as
+// read in part for that reason, not as scattered words.
+func TestLostLettersCoverage(t *testing.T) {
+	e := loadAll(t)
+	notes := []string{"1. ALL WORK SHALL COMPLY WITH THE APPROVED PLANS.", "2. PROVIDE BLOCKING AT ALL GRAB BARS."}
+	lossy := textPage(3, "A-102", notes...)
+	lossy.Glyphs, lossy.UnmappedGlyphs = 1000, 50
+	fs := reviewPages(t, e, codePage(OccupancyResidential), textPage(2, "A-101", notes...), lossy)
+	cov := byRule(fs, "coverage-checks-not-covered")
+	if len(cov) != 1 || !strings.Contains(cov[0].Rationale, "Page 3 (sheet A-102) sets text in fonts some of whose letters do not read back") {
+		t.Errorf("coverage: %+v", cov)
+	}
+}

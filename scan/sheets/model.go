@@ -57,6 +57,9 @@ type PageModel struct {
 	// PartlyOutlined: the text layer is partial because a meaningful
 	// share of the page's text (minOutlinedShare) is drawn as outlines.
 	PartlyOutlined bool
+	// LostLetters: the text layer is partial because its fonts give no
+	// text for a share of the glyphs shown (maxUnmappedGlyphs).
+	LostLetters bool
 }
 
 // FieldUnread reports whether the field of this kind was found drawn as
@@ -152,6 +155,7 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 		if p != nil {
 			pm.Page = p.Number
 			pm.TextLayer = textLayer(p)
+			pm.LostLetters = pm.TextLayer == TextPartial && lostLetters(p)
 			if pm.TextLayer == TextFull {
 				pm.Outlined = FindOutlinedText(p)
 				if outlinedShare(p, pm.Outlined) >= minOutlinedShare {
@@ -220,8 +224,25 @@ func textLayer(p *pdftext.Page) string {
 	if 5*single > 2*len(p.Words) {
 		return TextPartial
 	}
+	if lostLetters(p) {
+		return TextPartial
+	}
 	return TextFull
 }
+
+// lostLetters reports whether a share of the glyphs the page shows
+// (maxUnmappedGlyphs) come from fonts that give no text for them: each
+// lost glyph is a word missing a letter ("ETAL" for METAL), which no check
+// can match, so the page is read only in part.
+func lostLetters(p *pdftext.Page) bool {
+	return p.Glyphs >= 100 && float64(p.UnmappedGlyphs) >= maxUnmappedGlyphs*float64(p.Glyphs)
+}
+
+// maxUnmappedGlyphs is the share of unmapped glyphs a page read in full
+// may show: one in a hundred is a word in twenty missing a letter. Fonts
+// that map back to text map every glyph; on the corpus every page shows
+// none but those of one file whose fonts lose letters.
+const maxUnmappedGlyphs = 0.01
 
 // titleBlockBox bounds the fields that identify the sheet.
 func titleBlockBox(p *pdftext.Page, fields []Field) Box {
