@@ -7,13 +7,13 @@ import (
 )
 
 // TestLostLettersArePartial: a page whose fonts give no text for one
-// glyph in a hundred or more (words missing letters) reads partial and
-// says why; a few unmapped glyphs (a symbol) leave it full.
+// glyph in fifty or more (words missing letters) reads partial and says
+// why; a few unmapped glyphs (symbols) leave it full.
 func TestLostLettersArePartial(t *testing.T) {
 	for _, c := range []struct {
 		unmapped int
 		want     string
-	}{{0, TextFull}, {5, TextFull}, {40, TextPartial}} {
+	}{{0, TextFull}, {12, TextFull}, {25, TextPartial}} {
 		p := tbPage{captions: []string{"PROJECT NO", "SHEET NO"}, values: []string{"2211", "A-101"}, title: "FLOOR PLAN"}.build(1)
 		p.Glyphs, p.UnmappedGlyphs = 1000, c.unmapped
 		pm := ReadSet([]*pdftext.Page{p}).Pages[0]
