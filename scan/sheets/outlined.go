@@ -334,19 +334,21 @@ func textShaped(l textLine) bool {
 	if float64(l.spanning) < w/(1.5*h) || 10*l.wide > l.marks {
 		return false
 	}
-	// Hatching is strokes of one direction (each spanning the band of a
-	// hatched wall): in text no one kind of stroke is most of the marks.
-	if 10*slices.Max(l.byDirections[:]) > maxOneKind*l.marks {
-		return false
-	}
 	// Letters are set close: the marks cover most of the line, word
 	// spaces apart. A column of tags or a row of symbols is more gap
 	// than mark.
 	if l.covered < minCover*w {
 		return false
 	}
+	// Glyph outlines filled (a font converted to paths) are curves.
+	if 2*l.curvedFilled >= l.marks {
+		return true
+	}
+	// Stroked glyphs go three ways or more. Hatching is strokes of one
+	// direction (each spanning the band of a hatched wall): in text no
+	// one kind of stroke is most of the marks.
 	dirs := bits.OnesCount8(l.shape & pdftext.ShapeDirections)
-	return dirs >= minDirections || 2*l.curvedFilled >= l.marks
+	return dirs >= minDirections && 10*slices.Max(l.byDirections[:]) <= maxOneKind*l.marks
 }
 
 // turnShape swaps horizontal and vertical strokes for a line read up the

@@ -195,6 +195,30 @@ func TestOutlinedNotesArePartial(t *testing.T) {
 	}
 }
 
+// TestFilledOutlinesAreOutlined: text converted to filled glyph outlines
+// (curves, filled) is outlined text too.
+func TestFilledOutlinesAreOutlined(t *testing.T) {
+	d := newDrawing()
+	d.titleBlock()
+	for row := 0; row < 8; row++ {
+		y := d.h - (80 + float64(row)*11)
+		for c := 0; c < 40; c++ {
+			if c%7 == 6 {
+				continue // a word space
+			}
+			// A bowl 4 pt wide and 6 pt tall, and its counter.
+			x := 700 + float64(c)*5.5
+			fmt.Fprintf(&d.b, "%g %g m %g %g %g %g %g %g c %g %g %g %g %g %g c h ", x, y, x, y+8, x+4, y+8, x+4, y, x+4, y-8, x, y-8, x, y)
+			fmt.Fprintf(&d.b, "%g %g m %g %g %g %g %g %g c h f\n", x+1, y, x+1, y+5, x+3, y+5, x+3, y)
+		}
+	}
+	p := d.page(t)
+	regions := FindOutlinedText(p)
+	if len(regions) != 1 || regions[0].Lines != 8 {
+		t.Errorf("filled outlines: %+v", regions)
+	}
+}
+
 // TestWordsOverStrokesAreNotOutlined: strokes the text layer covers (an
 // SHX font exported with its text, or text over its own outline) are
 // read text.
