@@ -215,13 +215,23 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 		}
 		return m
 	}
-	order := make([]int, 0, len(marks))
+	// Sorted by where they start along the axis, the keys beside the
+	// indexes (a page holds tens of thousands of marks).
+	type start struct {
+		a float64
+		i int
+	}
+	starts := make([]start, 0, len(marks))
 	for i := range marks {
 		if !used[i] {
-			order = append(order, i)
+			starts = append(starts, start{at(i).a0, i})
 		}
 	}
-	slices.SortFunc(order, func(x, y int) int { return cmp.Compare(at(x).a0, at(y).a0) })
+	slices.SortFunc(starts, func(x, y start) int { return cmp.Compare(x.a, y.a) })
+	order := make([]int, len(starts))
+	for k, st := range starts {
+		order[k] = st.i
+	}
 	const band = 4.0 // points: a bucket of open lines by their middle
 	var lines []textLine
 	lineOf := make([]int, len(marks))
@@ -232,12 +242,22 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 		k := int(math.Floor(mid / band))
 		best := -1
 		for kk := k - 2; kk <= k+2; kk++ {
-			for _, li := range open[kk] {
-				l := &lines[li]
+			bucket := open[kk]
+			for j := 0; j < len(bucket); j++ {
+				l := &lines[bucket[j]]
+				if l.a1+maxGap(l) < m.a0 {
+					// Marks come in order along the axis: a line this far
+					// behind is closed for good.
+					bucket[j] = bucket[len(bucket)-1]
+					bucket = bucket[:len(bucket)-1]
+					j--
+					continue
+				}
 				if joins(l, m) && (best < 0 || l.a1 > lines[best].a1) {
-					best = li
+					best = bucket[j]
 				}
 			}
+			open[kk] = bucket
 		}
 		if best < 0 {
 			lines = append(lines, textLine{a0: m.a0, b0: m.b0, a1: m.a1, b1: m.b1})
@@ -299,12 +319,15 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 	return kept
 }
 
+// maxGap is the widest space a line's next mark may leave: a word space.
+func maxGap(l *textLine) float64 { return max(1.5, 1.6*l.height()) }
+
 // joins reports whether a mark continues a line: it starts within a
 // letter space of the line's end and lies in its band, which it may widen
 // only a little.
 func joins(l *textLine, m mark) bool {
 	h := l.height()
-	if m.a0 > l.a1+max(1.5, 1.6*h) {
+	if m.a0 > l.a1+maxGap(l) {
 		return false
 	}
 	// A mark with height of its own (not a bar, a dash or a dot) is of
