@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"planreview/scan/model"
@@ -112,8 +114,25 @@ func writeInspectSheets(ctx context.Context, w io.Writer, file string, doc *pdft
 		for _, fl := range pm.Fields {
 			fmt.Fprintf(w, "  %-12s %q → %q\n", fl.Kind, fl.Caption, fl.Value)
 		}
+		// Outlined text comes in hundreds of places (every pipe label):
+		// the count, and the largest few where to look.
+		var outlined []model.Region
 		for _, g := range s.UnreadRegions() {
+			if g.Role == model.RoleOutlinedText {
+				outlined = append(outlined, g)
+				continue
+			}
 			fmt.Fprintf(w, "  %s at %.0f,%.0f-%.0f,%.0f\n", g.Role, g.Box.X0, g.Box.Y0, g.Box.X1, g.Box.Y1)
+		}
+		if len(outlined) > 0 {
+			slices.SortStableFunc(outlined, func(a, b model.Region) int {
+				return cmp.Compare(b.Box.Width()*b.Box.Height(), a.Box.Width()*a.Box.Height())
+			})
+			fmt.Fprintf(w, "  %s: %d region(s), the largest at", model.RoleOutlinedText, len(outlined))
+			for _, g := range outlined[:min(len(outlined), 3)] {
+				fmt.Fprintf(w, " %.0f,%.0f-%.0f,%.0f", g.Box.X0, g.Box.Y0, g.Box.X1, g.Box.Y1)
+			}
+			fmt.Fprintln(w)
 		}
 		for _, e := range s.Index {
 			fmt.Fprintf(w, "  index row   %s  %s\n", e.Number, e.Title)

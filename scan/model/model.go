@@ -55,8 +55,8 @@ type File struct {
 	Index int
 	ID    string
 	sheets.SetModel
-	// ReadablePages counts the pages read in full, NumberedPages those of
-	// them with a sheet number.
+	// ReadablePages counts the pages read in full or but for text drawn
+	// as outlines, NumberedPages those of them with a sheet number.
 	ReadablePages int
 	NumberedPages int
 	Sheets        []*Sheet
@@ -224,7 +224,9 @@ func (set *Set) link() {
 				s.Ident.Title, s.Ident.TitleWords = m.SheetTitle, m.TitleWords
 				s.Ident.Scale, s.Ident.ScaleWords = m.Scale, m.ScaleWords
 			}
-			if s.Readable && m.TextLayer == sheets.TextFull {
+			// A page with notes drawn as outlines reads its title block
+			// from the text layer all the same.
+			if s.Readable && (m.TextLayer == sheets.TextFull || m.PartlyOutlined) {
 				f.ReadablePages++
 				if s.Ident.Number != "" {
 					f.NumberedPages++

@@ -220,13 +220,24 @@ func inTitleBlock(m *sheets.PageModel) bool {
 	return false
 }
 
+// RoleOutlinedText is the role of a region of text drawn as strokes or
+// glyph outlines, which could not be read.
+const RoleOutlinedText = "could not read (text drawn as outlines)"
+
 // UnreadRegions are the parts of the sheet whose text could not be read:
 // the whole page when it has no text layer or only a few words over a
-// raster or outlined drawing, and each title-block field printed as
+// raster or outlined drawing, each region of text drawn as outlines on a
+// page that reads but for them, and each title-block field printed as
 // outlines.
 func (s *Sheet) UnreadRegions() []Region {
 	var out []Region
-	if !s.ReadInFull() {
+	switch {
+	case s.Model != nil && s.Model.PartlyOutlined:
+		// The rest of the page reads: the outlined text is what could not.
+		for _, o := range s.Model.Outlined {
+			out = append(out, Region{Role: RoleOutlinedText, Box: o.Box})
+		}
+	case !s.ReadInFull():
 		layer := sheets.TextNone
 		if s.Model != nil {
 			layer = s.Model.TextLayer

@@ -450,7 +450,7 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		doc:         d,
 		words:       &wordBuilder{device: g.device, width: g.width, height: g.height, words: d.scratch.words[:0], text: d.scratch.text[:0], slab: d.scratch.slab[:0], scratch: &d.scratch},
 		gs:          gstate{ctm: identity, hScale: 1, lineWidth: 1},
-		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.scratch.segs[:0], segs: d.scratch.path[:0]},
+		path:        pathBuilder{device: g.device, width: g.width, height: g.height, out: d.scratch.segs[:0], segs: d.scratch.path[:0], small: smallPathTracker{out: d.scratch.small[:0], pending: d.scratch.smallPending[:0]}},
 		tm:          identity,
 		tlm:         identity,
 		formsActive: map[int]bool{},
@@ -476,6 +476,11 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 		p.Segments = slices.Clone(in.path.out)
 	}
 	p.SegmentsDropped = in.path.dropped
+	if len(in.path.small.out) > 0 {
+		p.SmallPaths = slices.Clone(in.path.small.out)
+	}
+	p.SmallPathsDropped = in.path.small.dropped
+	p.Glyphs, p.UnmappedGlyphs = in.shown, in.unmapped
 	p.Images, p.ImagesDropped, p.Signatures = in.marks.images, in.marks.imagesDropped, in.marks.signatures
 	if in.path.ink.bits != nil {
 		ink := in.path.ink // a copy: the page must not hold the interpreter
@@ -515,12 +520,15 @@ func (d *Document) extract(ctx context.Context, n int) (p *Page) {
 type pageScratch struct {
 	segs  []Segment
 	path  []pathSeg
-	words []*rawWord
-	text  []byte
-	slab  []rawWord
-	order orderScratch
-	seen  map[dedupeKey]int
-	chain []int
+	small []SmallPath
+	// smallPending: a path's small subpaths until it is painted.
+	smallPending []SmallPath
+	words        []*rawWord
+	text         []byte
+	slab         []rawWord
+	order        orderScratch
+	seen         map[dedupeKey]int
+	chain        []int
 }
 
 // scratchKept bounds each buffer kept between pages: a hostile page's
@@ -530,6 +538,7 @@ const scratchKept = 1 << 20
 func (s *pageScratch) keep(in *interp) {
 	s.segs = keptScratch(in.path.out)
 	s.path = keptScratch(in.path.segs)
+	s.small, s.smallPending = keptScratch(in.path.small.out), keptScratch(in.path.small.pending)
 	clear(in.words.words) // the page's words are done with: let them go
 	s.words = keptScratch(in.words.words)
 	s.text = keptScratch(in.words.text)

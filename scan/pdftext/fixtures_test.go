@@ -618,6 +618,9 @@ func TestTextWithoutUnicodeIsUnmapped(t *testing.T) {
 	if p.Readable || p.Reason != ReasonUnmappedText {
 		t.Fatalf("readable=%v reason=%q words=%q, want unreadable %q", p.Readable, p.Reason, texts(p), ReasonUnmappedText)
 	}
+	if p.Glyphs != 4 || p.UnmappedGlyphs != 4 {
+		t.Errorf("glyphs %d, unmapped %d: want 4 and 4", p.Glyphs, p.UnmappedGlyphs)
+	}
 }
 
 func TestDeadlineStopsHostilePage(t *testing.T) {

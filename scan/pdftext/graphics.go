@@ -54,6 +54,8 @@ type pathBuilder struct {
 	// points come by the thousand under one CTM.
 	ctm, ctmDevice matrix
 	ctmKnown       bool
+	// small records the painted subpaths no larger than a glyph.
+	small smallPathTracker
 }
 
 // toDevice is ctm followed by the page's device transform.
@@ -85,6 +87,8 @@ func (pb *pathBuilder) reset() {
 
 func (pb *pathBuilder) moveTo(x, y float64) {
 	pb.endSubpath()
+	pb.small.finish(pb.width, pb.height)
+	pb.small.start(x, y)
 	pb.sx, pb.sy, pb.cx, pb.cy, pb.open = x, y, x, y, true
 	pb.subStart = len(pb.segs)
 	pb.subCurved = false
@@ -95,6 +99,7 @@ func (pb *pathBuilder) lineTo(x, y float64) {
 		pb.moveTo(x, y)
 		return
 	}
+	pb.small.piece(pb.cx, pb.cy, x, y, false)
 	if len(pb.segs) < maxSegmentsPerPage {
 		pb.segs = append(pb.segs, pathSeg{x0: pb.cx, y0: pb.cy, x1: x, y1: y})
 	} else {
@@ -108,6 +113,7 @@ func (pb *pathBuilder) curveTo(x, y float64) {
 		pb.moveTo(x, y)
 		return
 	}
+	pb.small.piece(pb.cx, pb.cy, x, y, true)
 	pb.cx, pb.cy = x, y
 	pb.subCurved = true
 	if len(pb.curveEnds) < maxInkPoints {
@@ -123,6 +129,8 @@ func (pb *pathBuilder) closePath() {
 		pb.lineTo(pb.sx, pb.sy)
 	}
 	pb.endSubpath()
+	pb.small.finish(pb.width, pb.height)
+	pb.small.start(pb.sx, pb.sy)
 	pb.cx, pb.cy = pb.sx, pb.sy
 	pb.subStart = len(pb.segs)
 }
@@ -153,6 +161,7 @@ func axisAligned(s pathSeg) bool {
 
 func (pb *pathBuilder) rect(m matrix, x, y, w, h float64) {
 	pb.endSubpath()
+	pb.small.finish(pb.width, pb.height)
 	ax, ay := m.apply(x, y)
 	bx, by := m.apply(x+w, y)
 	cx, cy := m.apply(x+w, y+h)
@@ -167,6 +176,7 @@ func (pb *pathBuilder) rect(m matrix, x, y, w, h float64) {
 	pb.sx, pb.sy, pb.cx, pb.cy, pb.open = ax, ay, ax, ay, true
 	pb.subStart = len(pb.segs)
 	pb.subCurved = false
+	pb.small.start(ax, ay) // a rectangle is a frame or a fill, never a glyph
 }
 
 // paint ends the path: stroked paths give all their straight pieces;
@@ -174,6 +184,8 @@ func (pb *pathBuilder) rect(m matrix, x, y, w, h float64) {
 func (pb *pathBuilder) paint(stroke, fill bool, lineWidth float64) {
 	pb.endSubpath()
 	defer pb.reset()
+	pb.small.finish(pb.width, pb.height)
+	pb.small.paint(stroke || fill, fill)
 	if !stroke && !fill {
 		return
 	}
@@ -251,11 +263,17 @@ func (in *interp) pathOp(op string, ops []token) bool {
 		}
 	case "c":
 		if a, ok := lastNums(ops, 6); ok {
-			pb.curveTo(pb.toDevice(gs.ctm).apply(a[4].num, a[5].num))
+			m := pb.toDevice(gs.ctm)
+			pb.curveTo(m.apply(a[4].num, a[5].num))
+			// The control points bound the curve: a glyph's bowl.
+			pb.small.extend(m.apply(a[0].num, a[1].num))
+			pb.small.extend(m.apply(a[2].num, a[3].num))
 		}
 	case "v", "y":
 		if a, ok := lastNums(ops, 4); ok {
-			pb.curveTo(pb.toDevice(gs.ctm).apply(a[2].num, a[3].num))
+			m := pb.toDevice(gs.ctm)
+			pb.curveTo(m.apply(a[2].num, a[3].num))
+			pb.small.extend(m.apply(a[0].num, a[1].num))
 		}
 	case "h":
 		pb.closePath()

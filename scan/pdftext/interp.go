@@ -72,6 +72,7 @@ type interp struct {
 	sawImage bool      // an image XObject or inline image was drawn
 	marks    pageMarks // where images and vector marks were drawn (placements.go)
 	unmapped int       // glyphs shown whose font gives no text for them
+	shown    int       // glyphs shown
 }
 
 // resources is a resource dictionary with its font lookups cached, so the
@@ -376,6 +377,7 @@ func (in *interp) show(s []byte) {
 		}
 		g := f.next(s)
 		s = s[g.n:]
+		in.shown++
 		if g.text == "" {
 			in.unmapped++
 		}

@@ -69,6 +69,16 @@ type Page struct {
 	// box without area for an invisible one): a seal or signature applied
 	// digitally.
 	Signatures []Box `json:"-"`
+	// SmallPaths are the painted subpaths no larger than a large glyph
+	// (maxSmallPath), the first maxSmallPathsPerPage in drawing order;
+	// SmallPathsDropped says more were drawn. Text drawn as strokes or
+	// outlines is found among them.
+	SmallPaths        []SmallPath `json:"-"`
+	SmallPathsDropped bool        `json:"-"`
+	// Glyphs counts the glyphs the page's text showed, UnmappedGlyphs
+	// those whose font gives no text for them: words missing letters
+	// ("ETAL" for METAL) when they are many.
+	Glyphs, UnmappedGlyphs int `json:"-"`
 	// Ink is where the page drew vector marks, curves and the shortest
 	// strokes included (nil when not extracted).
 	Ink *Ink `json:"-"`

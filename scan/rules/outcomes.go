@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"planreview/scan/model"
@@ -639,23 +640,60 @@ func outlinedNumberCoverage(pages []*pageView) string {
 }
 
 // partialCoverage names the pages of a file read only in part, and the
-// checks that therefore did not cover them.
+// checks that therefore did not cover them: those with a meaningful share
+// of their text drawn as outlines, those whose words lose letters, and
+// those read as scattered words.
 func partialCoverage(pages []*pageView) string {
-	var partial []*pageView
+	var outlined, lossy, scattered []*pageView
 	for _, pv := range pages {
-		if pv.Readable && !pv.ReadInFull() {
-			partial = append(partial, pv)
+		switch {
+		case !pv.Readable || pv.ReadInFull():
+		case pv.Model != nil && pv.Model.PartlyOutlined:
+			outlined = append(outlined, pv)
+		case pv.Model != nil && pv.Model.LostLetters:
+			lossy = append(lossy, pv)
+		default:
+			scattered = append(scattered, pv)
 		}
 	}
-	if len(partial) == 0 {
-		return ""
+	var out []string
+	if len(outlined) > 0 {
+		verb := "draws"
+		if len(outlined) > 1 {
+			verb = "draw"
+		}
+		out = append(out, fmt.Sprintf("%s %s part of the text as outlines, not text (notes, labels or schedules in %s), which could not be read: sheet references, documents relied on, issue status, unfinished text and title-block fields printed there were not checked.",
+			upperFirst(pageList(outlined)), verb, outlinedPlaces(outlined)))
 	}
-	verb := "holds"
-	if len(partial) > 1 {
-		verb = "hold"
+	if len(lossy) > 0 {
+		verb := "sets"
+		if len(lossy) > 1 {
+			verb = "set"
+		}
+		out = append(out, fmt.Sprintf("%s %s text in fonts some of whose letters do not read back as text (words come out missing letters), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there in full.",
+			upperFirst(pageList(lossy)), verb))
 	}
-	return fmt.Sprintf("%s %s only scattered readable words (the rest of the text is drawn as images or outlines, or in a font that does not read back as text), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there.",
-		upperFirst(pageList(partial)), verb)
+	if len(scattered) > 0 {
+		verb := "holds"
+		if len(scattered) > 1 {
+			verb = "hold"
+		}
+		out = append(out, fmt.Sprintf("%s %s only scattered readable words (the rest of the text is drawn as images or outlines, or in a font that does not read back as text), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there.",
+			upperFirst(pageList(scattered)), verb))
+	}
+	return strings.Join(out, " ")
+}
+
+// outlinedPlaces counts the regions of outlined text on the pages.
+func outlinedPlaces(pages []*pageView) string {
+	n := 0
+	for _, pv := range pages {
+		n += len(pv.Model.Outlined)
+	}
+	if n == 1 {
+		return "one place"
+	}
+	return strconv.Itoa(n) + " places"
 }
 
 func upperFirst(s string) string {

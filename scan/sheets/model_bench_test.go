@@ -74,3 +74,28 @@ func extractAll(b *testing.B, path string) []*pdftext.Page {
 	}
 	return pages
 }
+
+// BenchmarkOutlinedCorpus times the search for outlined text on sheets
+// of many small strokes (stroked notes; a detailed plan's 66,000) beside
+// their extraction.
+func BenchmarkOutlinedCorpus(b *testing.B) {
+	for _, name := range []string{"us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf", "de_karlsruhe_carehome_ground_floor.pdf"} {
+		path := filepath.Join("../../../shared/corpus", name)
+		if _, err := os.Stat(path); err != nil {
+			b.Skip("corpus folder absent")
+		}
+		var pages []*pdftext.Page
+		b.Run("extract/"+name, func(b *testing.B) {
+			for b.Loop() {
+				pages = extractAll(b, path)
+			}
+		})
+		b.Run("outlined/"+name, func(b *testing.B) {
+			for b.Loop() {
+				for _, p := range pages {
+					FindOutlinedText(p)
+				}
+			}
+		})
+	}
+}

@@ -1,7 +1,11 @@
 package sheets
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
+	"slices"
+	"unicode/utf8"
 
 	"planreview/scan/pdftext"
 )
@@ -88,4 +92,364 @@ func outlinedText(p *pdftext.Page, slot, b Box) bool {
 		}
 	}
 	return short >= minGlyphStrokes
+}
+
+// An OutlinedText region is text drawn as strokes or glyph outlines with
+// no words of the text layer over it: lines of small marks of one height,
+// set close along a baseline, in three or more stroke directions. Its
+// text could not be read.
+type OutlinedText struct {
+	Box   Box // displayed points
+	Lines int
+	// Chars estimates the characters the region holds (its lines'
+	// length over their height): what it weighs against the words read.
+	Chars int
+}
+
+// Shape of a line of outlined text.
+const (
+	// minLineMarks: a line is at least a short word's worth of strokes.
+	minLineMarks = 6
+	// minLineLength: a line is at least this many times its height long.
+	minLineLength = 3.0
+	// minLineHeight (points): below, marks are hatching dots and ticks.
+	minLineHeight = 1.5
+	// minDirections: glyphs go three ways or more (a capital A, a 4, a
+	// K); hatching goes one way, a grid or a table's rules two.
+	minDirections = 3
+	// maxOneKind: in tenths, the most of a line's marks that may be
+	// strokes of one and the same direction.
+	maxOneKind = 6
+	// minCover: the share of a line's length its marks cover.
+	minCover = 0.45
+)
+
+// mark is a small path seen along one axis: a runs along the line, b
+// across it (x and y for a horizontal line, y and x for a turned one).
+type mark struct {
+	a0, b0, a1, b1 float64
+	shape          uint8
+}
+
+// textLine is a line of marks being built, and then judged.
+type textLine struct {
+	a0, b0, a1, b1 float64
+	marks          int
+	spanning, wide int
+	// covered is the length of the line its marks cover, up to coverEnd.
+	covered, coverEnd float64
+	// byDirections counts the marks by the directions of their pieces.
+	byDirections [16]int
+	shape        uint8
+	curvedFilled int
+	// size is the line's height across it (set when it is kept).
+	size float64
+}
+
+func (l *textLine) height() float64 { return l.b1 - l.b0 }
+
+// FindOutlinedText finds the page's regions of text drawn as strokes or
+// outlines: its small painted paths away from the text layer's words, put
+// into lines read across and read up the page, the lines that look like
+// text grouped into regions.
+func FindOutlinedText(p *pdftext.Page) []OutlinedText {
+	if p == nil || len(p.SmallPaths) < minLineMarks {
+		return nil
+	}
+	marks := unworded(p)
+	if len(marks) < minLineMarks {
+		return nil
+	}
+	// Lines across the page first: a paragraph's letters stacked one
+	// above the other are no line up the page.
+	used := make([]bool, len(marks))
+	lines := textLines(marks, used, false)
+	lines = append(lines, textLines(marks, used, true)...)
+	return outlinedRegions(lines)
+}
+
+// unworded is the page's small paths that no word of the text layer
+// covers, along the x axis (a along x, b along y).
+func unworded(p *pdftext.Page) []mark {
+	const cell = 32.0 // points: a bucket of the word index
+	pw, ph := pageScale(p)
+	cols, rows := int(pw/cell)+1, int(ph/cell)+1
+	buckets := make([][]int32, cols*rows)
+	boxes := make([]Box, len(p.Words))
+	for i := range p.Words {
+		b := WordBox(p, i)
+		grow := 0.2 * min(b.Width(), b.Height())
+		b = Box{X0: b.X0 - grow, Y0: b.Y0 - grow, X1: b.X1 + grow, Y1: b.Y1 + grow}
+		boxes[i] = b
+		for r := max(int(b.Y0/cell), 0); r <= min(int(b.Y1/cell), rows-1); r++ {
+			for c := max(int(b.X0/cell), 0); c <= min(int(b.X1/cell), cols-1); c++ {
+				buckets[r*cols+c] = append(buckets[r*cols+c], int32(i))
+			}
+		}
+	}
+	out := make([]mark, 0, len(p.SmallPaths))
+next:
+	for _, s := range p.SmallPaths {
+		x, y := float64(s.X0+s.X1)/2, float64(s.Y0+s.Y1)/2
+		c, r := int(x/cell), int(y/cell)
+		if c >= 0 && r >= 0 && c < cols && r < rows {
+			for _, w := range buckets[r*cols+c] {
+				if boxes[w].ContainsPoint(x, y) {
+					continue next
+				}
+			}
+		}
+		out = append(out, mark{a0: float64(s.X0), b0: float64(s.Y0), a1: float64(s.X1), b1: float64(s.Y1), shape: s.Shape})
+	}
+	return out
+}
+
+// textLines puts the marks not yet used into lines along one axis
+// (turned: up the page), keeps those shaped like text and marks their
+// marks used.
+func textLines(marks []mark, used []bool, turned bool) []textLine {
+	at := func(i int) mark {
+		m := marks[i]
+		if turned {
+			m = mark{a0: m.b0, b0: m.a0, a1: m.b1, b1: m.a1, shape: turnShape(m.shape)}
+		}
+		return m
+	}
+	// Sorted by where they start along the axis, the keys beside the
+	// indexes (a page holds tens of thousands of marks).
+	type start struct {
+		a float64
+		i int
+	}
+	starts := make([]start, 0, len(marks))
+	for i := range marks {
+		if !used[i] {
+			starts = append(starts, start{at(i).a0, i})
+		}
+	}
+	slices.SortFunc(starts, func(x, y start) int { return cmp.Compare(x.a, y.a) })
+	order := make([]int, len(starts))
+	for k, st := range starts {
+		order[k] = st.i
+	}
+	const band = 4.0 // points: a bucket of open lines by their middle
+	var lines []textLine
+	lineOf := make([]int, len(marks))
+	open := map[int][]int{}
+	for _, i := range order {
+		m := at(i)
+		mid := (m.b0 + m.b1) / 2
+		k := int(math.Floor(mid / band))
+		best := -1
+		for kk := k - 2; kk <= k+2; kk++ {
+			bucket := open[kk]
+			for j := 0; j < len(bucket); j++ {
+				l := &lines[bucket[j]]
+				if l.a1+maxGap(l) < m.a0 {
+					// Marks come in order along the axis: a line this far
+					// behind is closed for good.
+					bucket[j] = bucket[len(bucket)-1]
+					bucket = bucket[:len(bucket)-1]
+					j--
+					continue
+				}
+				if joins(l, m) && (best < 0 || l.a1 > lines[best].a1) {
+					best = bucket[j]
+				}
+			}
+			open[kk] = bucket
+		}
+		if best < 0 {
+			lines = append(lines, textLine{a0: m.a0, b0: m.b0, a1: m.a1, b1: m.b1})
+			best = len(lines) - 1
+			open[k] = append(open[k], best)
+		}
+		lineOf[i] = best
+		l := &lines[best]
+		l.a0, l.b0, l.a1, l.b1 = min(l.a0, m.a0), min(l.b0, m.b0), max(l.a1, m.a1), max(l.b1, m.b1)
+		l.marks++
+		l.shape |= m.shape
+		if m.shape&(pdftext.ShapeCurved|pdftext.ShapeFilled) == pdftext.ShapeCurved|pdftext.ShapeFilled {
+			l.curvedFilled++
+		}
+	}
+	// With the lines' bands known: the marks that span the band, top to
+	// bottom (a capital's stems and diagonals), and those wider than a
+	// character.
+	for _, i := range order {
+		m, l := at(i), &lines[lineOf[i]]
+		// The marks come in order along the line: the length they cover.
+		if m.a0 > l.coverEnd || l.covered == 0 {
+			l.covered += m.a1 - m.a0
+			l.coverEnd = m.a1
+		} else if m.a1 > l.coverEnd {
+			l.covered += m.a1 - l.coverEnd
+			l.coverEnd = m.a1
+		}
+		l.byDirections[m.shape&pdftext.ShapeDirections]++
+		h, tol := l.height(), 0.15*l.height()
+		// A comma or a quote may stretch the band at one edge: a stroke
+		// spans it standing on one edge and reaching nearly the other.
+		if mh := m.b1 - m.b0; mh >= 0.75*h && (m.b0-l.b0 <= tol || l.b1-m.b1 <= tol) {
+			l.spanning++
+		}
+		if m.a1-m.a0 > 1.2*h {
+			l.wide++
+		}
+	}
+	keep := make([]bool, len(lines))
+	var kept []textLine
+	for li := range lines {
+		l := lines[li]
+		if l.marks < minLineMarks || !textShaped(l) {
+			continue
+		}
+		keep[li] = true
+		l.size = l.height()
+		if turned {
+			l.a0, l.b0, l.a1, l.b1 = l.b0, l.a0, l.b1, l.a1
+		}
+		kept = append(kept, l)
+	}
+	for _, i := range order {
+		if keep[lineOf[i]] {
+			used[i] = true
+		}
+	}
+	return kept
+}
+
+// maxGap is the widest space a line's next mark may leave: a word space.
+func maxGap(l *textLine) float64 { return max(1.5, 1.6*l.height()) }
+
+// joins reports whether a mark continues a line: it starts within a
+// letter space of the line's end and lies in its band, which it may widen
+// only a little.
+func joins(l *textLine, m mark) bool {
+	h := l.height()
+	if m.a0 > l.a1+maxGap(l) {
+		return false
+	}
+	// A mark with height of its own (not a bar, a dash or a dot) is of
+	// the line's size: a 4 pt word does not run into the 10 pt bubble
+	// in front of it.
+	if mh := m.b1 - m.b0; mh >= minLineHeight && h >= minLineHeight && (mh < 0.6*h || mh > 1.5*h) {
+		return false
+	}
+	u0, u1 := min(l.b0, m.b0), max(l.b1, m.b1)
+	return u1-u0 <= 1.15*max(h, m.b1-m.b0)+0.5 && u1-u0 <= 16
+}
+
+// textShaped reports whether a line of marks reads as text: long for its
+// height, dense, strokes in three directions or more (or glyph outlines
+// filled).
+func textShaped(l textLine) bool {
+	h, w := l.height(), l.a1-l.a0
+	if h < minLineHeight || w < minLineLength*h {
+		return false
+	}
+	if float64(l.marks) < w/h {
+		return false // sparser than a stroke per character
+	}
+	// Capitals and figures stand on the baseline and reach the cap
+	// line: most characters have a stroke that spans the line; symbols
+	// and furniture in a row have not. No glyph is much wider than tall.
+	if float64(l.spanning) < w/(1.5*h) || 10*l.wide > l.marks {
+		return false
+	}
+	// Letters are set close: the marks cover most of the line, word
+	// spaces apart. A column of tags or a row of symbols is more gap
+	// than mark.
+	if l.covered < minCover*w {
+		return false
+	}
+	// Glyph outlines filled (a font converted to paths) are curves.
+	if 2*l.curvedFilled >= l.marks {
+		return true
+	}
+	// Stroked glyphs go three ways or more. Hatching is strokes of one
+	// direction (each spanning the band of a hatched wall): in text no
+	// one kind of stroke is most of the marks.
+	dirs := bits.OnesCount8(l.shape & pdftext.ShapeDirections)
+	return dirs >= minDirections && 10*slices.Max(l.byDirections[:]) <= maxOneKind*l.marks
+}
+
+// turnShape swaps horizontal and vertical strokes for a line read up the
+// page.
+func turnShape(s uint8) uint8 {
+	out := s &^ (pdftext.ShapeHorizontal | pdftext.ShapeVertical)
+	if s&pdftext.ShapeHorizontal != 0 {
+		out |= pdftext.ShapeVertical
+	}
+	if s&pdftext.ShapeVertical != 0 {
+		out |= pdftext.ShapeHorizontal
+	}
+	return out
+}
+
+// outlinedRegions groups lines of outlined text into regions: lines that
+// overlap or lie within three line heights of each other (the items of a notes list).
+func outlinedRegions(lines []textLine) []OutlinedText {
+	parent := make([]int, len(lines))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i := range lines {
+		for j := i + 1; j < len(lines); j++ {
+			a, b := &lines[i], &lines[j]
+			g := 3 * min(a.size, b.size)
+			if a.a0-g <= b.a1 && b.a0-g <= a.a1 && a.b0-g <= b.b1 && b.b0-g <= a.b1 {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	byRoot := map[int]int{}
+	var out []OutlinedText
+	for i, l := range lines {
+		r := find(i)
+		k, ok := byRoot[r]
+		if !ok {
+			k = len(out)
+			byRoot[r] = k
+			out = append(out, OutlinedText{Box: Box{X0: l.a0, Y0: l.b0, X1: l.a1, Y1: l.b1}})
+		}
+		o := &out[k]
+		o.Box = o.Box.Union(Box{X0: l.a0, Y0: l.b0, X1: l.a1, Y1: l.b1})
+		o.Lines++
+		o.Chars += int(max(l.a1-l.a0, l.b1-l.b0) / l.size)
+	}
+	return out
+}
+
+// minOutlinedShare is the share of a page's text drawn as outlines that
+// makes its text layer partial: a fifth of what the sheet prints is a
+// notes block or a schedule the checks cannot read. On the corpus the
+// sheets with text in the text layer draw at most a tenth as outlines
+// (a logo, a north arrow's letter, symbols read as text); a sheet whose
+// key notes are strokes a quarter and more.
+const minOutlinedShare = 0.2
+
+// outlinedShare is the outlined regions' characters over all the page's
+// characters, read and outlined.
+func outlinedShare(p *pdftext.Page, regions []OutlinedText) float64 {
+	outlined := 0
+	for _, r := range regions {
+		outlined += r.Chars
+	}
+	if outlined == 0 {
+		return 0
+	}
+	read := 0
+	for i := range p.Words {
+		read += utf8.RuneCountInString(p.Words[i].Text) + 1 // and the space after it
+	}
+	return float64(outlined) / float64(outlined+read)
 }
