@@ -119,16 +119,11 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		return nil, err
 	}
 	d.closer = f
-	if _, inMemory := r.(memFile); inMemory && d.obj.file != nil {
-		// pdfcpu keeps its own copy of every stream: the file's bytes are
-		// needed after the open only to check where streams end, which is
-		// done now, so that they need not be held while pages are read.
-		d.obj.file.settle(d.obj.xref, f)
-	}
 	return d, nil
 }
 
-// inMemoryBytes: files up to this size are read into memory at once.
+// inMemoryBytes: files up to this size are read into memory at once, and
+// opened lazily (xref.go).
 const inMemoryBytes = 32 << 20
 
 // memFile is a file read whole into memory. It reads like bytes.Reader's
@@ -195,26 +190,52 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if _, inMemory := r.(memFile); !inMemory && size <= inMemoryBytes {
+		buf := make([]byte, size)
+		if n, err := r.ReadAt(buf, 0); n == len(buf) && (err == nil || errors.Is(err, io.EOF)) {
+			r = memFile(buf)
+		}
+	}
 	usage, err := preflight(ctx, r, size, b)
 	if err != nil {
 		return nil, err
 	}
-	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b))
-	if err != nil {
-		return nil, classifyOpenError(ctx, err)
+	// The whole-file read, for files the lazy table leaves to it and for
+	// the lazy table's fallback: made at most once.
+	readFull := sync.OnceValues(func() (*model.XRefTable, error) {
+		pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b))
+		if err != nil {
+			return nil, err
+		}
+		return pdf.XRefTable, nil
+	})
+	var xref *xrefTable
+	var root *types.IndirectRef
+	if data, inMemory := r.(memFile); inMemory {
+		xref, root, err = openLazy(ctx, data, readConfig(b), readFull)
+		if err != nil && (errors.Is(err, ErrTooComplex) || ctx.Err() != nil) {
+			return nil, err
+		}
 	}
-	if n := len(pdf.XRefTable.Table); n > b.Objects {
-		return nil, fmt.Errorf("%w: %d objects, over the budget of %d", ErrTooComplex, n, b.Objects)
+	if xref == nil {
+		full, err := readFull()
+		if err != nil {
+			return nil, classifyOpenError(ctx, err)
+		}
+		if n := len(full.Table); n > b.Objects {
+			return nil, fmt.Errorf("%w: %d objects, over the budget of %d", ErrTooComplex, n, b.Objects)
+		}
+		xref, root = fullTable(full), full.Root
 	}
-	usage.Objects = max(usage.Objects, len(pdf.XRefTable.Table))
+	usage.Objects = max(usage.Objects, xref.count())
 	m := &meter{}
 	m.reset(b)
-	obj := objects{xref: pdf.XRefTable, xrefMu: &sync.Mutex{}, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
-	if pdf.XRefTable.Encrypt == nil {
+	obj := objects{xref: xref, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
+	if !xref.encrypted() {
 		obj.file = newLengthRecovery(r, size)
 	}
 	var catalog types.Dict
-	if root := pdf.XRefTable.Root; root != nil {
+	if root != nil {
 		catalog = obj.dict(*root)
 	}
 	if catalog == nil {
@@ -233,10 +254,16 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 		// an empty document (which has a page tree with no kids).
 		return nil, fmt.Errorf("%w: no page tree and no pages", ErrInvalid)
 	}
+	hidden := obj.hiddenLayers(catalog)
+	if err := xref.openFailure(); err != nil {
+		// The lazy table fell back to the whole-file read, which refuses
+		// the file: so does the open.
+		return nil, classifyOpenError(ctx, err)
+	}
 	return &Document{
 		obj:       obj,
 		pages:     pages,
-		hidden:    obj.hiddenLayers(catalog),
+		hidden:    hidden,
 		fonts:     map[int]*font{},
 		formRes:   map[int]*resources{},
 		forms:     map[int][]byte{},

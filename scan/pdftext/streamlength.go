@@ -5,7 +5,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -21,28 +20,6 @@ type lengthRecovery struct {
 	// read again on every page that uses them.
 	mu    sync.Mutex
 	fixed map[int64][]byte
-	// landed, once settled, tells for the end of every stream in the
-	// table whether endstream follows it there (read-only from then on).
-	landed map[int64]bool
-}
-
-// settle works out landed for every stream of xref while r holds the file
-// in memory, then reads from disk instead (only to recover a stream, or
-// for a stream end not in the table), so the copy in memory can go.
-func (l *lengthRecovery) settle(xref *model.XRefTable, disk io.ReaderAt) {
-	landed := map[int64]bool{}
-	for _, e := range xref.Table {
-		if e == nil || e.Free {
-			continue
-		}
-		sd, ok := e.Object.(types.StreamDict)
-		if !ok || sd.Content != nil || sd.StreamOffset <= 0 || sd.StreamOffset >= l.size {
-			continue
-		}
-		end := sd.StreamOffset + int64(len(sd.Raw))
-		landed[end] = l.landsOnEndstream(end)
-	}
-	l.landed, l.r = landed, disk
 }
 
 func newLengthRecovery(r io.ReaderAt, size int64) *lengthRecovery {
@@ -59,12 +36,7 @@ func (l *lengthRecovery) recover(sd types.StreamDict, limit int64) types.StreamD
 	if sd.Content != nil || sd.StreamOffset <= 0 || sd.StreamOffset >= l.size {
 		return sd
 	}
-	end := sd.StreamOffset + int64(len(sd.Raw))
-	landed, known := l.landed[end]
-	if !known {
-		landed = l.landsOnEndstream(end)
-	}
-	if landed {
+	if l.landsOnEndstream(sd.StreamOffset + int64(len(sd.Raw))) {
 		return sd
 	}
 	l.mu.Lock()
