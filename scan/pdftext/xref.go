@@ -43,14 +43,15 @@ type xrefTable struct {
 	limits model.ResourceLimits
 
 	// The whole-file read: from the start, or once a lazily parsed object
-	// fails. fullMu serialises its lookups, which write to it (the current
+	// fails (and the read succeeds). fullMu serialises its lookups, which write to it (the current
 	// object, objects of object streams decoded on first use).
-	useFull  atomic.Bool
-	fullOnce sync.Once
-	readFull func() (*model.XRefTable, error)
-	full     *model.XRefTable
-	fullErr  error
-	fullMu   sync.Mutex
+	useFull   atomic.Bool
+	fullTried atomic.Bool
+	fullOnce  sync.Once
+	readFull  func() (*model.XRefTable, error)
+	full      *model.XRefTable
+	fullErr   error
+	fullMu    sync.Mutex
 }
 
 type entryKind uint8
@@ -125,13 +126,21 @@ func (t *xrefTable) dereference(ref types.IndirectRef) (types.Object, error) {
 			return p.obj, nil
 		}
 		obj, err := t.parse(ref.ObjectNumber.Value(), e)
-		if err == nil {
+		if err != nil {
+			if _, fullErr := t.fullRead(); fullErr != nil {
+				// pdfcpu refuses the file: past the open, the pages read
+				// what they can (as poppler, which reads lazily too), and
+				// this object is missing.
+				e.parsed.CompareAndSwap(nil, &parsedObject{})
+				return nil, err
+			}
+			t.useFull.Store(true)
+		} else {
 			// Two workers may parse the same object at once: both made the
 			// same object, and the first one stored is the one kept.
 			e.parsed.CompareAndSwap(nil, &parsedObject{obj})
 			return e.parsed.Load().obj, nil
 		}
-		t.switchToFull()
 	}
 	xref, err := t.fullRead()
 	if err != nil {
@@ -144,23 +153,26 @@ func (t *xrefTable) dereference(ref types.IndirectRef) (types.Object, error) {
 
 // wholeFile is pdfcpu's whole-file read, used for every lookup from now on.
 func (t *xrefTable) wholeFile() (*model.XRefTable, error) {
-	t.switchToFull()
-	return t.fullRead()
+	xref, err := t.fullRead()
+	if err == nil {
+		t.useFull.Store(true)
+	}
+	return xref, err
 }
 
-// switchToFull makes every lookup from now on go to the whole-file read.
-func (t *xrefTable) switchToFull() { t.useFull.Store(true) }
-
 func (t *xrefTable) fullRead() (*model.XRefTable, error) {
-	t.fullOnce.Do(func() { t.full, t.fullErr = t.readFull() })
+	t.fullOnce.Do(func() {
+		t.full, t.fullErr = t.readFull()
+		t.fullTried.Store(true)
+	})
 	return t.full, t.fullErr
 }
 
-// openFailure is the whole-file read's error when a lazy open fell back to
-// it and it failed: the open then fails as it would have without the lazy
-// table.
+// openFailure is the whole-file read's error when the lazy table needed
+// it during the open and it failed: the open then fails as it would have
+// without the lazy table.
 func (t *xrefTable) openFailure() error {
-	if !t.useFull.Load() {
+	if !t.fullTried.Load() {
 		return nil
 	}
 	_, err := t.fullRead()
@@ -230,14 +242,41 @@ func (t *xrefTable) attachData(sd *types.StreamDict) error {
 		l := int64(n)
 		sd.StreamLength = &l
 	}
-	if sd.StreamLength == nil || *sd.StreamLength <= 0 || *sd.StreamLength > t.limits.MaxStreamBytes {
-		return notLazy("stream length missing or out of range")
+	if sd.StreamLength == nil || *sd.StreamLength <= 0 {
+		return t.attachToEndstream(sd)
+	}
+	if *sd.StreamLength > t.limits.MaxStreamBytes {
+		return notLazy("stream length out of range")
 	}
 	start, end := sd.StreamOffset, sd.StreamOffset+*sd.StreamLength
 	if start < 0 || end > int64(len(t.data)) {
 		return notLazy("stream data past the end of the file")
 	}
 	sd.Raw = t.data[start:end:end]
+	return nil
+}
+
+// attachToEndstream takes a stream without a usable length up to its
+// endstream keyword, less the end of line before it, and writes that
+// length into its dictionary, as pdfcpu does.
+func (t *xrefTable) attachToEndstream(sd *types.StreamDict) error {
+	start := sd.StreamOffset
+	if start < 0 || start > int64(len(t.data)) {
+		return notLazy("stream data past the end of the file")
+	}
+	i := bytes.Index(t.data[start:], endstream)
+	if i < 0 || int64(i) > t.limits.MaxStreamBytes {
+		return notLazy("stream without endstream")
+	}
+	end := start + int64(len(bytes.TrimRight(t.data[start:start+int64(i)], "\r\n")))
+	sd.Raw = t.data[start:end:end]
+	if l := end - start; sd.StreamLength == nil || *sd.StreamLength != l {
+		sd.StreamLength = &l
+		sd.Dict["Length"] = types.Integer(l)
+	}
+	if len(sd.Raw) == 0 {
+		sd.Content = sd.Raw // what pdfcpu makes of an empty stream
+	}
 	return nil
 }
 
@@ -332,7 +371,7 @@ func openLazy(ctx context.Context, data []byte, conf *model.Configuration, readF
 		return nil, nil, err
 	}
 	catalog, _ := t.lookup(*r.root).(types.Dict)
-	if catalog == nil || t.useFull.Load() {
+	if catalog == nil || t.fullTried.Load() {
 		return nil, nil, notLazy("catalog")
 	}
 	if v, ok := catalog["Version"]; ok {
