@@ -31,7 +31,9 @@ import (
 // a section that does not parse, an offset that does not hold its object)
 // opens the file with pdfcpu's read, and an object that fails to parse
 // later switches the table to that read, made once, for every object from
-// then on.
+// then on. Where that read refuses the file, an open that met the object
+// fails as before; past the open, the object is missing and the pages
+// read what they can, as poppler (which reads lazily too) does.
 type xrefTable struct {
 	data    []byte
 	entries map[int]*xrefEntry
@@ -43,8 +45,9 @@ type xrefTable struct {
 	limits model.ResourceLimits
 
 	// The whole-file read: from the start, or once a lazily parsed object
-	// fails (and the read succeeds). fullMu serialises its lookups, which write to it (the current
-	// object, objects of object streams decoded on first use).
+	// fails (and the read succeeds). fullMu serialises its lookups, which
+	// write to it (the current object, objects of object streams decoded
+	// on first use).
 	useFull   atomic.Bool
 	fullTried atomic.Bool
 	fullOnce  sync.Once
@@ -227,19 +230,10 @@ func (t *xrefTable) parseContext() *model.Context {
 // repair (none, unreadable, past the end of the file) are left to it.
 func (t *xrefTable) attachData(sd *types.StreamDict) error {
 	if sd.StreamLength == nil && sd.StreamLengthObjNr != nil {
-		ref := types.IndirectRef{ObjectNumber: types.Integer(*sd.StreamLengthObjNr)}
-		if e := t.entries[*sd.StreamLengthObjNr]; e == nil || e.kind == entryFree || e.kind == entryNull {
-			return notLazy("stream length object %d missing", *sd.StreamLengthObjNr)
-		}
-		o, err := t.dereference(ref)
+		l, err := t.lengthObject(*sd.StreamLengthObjNr)
 		if err != nil {
 			return err
 		}
-		n, ok := o.(types.Integer)
-		if !ok {
-			return notLazy("stream length object %d not an integer", *sd.StreamLengthObjNr)
-		}
-		l := int64(n)
 		sd.StreamLength = &l
 	}
 	if sd.StreamLength == nil || *sd.StreamLength <= 0 {
@@ -254,6 +248,32 @@ func (t *xrefTable) attachData(sd *types.StreamDict) error {
 	}
 	sd.Raw = t.data[start:end:end]
 	return nil
+}
+
+// lengthObject reads the integer object n that holds a stream's length.
+// It is parsed here rather than resolved, so that a length object that is
+// itself a stream (whose length would be read first) is refused instead
+// of recursing.
+func (t *xrefTable) lengthObject(n int) (int64, error) {
+	e := t.entries[n]
+	if e == nil || e.kind == entryFree || e.kind == entryNull {
+		return 0, notLazy("stream length object %d missing", n)
+	}
+	var obj types.Object
+	var err error
+	switch p := e.parsed.Load(); {
+	case p != nil:
+		obj = p.obj
+	case e.kind == entryCompressed:
+		obj, err = t.compressed(e)
+	default:
+		obj, err = pdfcpu.ParseObjectWithContext(context.Background(), t.parseContext(), e.offset, n, e.gen)
+	}
+	l, ok := obj.(types.Integer)
+	if err != nil || !ok {
+		return 0, notLazy("stream length object %d not an integer", n)
+	}
+	return int64(l), nil
 }
 
 // attachToEndstream takes a stream without a usable length up to its
@@ -284,6 +304,9 @@ func (t *xrefTable) attachToEndstream(sd *types.StreamDict) error {
 // on first need.
 func (t *xrefTable) compressed(e *xrefEntry) (types.Object, error) {
 	s := t.streams[e.stream]
+	if s == nil { // an object stream's length inside itself, read at open
+		return nil, notLazy("object stream %d not read yet", e.stream)
+	}
 	s.once.Do(func() {
 		sd := s.osd.StreamDict
 		sd.Content = nil

@@ -405,3 +405,22 @@ func TestLazyResolutionIsSafeForConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestLazyOpenRefusesAStreamWhoseLengthIsItself(t *testing.T) {
+	// A length object that is the stream itself would recurse without end.
+	f := newTestFile()
+	objs, content := docObjects("Loop")
+	for _, n := range []int{1, 2, 3, 5} {
+		f.obj(n, objs[n])
+	}
+	f.offsets[4] = f.b.Len()
+	fmt.Fprintf(&f.b, "4 0 obj\n<< /Length 4 0 R >>\nstream\n%s\nendstream\nendobj\n", content)
+	pdf := f.end(f.table([]int{0, 1, 2, 3, 4, 5}, "/Size 6 /Root 1 0 R"))
+	doc, err := OpenReader(context.Background(), bytes.NewReader(pdf), int64(len(pdf)))
+	if err != nil {
+		return // refused, as pdfcpu's read refuses it
+	}
+	if p, _ := doc.Page(context.Background(), 1); p == nil {
+		t.Error("no page")
+	}
+}
