@@ -202,7 +202,7 @@ func (t *xrefTable) parse(n int, e *xrefEntry) (types.Object, error) {
 	if s := t.streams[n]; s != nil {
 		return s.osd, nil // the whole-file read keeps an object stream as one
 	}
-	obj, err := pdfcpu.ParseObjectWithContext(context.Background(), t.parseContext(), e.offset, n, e.gen)
+	obj, err := t.parseAt(e.offset, n, e.gen)
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +213,122 @@ func (t *xrefTable) parse(n int, e *xrefEntry) (types.Object, error) {
 		obj = sd
 	}
 	return obj, nil
+}
+
+// parseAt parses object n, generation gen, at off in the file.
+func (t *xrefTable) parseAt(off int64, n, gen int) (types.Object, error) {
+	if obj, ok := t.parseInPlace(off); ok {
+		return obj, nil
+	}
+	return pdfcpu.ParseObjectWithContext(context.Background(), t.parseContext(), off, n, gen)
+}
+
+// objectWindow is how much of the file pdfcpu's object parser reads first:
+// an object whose end (endobj, or stream after the dictionary) lies within
+// it is parsed from these bytes alone.
+const objectWindow = 1 << 10
+
+// parseInPlace parses the object at off the way pdfcpu's ParseObjectWithContext
+// does, from the file's bytes where that reads them through a buffered
+// reader and three copies (about 10 KB of garbage an object, a quarter of
+// what a page's extraction allocated). It takes the common case only: an
+// object whose end is in the first window pdfcpu reads, a stream whose
+// filter is one name with direct parameters or none; ok is false for
+// anything else, which pdfcpu's parser then reads.
+func (t *xrefTable) parseInPlace(off int64) (types.Object, bool) {
+	if off+objectWindow > int64(len(t.data)) {
+		return nil, false // pdfcpu pads a window past the end of the file
+	}
+	// The file's bytes are never written to: the parsed object may keep
+	// strings that point into them.
+	window := unsafe.String(unsafe.SliceData(t.data[off:]), objectWindow)
+	endInd, streamInd, err := model.DetectKeywordsWithContext(context.Background(), window)
+	if err != nil {
+		return nil, false
+	}
+	var text string
+	var streamOffset int
+	switch {
+	case endInd > 0 && (streamInd < 0 || streamInd > endInd):
+		text = window[:endInd]
+	case streamInd > 0:
+		head := strings.TrimSpace(window[:streamInd])
+		if !strings.HasSuffix(head, ">>") {
+			return nil, false // "stream" inside the dictionary
+		}
+		if streamOffset = streamDataOffset(window, streamInd); streamOffset < 0 {
+			return nil, false
+		}
+		text = window[:streamInd]
+	default:
+		return nil, false
+	}
+	if _, _, err := model.ParseObjectAttributes(&text); err != nil {
+		return nil, false
+	}
+	if text = strings.TrimSpace(text); text == "" {
+		return nil, true
+	}
+	obj, err := model.ParseObjectContext(context.Background(), &text, 0, t.limits.MaxRecursionDepth)
+	if err != nil {
+		return nil, false
+	}
+	d, isDict := obj.(types.Dict)
+	if !isDict || streamInd < 0 || (endInd > 0 && streamInd > endInd) {
+		return obj, true
+	}
+	var filters []types.PDFFilter
+	if f, found := d.Find("Filter"); found {
+		name, isName := f.(types.Name)
+		if !isName || inlineFilterAlias(string(name)) {
+			return nil, false
+		}
+		filter := types.PDFFilter{Name: string(name)}
+		if p, found := d.Find("DecodeParms"); found {
+			parms, isDict := p.(types.Dict)
+			if !isDict {
+				return nil, false
+			}
+			if len(parms) > 0 {
+				filter.DecodeParms = parms
+			}
+		}
+		filters = []types.PDFFilter{filter}
+	}
+	length, lengthRef := d.Length()
+	return types.NewStreamDict(d, off+int64(streamOffset), length, lengthRef, filters), true
+}
+
+// streamDataOffset is where a stream's data starts after the keyword at
+// streamInd: past spaces and one end of line, as pdfcpu reads it; -1 where
+// that runs to the end of the window.
+func streamDataOffset(window string, streamInd int) int {
+	i := streamInd + len("stream")
+	for i < len(window) && window[i] == ' ' {
+		i++
+	}
+	switch {
+	case i >= len(window):
+		return -1
+	case window[i] == '\n':
+		return i + 1
+	case window[i] == '\r':
+		if i+1 < len(window) && window[i+1] == '\n' {
+			return i + 2
+		}
+		return i + 1
+	}
+	return i
+}
+
+// inlineFilterAlias: the abbreviations of inline images, which pdfcpu
+// renames in a stream's dictionary.
+func inlineFilterAlias(name string) bool {
+	switch name {
+	case "AHx", "A85", "LZW", "Fl", "RL", "CCF", "DCT":
+		return true
+	}
+	return false
 }
 
 // parseContext is a copy of the parser's context reading the file through
@@ -267,7 +383,7 @@ func (t *xrefTable) lengthObject(n int) (int64, error) {
 	case e.kind == entryCompressed:
 		obj, err = t.compressed(e)
 	default:
-		obj, err = pdfcpu.ParseObjectWithContext(context.Background(), t.parseContext(), e.offset, n, e.gen)
+		obj, err = t.parseAt(e.offset, n, e.gen)
 	}
 	l, ok := obj.(types.Integer)
 	if err != nil || !ok {
@@ -601,7 +717,7 @@ func (r *xrefReader) xrefStream(off int64) (int64, error) {
 	if !ok {
 		return 0, notLazy("xref stream header")
 	}
-	o, err := pdfcpu.ParseObjectWithContext(context.Background(), r.t.parseContext(), off, n, 0)
+	o, err := r.t.parseAt(off, n, 0)
 	sd, isStream := o.(types.StreamDict)
 	if err != nil || !isStream || sd.StreamLength == nil {
 		return 0, notLazy("xref stream")
@@ -751,7 +867,7 @@ func (t *xrefTable) readObjectStream(n int) (*objectStream, error) {
 	if e == nil || e.kind != entryOffset {
 		return nil, notLazy("object stream %d not in the file", n)
 	}
-	o, err := pdfcpu.ParseObjectWithContext(context.Background(), t.parseContext(), e.offset, n, e.gen)
+	o, err := t.parseAt(e.offset, n, e.gen)
 	sd, ok := o.(types.StreamDict)
 	if err != nil || !ok {
 		return nil, notLazy("object stream %d", n)
