@@ -104,16 +104,7 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		f.Close()
 		return nil, err
 	}
-	var r io.ReaderAt = f
-	if size := st.Size(); size > 0 && size <= inMemoryBytes {
-		// The parser reads in small pieces, hundreds of system calls per
-		// file; one read of the whole file spares them.
-		buf := make([]byte, size)
-		if _, err := io.ReadFull(f, buf); err == nil {
-			r = memFile(buf)
-		}
-	}
-	d, err := open(ctx, r, st.Size(), b.withDefaults())
+	d, err := open(ctx, f, st.Size(), b.withDefaults())
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -190,7 +181,12 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// source reads the file after the open; r reads it during the open,
+	// from memory when it fits.
+	source := r
 	if _, inMemory := r.(memFile); !inMemory && size <= inMemoryBytes {
+		// The parser reads in small pieces, hundreds of system calls per
+		// file; one read of the whole file spares them.
 		buf := make([]byte, size)
 		if n, err := r.ReadAt(buf, 0); n == len(buf) && (err == nil || errors.Is(err, io.EOF)) {
 			r = memFile(buf)
@@ -202,23 +198,28 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	}
 	// The whole-file read, for files the lazy table leaves to it and for
 	// the lazy table's fallback: made at most once.
-	readFull := sync.OnceValues(func() (*model.XRefTable, error) {
-		pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b))
-		if err != nil {
-			return nil, err
-		}
-		return pdf.XRefTable, nil
-	})
+	var fullOnce sync.Once
+	var full *model.XRefTable
+	var fullErr error
+	readFull := func(r io.ReaderAt) (*model.XRefTable, error) {
+		fullOnce.Do(func() {
+			var pdf *model.Context
+			if pdf, fullErr = pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b)); fullErr == nil {
+				full = pdf.XRefTable
+			}
+		})
+		return full, fullErr
+	}
 	var xref *xrefTable
 	var root *types.IndirectRef
 	if data, inMemory := r.(memFile); inMemory {
-		xref, root, err = openLazy(ctx, data, readConfig(b), readFull)
+		xref, root, err = openLazy(ctx, data, source, readConfig(b), readFull)
 		if err != nil && (errors.Is(err, ErrTooComplex) || ctx.Err() != nil) {
 			return nil, err
 		}
 	}
 	if xref == nil {
-		full, err := readFull()
+		full, err := readFull(r)
 		if err != nil {
 			return nil, classifyOpenError(ctx, err)
 		}
@@ -232,7 +233,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	m.reset(b)
 	obj := objects{xref: xref, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
 	if !xref.encrypted() {
-		obj.file = newLengthRecovery(r, size)
+		obj.file = newLengthRecovery(source, size)
 	}
 	var catalog types.Dict
 	if root != nil {
@@ -260,6 +261,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 		// the file: so does the open.
 		return nil, classifyOpenError(ctx, err)
 	}
+	xref.release()
 	return &Document{
 		obj:       obj,
 		pages:     pages,

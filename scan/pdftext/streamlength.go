@@ -43,7 +43,7 @@ func (l *lengthRecovery) recover(sd types.StreamDict, limit int64) types.StreamD
 	raw, ok := l.fixed[sd.StreamOffset]
 	l.mu.Unlock()
 	if !ok {
-		raw = l.readToEndstream(sd.StreamOffset, limit)
+		raw, _ = readToEndstream(l.r, l.size, sd.StreamOffset, limit)
 		l.mu.Lock()
 		l.fixed[sd.StreamOffset] = raw
 		l.mu.Unlock()
@@ -64,25 +64,25 @@ func (l *lengthRecovery) landsOnEndstream(off int64) bool {
 	return bytes.HasPrefix(b, endstream) || n == 0
 }
 
-// readToEndstream returns the bytes from off to the first endstream, less
-// the end-of-line before it; nil when there is none within limit bytes.
-func (l *lengthRecovery) readToEndstream(off, limit int64) []byte {
+// readToEndstream returns the bytes of r from off to the first endstream,
+// less the end-of-line before it, in a buffer of its own; ok is false when
+// there is none within limit bytes.
+func readToEndstream(r io.ReaderAt, size, off, limit int64) (data []byte, ok bool) {
 	const chunk = 64 << 10
-	var data []byte
-	for int64(len(data)) < limit && off+int64(len(data)) < l.size {
+	for int64(len(data)) < limit && off+int64(len(data)) < size {
 		from := len(data)
-		want := min(int64(chunk), limit-int64(len(data)), l.size-off-int64(len(data)))
+		want := min(int64(chunk), limit-int64(len(data)), size-off-int64(len(data)))
 		data = append(data, make([]byte, want)...)
-		n, err := l.r.ReadAt(data[from:], off+int64(from))
+		n, err := r.ReadAt(data[from:], off+int64(from))
 		data = data[:from+n]
 		// The keyword may straddle two chunks: search from just before this one.
 		if i := bytes.Index(data[max(0, from-len(endstream)):], endstream); i >= 0 {
 			end := max(0, from-len(endstream)) + i
-			return bytes.TrimRight(data[:end], "\r\n")
+			return bytes.TrimRight(data[:end], "\r\n"), true
 		}
 		if err != nil || n == 0 {
-			return nil
+			return nil, false
 		}
 	}
-	return nil
+	return nil, false
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,7 +36,13 @@ import (
 // fails as before; past the open, the object is missing and the pages
 // read what they can, as poppler (which reads lazily too) does.
 type xrefTable struct {
+	// data is the file read whole, during the open only (sections, the
+	// objects the page tree needs); after it, objects are read through
+	// source, so that the Document does not hold every byte of the file
+	// (images, old revisions) for the few it reads.
 	data    []byte
+	source  io.ReaderAt
+	size    int64
 	entries map[int]*xrefEntry
 	streams map[int]*objectStream
 	// parser is the template of the context pdfcpu parses objects with:
@@ -51,7 +58,7 @@ type xrefTable struct {
 	useFull   atomic.Bool
 	fullTried atomic.Bool
 	fullOnce  sync.Once
-	readFull  func() (*model.XRefTable, error)
+	readFull  func(io.ReaderAt) (*model.XRefTable, error)
 	full      *model.XRefTable
 	fullErr   error
 	fullMu    sync.Mutex
@@ -154,6 +161,57 @@ func (t *xrefTable) dereference(ref types.IndirectRef) (types.Object, error) {
 	return xref.Dereference(ref)
 }
 
+// reader reads the file: from memory during the open, then from source.
+func (t *xrefTable) reader() io.ReaderAt {
+	if t.data != nil {
+		return memFile(t.data)
+	}
+	return t.source
+}
+
+// release drops the file's bytes at the end of the open: nothing parsed
+// keeps a reference to them (parsed text and stream data are copies).
+func (t *xrefTable) release() {
+	if t.entries != nil {
+		t.data = nil
+		t.parser.Read.RS = nil
+	}
+}
+
+// readAt reads n bytes at off into a buffer of their own; nil if the file
+// has fewer.
+func (t *xrefTable) readAt(off, n int64) []byte {
+	if off < 0 || n < 0 || off+n > t.size {
+		return nil
+	}
+	buf := make([]byte, n)
+	if got, err := t.reader().ReadAt(buf, off); int64(got) != n && err != nil {
+		return nil
+	}
+	return buf
+}
+
+// withData is sd with its encoded bytes read from the file: a lazily
+// parsed stream keeps only where they are, so that stream data is in
+// memory only while it is decoded.
+func (t *xrefTable) withData(sd types.StreamDict) types.StreamDict {
+	if sd.Raw != nil || sd.Content != nil || sd.StreamLength == nil || t.entries == nil {
+		return sd
+	}
+	if sd.Raw = t.readAt(sd.StreamOffset, *sd.StreamLength); sd.Raw == nil {
+		sd.Raw = []byte{}
+	}
+	return sd
+}
+
+// encodedLength is a stream's encoded size, its data read or not.
+func encodedLength(sd types.StreamDict) int {
+	if sd.Raw == nil && sd.StreamLength != nil {
+		return int(*sd.StreamLength)
+	}
+	return len(sd.Raw)
+}
+
 // wholeFile is pdfcpu's whole-file read, used for every lookup from now on.
 func (t *xrefTable) wholeFile() (*model.XRefTable, error) {
 	xref, err := t.fullRead()
@@ -165,7 +223,7 @@ func (t *xrefTable) wholeFile() (*model.XRefTable, error) {
 
 func (t *xrefTable) fullRead() (*model.XRefTable, error) {
 	t.fullOnce.Do(func() {
-		t.full, t.fullErr = t.readFull()
+		t.full, t.fullErr = t.readFull(t.reader())
 		t.fullTried.Store(true)
 	})
 	return t.full, t.fullErr
@@ -236,12 +294,13 @@ const objectWindow = 1 << 10
 // filter is one name with direct parameters or none; ok is false for
 // anything else, which pdfcpu's parser then reads.
 func (t *xrefTable) parseInPlace(off int64) (types.Object, bool) {
-	if off+objectWindow > int64(len(t.data)) {
+	buf := t.readAt(off, objectWindow)
+	if buf == nil {
 		return nil, false // pdfcpu pads a window past the end of the file
 	}
-	// The file's bytes are never written to: the parsed object may keep
-	// strings that point into them.
-	window := unsafe.String(unsafe.SliceData(t.data[off:]), objectWindow)
+	// The window is this object's own and never written to: the parsed
+	// object may keep strings that point into it.
+	window := unsafe.String(unsafe.SliceData(buf), len(buf))
 	endInd, streamInd, err := model.DetectKeywordsWithContext(context.Background(), window)
 	if err != nil {
 		return nil, false
@@ -336,7 +395,7 @@ func inlineFilterAlias(name string) bool {
 func (t *xrefTable) parseContext() *model.Context {
 	c := *t.parser
 	rc := *t.parser.Read
-	rc.RS = bytes.NewReader(t.data)
+	rc.RS = io.NewSectionReader(t.reader(), 0, t.size)
 	c.Read = &rc
 	return &c
 }
@@ -358,12 +417,10 @@ func (t *xrefTable) attachData(sd *types.StreamDict) error {
 	if *sd.StreamLength > t.limits.MaxStreamBytes {
 		return notLazy("stream length out of range")
 	}
-	start, end := sd.StreamOffset, sd.StreamOffset+*sd.StreamLength
-	if start < 0 || end > int64(len(t.data)) {
+	if sd.StreamOffset < 0 || sd.StreamOffset+*sd.StreamLength > t.size {
 		return notLazy("stream data past the end of the file")
 	}
-	sd.Raw = t.data[start:end:end]
-	return nil
+	return nil // the data is read when the stream is decoded (withData)
 }
 
 // lengthObject reads the integer object n that holds a stream's length.
@@ -396,17 +453,18 @@ func (t *xrefTable) lengthObject(n int) (int64, error) {
 // endstream keyword, less the end of line before it, and writes that
 // length into its dictionary, as pdfcpu does.
 func (t *xrefTable) attachToEndstream(sd *types.StreamDict) error {
-	start := sd.StreamOffset
-	if start < 0 || start > int64(len(t.data)) {
+	if sd.StreamOffset < 0 || sd.StreamOffset > t.size {
 		return notLazy("stream data past the end of the file")
 	}
-	i := bytes.Index(t.data[start:], endstream)
-	if i < 0 || int64(i) > t.limits.MaxStreamBytes {
+	raw, ok := readToEndstream(t.reader(), t.size, sd.StreamOffset, t.limits.MaxStreamBytes)
+	if !ok {
 		return notLazy("stream without endstream")
 	}
-	end := start + int64(len(bytes.TrimRight(t.data[start:start+int64(i)], "\r\n")))
-	sd.Raw = t.data[start:end:end]
-	if l := end - start; sd.StreamLength == nil || *sd.StreamLength != l {
+	sd.Raw = raw[:len(raw):len(raw)]
+	if raw == nil {
+		sd.Raw = []byte{}
+	}
+	if l := int64(len(raw)); sd.StreamLength == nil || *sd.StreamLength != l {
 		sd.StreamLength = &l
 		sd.Dict["Length"] = types.Integer(l)
 	}
@@ -424,7 +482,7 @@ func (t *xrefTable) compressed(e *xrefEntry) (types.Object, error) {
 		return nil, notLazy("object stream %d not read yet", e.stream)
 	}
 	s.once.Do(func() {
-		sd := s.osd.StreamDict
+		sd := t.withData(s.osd.StreamDict)
 		sd.Content = nil
 		s.err = sd.DecodeWithLimit(s.osd.MaxDecodeBytes)
 		s.content = sd.Content
@@ -459,7 +517,10 @@ func (t *xrefTable) compressed(e *xrefEntry) (types.Object, error) {
 // sections winning) into a lazy table. It fails with errNotLazy where the
 // file needs pdfcpu's whole-file read, and with ErrTooComplex over the
 // object budget.
-func openLazy(ctx context.Context, data []byte, conf *model.Configuration, readFull func() (*model.XRefTable, error)) (*xrefTable, *types.IndirectRef, error) {
+//
+// data is the whole file, read from source, which reads it after the open
+// (release).
+func openLazy(ctx context.Context, data []byte, source io.ReaderAt, conf *model.Configuration, readFull func(io.ReaderAt) (*model.XRefTable, error)) (*xrefTable, *types.IndirectRef, error) {
 	if !validHeader(data) {
 		return nil, nil, notLazy("header")
 	}
@@ -469,6 +530,8 @@ func openLazy(ctx context.Context, data []byte, conf *model.Configuration, readF
 	}
 	t := &xrefTable{
 		data:     data,
+		source:   source,
+		size:     int64(len(data)),
 		entries:  map[int]*xrefEntry{},
 		streams:  map[int]*objectStream{},
 		parser:   parser,
@@ -725,6 +788,7 @@ func (r *xrefReader) xrefStream(off int64) (int64, error) {
 	if err := r.t.attachData(&sd); err != nil {
 		return 0, err
 	}
+	sd = r.t.withData(sd)
 	if err := sd.DecodeWithLimit(model.DefaultResourceLimits().MaxDecodeBytes); err != nil {
 		return 0, notLazy("xref stream data: %v", err)
 	}
@@ -875,7 +939,7 @@ func (t *xrefTable) readObjectStream(n int) (*objectStream, error) {
 	if err := t.attachData(&sd); err != nil {
 		return nil, err
 	}
-	if len(sd.Raw) == 0 || !sd.IsObjStm() {
+	if sd = t.withData(sd); len(sd.Raw) == 0 || !sd.IsObjStm() {
 		return nil, notLazy("object stream %d", n)
 	}
 	osd, err := model.ObjectStreamDictWithLimits(&sd, t.limits)
