@@ -2,12 +2,14 @@ package pdftext
 
 // How the extractor works, and why:
 //
-//   - pdfcpu parses the file (repairing cross-reference tables, decrypting
-//     RC4/AES-128/AES-256 with an empty user password) and keeps every
-//     object with its stream still encoded. A page's content is inflated
-//     into a reused buffer and dropped; pages are extracted one at a time,
-//     or on several workers (PagesConcurrently) that share the parsed
-//     objects and keep their own buffers and caches.
+//   - The open reads the cross-reference sections, trailer, catalog and page
+//     tree; every other object is parsed (with pdfcpu's object parser) when
+//     a page first needs it (xref.go). Files that need repair or
+//     decryption (RC4/AES-128/AES-256 with an empty user password) are
+//     read whole by pdfcpu instead. A page's content is inflated into a
+//     reused buffer and dropped; pages are extracted one at a time, or on
+//     several workers (PagesConcurrently) that share the parsed objects and
+//     keep their own buffers and caches.
 //   - The content stream is read by a small allocation-free lexer and a
 //     text-only interpreter (text state, Tm/Td/TD/T*, CTM, Form XObjects,
 //     annotation appearances, ActualText); paths are skipped, images only

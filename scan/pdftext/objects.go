@@ -151,7 +151,7 @@ func (o objects) streamAppend(dst []byte, obj types.Object) (types.Dict, []byte,
 	if !ok {
 		return nil, dst, fmt.Errorf("%w: not a stream", ErrInvalid)
 	}
-	sd = o.xref.withData(sd)
+	sd = o.xref.withData(obj, sd)
 	if o.file != nil {
 		sd = o.file.recover(sd, o.maxDecoded)
 	}

@@ -192,14 +192,35 @@ func (t *xrefTable) readAt(off, n int64) []byte {
 }
 
 // withData is sd with its encoded bytes read from the file: a lazily
-// parsed stream keeps only where they are, so that stream data is in
-// memory only while it is decoded.
-func (t *xrefTable) withData(sd types.StreamDict) types.StreamDict {
+// parsed stream is held without them until it is first decoded (images,
+// never decoded, are never read). Read through ref (obj), they are kept
+// with the object, so that a stream many pages share (or a page repeats)
+// is read once.
+func (t *xrefTable) withData(obj types.Object, sd types.StreamDict) types.StreamDict {
 	if sd.Raw != nil || sd.Content != nil || sd.StreamLength == nil || t.entries == nil {
 		return sd
 	}
+	var e *xrefEntry
+	var cached *parsedObject
+	if ref, ok := obj.(types.IndirectRef); ok {
+		if e = t.entries[ref.ObjectNumber.Value()]; e != nil {
+			cached = e.parsed.Load()
+		}
+	}
+	var c types.StreamDict
+	keep := false
+	if cached != nil {
+		c, keep = cached.obj.(types.StreamDict)
+		keep = keep && c.StreamOffset == sd.StreamOffset
+	}
+	if keep && c.Raw != nil {
+		return c
+	}
 	if sd.Raw = t.readAt(sd.StreamOffset, *sd.StreamLength); sd.Raw == nil {
 		sd.Raw = []byte{}
+	}
+	if keep {
+		e.parsed.CompareAndSwap(cached, &parsedObject{sd})
 	}
 	return sd
 }
@@ -482,7 +503,7 @@ func (t *xrefTable) compressed(e *xrefEntry) (types.Object, error) {
 		return nil, notLazy("object stream %d not read yet", e.stream)
 	}
 	s.once.Do(func() {
-		sd := t.withData(s.osd.StreamDict)
+		sd := t.withData(nil, s.osd.StreamDict)
 		sd.Content = nil
 		s.err = sd.DecodeWithLimit(s.osd.MaxDecodeBytes)
 		s.content = sd.Content
@@ -788,7 +809,7 @@ func (r *xrefReader) xrefStream(off int64) (int64, error) {
 	if err := r.t.attachData(&sd); err != nil {
 		return 0, err
 	}
-	sd = r.t.withData(sd)
+	sd = r.t.withData(nil, sd)
 	if err := sd.DecodeWithLimit(model.DefaultResourceLimits().MaxDecodeBytes); err != nil {
 		return 0, notLazy("xref stream data: %v", err)
 	}
@@ -939,7 +960,7 @@ func (t *xrefTable) readObjectStream(n int) (*objectStream, error) {
 	if err := t.attachData(&sd); err != nil {
 		return nil, err
 	}
-	if sd = t.withData(sd); len(sd.Raw) == 0 || !sd.IsObjStm() {
+	if sd = t.withData(nil, sd); len(sd.Raw) == 0 || !sd.IsObjStm() {
 		return nil, notLazy("object stream %d", n)
 	}
 	osd, err := model.ObjectStreamDictWithLimits(&sd, t.limits)

@@ -229,7 +229,7 @@ func assertLikeFullRead(t *testing.T, pdf []byte) {
 		want, werr := full.XRefTable.Dereference(ref)
 		got, gerr := lazy.dereference(ref)
 		if sd, ok := got.(types.StreamDict); ok {
-			got = lazy.withData(sd) // read when decoded
+			got = lazy.withData(ref, sd) // read when decoded
 		}
 		switch want.(type) {
 		case types.ObjectStreamDict, types.XRefStreamDict:
