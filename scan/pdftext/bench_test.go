@@ -114,3 +114,26 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkOpenCorpus times the open alone (cross-reference table,
+// trailer, catalog and page tree) on the corpus sets of the speed target:
+// the part of a fresh process's run spent on one core before the pages
+// are read on all of them.
+func BenchmarkOpenCorpus(b *testing.B) {
+	for _, name := range []string{"ca_calgary_sample_dp_bp_house_26p", "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh", "us_va_stcloud_bldg28_renovation_cds"} {
+		path := filepath.Join(corpusDir, name+".pdf")
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("corpus file %s not available", name)
+		}
+		b.Run(name[:strings.IndexByte(name[3:], '_')+3], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				doc, err := Open(context.Background(), path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				doc.Close()
+			}
+		})
+	}
+}

@@ -2,12 +2,14 @@ package pdftext
 
 // How the extractor works, and why:
 //
-//   - pdfcpu parses the file (repairing cross-reference tables, decrypting
-//     RC4/AES-128/AES-256 with an empty user password) and keeps every
-//     object with its stream still encoded. A page's content is inflated
-//     into a reused buffer and dropped; pages are extracted one at a time,
-//     or on several workers (PagesConcurrently) that share the parsed
-//     objects and keep their own buffers and caches.
+//   - The open reads the cross-reference sections, trailer, catalog and page
+//     tree; every other object is parsed (with pdfcpu's object parser) when
+//     a page first needs it (xref.go). Files that need repair or
+//     decryption (RC4/AES-128/AES-256 with an empty user password) are
+//     read whole by pdfcpu instead. A page's content is inflated into a
+//     reused buffer and dropped; pages are extracted one at a time, or on
+//     several workers (PagesConcurrently) that share the parsed objects and
+//     keep their own buffers and caches.
 //   - The content stream is read by a small allocation-free lexer and a
 //     text-only interpreter (text state, Tm/Td/TD/T*, CTM, Form XObjects,
 //     annotation appearances, ActualText); paths are skipped, images only
@@ -104,31 +106,17 @@ func OpenWithBudgets(ctx context.Context, path string, b Budgets) (*Document, er
 		f.Close()
 		return nil, err
 	}
-	var r io.ReaderAt = f
-	if size := st.Size(); size > 0 && size <= inMemoryBytes {
-		// The parser reads in small pieces, hundreds of system calls per
-		// file; one read of the whole file spares them.
-		buf := make([]byte, size)
-		if _, err := io.ReadFull(f, buf); err == nil {
-			r = memFile(buf)
-		}
-	}
-	d, err := open(ctx, r, st.Size(), b.withDefaults())
+	d, err := open(ctx, f, st.Size(), b.withDefaults())
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	d.closer = f
-	if _, inMemory := r.(memFile); inMemory && d.obj.file != nil {
-		// pdfcpu keeps its own copy of every stream: the file's bytes are
-		// needed after the open only to check where streams end, which is
-		// done now, so that they need not be held while pages are read.
-		d.obj.file.settle(d.obj.xref, f)
-	}
 	return d, nil
 }
 
-// inMemoryBytes: files up to this size are read into memory at once.
+// inMemoryBytes: files up to this size are read into memory at once, and
+// opened lazily (xref.go).
 const inMemoryBytes = 32 << 20
 
 // memFile is a file read whole into memory. It reads like bytes.Reader's
@@ -195,26 +183,62 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// source reads the file after the open; r reads it during the open,
+	// from memory when it fits.
+	source := r
+	if _, inMemory := r.(memFile); !inMemory && size <= inMemoryBytes {
+		// The parser reads in small pieces, hundreds of system calls per
+		// file; one read of the whole file spares them.
+		buf := make([]byte, size)
+		if n, err := r.ReadAt(buf, 0); n == len(buf) && (err == nil || errors.Is(err, io.EOF)) {
+			r = memFile(buf)
+		}
+	}
 	usage, err := preflight(ctx, r, size, b)
 	if err != nil {
 		return nil, err
 	}
-	pdf, err := pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b))
-	if err != nil {
-		return nil, classifyOpenError(ctx, err)
+	// The whole-file read, for files the lazy table leaves to it and for
+	// the lazy table's fallback: made at most once.
+	var fullOnce sync.Once
+	var full *model.XRefTable
+	var fullErr error
+	readFull := func(r io.ReaderAt) (*model.XRefTable, error) {
+		fullOnce.Do(func() {
+			var pdf *model.Context
+			if pdf, fullErr = pdfcpu.ReadWithContext(ctx, io.NewSectionReader(r, 0, size), readConfig(b)); fullErr == nil {
+				full = pdf.XRefTable
+			}
+		})
+		return full, fullErr
 	}
-	if n := len(pdf.XRefTable.Table); n > b.Objects {
-		return nil, fmt.Errorf("%w: %d objects, over the budget of %d", ErrTooComplex, n, b.Objects)
+	var xref *xrefTable
+	var root *types.IndirectRef
+	if data, inMemory := r.(memFile); inMemory {
+		xref, root, err = openLazy(ctx, data, source, readConfig(b), readFull)
+		if err != nil && (errors.Is(err, ErrTooComplex) || ctx.Err() != nil) {
+			return nil, err
+		}
 	}
-	usage.Objects = max(usage.Objects, len(pdf.XRefTable.Table))
+	if xref == nil {
+		full, err := readFull(r)
+		if err != nil {
+			return nil, classifyOpenError(ctx, err)
+		}
+		if n := len(full.Table); n > b.Objects {
+			return nil, fmt.Errorf("%w: %d objects, over the budget of %d", ErrTooComplex, n, b.Objects)
+		}
+		xref, root = fullTable(full), full.Root
+	}
+	usage.Objects = max(usage.Objects, xref.count())
 	m := &meter{}
 	m.reset(b)
-	obj := objects{xref: pdf.XRefTable, xrefMu: &sync.Mutex{}, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
-	if pdf.XRefTable.Encrypt == nil {
-		obj.file = newLengthRecovery(r, size)
+	obj := objects{xref: xref, maxDecoded: b.ContentBytesPerPage, cmaps: map[int]*cmap{}, meter: m}
+	if !xref.encrypted() {
+		obj.file = newLengthRecovery(source, size)
 	}
 	var catalog types.Dict
-	if root := pdf.XRefTable.Root; root != nil {
+	if root != nil {
 		catalog = obj.dict(*root)
 	}
 	if catalog == nil {
@@ -233,10 +257,17 @@ func open(ctx context.Context, r io.ReaderAt, size int64, b Budgets) (doc *Docum
 		// an empty document (which has a page tree with no kids).
 		return nil, fmt.Errorf("%w: no page tree and no pages", ErrInvalid)
 	}
+	hidden := obj.hiddenLayers(catalog)
+	if err := xref.openFailure(); err != nil {
+		// The lazy table fell back to the whole-file read, which refuses
+		// the file: so does the open.
+		return nil, classifyOpenError(ctx, err)
+	}
+	xref.release()
 	return &Document{
 		obj:       obj,
 		pages:     pages,
-		hidden:    obj.hiddenLayers(catalog),
+		hidden:    hidden,
 		fonts:     map[int]*font{},
 		formRes:   map[int]*resources{},
 		forms:     map[int][]byte{},

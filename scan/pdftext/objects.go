@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -20,11 +19,9 @@ import (
 // wrong type or a dangling reference reads as "absent", the way viewers treat
 // them, instead of failing the page.
 type objects struct {
-	xref *model.XRefTable
-	// xrefMu serialises lookups in xref, which pdfcpu's Dereference
-	// writes to (the current object, object streams decoded on first
-	// use): the workers that extract pages at once share one table.
-	xrefMu *sync.Mutex
+	// xref is shared by the workers that extract pages at once: it is
+	// safe for concurrent use.
+	xref *xrefTable
 	// maxDecoded bounds one decoded stream (a defence against flate bombs).
 	maxDecoded int64
 	// cmaps caches parsed CMap streams by object number: producers often
@@ -65,9 +62,7 @@ func (o objects) resolve(obj types.Object) types.Object {
 		if o.meter != nil {
 			o.meter.resolved()
 		}
-		o.xrefMu.Lock()
-		r, err := o.xref.Dereference(ref)
-		o.xrefMu.Unlock()
+		r, err := o.xref.dereference(ref)
 		if err != nil {
 			return nil
 		}
@@ -123,11 +118,9 @@ func (o objects) numbers(obj types.Object) []float64 {
 	return out
 }
 
-// text is pdfcpu's DereferenceText under the table's lock.
+// text is pdfcpu's DereferenceText.
 func (o objects) text(obj types.Object) (string, error) {
-	o.xrefMu.Lock()
-	defer o.xrefMu.Unlock()
-	return o.xref.DereferenceText(obj)
+	return o.xref.text(obj)
 }
 
 // objectID identifies an indirect object for caching; 0 for direct objects.
@@ -158,6 +151,7 @@ func (o objects) streamAppend(dst []byte, obj types.Object) (types.Dict, []byte,
 	if !ok {
 		return nil, dst, fmt.Errorf("%w: not a stream", ErrInvalid)
 	}
+	sd = o.xref.withData(obj, sd)
 	if o.file != nil {
 		sd = o.file.recover(sd, o.maxDecoded)
 	}

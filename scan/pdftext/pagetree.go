@@ -92,8 +92,13 @@ func (o objects) pageTree(root types.Object, maxNodes int) (pages []pageEntry, n
 // orphanPages lists the page objects of a file whose page tree is gone, in
 // object order, as poppler does when it reconstructs a damaged file.
 func (o objects) orphanPages() []pageEntry {
+	// Finding them takes every object: the whole-file read.
+	xref, err := o.xref.wholeFile()
+	if err != nil {
+		return nil
+	}
 	var nums []int
-	for n, e := range o.xref.Table {
+	for n, e := range xref.Table {
 		if e == nil || e.Free {
 			continue
 		}
@@ -104,7 +109,7 @@ func (o objects) orphanPages() []pageEntry {
 	slices.Sort(nums)
 	pages := make([]pageEntry, 0, len(nums))
 	for _, n := range nums {
-		d := o.xref.Table[n].Object.(types.Dict)
+		d := xref.Table[n].Object.(types.Dict)
 		pe := pageEntry{dict: d, resources: o.dict(d["Resources"]), mediaBox: o.array(d["MediaBox"]), cropBox: o.array(d["CropBox"])}
 		if v, ok := o.number(d["Rotate"]); ok {
 			pe.rotate = int(v)

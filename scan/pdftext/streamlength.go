@@ -5,7 +5,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -21,28 +20,6 @@ type lengthRecovery struct {
 	// read again on every page that uses them.
 	mu    sync.Mutex
 	fixed map[int64][]byte
-	// landed, once settled, tells for the end of every stream in the
-	// table whether endstream follows it there (read-only from then on).
-	landed map[int64]bool
-}
-
-// settle works out landed for every stream of xref while r holds the file
-// in memory, then reads from disk instead (only to recover a stream, or
-// for a stream end not in the table), so the copy in memory can go.
-func (l *lengthRecovery) settle(xref *model.XRefTable, disk io.ReaderAt) {
-	landed := map[int64]bool{}
-	for _, e := range xref.Table {
-		if e == nil || e.Free {
-			continue
-		}
-		sd, ok := e.Object.(types.StreamDict)
-		if !ok || sd.Content != nil || sd.StreamOffset <= 0 || sd.StreamOffset >= l.size {
-			continue
-		}
-		end := sd.StreamOffset + int64(len(sd.Raw))
-		landed[end] = l.landsOnEndstream(end)
-	}
-	l.landed, l.r = landed, disk
 }
 
 func newLengthRecovery(r io.ReaderAt, size int64) *lengthRecovery {
@@ -59,19 +36,14 @@ func (l *lengthRecovery) recover(sd types.StreamDict, limit int64) types.StreamD
 	if sd.Content != nil || sd.StreamOffset <= 0 || sd.StreamOffset >= l.size {
 		return sd
 	}
-	end := sd.StreamOffset + int64(len(sd.Raw))
-	landed, known := l.landed[end]
-	if !known {
-		landed = l.landsOnEndstream(end)
-	}
-	if landed {
+	if l.landsOnEndstream(sd.StreamOffset + int64(len(sd.Raw))) {
 		return sd
 	}
 	l.mu.Lock()
 	raw, ok := l.fixed[sd.StreamOffset]
 	l.mu.Unlock()
 	if !ok {
-		raw = l.readToEndstream(sd.StreamOffset, limit)
+		raw, _ = readToEndstream(l.r, l.size, sd.StreamOffset, limit)
 		l.mu.Lock()
 		l.fixed[sd.StreamOffset] = raw
 		l.mu.Unlock()
@@ -92,25 +64,25 @@ func (l *lengthRecovery) landsOnEndstream(off int64) bool {
 	return bytes.HasPrefix(b, endstream) || n == 0
 }
 
-// readToEndstream returns the bytes from off to the first endstream, less
-// the end-of-line before it; nil when there is none within limit bytes.
-func (l *lengthRecovery) readToEndstream(off, limit int64) []byte {
+// readToEndstream returns the bytes of r from off to the first endstream,
+// less the end-of-line before it, in a buffer of its own; ok is false when
+// there is none within limit bytes.
+func readToEndstream(r io.ReaderAt, size, off, limit int64) (data []byte, ok bool) {
 	const chunk = 64 << 10
-	var data []byte
-	for int64(len(data)) < limit && off+int64(len(data)) < l.size {
+	for int64(len(data)) < limit && off+int64(len(data)) < size {
 		from := len(data)
-		want := min(int64(chunk), limit-int64(len(data)), l.size-off-int64(len(data)))
+		want := min(int64(chunk), limit-int64(len(data)), size-off-int64(len(data)))
 		data = append(data, make([]byte, want)...)
-		n, err := l.r.ReadAt(data[from:], off+int64(from))
+		n, err := r.ReadAt(data[from:], off+int64(from))
 		data = data[:from+n]
 		// The keyword may straddle two chunks: search from just before this one.
 		if i := bytes.Index(data[max(0, from-len(endstream)):], endstream); i >= 0 {
 			end := max(0, from-len(endstream)) + i
-			return bytes.TrimRight(data[:end], "\r\n")
+			return bytes.TrimRight(data[:end], "\r\n"), true
 		}
 		if err != nil || n == 0 {
-			return nil
+			return nil, false
 		}
 	}
-	return nil
+	return nil, false
 }

@@ -30,7 +30,7 @@ func (o objects) trueTypeCIDText(cidFont types.Dict) map[uint32]string {
 	if fd == nil || fd["FontFile2"] == nil {
 		return nil
 	}
-	if sd, ok := o.resolve(fd["FontFile2"]).(types.StreamDict); !ok || len(sd.Raw) > maxFontProgram {
+	if sd, ok := o.resolve(fd["FontFile2"]).(types.StreamDict); !ok || encodedLength(sd) > maxFontProgram {
 		return nil
 	}
 	// The program is only read for its cmap here: it is decoded into a
