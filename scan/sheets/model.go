@@ -53,7 +53,7 @@ type PageModel struct {
 	UnreadAt []Box
 	// Outlined are the regions of text drawn as strokes or glyph
 	// outlines, with no words of the text layer over them: text that
-	// could not be read.
+	// could not be read. Read on a page they make partly outlined only.
 	Outlined []OutlinedText
 	// PartlyOutlined: the text layer is partial because a meaningful
 	// share of the page's text (minOutlinedShare) is drawn as outlines.
@@ -158,8 +158,7 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 			pm.TextLayer = textLayer(p)
 			pm.LostLetters = pm.TextLayer == TextPartial && lostLetters(p)
 			if pm.TextLayer == TextFull {
-				pm.Outlined = FindOutlinedText(p)
-				if outlinedShare(p, pm.Outlined) >= minOutlinedShare {
+				if pm.Outlined = partlyOutlined(p); pm.Outlined != nil {
 					pm.TextLayer, pm.PartlyOutlined = TextPartial, true
 				}
 			}

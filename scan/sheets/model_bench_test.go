@@ -79,7 +79,7 @@ func extractAll(b *testing.B, path string) []*pdftext.Page {
 // of many small strokes (stroked notes; a detailed plan's 66,000) beside
 // their extraction.
 func BenchmarkOutlinedCorpus(b *testing.B) {
-	for _, name := range []string{"us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf", "de_karlsruhe_carehome_ground_floor.pdf"} {
+	for _, name := range []string{"us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf", "de_karlsruhe_carehome_ground_floor.pdf", "us_va_stcloud_bldg28_renovation_cds.pdf"} {
 		path := filepath.Join("../../../shared/corpus", name)
 		if _, err := os.Stat(path); err != nil {
 			b.Skip("corpus folder absent")

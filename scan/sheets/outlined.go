@@ -1,7 +1,6 @@
 package sheets
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -134,14 +133,14 @@ type mark struct {
 // textLine is a line of marks being built, and then judged.
 type textLine struct {
 	a0, b0, a1, b1 float64
-	marks          int
-	spanning, wide int
+	marks          int32
+	spanning, wide int32
 	// covered is the length of the line its marks cover, up to coverEnd.
 	covered, coverEnd float64
 	// byDirections counts the marks by the directions of their pieces.
-	byDirections [16]int
+	byDirections [16]int32 // int32s: a page opens a line per stray mark
 	shape        uint8
-	curvedFilled int
+	curvedFilled int32
 	// size is the line's height across it (set when it is kept).
 	size float64
 }
@@ -156,7 +155,33 @@ func FindOutlinedText(p *pdftext.Page) []OutlinedText {
 	if p == nil || len(p.SmallPaths) < minLineMarks {
 		return nil
 	}
+	return outlinedIn(unworded(p))
+}
+
+// partlyOutlined returns the page's regions of outlined text when they
+// are a meaningful share of its text (minOutlinedShare), else nil. A
+// line of outlined text holds no more characters than marks (textShaped:
+// a stroke per character at least), so a page whose marks outside the
+// words are too few to make that share is told at once, without the
+// line search, which takes most of the set reading's time on a drawing
+// of many small paths.
+func partlyOutlined(p *pdftext.Page) []OutlinedText {
+	if p == nil || len(p.SmallPaths) < minLineMarks {
+		return nil
+	}
 	marks := unworded(p)
+	if float64(len(marks)) < minOutlinedShare/(1-minOutlinedShare)*float64(readChars(p)) {
+		return nil
+	}
+	regions := outlinedIn(marks)
+	if outlinedShare(p, regions) < minOutlinedShare {
+		return nil
+	}
+	return regions
+}
+
+// outlinedIn finds the regions of text among marks.
+func outlinedIn(marks []mark) []OutlinedText {
 	if len(marks) < minLineMarks {
 		return nil
 	}
@@ -227,7 +252,15 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 			starts = append(starts, start{at(i).a0, i})
 		}
 	}
-	slices.SortFunc(starts, func(x, y start) int { return cmp.Compare(x.a, y.a) })
+	slices.SortFunc(starts, func(x, y start) int {
+		switch {
+		case x.a < y.a:
+			return -1
+		case x.a > y.a:
+			return 1
+		}
+		return 0
+	})
 	order := make([]int, len(starts))
 	for k, st := range starts {
 		order[k] = st.i
@@ -235,11 +268,23 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 	const band = 4.0 // points: a bucket of open lines by their middle
 	var lines []textLine
 	lineOf := make([]int, len(marks))
-	open := map[int][]int{}
+	// The buckets of open lines, by band across the axis: a slice over
+	// the marks' extent, two spare bands either side.
+	bandOf := func(m mark) int { return int(math.Floor((m.b0 + m.b1) / 2 / band)) }
+	lo, hi := 0, -1
+	for k, i := range order {
+		b := bandOf(at(i))
+		if k == 0 || b < lo {
+			lo = b
+		}
+		if k == 0 || b > hi {
+			hi = b
+		}
+	}
+	open := make([][]int, max(hi-lo+5, 0))
 	for _, i := range order {
 		m := at(i)
-		mid := (m.b0 + m.b1) / 2
-		k := int(math.Floor(mid / band))
+		k := bandOf(m) - lo + 2
 		best := -1
 		for kk := k - 2; kk <= k+2; kk++ {
 			bucket := open[kk]
@@ -447,9 +492,16 @@ func outlinedShare(p *pdftext.Page, regions []OutlinedText) float64 {
 	if outlined == 0 {
 		return 0
 	}
+	read := readChars(p)
+	return float64(outlined) / float64(outlined+read)
+}
+
+// readChars counts the characters the text layer reads, with the space
+// after each word.
+func readChars(p *pdftext.Page) int {
 	read := 0
 	for i := range p.Words {
-		read += utf8.RuneCountInString(p.Words[i].Text) + 1 // and the space after it
+		read += utf8.RuneCountInString(p.Words[i].Text) + 1
 	}
-	return float64(outlined) / float64(outlined+read)
+	return read
 }
