@@ -30,7 +30,7 @@ func oneShotHeap() {
 	// here frees it for certain, at the cost of one cycle over a heap of
 	// a megabyte or two. Its pages stay advised.
 	debug.SetGCPercent(-1)
-	adviseHugeHeap()
+	adviseHugeHeap(startingHeap)
 	runtime.GC()
 	debug.SetMemoryLimit(startingHeap)
 	// The default collector comes back after the first cycle, which only

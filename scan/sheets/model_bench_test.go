@@ -40,7 +40,14 @@ func BenchmarkReadSetDense(b *testing.B) {
 // extraction (the reference, same run): the model's cost as a share of
 // reading the words.
 func BenchmarkReadSetCorpus(b *testing.B) {
-	for _, name := range []string{"za_crayfish_inn_architectural_plans.pdf", "ca_calgary_sample_dp_bp_house_26p.pdf", "wsdot_its_tolling_2b_plansheets.pdf"} {
+	besideExtraction(b, "model", func(pages []*pdftext.Page) { ReadSet(pages) },
+		"za_crayfish_inn_architectural_plans.pdf", "ca_calgary_sample_dp_bp_house_26p.pdf", "wsdot_its_tolling_2b_plansheets.pdf")
+}
+
+// besideExtraction times read on each named corpus file's pages, beside
+// the extraction of the same file (the reference, same run).
+func besideExtraction(b *testing.B, label string, read func([]*pdftext.Page), names ...string) {
+	for _, name := range names {
 		path := filepath.Join("../../../shared/corpus", name)
 		if _, err := os.Stat(path); err != nil {
 			b.Skip("corpus folder absent")
@@ -51,9 +58,9 @@ func BenchmarkReadSetCorpus(b *testing.B) {
 				pages = extractAll(b, path)
 			}
 		})
-		b.Run("model/"+name, func(b *testing.B) {
+		b.Run(label+"/"+name, func(b *testing.B) {
 			for b.Loop() {
-				ReadSet(pages)
+				read(pages)
 			}
 		})
 	}
@@ -79,23 +86,9 @@ func extractAll(b *testing.B, path string) []*pdftext.Page {
 // of many small strokes (stroked notes; a detailed plan's 66,000) beside
 // their extraction.
 func BenchmarkOutlinedCorpus(b *testing.B) {
-	for _, name := range []string{"us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf", "de_karlsruhe_carehome_ground_floor.pdf", "us_va_stcloud_bldg28_renovation_cds.pdf"} {
-		path := filepath.Join("../../../shared/corpus", name)
-		if _, err := os.Stat(path); err != nil {
-			b.Skip("corpus folder absent")
+	besideExtraction(b, "outlined", func(pages []*pdftext.Page) {
+		for _, p := range pages {
+			FindOutlinedText(p)
 		}
-		var pages []*pdftext.Page
-		b.Run("extract/"+name, func(b *testing.B) {
-			for b.Loop() {
-				pages = extractAll(b, path)
-			}
-		})
-		b.Run("outlined/"+name, func(b *testing.B) {
-			for b.Loop() {
-				for _, p := range pages {
-					FindOutlinedText(p)
-				}
-			}
-		})
-	}
+	}, "us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf", "de_karlsruhe_carehome_ground_floor.pdf", "us_va_stcloud_bldg28_renovation_cds.pdf")
 }
