@@ -125,24 +125,35 @@ const (
 
 // mark is a small path seen along one axis: a runs along the line, b
 // across it (x and y for a horizontal line, y and x for a turned one).
+// float32s, as the extractor records them: a page holds tens of
+// thousands, swept twice.
 type mark struct {
-	a0, b0, a1, b1 float64
+	a0, b0, a1, b1 float32
 	shape          uint8
+}
+
+// turn is the mark seen up the page.
+func (m mark) turn() mark {
+	return mark{a0: m.b0, b0: m.a0, a1: m.b1, b1: m.a1, shape: turnShape(m.shape)}
 }
 
 // textLine is a line of marks being built, and then judged.
 type textLine struct {
 	a0, b0, a1, b1 float64
 	marks          int32
+	curvedFilled   int32
+	shape          uint8
+	// size is the line's height across it (set when it is kept).
+	size float64
+}
+
+// lineCounts are what the second sweep counts of a line's marks.
+type lineCounts struct {
 	spanning, wide int32
 	// covered is the length of the line its marks cover, up to coverEnd.
 	covered, coverEnd float64
 	// byDirections counts the marks by the directions of their pieces.
-	byDirections [16]int32 // int32s: a page opens a line per stray mark
-	shape        uint8
-	curvedFilled int32
-	// size is the line's height across it (set when it is kept).
-	size float64
+	byDirections [16]int32
 }
 
 func (l *textLine) height() float64 { return l.b1 - l.b0 }
@@ -224,7 +235,7 @@ next:
 				}
 			}
 		}
-		out = append(out, mark{a0: float64(s.X0), b0: float64(s.Y0), a1: float64(s.X1), b1: float64(s.Y1), shape: s.Shape})
+		out = append(out, mark{a0: s.X0, b0: s.Y0, a1: s.X1, b1: s.Y1, shape: s.Shape})
 	}
 	return out
 }
@@ -233,47 +244,34 @@ next:
 // (turned: up the page), keeps those shaped like text and marks their
 // marks used.
 func textLines(marks []mark, used []bool, turned bool) []textLine {
-	at := func(i int) mark {
-		m := marks[i]
-		if turned {
-			m = mark{a0: m.b0, b0: m.a0, a1: m.b1, b1: m.a1, shape: turnShape(m.shape)}
-		}
-		return m
-	}
-	// Sorted by where they start along the axis, the keys beside the
-	// indexes (a page holds tens of thousands of marks).
-	type start struct {
-		a float64
-		i int
-	}
-	starts := make([]start, 0, len(marks))
+	// The marks not used, in order of where they start along the axis
+	// (ties in the page's order), copied out contiguous for the sweeps.
+	keys := make([]uint64, 0, len(marks))
 	for i := range marks {
 		if !used[i] {
-			starts = append(starts, start{at(i).a0, i})
+			a := marks[i].a0
+			if turned {
+				a = marks[i].b0
+			}
+			keys = append(keys, uint64(orderedBits(a))<<32|uint64(i))
 		}
 	}
-	slices.SortFunc(starts, func(x, y start) int {
-		switch {
-		case x.a < y.a:
-			return -1
-		case x.a > y.a:
-			return 1
+	radixSortHigh32(keys)
+	sorted := make([]mark, len(keys))
+	for k, key := range keys {
+		m := marks[uint32(key)]
+		if turned {
+			m = m.turn()
 		}
-		return 0
-	})
-	order := make([]int, len(starts))
-	for k, st := range starts {
-		order[k] = st.i
+		sorted[k] = m
 	}
 	const band = 4.0 // points: a bucket of open lines by their middle
-	var lines []textLine
-	lineOf := make([]int, len(marks))
+	bandOf := func(m *mark) int { return int(math.Floor((float64(m.b0) + float64(m.b1)) / 2 / band)) }
 	// The buckets of open lines, by band across the axis: a slice over
 	// the marks' extent, two spare bands either side.
-	bandOf := func(m mark) int { return int(math.Floor((m.b0 + m.b1) / 2 / band)) }
 	lo, hi := 0, -1
-	for k, i := range order {
-		b := bandOf(at(i))
+	for k := range sorted {
+		b := bandOf(&sorted[k])
 		if k == 0 || b < lo {
 			lo = b
 		}
@@ -281,37 +279,54 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 			hi = b
 		}
 	}
-	open := make([][]int, max(hi-lo+5, 0))
-	for _, i := range order {
-		m := at(i)
-		k := bandOf(m) - lo + 2
-		best := -1
-		for kk := k - 2; kk <= k+2; kk++ {
+	// An open line's entry in its bucket holds what the sweep tests, so
+	// that the lines themselves are touched only to grow.
+	type openLine struct {
+		b0, b1, a1, reach float64
+		line              int32
+	}
+	open := make([][]openLine, max(hi-lo+5, 0))
+	lines := make([]textLine, 0, len(sorted)/4+1)
+	// Where each line's entry is: its bucket and its place in it.
+	type place struct{ bucket, slot int32 }
+	at := make([]place, 0, cap(lines))
+	lineOf := make([]int32, len(sorted))
+	for k := range sorted {
+		m := &sorted[k]
+		a0, b0, a1, b1 := float64(m.a0), float64(m.b0), float64(m.a1), float64(m.b1)
+		c := bandOf(m) - lo + 2
+		best, bestA1 := int32(-1), 0.0
+		for kk := c - 2; kk <= c+2; kk++ {
 			bucket := open[kk]
 			for j := 0; j < len(bucket); j++ {
-				l := &lines[bucket[j]]
-				if l.a1+maxGap(l) < m.a0 {
+				e := &bucket[j]
+				if e.reach < a0 {
 					// Marks come in order along the axis: a line this far
 					// behind is closed for good.
-					bucket[j] = bucket[len(bucket)-1]
+					last := bucket[len(bucket)-1]
+					bucket[j] = last
+					at[last.line].slot = int32(j)
 					bucket = bucket[:len(bucket)-1]
 					j--
 					continue
 				}
-				if joins(l, m) && (best < 0 || l.a1 > lines[best].a1) {
-					best = bucket[j]
+				if joins(e.b0, e.b1, b0, b1) && (best < 0 || e.a1 > bestA1) {
+					best, bestA1 = e.line, e.a1
 				}
 			}
 			open[kk] = bucket
 		}
 		if best < 0 {
-			lines = append(lines, textLine{a0: m.a0, b0: m.b0, a1: m.a1, b1: m.b1})
-			best = len(lines) - 1
-			open[k] = append(open[k], best)
+			best = int32(len(lines))
+			lines = append(lines, textLine{a0: a0, b0: b0, a1: a1, b1: b1})
+			at = append(at, place{int32(c), int32(len(open[c]))})
+			open[c] = append(open[c], openLine{line: best})
 		}
-		lineOf[i] = best
+		lineOf[k] = best
 		l := &lines[best]
-		l.a0, l.b0, l.a1, l.b1 = min(l.a0, m.a0), min(l.b0, m.b0), max(l.a1, m.a1), max(l.b1, m.b1)
+		l.a0, l.b0, l.a1, l.b1 = min(l.a0, a0), min(l.b0, b0), max(l.a1, a1), max(l.b1, b1)
+		e := &open[at[best].bucket][at[best].slot]
+		e.b0, e.b1, e.a1, e.reach = l.b0, l.b1, l.a1, l.a1+maxGap(l)
 		l.marks++
 		l.shape |= m.shape
 		if m.shape&(pdftext.ShapeCurved|pdftext.ShapeFilled) == pdftext.ShapeCurved|pdftext.ShapeFilled {
@@ -320,33 +335,40 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 	}
 	// With the lines' bands known: the marks that span the band, top to
 	// bottom (a capital's stems and diagonals), and those wider than a
-	// character.
-	for _, i := range order {
-		m, l := at(i), &lines[lineOf[i]]
-		// The marks come in order along the line: the length they cover.
-		if m.a0 > l.coverEnd || l.covered == 0 {
-			l.covered += m.a1 - m.a0
-			l.coverEnd = m.a1
-		} else if m.a1 > l.coverEnd {
-			l.covered += m.a1 - l.coverEnd
-			l.coverEnd = m.a1
+	// character. Only lines that can be kept are counted.
+	counts := make([]lineCounts, len(lines))
+	for k := range sorted {
+		li := lineOf[k]
+		l := &lines[li]
+		if l.marks < minLineMarks {
+			continue
 		}
-		l.byDirections[m.shape&pdftext.ShapeDirections]++
+		m, n := &sorted[k], &counts[li]
+		a0, b0, a1, b1 := float64(m.a0), float64(m.b0), float64(m.a1), float64(m.b1)
+		// The marks come in order along the line: the length they cover.
+		if a0 > n.coverEnd || n.covered == 0 {
+			n.covered += a1 - a0
+			n.coverEnd = a1
+		} else if a1 > n.coverEnd {
+			n.covered += a1 - n.coverEnd
+			n.coverEnd = a1
+		}
+		n.byDirections[m.shape&pdftext.ShapeDirections]++
 		h, tol := l.height(), 0.15*l.height()
 		// A comma or a quote may stretch the band at one edge: a stroke
 		// spans it standing on one edge and reaching nearly the other.
-		if mh := m.b1 - m.b0; mh >= 0.75*h && (m.b0-l.b0 <= tol || l.b1-m.b1 <= tol) {
-			l.spanning++
+		if mh := b1 - b0; mh >= 0.75*h && (b0-l.b0 <= tol || l.b1-b1 <= tol) {
+			n.spanning++
 		}
-		if m.a1-m.a0 > 1.2*h {
-			l.wide++
+		if a1-a0 > 1.2*h {
+			n.wide++
 		}
 	}
 	keep := make([]bool, len(lines))
 	var kept []textLine
 	for li := range lines {
 		l := lines[li]
-		if l.marks < minLineMarks || !textShaped(l) {
+		if l.marks < minLineMarks || !textShaped(&l, &counts[li]) {
 			continue
 		}
 		keep[li] = true
@@ -356,39 +378,88 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 		}
 		kept = append(kept, l)
 	}
-	for _, i := range order {
-		if keep[lineOf[i]] {
-			used[i] = true
+	for k, key := range keys {
+		if keep[lineOf[k]] {
+			used[uint32(key)] = true
 		}
 	}
 	return kept
 }
 
+// orderedBits maps a float32 to a uint32 in the same order (negatives
+// below positives), for a radix sort.
+func orderedBits(f float32) uint32 {
+	u := math.Float32bits(f)
+	if u&(1<<31) != 0 {
+		return ^u
+	}
+	return u | 1<<31
+}
+
+// radixSortHigh32 sorts keys by their upper 32 bits, stably: a
+// least-significant-digit radix sort, a byte a pass.
+func radixSortHigh32(keys []uint64) {
+	if len(keys) < 2 {
+		return
+	}
+	buf := make([]uint64, len(keys))
+	src, dst := keys, buf
+	for shift := uint(32); shift < 64; shift += 8 {
+		var count [257]int
+		for _, k := range src {
+			count[(k>>shift)&0xff+1]++
+		}
+		if count[(src[0]>>shift)&0xff+1] == len(src) {
+			continue // every key has this byte: the pass would not move one
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, k := range src {
+			b := (k >> shift) & 0xff
+			dst[count[b]] = k
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+}
+
 // maxGap is the widest space a line's next mark may leave: a word space.
 func maxGap(l *textLine) float64 { return max(1.5, 1.6*l.height()) }
 
-// joins reports whether a mark continues a line: it starts within a
-// letter space of the line's end and lies in its band, which it may widen
-// only a little.
-func joins(l *textLine, m mark) bool {
-	h := l.height()
-	if m.a0 > l.a1+maxGap(l) {
-		return false
-	}
+// joins reports whether a mark across mb0-mb1, starting within a
+// letter space of a line's end, continues the line across lb0-lb1: it
+// lies in the line's band, which it may widen only a little.
+func joins(lb0, lb1, mb0, mb1 float64) bool {
+	h, mh := lb1-lb0, mb1-mb0
 	// A mark with height of its own (not a bar, a dash or a dot) is of
 	// the line's size: a 4 pt word does not run into the 10 pt bubble
 	// in front of it.
-	if mh := m.b1 - m.b0; mh >= minLineHeight && h >= minLineHeight && (mh < 0.6*h || mh > 1.5*h) {
+	if mh >= minLineHeight && h >= minLineHeight && (mh < 0.6*h || mh > 1.5*h) {
 		return false
 	}
-	u0, u1 := min(l.b0, m.b0), max(l.b1, m.b1)
-	return u1-u0 <= 1.15*max(h, m.b1-m.b0)+0.5 && u1-u0 <= 16
+	// The band the two make; plain comparisons, not min and max, on the
+	// sweep's hottest path (the coordinates are finite).
+	u0, u1, tall := lb0, lb1, h
+	if mb0 < u0 {
+		u0 = mb0
+	}
+	if mb1 > u1 {
+		u1 = mb1
+	}
+	if mh > tall {
+		tall = mh
+	}
+	return u1-u0 <= 1.15*tall+0.5 && u1-u0 <= 16
 }
 
 // textShaped reports whether a line of marks reads as text: long for its
 // height, dense, strokes in three directions or more (or glyph outlines
 // filled).
-func textShaped(l textLine) bool {
+func textShaped(l *textLine, n *lineCounts) bool {
 	h, w := l.height(), l.a1-l.a0
 	if h < minLineHeight || w < minLineLength*h {
 		return false
@@ -399,13 +470,13 @@ func textShaped(l textLine) bool {
 	// Capitals and figures stand on the baseline and reach the cap
 	// line: most characters have a stroke that spans the line; symbols
 	// and furniture in a row have not. No glyph is much wider than tall.
-	if float64(l.spanning) < w/(1.5*h) || 10*l.wide > l.marks {
+	if float64(n.spanning) < w/(1.5*h) || 10*n.wide > l.marks {
 		return false
 	}
 	// Letters are set close: the marks cover most of the line, word
 	// spaces apart. A column of tags or a row of symbols is more gap
 	// than mark.
-	if l.covered < minCover*w {
+	if n.covered < minCover*w {
 		return false
 	}
 	// Glyph outlines filled (a font converted to paths) are curves.
@@ -416,7 +487,7 @@ func textShaped(l textLine) bool {
 	// direction (each spanning the band of a hatched wall): in text no
 	// one kind of stroke is most of the marks.
 	dirs := bits.OnesCount8(l.shape & pdftext.ShapeDirections)
-	return dirs >= minDirections && 10*slices.Max(l.byDirections[:]) <= maxOneKind*l.marks
+	return dirs >= minDirections && 10*slices.Max(n.byDirections[:]) <= maxOneKind*l.marks
 }
 
 // turnShape swaps horizontal and vertical strokes for a line read up the
