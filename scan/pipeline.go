@@ -399,9 +399,12 @@ func (p *Pipeline) extractFile(ctx context.Context, doc *pdftext.Document, f *Re
 	n := doc.NumPages()
 	f.Pages, f.Layouts = make([]pdftext.Page, 0, n), make([]*layout.Page, 0, n)
 	layouts := make([]*layout.Page, n)
+	// A page's small paths serve only its layout's search for outlined
+	// text; they go once it is laid out (up to a megabyte a page).
 	analyse := func(page *pdftext.Page) {
 		if page.Number >= 1 && page.Number <= n {
 			layouts[page.Number-1] = layout.Analyze(page)
+			page.SmallPaths = nil
 		}
 	}
 	for page := range doc.PagesConcurrently(ctx, max(1, workers), analyse) {
@@ -420,6 +423,7 @@ func (p *Pipeline) extractFile(ctx context.Context, doc *pdftext.Document, f *Re
 		}
 		if lp == nil {
 			lp = layout.Analyze(&f.Pages[len(f.Pages)-1])
+			f.Pages[len(f.Pages)-1].SmallPaths = nil
 		}
 		f.Layouts = append(f.Layouts, lp)
 		*done++

@@ -130,6 +130,7 @@ func analyzeLines(p *pdftext.Page) (*Page, *analysis) {
 		return &Page{}, nil
 	}
 	out := &Page{Number: p.Number, Width: p.Width, Height: p.Height, Words: p.Words, LineOf: make([]int, len(p.Words)), roles: &rolesOnce{}}
+	out.Outlined = PartlyOutlined(p)
 	for i := range out.LineOf {
 		out.LineOf[i] = -1
 	}

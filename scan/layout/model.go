@@ -162,6 +162,9 @@ type Page struct {
 	// LineOf is the index in Lines of each word's line (-1 for a word
 	// beyond the words considered).
 	LineOf []int
+	// Outlined holds the page's regions of text drawn as outlines when
+	// they are a meaningful share of its text (PartlyOutlined), else nil.
+	Outlined []OutlinedText
 	// roles caches FindRoles for a page made by Analyze: the document
 	// model and the pipeline's round sheets both ask for a page's roles.
 	roles *rolesOnce

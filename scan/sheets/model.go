@@ -158,7 +158,11 @@ func ReadSetLayouts(pages []*pdftext.Page, layouts []*layout.Page) SetModel {
 			pm.TextLayer = textLayer(p)
 			pm.LostLetters = pm.TextLayer == TextPartial && lostLetters(p)
 			if pm.TextLayer == TextFull {
-				if pm.Outlined = partlyOutlined(p); pm.Outlined != nil {
+				var lp *layout.Page
+				if i < len(layouts) {
+					lp = layouts[i]
+				}
+				if pm.Outlined = partlyOutlined(p, lp); pm.Outlined != nil {
 					pm.TextLayer, pm.PartlyOutlined = TextPartial, true
 				}
 			}

@@ -81,14 +81,3 @@ func extractAll(b *testing.B, path string) []*pdftext.Page {
 	}
 	return pages
 }
-
-// BenchmarkOutlinedCorpus times the search for outlined text on sheets
-// of many small strokes (stroked notes; a detailed plan's 66,000) beside
-// their extraction.
-func BenchmarkOutlinedCorpus(b *testing.B) {
-	besideExtraction(b, "outlined", func(pages []*pdftext.Page) {
-		for _, p := range pages {
-			FindOutlinedText(p)
-		}
-	}, "us_ct_kent_substance_abuse_center_plumbing_cd_addendum1_3sh.pdf", "de_karlsruhe_carehome_ground_floor.pdf", "us_va_stcloud_bldg28_renovation_cds.pdf")
-}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
 
@@ -168,7 +169,7 @@ func TestOutlinedNotesArePartial(t *testing.T) {
 	}
 	d.outlined(150, 600, 5, true, "4\" SAN DOWN TO FIRST FLOOR") // a pipe label up the page
 	p := d.page(t)
-	regions := FindOutlinedText(p)
+	regions := layout.FindOutlinedText(p)
 	notes := Box{X0: 700, Y0: 70, X1: 1020, Y1: 160}
 	var inNotes, turned bool
 	for _, r := range regions {
@@ -185,13 +186,16 @@ func TestOutlinedNotesArePartial(t *testing.T) {
 	if !inNotes || !turned {
 		t.Errorf("notes found %v, turned label found %v: %+v", inNotes, turned, regions)
 	}
-	m := ReadSet([]*pdftext.Page{p})
-	pm := m.Pages[0]
-	if pm.TextLayer != TextPartial || !pm.PartlyOutlined || len(pm.Outlined) == 0 {
-		t.Errorf("text layer %q, partly outlined %v, %d regions", pm.TextLayer, pm.PartlyOutlined, len(pm.Outlined))
-	}
-	if pm.SheetNumber != "P-120" {
-		t.Errorf("sheet number %q", pm.SheetNumber)
+	// Read from the words alone, and from the page's layout (as the
+	// pipeline reads it: the regions found when the page was laid out).
+	for _, layouts := range [][]*layout.Page{nil, {layout.Analyze(p)}} {
+		pm := ReadSetLayouts([]*pdftext.Page{p}, layouts).Pages[0]
+		if pm.TextLayer != TextPartial || !pm.PartlyOutlined || len(pm.Outlined) == 0 {
+			t.Errorf("layouts %v: text layer %q, partly outlined %v, %d regions", layouts != nil, pm.TextLayer, pm.PartlyOutlined, len(pm.Outlined))
+		}
+		if pm.SheetNumber != "P-120" {
+			t.Errorf("layouts %v: sheet number %q", layouts != nil, pm.SheetNumber)
+		}
 	}
 }
 
@@ -213,7 +217,7 @@ func TestFilledOutlinesAreOutlined(t *testing.T) {
 		}
 	}
 	p := d.page(t)
-	regions := FindOutlinedText(p)
+	regions := layout.FindOutlinedText(p)
 	if len(regions) != 1 || regions[0].Lines != 8 {
 		t.Errorf("filled outlines: %+v", regions)
 	}
@@ -231,7 +235,7 @@ func TestWordsOverStrokesAreNotOutlined(t *testing.T) {
 		d.mono(700, y, n)
 	}
 	p := d.page(t)
-	if r := FindOutlinedText(p); len(r) != 0 {
+	if r := layout.FindOutlinedText(p); len(r) != 0 {
 		t.Errorf("strokes under words marked outlined: %+v", r)
 	}
 }
@@ -302,7 +306,7 @@ func TestOutlinedLookAlikes(t *testing.T) {
 			if len(p.SmallPaths) == 0 {
 				t.Fatal("the drawing drew no small paths")
 			}
-			if r := FindOutlinedText(p); len(r) != 0 {
+			if r := layout.FindOutlinedText(p); len(r) != 0 {
 				t.Errorf("marked outlined: %+v", r)
 			}
 			if pm := ReadSet([]*pdftext.Page{p}).Pages[0]; pm.TextLayer != TextFull || pm.PartlyOutlined {
