@@ -58,6 +58,9 @@ type parse struct {
 	// also matches as the Kelvin sign and the long s; an ASCII comparison
 	// does not see those, so text holding either skips the prefilter.
 	foldsKS bool
+	// branches: a long top-level alternation kept apart (splitBranches),
+	// for MatchString and the leftmost finds; nil for most patterns.
+	branches []*Regexp
 }
 
 // inTest: the running binary is a `go test` binary.
@@ -65,7 +68,13 @@ var inTest = strings.HasSuffix(os.Args[0], ".test") || strings.HasSuffix(os.Args
 
 // Compile parses a regular expression like regexp.Compile.
 func Compile(expr string) (*Regexp, error) {
-	p, err := parseExpr(expr)
+	return compile(expr, minSplitProgram)
+}
+
+// compile is Compile splitting a top-level alternation of minSplit
+// instructions or more (0: never).
+func compile(expr string, minSplit int) (*Regexp, error) {
+	p, err := parseExpr(expr, minSplit)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +88,7 @@ func newRegexp(expr func() string) *Regexp {
 	return &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr()) })}
 }
 
-func parseExpr(expr string) (*parse, error) {
+func parseExpr(expr string, minSplit int) (*parse, error) {
 	// regexp.Compile parses with the same flags, so it cannot fail where
 	// this parse succeeded.
 	tree, err := syntax.Parse(expr, syntax.Perl)
@@ -91,6 +100,9 @@ func parseExpr(expr string) (*parse, error) {
 		return strings.ContainsAny(lit, "KS")
 	})
 	p.index()
+	if minSplit > 0 && p.byFirst != nil {
+		p.branches = splitBranches(tree, expr, minSplit)
+	}
 	return p, nil
 }
 
@@ -111,7 +123,7 @@ func (r *Regexp) parse() *parse {
 	if p := r.parsed.Load(); p != nil {
 		return p
 	}
-	p, err := parseExpr(r.expr())
+	p, err := parseExpr(r.expr(), minSplitProgram)
 	if err != nil {
 		panic("textmatch: " + err.Error())
 	}
@@ -207,19 +219,37 @@ func (a *Any) MayMatch(s string) bool { return a.p.mayMatch(s) }
 func (a *Any) Required() []string { return a.p.need }
 
 func (r *Regexp) MatchString(s string) bool {
-	return r.mayMatch(s) && r.compiled().MatchString(s)
+	p := r.parse()
+	if !p.mayMatch(s) {
+		return false
+	}
+	if p.branches != nil {
+		return p.matchBranches(s)
+	}
+	return r.compiled().MatchString(s)
 }
 
 func (r *Regexp) FindString(s string) string {
-	if !r.mayMatch(s) {
+	p := r.parse()
+	if !p.mayMatch(s) {
+		return ""
+	}
+	if p.branches != nil {
+		if loc := p.findBranches(s); loc != nil {
+			return s[loc[0]:loc[1]]
+		}
 		return ""
 	}
 	return r.compiled().FindString(s)
 }
 
 func (r *Regexp) FindStringIndex(s string) []int {
-	if !r.mayMatch(s) {
+	p := r.parse()
+	if !p.mayMatch(s) {
 		return nil
+	}
+	if p.branches != nil {
+		return p.findBranches(s)
 	}
 	return r.compiled().FindStringIndex(s)
 }
