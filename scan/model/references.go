@@ -214,9 +214,14 @@ func readReferences(s *Sheet) []Reference {
 			}
 		}
 		if len(find(pointerRe, li)) > 0 {
+			joined := noteContinued(s, li)
+			var joinedHas textmatch.Present
+			if joined != "" {
+				joinedHas = refSet.Scan(joined)
+			}
 			for ki := range DrawingKinds {
 				k := &DrawingKinds[ki]
-				for _, mt := range kindMentions(s, li, k.mention) {
+				for _, mt := range kindMentions(s, li, k.mention, present[li], joined, joinedHas) {
 					add(Reference{Kind: RefDrawings, Drawing: k.Name, Line: li, Words: mt.words,
 						Text: noteSentence(mt.text), Particular: kindTargetRe.MatchString(mt.after)})
 				}

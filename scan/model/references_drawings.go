@@ -185,25 +185,23 @@ type kindMatch struct {
 
 // kindMentions finds the mentions on line li, and those that start on it
 // and run into the next line of the same note ("… SEE REFLECTED" /
-// "CEILING PLAN FOR …"): the next line when it sits directly below
-// (at most a line's height between) and starts near the note's margin.
-func kindMentions(s *Sheet, li int, re *textmatch.Regexp) []kindMatch {
+// "CEILING PLAN FOR …"): the line and its continuation (noteContinued)
+// come with what refSet found in them, so that each kind's pattern runs
+// only where its literals are.
+func kindMentions(s *Sheet, li int, re *textmatch.Regexp, line textmatch.Present, joined string, joinedHas textmatch.Present) []kindMatch {
 	l := s.Lines[li]
 	var out []kindMatch
-	for _, m := range re.FindAllStringSubmatchIndex(l.Text, -1) {
-		out = append(out, kindMatch{words: l.WordsInSpan(m[0], m[1]), text: l.Text[sentenceStart(l.Text, m[0]):], after: l.Text[m[1]:]})
+	if re.MayMatch(l.Text, line) {
+		for _, m := range re.Regexp().FindAllStringSubmatchIndex(l.Text, -1) {
+			out = append(out, kindMatch{words: l.WordsInSpan(m[0], m[1]), text: l.Text[sentenceStart(l.Text, m[0]):], after: l.Text[m[1]:]})
+		}
 	}
-	if li+1 >= len(s.Lines) {
+	if joined == "" || !re.MayMatch(joined, joinedHas) {
 		return out
 	}
 	n := s.Lines[li+1]
-	h := l.Box.Y1 - l.Box.Y0
-	if n.Box.Y0 < l.Box.Y0 || n.Box.Y0-l.Box.Y1 > h || abs(n.Box.X0-l.Box.X0) > 3*h {
-		return out
-	}
-	joined := l.Text + " " + n.Text
 	cut := len(l.Text)
-	for _, m := range re.FindAllStringSubmatchIndex(joined, -1) {
+	for _, m := range re.Regexp().FindAllStringSubmatchIndex(joined, -1) {
 		if m[0] >= cut || m[1] <= cut+1 {
 			continue
 		}
@@ -211,6 +209,21 @@ func kindMentions(s *Sheet, li int, re *textmatch.Regexp) []kindMatch {
 		out = append(out, kindMatch{words: words, text: joined[sentenceStart(joined, m[0]):], after: joined[m[1]:]})
 	}
 	return out
+}
+
+// noteContinued is line li joined with the next line when that one
+// continues the same note: directly below (at most a line's height
+// between) and starting near the note's margin; else "".
+func noteContinued(s *Sheet, li int) string {
+	if li+1 >= len(s.Lines) {
+		return ""
+	}
+	l, n := s.Lines[li], s.Lines[li+1]
+	h := l.Box.Y1 - l.Box.Y0
+	if n.Box.Y0 < l.Box.Y0 || n.Box.Y0-l.Box.Y1 > h || abs(n.Box.X0-l.Box.X0) > 3*h {
+		return ""
+	}
+	return l.Text + " " + n.Text
 }
 
 // sentenceStart is where the sentence holding text[at:] starts on its

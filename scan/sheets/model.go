@@ -495,7 +495,12 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		if a := p.Words[q.Words[0]].Angle; a > 10 && a < 350 {
 			return false
 		}
-		if isNumberWord[q.Words[0]] || !hasTitleWord(q.Text) || nonTitleRe.MatchString(q.Text) || statusRe.MatchString(q.Text) {
+		// Where it is first (the cheap tests), then what it says.
+		if !isTitleBlockZone(p, q.Box) {
+			return false
+		}
+		// With a number, the title sits in its title block.
+		if num != nil && (abs(q.Box.CenterX()-num.CenterX()) > 0.3*pw || abs(q.Box.CenterY()-num.CenterY()) > 0.2*ph) && !region.Encloses(q.Box) {
 			return false
 		}
 		// A line of more than ten words is a note, unless it is one the
@@ -503,15 +508,11 @@ func stackTitle(p *pdftext.Page, phrases []textRun, num *Box, region Box, isNumb
 		if n := len(q.Words); n > 16 || n > 10 && (repeated(qi) || !region.Encloses(q.Box)) {
 			return false
 		}
-		if startsWithCaption(q) || !isTitleBlockZone(p, q.Box) {
+		if isNumberWord[q.Words[0]] || !hasTitleWord(q.Text) || startsWithCaption(q) || nonTitleRe.MatchString(q.Text) || statusRe.MatchString(q.Text) {
 			return false
 		}
 		// File paths, e-mail addresses and bare identifiers are not titles.
 		if strings.ContainsAny(q.Text, `\@`) || len(q.Words) == 1 && idLike(q.Text) || mayHoldDate(q.Text) && 2*len(dateRe.FindString(q.Text)) > len(q.Text) {
-			return false
-		}
-		// With a number, the title sits in its title block.
-		if num != nil && (abs(q.Box.CenterX()-num.CenterX()) > 0.3*pw || abs(q.Box.CenterY()-num.CenterY()) > 0.2*ph) && !region.Encloses(q.Box) {
 			return false
 		}
 		return true
