@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"planreview/scan/internal/perpage"
 	"planreview/scan/pdftext"
 	"planreview/textmatch"
 )
@@ -191,63 +192,25 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 		seen[k] = true
 		*list = append(*list, s)
 	}
-	var metric int
+	// Each text is read once, and the texts on every core: a phrase
+	// printed again (a title block on every sheet) adds no code, address
+	// or authority its first reading did not (add keeps the first of
+	// each), but its metric marks and its words' languages count every
+	// time. A title strip along the sheet's edge is printed a quarter
+	// turned (project name and address read bottom to top): its phrases
+	// are read in the page's turned layers, and name codes and addresses
+	// as the upright ones do; units and languages stay with the upright
+	// text.
 	lang := map[string]int{}
 	languageOf := languageOf()
-	// A phrase printed again (a title block on every sheet) adds no code,
-	// address or authority its first reading did not (add keeps the first
-	// of each), so each text is read once; its metric marks still count
-	// every time.
-	metricOf := map[string]int{}
-	// readPlace adds the codes and addresses a phrase names; digits: it
-	// holds an ASCII digit.
-	readPlace := func(t string, digits bool) {
-		if mayHoldCode(t, digits) {
-			for _, c := range codeRe.FindAllString(t, -1) {
-				add(&codes, c)
-			}
-		}
-		if !digits {
-			return
-		}
-		if mayHoldAddress(t) {
-			for _, a := range addressRe.FindAllString(t, 3) {
-				if len(a) > 8 {
-					add(&hints, "address: "+a)
-				}
-			}
-		}
-		// A US address is often printed over two lines, the street above
-		// "City, ST 12345": the second line alone names the state.
-		for _, a := range cityStateZIPRe.FindAllString(t, 3) {
-			add(&hints, "address: "+a)
-		}
-	}
+	times := map[string]int{}
+	var texts []string // upright, then turned (with a digit), each once
 	for _, r := range reads {
 		for _, q := range r.phrases {
-			t := q.Text
-			if n, ok := metricOf[t]; ok {
-				metric += n
-				for _, n := range q.Norms {
-					for _, l := range languageOf[n] {
-						lang[l]++
-					}
-				}
-				continue
+			if times[q.Text] == 0 {
+				texts = append(texts, q.Text)
 			}
-			// Every address and measurement has an ASCII digit (\d):
-			// phrases without one cannot match and skip the expressions.
-			digits := hasASCIIDigit(t)
-			readPlace(t, digits)
-			for _, a := range authorityRe.FindAllString(t, 3) {
-				add(&hints, "authority: "+trimStopWords(a))
-			}
-			m := 0
-			if digits && mayHoldMetric(t) {
-				m = len(metricRe.FindAllStringIndex(t, -1))
-			}
-			metricOf[t] = m
-			metric += m
+			times[q.Text]++
 			for _, n := range q.Norms {
 				for _, l := range languageOf[n] {
 					lang[l]++
@@ -255,19 +218,30 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 			}
 		}
 	}
-	// A title strip along the sheet's edge is printed a quarter turned
-	// (project name and address read bottom to top): its phrases are read
-	// in the page's turned layers, and name codes and addresses as the
-	// upright ones do. Units and languages stay with the upright text.
+	upright := len(texts)
 	turnedRead := map[string]bool{}
 	for _, r := range reads {
 		for _, l := range r.turned {
 			for _, q := range l.phrases {
 				if t := q.Text; !turnedRead[t] && hasASCIIDigit(t) {
 					turnedRead[t] = true
-					readPlace(t, true)
+					texts = append(texts, t)
 				}
 			}
+		}
+	}
+	read := make([]placeReading, len(texts))
+	perpage.Each(len(texts), func(i int) { read[i] = readPlace(texts[i], i < upright) })
+	metric := 0
+	for i, r := range read {
+		for _, c := range r.codes {
+			add(&codes, c)
+		}
+		for _, h := range r.hints {
+			add(&hints, h)
+		}
+		if i < upright {
+			metric += r.metric * times[texts[i]]
 		}
 	}
 	if len(hints) > 20 {
@@ -304,6 +278,48 @@ func jurisdictionHints(pages []*pdftext.Page, reads []pageRead) (hints, codes []
 		add(&hints, "language: "+l)
 	}
 	return hints, codes
+}
+
+// placeReading is what one text says about where the file is: codes
+// stated with their editions, address and authority hints (as add takes
+// them, in the order read), and its metric marks.
+type placeReading struct {
+	codes, hints []string
+	metric       int
+}
+
+// readPlace reads the codes and addresses a text names, and when it is
+// upright text its authorities and metric marks.
+func readPlace(t string, upright bool) placeReading {
+	var r placeReading
+	digits := hasASCIIDigit(t)
+	if mayHoldCode(t, digits) {
+		r.codes = codeRe.FindAllString(t, -1)
+	}
+	if digits {
+		if mayHoldAddress(t) {
+			for _, a := range addressRe.FindAllString(t, 3) {
+				if len(a) > 8 {
+					r.hints = append(r.hints, "address: "+a)
+				}
+			}
+		}
+		// A US address is often printed over two lines, the street above
+		// "City, ST 12345": the second line alone names the state.
+		for _, a := range cityStateZIPRe.FindAllString(t, 3) {
+			r.hints = append(r.hints, "address: "+a)
+		}
+	}
+	if !upright {
+		return r
+	}
+	for _, a := range authorityRe.FindAllString(t, 3) {
+		r.hints = append(r.hints, "authority: "+trimStopWords(a))
+	}
+	if digits && mayHoldMetric(t) {
+		r.metric = len(metricRe.FindAllStringIndex(t, -1))
+	}
+	return r
 }
 
 // trimStopWords drops the joining words a match may end on ("CITY OF
