@@ -4,10 +4,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"planreview/scan/model"
 )
 
-// TestReadRegionsAsReadOneByOne: the regions, references and blank fields read on every
-// core are those each sheet reads alone on first use (run with -race).
+// TestReadRegionsAsReadOneByOne: the regions, references, project data
+// and blank fields read on every core are those each sheet reads alone on
+// first use (run with -race), and so is what the sheet shows.
 func TestReadRegionsAsReadOneByOne(t *testing.T) {
 	for _, name := range []string{"ca_calgary_sample_dp_bp_house_26p.pdf", "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf"} {
 		path := filepath.Join(corpusDir, name)
@@ -23,9 +26,36 @@ func TestReadRegionsAsReadOneByOne(t *testing.T) {
 		for i, s := range alone.Sheets {
 			p := prefetched.Sheets[i]
 			if !reflect.DeepEqual(p.Roles(), s.Roles()) || !reflect.DeepEqual(p.References(), s.References()) ||
-				!reflect.DeepEqual(p.BlankFields(), s.BlankFields()) {
-				t.Errorf("%s page %d: regions, references or blank fields differ when read on every core", name, i+1)
+				!reflect.DeepEqual(p.BlankFields(), s.BlankFields()) || !reflect.DeepEqual(unsheeted(p.ProjectFacts()), unsheeted(s.ProjectFacts())) ||
+				!reflect.DeepEqual(unsheetedLists(p.AreaLists()), unsheetedLists(s.AreaLists())) {
+				t.Errorf("%s page %d: regions, references, project data or blank fields differ when read on every core", name, i+1)
+			}
+			for _, k := range model.DrawingKinds {
+				if p.ShowsDrawing(k.Name) != s.ShowsDrawing(k.Name) {
+					t.Errorf("%s page %d: shows %s differs", name, i+1, k.Name)
+				}
 			}
 		}
 	}
+}
+
+// unsheeted is the facts without the sheet they point to: the two sets'
+// sheets differ in what they have read so far, not in the facts.
+func unsheeted(facts []model.ProjectFact) []model.ProjectFact {
+	out := make([]model.ProjectFact, len(facts))
+	for i, f := range facts {
+		f.Sheet = nil
+		out[i] = f
+	}
+	return out
+}
+
+func unsheetedLists(lists []model.AreaList) []model.AreaList {
+	out := make([]model.AreaList, len(lists))
+	for i, l := range lists {
+		l.Items = unsheeted(l.Items)
+		l.Total = unsheeted([]model.ProjectFact{l.Total})[0]
+		out[i] = l
+	}
+	return out
 }

@@ -358,10 +358,7 @@ func (s *Sheet) readProjectData() {
 		if !s.Readable {
 			return
 		}
-		memo := s.factMemo()
-		memo.mu.Lock()
-		facts := s.pageProjectFacts(memo)
-		memo.mu.Unlock()
+		facts := s.pageProjectFacts(s.factMemo())
 		lists := s.pageAreaLists()
 		// A list's total is its own fact, not also a room's area.
 		inList := map[int]bool{}
@@ -419,8 +416,8 @@ func lineWordStarts(lp *layout.Page, l layout.Line) []int {
 // on every sheet, and reading a label runs a dozen expressions. Both are
 // pure functions of their text, so a remembered reading is the reading.
 type factMemo struct {
-	// mu is held while a sheet reads with the memo: sheets of one set may
-	// be read by concurrent readers.
+	// mu guards the maps: the sheets of one set are read on every core.
+	// Two readers may read one text at once; both read it alike.
 	mu     sync.Mutex
 	facts  map[[2]string]factReading
 	labels map[string]labelReading
@@ -444,16 +441,23 @@ func (m *factMemo) readFact(label, value string) (ProjectFact, bool) {
 		return ProjectFact{}, false
 	}
 	key := [2]string{label, value}
-	if r, ok := m.facts[key]; ok {
-		return r.f, r.ok
-	}
+	m.mu.Lock()
+	known, seen := m.facts[key]
 	r, ok := m.labels[label]
+	m.mu.Unlock()
+	if seen {
+		return known.f, known.ok
+	}
 	if !ok {
 		r = readLabel(label)
+		m.mu.Lock()
 		m.labels[label] = r
+		m.mu.Unlock()
 	}
 	f, ok := r.read(value)
+	m.mu.Lock()
 	m.facts[key] = factReading{f, ok}
+	m.mu.Unlock()
 	return f, ok
 }
 
@@ -461,15 +465,20 @@ func (m *factMemo) isValue(t string) bool {
 	if !mayBeValue(t) {
 		return false
 	}
-	if v, ok := m.values[t]; ok {
+	m.mu.Lock()
+	v, ok := m.values[t]
+	m.mu.Unlock()
+	if ok {
 		return v
 	}
 	_, a := parseAreaValue(t)
 	_, h := parseHeightValue(t)
 	_, p := parsePercentValue(t)
 	_, s := parseStoriesValue(t)
-	v := a || h || p || s
+	v = a || h || p || s
+	m.mu.Lock()
 	m.values[t] = v
+	m.mu.Unlock()
 	return v
 }
 

@@ -83,6 +83,7 @@ type Reference struct {
 type sheetReferences struct {
 	all          []Reference
 	shows        map[string]bool
+	captions     []string // the lines that may caption a view (captionLines)
 	deferred     []DeferredList
 	deferredRead bool
 }
@@ -96,6 +97,7 @@ func (s *Sheet) References() []Reference {
 	s.references = &sheetReferences{shows: map[string]bool{}}
 	if s.Readable {
 		s.references.all = readReferences(s)
+		s.references.captions = captionLines(s)
 	}
 	return s.references.all
 }

@@ -146,21 +146,14 @@ func (s *Sheet) showsKind(k *DrawingKind) bool {
 			return true
 		}
 	}
-	for _, l := range s.Lines {
-		if k.heading != nil && k.heading.MatchString(l.Text) {
-			return true
+	if k.heading != nil {
+		for _, l := range s.Lines {
+			if k.heading.MatchString(l.Text) {
+				return true
+			}
 		}
-		// A caption is a short line that does not point elsewhere and
-		// does not end a sentence (a wrapped note's last line,
-		// "ELEVATIONS AND THE FINISH SCHEDULE.", is not one). The view's
-		// scale printed on its caption line is not part of the caption.
-		text := l.Text
-		if loc := captionScaleRe.FindStringIndex(text); loc != nil && loc[0] > 0 {
-			text = text[:loc[0]]
-		}
-		if len(strings.Fields(text)) > 6 || verbLeadRe.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), ".") {
-			continue
-		}
+	}
+	for _, text := range s.references.captions {
 		if k.caption != nil && k.caption.MatchString(text) {
 			return true
 		}
@@ -173,6 +166,26 @@ func (s *Sheet) showsKind(k *DrawingKind) bool {
 		}
 	}
 	return false
+}
+
+// captionLines is the sheet's lines that may caption a view, whatever
+// kind it shows: a caption is a short line that does not point elsewhere
+// and does not end a sentence (a wrapped note's last line, "ELEVATIONS
+// AND THE FINISH SCHEDULE.", is not one). The view's scale printed on
+// its caption line is not part of the caption.
+func captionLines(s *Sheet) []string {
+	var out []string
+	for _, l := range s.Lines {
+		text := l.Text
+		if loc := captionScaleRe.FindStringIndex(text); loc != nil && loc[0] > 0 {
+			text = text[:loc[0]]
+		}
+		if len(strings.Fields(text)) > 6 || verbLeadRe.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), ".") {
+			continue
+		}
+		out = append(out, text)
+	}
+	return out
 }
 
 // kindMatch is one note pointing at a kind of drawing: its words, the
