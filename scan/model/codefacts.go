@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"planreview/scan/codebasis/adoption"
+	"planreview/scan/internal/perpage"
 	"planreview/scan/layout"
 	"planreview/scan/units"
 	"planreview/textmatch"
@@ -329,12 +330,17 @@ func readCodeLines(sheets []*Sheet) *codeReading {
 		re   *textmatch.Regexp
 		text string
 	}
+	// The sheets are read on every core; two may find one text's matches
+	// at once, alike.
+	var mu sync.Mutex
 	matched := map[matchKey][][]int{}
-	for _, s := range sheets {
+	read := make([]*sheetCodeLines, len(sheets))
+	perpage.Each(len(sheets), func(si int) {
+		s := sheets[si]
 		r := &sheetCodeLines{}
-		out.sheets[s] = r
+		read[si] = r
 		if !s.Readable {
-			continue
+			return
 		}
 		r.present, r.possible = s.LineScan()
 		findAll := func(re *textmatch.Regexp, li int) [][]int {
@@ -343,11 +349,16 @@ func readCodeLines(sheets []*Sheet) *codeReading {
 				return nil // the prefilter of r.matches
 			}
 			k := matchKey{re, text}
-			if m, ok := matched[k]; ok {
+			mu.Lock()
+			m, ok := matched[k]
+			mu.Unlock()
+			if ok {
 				return m
 			}
-			m := re.Regexp().FindAllStringSubmatchIndex(text, -1)
+			m = re.Regexp().FindAllStringSubmatchIndex(text, -1)
+			mu.Lock()
 			matched[k] = m
+			mu.Unlock()
 			return m
 		}
 		for li, l := range s.Lines {
@@ -452,6 +463,9 @@ func readCodeLines(sheets []*Sheet) *codeReading {
 			find(stairWidthRe, &r.stairWidths, length)
 			find(otherWidthRe, &r.otherWidths, length)
 		}
+	})
+	for si, s := range sheets {
+		out.sheets[s] = read[si]
 	}
 	return out
 }
