@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"planreview/internal/perpage"
 	"slices"
 	"strings"
 
@@ -60,12 +61,39 @@ func BuildPages(pages []SourcePage) *Index {
 		}
 	}
 	ix.Units = make([]Unit, 0, units)
-	var titles []coverTitle
+	// Each page is indexed on its own, on every core, and the pages are
+	// put together in order: a page's units and facts point at it alone.
+	first := make([]bool, len(pages))
 	firstOfFile := map[string]bool{}
-	for _, sp := range pages {
-		first := !firstOfFile[sp.FileID]
+	for i, sp := range pages {
+		first[i] = !firstOfFile[sp.FileID]
 		firstOfFile[sp.FileID] = true
-		if t, ok := ix.addPage(sp, first); ok {
+	}
+	type pageIndex struct {
+		ix    Index
+		title coverTitle
+		cover bool
+	}
+	parts := make([]pageIndex, len(pages))
+	perpage.Each(len(pages), func(i int) {
+		parts[i].title, parts[i].cover = parts[i].ix.addPage(pages[i], first[i])
+	})
+	var titles []coverTitle
+	for i := range parts {
+		part := &parts[i].ix
+		at := len(ix.Pages)
+		ix.Pages = append(ix.Pages, part.Pages...)
+		for _, u := range part.Units {
+			u.Page += at
+			ix.Units = append(ix.Units, u)
+		}
+		for _, f := range part.Facts {
+			f.Page += at
+			ix.Facts = append(ix.Facts, f)
+		}
+		if parts[i].cover {
+			t := parts[i].title
+			t.page += at
 			titles = append(titles, t)
 		}
 	}

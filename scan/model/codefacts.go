@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"planreview/scan/codebasis/adoption"
-	"planreview/scan/internal/perpage"
+	"planreview/internal/perpage"
 	"planreview/scan/layout"
 	"planreview/scan/units"
 	"planreview/textmatch"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"planreview/scan/internal/perpage"
+	"planreview/internal/perpage"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"
 	"planreview/textmatch"

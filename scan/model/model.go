@@ -14,7 +14,7 @@ import (
 	"context"
 	"sync"
 
-	"planreview/scan/internal/perpage"
+	"planreview/internal/perpage"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/scan/sheets"

@@ -1,6 +1,6 @@
 package model
 
-import "planreview/scan/internal/perpage"
+import "planreview/internal/perpage"
 
 // ReadRegions reads, on every core, what the review's checks ask of every
 // readable sheet and would otherwise read one sheet after another on

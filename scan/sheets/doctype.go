@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"planreview/scan/internal/perpage"
+	"planreview/internal/perpage"
 	"planreview/scan/pdftext"
 	"planreview/textmatch"
 )

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"planreview/scan/internal/perpage"
+	"planreview/internal/perpage"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 	"planreview/textmatch"
