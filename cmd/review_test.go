@@ -108,6 +108,15 @@ func TestReviewCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, res.code, res.stderr)
 		}
 	}
+	// The rule packs load while the file is read: an adopted code with no
+	// pack is still the config error it was.
+	badCodes := filepath.Join(dir, "bad-codes.yaml")
+	if err := os.WriteFile(badCodes, []byte("codes:\n  adopted: [ibc-1997]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res := runCLI(t, "", "review", "--config", badCodes, plans); res.code != 2 || !strings.HasPrefix(res.stderr, "planreview: codes.adopted: ") || !strings.Contains(res.stderr, `"ibc-1997" has no rule pack`) {
+		t.Errorf("adopted code with no pack: exit %d, stderr %q", res.code, res.stderr)
+	}
 }
 
 // TestReviewAnnotatesRepairedFiles: files whose page tree the extractor had

@@ -5,8 +5,8 @@ import "planreview/internal/perpage"
 // ReadRegions reads, on every core, what the review's checks ask of every
 // readable sheet and would otherwise read one sheet after another on
 // first use: its regions by role, its references (and the lines that may
-// caption a view), its project data and its blank project-data fields
-// (most of the reviewing stage's work). Each sheet's reading depends on that sheet
+// caption a view), its project data and its blank project-data fields,
+// its stamps and its room tags (most of the reviewing stage's work). Each sheet's reading depends on that sheet
 // alone; call it before the checks, which then only read.
 func (set *Set) ReadRegions() {
 	perpage.Each(len(set.Sheets), func(i int) {
@@ -15,6 +15,8 @@ func (set *Set) ReadRegions() {
 			s.References()
 			s.ProjectFacts()
 			s.BlankFields()
+			s.Stamps()
+			s.RoomTags()
 		}
 	})
 }

@@ -8,8 +8,8 @@ import (
 	"planreview/scan/model"
 )
 
-// TestReadRegionsAsReadOneByOne: the regions, references, project data
-// and blank fields read on every core are those each sheet reads alone on
+// TestReadRegionsAsReadOneByOne: the regions, references, project data,
+// blank fields, stamps and room tags read on every core are those each sheet reads alone on
 // first use (run with -race), and so is what the sheet shows.
 func TestReadRegionsAsReadOneByOne(t *testing.T) {
 	for _, name := range []string{"ca_calgary_sample_dp_bp_house_26p.pdf", "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf"} {
@@ -27,8 +27,9 @@ func TestReadRegionsAsReadOneByOne(t *testing.T) {
 			p := prefetched.Sheets[i]
 			if !reflect.DeepEqual(p.Roles(), s.Roles()) || !reflect.DeepEqual(p.References(), s.References()) ||
 				!reflect.DeepEqual(p.BlankFields(), s.BlankFields()) || !reflect.DeepEqual(unsheeted(p.ProjectFacts()), unsheeted(s.ProjectFacts())) ||
-				!reflect.DeepEqual(unsheetedLists(p.AreaLists()), unsheetedLists(s.AreaLists())) {
-				t.Errorf("%s page %d: regions, references, project data or blank fields differ when read on every core", name, i+1)
+				!reflect.DeepEqual(unsheetedLists(p.AreaLists()), unsheetedLists(s.AreaLists())) ||
+				!reflect.DeepEqual(p.Stamps(), s.Stamps()) || !reflect.DeepEqual(p.RoomTags(), s.RoomTags()) {
+				t.Errorf("%s page %d: regions, references, project data, blank fields, stamps or room tags differ when read on every core", name, i+1)
 			}
 			for _, k := range model.DrawingKinds {
 				if p.ShowsDrawing(k.Name) != s.ShowsDrawing(k.Name) {

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"planreview/internal/perpage"
 	"sort"
 	"strings"
 
@@ -262,6 +263,12 @@ func Classify(ctx context.Context, set PlanSet) (*Classified, error) {
 	for fi, f := range ms.Files {
 		files[fi] = &fileModel{File: f}
 	}
+	// Each sheet's lines are scanned for the rules' literals on every core.
+	perpage.Each(len(ms.Sheets), func(i int) {
+		if s := ms.Sheets[i]; s.Readable {
+			s.LineScan()
+		}
+	})
 	pages := make([]*pageView, 0, len(ms.Sheets))
 	views := make(map[*model.Sheet]*pageView, len(ms.Sheets))
 	for _, s := range ms.Sheets {
