@@ -75,6 +75,10 @@ func BuildPages(pages []SourcePage) *Index {
 		cover bool
 	}
 	parts := make([]pageIndex, len(pages))
+	kinds := newKindMemo()
+	for i := range parts {
+		parts[i].ix.kinds = kinds
+	}
 	perpage.Each(len(pages), func(i int) {
 		parts[i].title, parts[i].cover = parts[i].ix.addPage(pages[i], first[i])
 	})

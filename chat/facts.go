@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"planreview/scan/layout"
@@ -95,15 +96,29 @@ func labelKind(label string) string {
 	return ""
 }
 
+// kindMemo remembers labelKind per label, for the pages of one index
+// being built at once.
+type kindMemo struct {
+	mu   sync.Mutex
+	kind map[string]string
+}
+
+func newKindMemo() *kindMemo { return &kindMemo{kind: map[string]string{}} }
+
 // labelKind is the package's labelKind, remembered per label.
 func (ix *Index) labelKind(label string) string {
-	kind, ok := ix.kinds[label]
+	if ix.kinds == nil {
+		ix.kinds = newKindMemo()
+	}
+	k := ix.kinds
+	k.mu.Lock()
+	kind, ok := k.kind[label]
+	k.mu.Unlock()
 	if !ok {
-		if ix.kinds == nil {
-			ix.kinds = map[string]string{}
-		}
 		kind = labelKind(label)
-		ix.kinds[label] = kind
+		k.mu.Lock()
+		k.kind[label] = kind
+		k.mu.Unlock()
 	}
 	return kind
 }

@@ -103,8 +103,8 @@ type Index struct {
 	verifying verifyText
 	// kinds caches labelKind while the index is built: a title block's
 	// captions repeat on every sheet, and each reading tries a dozen
-	// expressions.
-	kinds map[string]string
+	// expressions. The pages indexed on every core share one.
+	kinds *kindMemo
 }
 
 type posting struct {
