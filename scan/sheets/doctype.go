@@ -74,27 +74,34 @@ func classifyDoc(pages []*pdftext.Page, models []PageModel, reads []pageRead) st
 	// and spec lines on letter-size files, construction words on files
 	// with no sheet-like page, building words against at least 8 civil
 	// signals. The type is the same as with every count taken.
-	for i, p := range pages {
-		if p == nil || len(p.Words) == 0 {
-			continue
+	// Counted page by page on every core, then summed.
+	type signals struct{ civil, construction, letter, spec int }
+	counts := make([]signals, len(pages))
+	perpage.Each(len(pages), func(i int) {
+		if p := pages[i]; p == nil || len(p.Words) == 0 {
+			return
 		}
+		c := &counts[i]
 		for _, q := range reads[i].phrases {
 			t := q.Text
 			if mayHoldCivil(t) {
-				civil += len(civilRe.FindAllStringIndex(t, -1))
+				c.civil += len(civilRe.FindAllStringIndex(t, -1))
 			}
 			if sheetLike == 0 {
-				construction += len(constructionRe.FindAllStringIndex(t, -1))
+				c.construction += len(constructionRe.FindAllStringIndex(t, -1))
 			}
 			if allLetter {
 				if letterRe.MatchString(t) {
-					letter++
+					c.letter++
 				}
 				if specHeadRe.MatchString(t) || specWordsRe.MatchString(t) {
-					spec++
+					c.spec++
 				}
 			}
 		}
+	})
+	for _, c := range counts {
+		civil, construction, letter, spec = civil+c.civil, construction+c.construction, letter+c.letter, spec+c.spec
 	}
 	if civil >= 8 {
 		for i, p := range pages {
