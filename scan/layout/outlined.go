@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"planreview/scan/pdftext"
@@ -87,7 +88,9 @@ func FindOutlinedText(p *pdftext.Page) []OutlinedText {
 	if p == nil || len(p.SmallPaths) < minLineMarks {
 		return nil
 	}
-	return outlinedIn(unworded(p))
+	sc := outlinePool.Get().(*outlineScratch)
+	defer outlinePool.Put(sc)
+	return outlinedIn(unworded(p, sc), sc)
 }
 
 // PartlyOutlined returns the page's regions of outlined text when they
@@ -101,41 +104,83 @@ func PartlyOutlined(p *pdftext.Page) []OutlinedText {
 	if p == nil || len(p.SmallPaths) < minLineMarks {
 		return nil
 	}
-	marks := unworded(p)
+	sc := outlinePool.Get().(*outlineScratch)
+	defer outlinePool.Put(sc)
+	marks := unworded(p, sc)
 	if float64(len(marks)) < minOutlinedShare/(1-minOutlinedShare)*float64(readChars(p)) {
 		return nil
 	}
-	regions := outlinedIn(marks)
+	regions := outlinedIn(marks, sc)
 	if outlinedShare(p, regions) < minOutlinedShare {
 		return nil
 	}
 	return regions
 }
 
+// outlineScratch holds the search's working arrays, reused from page to
+// page and from one pass to the next: a page of tens of thousands of small
+// paths, searched in the extraction workers while other pages are read,
+// would otherwise add some 15 MB of garbage to the heap at its peak.
+// Nothing the search returns points into it.
+type outlineScratch struct {
+	marks   []mark
+	buckets [][]int32
+	boxes   []Box
+	used    []bool
+	keys    []uint64
+	tmp     []uint64
+	sorted  []mark
+	open    [][]openLine
+	lines   []textLine
+	at      []linePlace
+	lineOf  []int32
+	countOf []int32
+	counts  []lineCounts
+	keep    []bool
+}
+
+var outlinePool = sync.Pool{New: func() any { return &outlineScratch{} }}
+
+// openLine is an open line's entry in its band's bucket: what the sweep
+// tests, so that the lines themselves are touched only to grow.
+type openLine struct {
+	b0, b1, a1, reach float64
+	line              int32
+}
+
+// linePlace is where a line's entry is: its bucket and its place in it.
+type linePlace struct{ bucket, slot int32 }
+
 // outlinedIn finds the regions of text among marks.
-func outlinedIn(marks []mark) []OutlinedText {
+func outlinedIn(marks []mark, sc *outlineScratch) []OutlinedText {
 	if len(marks) < minLineMarks {
 		return nil
 	}
 	// Lines across the page first: a paragraph's letters stacked one
 	// above the other are no line up the page.
-	used := make([]bool, len(marks))
-	lines := textLines(marks, used, false)
-	lines = append(lines, textLines(marks, used, true)...)
+	used := zeroed(&sc.used, len(marks))
+	lines := textLines(marks, used, false, sc)
+	lines = append(lines, textLines(marks, used, true, sc)...)
 	return outlinedRegions(lines)
 }
 
 // unworded is the page's small paths that no word of the text layer
 // covers, along the x axis (a along x, b along y).
-func unworded(p *pdftext.Page) []mark {
+func unworded(p *pdftext.Page, sc *outlineScratch) []mark {
 	const cell = 32.0 // points: a bucket of the word index
 	pw, ph := p.Width, p.Height
 	if !(pw > 0 && ph > 0) {
 		pw, ph = 1000, 1000 // as the set reading scales a page with no size
 	}
 	cols, rows := int(pw/cell)+1, int(ph/cell)+1
-	buckets := make([][]int32, cols*rows)
-	boxes := make([]Box, len(p.Words))
+	if cap(sc.buckets) < cols*rows {
+		sc.buckets = make([][]int32, cols*rows)
+	}
+	buckets := sc.buckets[:cols*rows]
+	for i := range buckets {
+		buckets[i] = buckets[i][:0]
+	}
+	boxes := zeroed(&sc.boxes, len(p.Words))
 	for i := range p.Words {
 		b := wordBox(p.Words[i].BBox, pw, ph)
 		grow := 0.2 * min(b.Width(), b.Height())
@@ -147,7 +192,10 @@ func unworded(p *pdftext.Page) []mark {
 			}
 		}
 	}
-	out := make([]mark, 0, len(p.SmallPaths))
+	out := sc.marks[:0]
+	if cap(out) < len(p.SmallPaths) {
+		out = make([]mark, 0, len(p.SmallPaths))
+	}
 next:
 	for _, s := range p.SmallPaths {
 		x, y := float64(s.X0+s.X1)/2, float64(s.Y0+s.Y1)/2
@@ -161,16 +209,20 @@ next:
 		}
 		out = append(out, mark{a0: s.X0, b0: s.Y0, a1: s.X1, b1: s.Y1, shape: s.Shape})
 	}
+	sc.marks = out
 	return out
 }
 
 // textLines puts the marks not yet used into lines along one axis
 // (turned: up the page), keeps those shaped like text and marks their
 // marks used.
-func textLines(marks []mark, used []bool, turned bool) []textLine {
+func textLines(marks []mark, used []bool, turned bool, sc *outlineScratch) []textLine {
 	// The marks not used, in order of where they start along the axis
 	// (ties in the page's order), copied out contiguous for the sweeps.
-	keys := make([]uint64, 0, len(marks))
+	keys := sc.keys[:0]
+	if cap(keys) < len(marks) {
+		keys = make([]uint64, 0, len(marks))
+	}
 	for i := range marks {
 		if !used[i] {
 			a := marks[i].a0
@@ -180,8 +232,11 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 			keys = append(keys, uint64(orderedBits(a))<<32|uint64(i))
 		}
 	}
-	radixSortHigh32(keys)
-	sorted := make([]mark, len(keys))
+	sc.keys = keys
+	if len(keys) > 0 {
+		keys = radixSort(keys, zeroed(&sc.tmp, len(keys)), 32)
+	}
+	sorted := zeroed(&sc.sorted, len(keys))
 	for k, key := range keys {
 		m := marks[uint32(key)]
 		if turned {
@@ -203,18 +258,17 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 			hi = b
 		}
 	}
-	// An open line's entry in its bucket holds what the sweep tests, so
-	// that the lines themselves are touched only to grow.
-	type openLine struct {
-		b0, b1, a1, reach float64
-		line              int32
+	bands := max(hi-lo+5, 0)
+	if cap(sc.open) < bands {
+		sc.open = make([][]openLine, bands)
 	}
-	open := make([][]openLine, max(hi-lo+5, 0))
-	lines := make([]textLine, 0, len(sorted)/4+1)
-	// Where each line's entry is: its bucket and its place in it.
-	type place struct{ bucket, slot int32 }
-	at := make([]place, 0, cap(lines))
-	lineOf := make([]int32, len(sorted))
+	open := sc.open[:bands]
+	for i := range open {
+		open[i] = open[i][:0]
+	}
+	lines := sc.lines[:0]
+	at := sc.at[:0]
+	lineOf := zeroed(&sc.lineOf, len(sorted))
 	for k := range sorted {
 		m := &sorted[k]
 		a0, b0, a1, b1 := float64(m.a0), float64(m.b0), float64(m.a1), float64(m.b1)
@@ -243,7 +297,7 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 		if best < 0 {
 			best = int32(len(lines))
 			lines = append(lines, textLine{a0: a0, b0: b0, a1: a1, b1: b1})
-			at = append(at, place{int32(c), int32(len(open[c]))})
+			at = append(at, linePlace{int32(c), int32(len(open[c]))})
 			open[c] = append(open[c], openLine{line: best})
 		}
 		lineOf[k] = best
@@ -260,14 +314,26 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 	// With the lines' bands known: the marks that span the band, top to
 	// bottom (a capital's stems and diagonals), and those wider than a
 	// character. Only lines that can be kept are counted.
-	counts := make([]lineCounts, len(lines))
+	// Most lines are a stray mark or two: only those long enough to be
+	// kept are counted (countOf: their place in counts, else -1).
+	sc.lines, sc.at = lines, at
+	countOf := zeroed(&sc.countOf, len(lines))
+	candidates := 0
+	for li := range lines {
+		countOf[li] = -1
+		if lines[li].marks >= minLineMarks {
+			countOf[li] = int32(candidates)
+			candidates++
+		}
+	}
+	counts := zeroed(&sc.counts, candidates)
 	for k := range sorted {
 		li := lineOf[k]
-		l := &lines[li]
-		if l.marks < minLineMarks {
+		if countOf[li] < 0 {
 			continue
 		}
-		m, n := &sorted[k], &counts[li]
+		l := &lines[li]
+		m, n := &sorted[k], &counts[countOf[li]]
 		a0, b0, a1, b1 := float64(m.a0), float64(m.b0), float64(m.a1), float64(m.b1)
 		// The marks come in order along the line: the length they cover.
 		if a0 > n.coverEnd || n.covered == 0 {
@@ -288,11 +354,11 @@ func textLines(marks []mark, used []bool, turned bool) []textLine {
 			n.wide++
 		}
 	}
-	keep := make([]bool, len(lines))
+	keep := zeroed(&sc.keep, len(lines))
 	var kept []textLine
 	for li := range lines {
 		l := lines[li]
-		if l.marks < minLineMarks || !textShaped(&l, &counts[li]) {
+		if countOf[li] < 0 || !textShaped(&l, &counts[countOf[li]]) {
 			continue
 		}
 		keep[li] = true
@@ -318,37 +384,6 @@ func orderedBits(f float32) uint32 {
 		return ^u
 	}
 	return u | 1<<31
-}
-
-// radixSortHigh32 sorts keys by their upper 32 bits, stably: a
-// least-significant-digit radix sort, a byte a pass.
-func radixSortHigh32(keys []uint64) {
-	if len(keys) < 2 {
-		return
-	}
-	buf := make([]uint64, len(keys))
-	src, dst := keys, buf
-	for shift := uint(32); shift < 64; shift += 8 {
-		var count [257]int
-		for _, k := range src {
-			count[(k>>shift)&0xff+1]++
-		}
-		if count[(src[0]>>shift)&0xff+1] == len(src) {
-			continue // every key has this byte: the pass would not move one
-		}
-		for i := 1; i < 257; i++ {
-			count[i] += count[i-1]
-		}
-		for _, k := range src {
-			b := (k >> shift) & 0xff
-			dst[count[b]] = k
-			count[b]++
-		}
-		src, dst = dst, src
-	}
-	if &src[0] != &keys[0] {
-		copy(keys, src)
-	}
 }
 
 // maxGap is the widest space a line's next mark may leave: a word space.
