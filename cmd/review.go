@@ -85,24 +85,25 @@ func newReviewCmd(a *app) *cobra.Command {
 func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, progressOut io.Writer, law scan.Law) (scan.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Scan.Timeout)
 	defer cancel()
-	// The file opens, and its pages are read, while the rule library
-	// loads (NewPipelineLoading).
+	// The file opens while the rule library loads: both are work for one
+	// core, and the machine has at least two.
 	var opened *openingFile
 	if _, err := os.Stat(path); err == nil {
 		opened = openInBackground(ctx, path, cfg.Scan.Budgets.PDFBudgets())
 		defer opened.closeUntaken()
 	}
-	pipeline := scan.NewPipelineLoading(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
+	pipeline, err := scan.NewPipeline(cfg.Codes.Adopted, cfg.Codes.Jurisdiction, cfg.Scan.MaxPages)
+	if err != nil {
+		return scan.Result{}, fmt.Errorf("codes.adopted: %w", err)
+	}
 	pipeline.Budgets = cfg.Scan.Budgets.PDFBudgets()
 	pipeline.NoChatIndex = true
 	if _, err := os.Stat(path); err != nil {
 		return scan.Result{}, err
 	}
-	model, err := newModel(cfg, nil)
-	if err != nil {
+	if pipeline.Model, err = newModel(cfg, nil); err != nil {
 		return scan.Result{}, err
 	}
-	pipeline.Model = model
 	pipeline.ModelConcurrency = cfg.Model.MaxConcurrency
 	if law.JurisdictionID != "" {
 		snapshots, err := localSnapshots(ctx, cfg, law.JurisdictionID)
@@ -121,9 +122,6 @@ func reviewFile(ctx context.Context, cfg Config, path, annotatedOut string, prog
 	var se *scan.Error
 	if errors.As(err, &se) {
 		return res, fmt.Errorf("%s: %s", se.Code, se.Message)
-	}
-	if re := (*scan.RulesError)(nil); errors.As(err, &re) {
-		return res, fmt.Errorf("codes.adopted: %w", re.Err)
 	}
 	if err != nil {
 		return res, err

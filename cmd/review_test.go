@@ -108,8 +108,7 @@ func TestReviewCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, res.code, res.stderr)
 		}
 	}
-	// The rule packs load while the file is read: an adopted code with no
-	// pack is still the config error it was.
+	// An adopted code with no rule pack is a config error.
 	badCodes := filepath.Join(dir, "bad-codes.yaml")
 	if err := os.WriteFile(badCodes, []byte("codes:\n  adopted: [ibc-1997]\n"), 0o600); err != nil {
 		t.Fatal(err)

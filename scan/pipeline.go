@@ -156,12 +156,6 @@ type Pipeline struct {
 	// PageImage, when set (model.vision), renders a page (1-based) of the
 	// PDF at path as PNG for the model review pass.
 	PageImage func(ctx context.Context, path string, page int) ([]byte, error)
-
-	// loading, when set, is the rule library loading on a goroutine of its
-	// own (NewPipelineLoading): Engine and Library are set when it is
-	// closed, and a review waits for it where its checks start.
-	loading    chan struct{}
-	loadingErr error
 }
 
 // NewPipeline loads the embedded rule packs for the adopted codes. A pack
@@ -176,69 +170,6 @@ func NewPipeline(adopted []string, jurisdiction string, maxPages int) (*Pipeline
 		return nil, fmt.Errorf("rule packs: %w", err)
 	}
 	return &Pipeline{Engine: engine, Library: lib, MaxPages: maxPages, Jurisdiction: jurisdiction, PageWorkers: runtime.GOMAXPROCS(0)}, nil
-}
-
-// NewPipelineLoading is NewPipeline for a caller that reviews a file
-// right away (the review command): the rule packs load on a goroutine of
-// their own while the file is opened and its pages extracted (a core's
-// work for some 8 ms, which the extraction workers would otherwise wait
-// for), and the review waits for them where its checks start. Their
-// error, should a pack fail or an adopted code have none, is the
-// review's (RulesError).
-func NewPipelineLoading(adopted []string, jurisdiction string, maxPages int) *Pipeline {
-	p := &Pipeline{MaxPages: maxPages, Jurisdiction: jurisdiction, PageWorkers: runtime.GOMAXPROCS(0), loading: make(chan struct{})}
-	go func() {
-		defer close(p.loading)
-		defer func() {
-			if v := recover(); v != nil {
-				p.loadingErr = fmt.Errorf("rule packs: %v", v)
-			}
-		}()
-		loaded, err := NewPipeline(adopted, jurisdiction, maxPages)
-		if err != nil {
-			p.loadingErr = err
-			return
-		}
-		p.Engine, p.Library = loaded.Engine, loaded.Library
-	}()
-	return p
-}
-
-// RulesError is an error of the rule packs a NewPipelineLoading pipeline
-// loaded (wrapped in what ReviewLaw returns).
-type RulesError struct{ Err error }
-
-func (e *RulesError) Error() string { return e.Err.Error() }
-func (e *RulesError) Unwrap() error { return e.Err }
-
-// rulesFailed is the error of rule packs that failed to load in the
-// background, without waiting for them: a review stops at the next page
-// once they fail, not after reading the whole file.
-func (p *Pipeline) rulesFailed() error {
-	if p.loading == nil {
-		return nil
-	}
-	select {
-	case <-p.loading:
-		if p.loadingErr != nil {
-			return &RulesError{Err: p.loadingErr}
-		}
-	default:
-	}
-	return nil
-}
-
-// rulesLoaded waits for rule packs loading in the background, and
-// returns their error.
-func (p *Pipeline) rulesLoaded() error {
-	if p.loading == nil {
-		return nil
-	}
-	<-p.loading
-	if p.loadingErr != nil {
-		return &RulesError{Err: p.loadingErr}
-	}
-	return nil
 }
 
 // takePageWorkers takes the page workers free in the pipeline's pool for
@@ -283,9 +214,6 @@ func (p *Pipeline) lawPlanner() *codebasis.Planner {
 // that will use it (at start-up and after an import or certification), so
 // a scan does not pay for decoding a large snapshot.
 func (p *Pipeline) WarmLaws() error {
-	if err := p.rulesLoaded(); err != nil {
-		return err
-	}
 	return p.lawPlanner().Warm()
 }
 
@@ -372,9 +300,6 @@ func (p *Pipeline) ReviewLaw(ctx context.Context, law Law, inputs []Input, progr
 	if !p.NoChatIndex {
 		chatPages = indexPagesForChat(ctx, res, classified.Models())
 		defer chatPages.wait()
-	}
-	if err := p.rulesLoaded(); err != nil {
-		return Result{}, err
 	}
 	plan, err := p.lawPlanner().Plan(law, p.now())
 	if err != nil {
@@ -504,9 +429,6 @@ func (p *Pipeline) extractFile(ctx context.Context, doc *pdftext.Document, f *Re
 		*done++
 		progress.Pages(*done, total)
 		if err := p.checkHeap(f.Input); err != nil {
-			return err
-		}
-		if err := p.rulesFailed(); err != nil {
 			return err
 		}
 	}

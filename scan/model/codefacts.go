@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"planreview/scan/codebasis/adoption"
 	"planreview/internal/perpage"
+	"planreview/scan/codebasis/adoption"
 	"planreview/scan/layout"
 	"planreview/scan/units"
 	"planreview/textmatch"
