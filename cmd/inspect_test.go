@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
+	"planreview/internal/pdfgen"
 	"strings"
 	"testing"
 )
@@ -16,34 +16,13 @@ import (
 // fixture files.
 func tinyPDF(t *testing.T, rotate int, contents ...string) string {
 	t.Helper()
-	var objs []string
-	add := func(s string) int { objs = append(objs, s); return len(objs) }
-	add("") // catalog
-	add("") // pages
-	font := add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	var kids []string
+	d := pdfgen.New()
+	font := d.StandardFont("Helvetica")
 	for _, c := range contents {
-		stream := add(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
-		page := add(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Rotate %d /Contents %d 0 R /Resources << /Font << /F1 %d 0 R >> >> >>", rotate, stream, font))
-		kids = append(kids, fmt.Sprintf("%d 0 R", page))
+		d.AddPage(pdfgen.PageSpec{MediaBox: [4]float64{0, 0, 612, 792}, Rotate: rotate, Content: c, Fonts: map[string]int{"F1": font}})
 	}
-	objs[0] = "<< /Type /Catalog /Pages 2 0 R >>"
-	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids))
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
 	p := filepath.Join(t.TempDir(), "tiny.pdf")
-	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(p, d.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/internal/pdfgen"
 	"planreview/scan/pdftext"
 )
 
@@ -51,28 +52,10 @@ func (s *sheet) grid(xs, ys []float64) {
 }
 
 func (s *sheet) pdf() []byte {
-	content := s.content.String()
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>", s.w, s.h),
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content)+1, content),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
+	d := pdfgen.New()
+	font := d.StandardFont("Helvetica")
+	d.AddPage(pdfgen.PageSpec{MediaBox: [4]float64{0, 0, s.w, s.h}, Content: s.content.String(), Fonts: map[string]int{"F1": font}})
+	return d.Bytes()
 }
 
 // page extracts the sheet's page with pdftext.

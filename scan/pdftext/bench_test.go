@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // The benchmark sets of the extraction issue, smaller page counts so one

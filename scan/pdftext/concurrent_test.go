@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // Pages read on several workers are the pages read one after another:

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"planreview/internal/pdfgen"
 	"planreview/scan/pdftext"
-	"planreview/scan/pdftext/internal/pdfgen"
 )
 
 // A scan opens the file once, checks the page count and streams the pages;

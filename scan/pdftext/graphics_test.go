@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 func segKey(s Segment) string {

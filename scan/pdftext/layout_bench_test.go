@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"planreview/internal/pdfgen"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
-	"planreview/scan/pdftext/internal/pdfgen"
 )
 
 // BenchmarkLayout times, on the same generated files in one run,

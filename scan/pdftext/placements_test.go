@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 func nearBox(a, b Box, tol float64) bool {

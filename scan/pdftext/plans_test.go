@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // generatedPlanSets are the generated sheets checked against poppler: small

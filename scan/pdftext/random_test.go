@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // randomTextPage draws text with random operators and state: fonts of

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // AutoCAD's SHX text comments are the text of stroked SHX fonts: their

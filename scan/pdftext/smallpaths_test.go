@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // TestSmallPaths: each painted subpath no larger than a glyph is kept,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"planreview/scan/pdftext/internal/pdfgen"
+	"planreview/internal/pdfgen"
 )
 
 // withContentLength builds a one-page PDF whose content stream declares

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planreview/internal/pdfgen"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
 )
@@ -112,29 +113,10 @@ func (d *drawing) titleBlock() {
 
 func (d *drawing) page(t *testing.T) *pdftext.Page {
 	t.Helper()
-	content := d.b.String()
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>", d.w, d.h),
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content)+1, content),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.7\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	data := b.Bytes()
+	gen := pdfgen.New()
+	fonts := map[string]int{"F1": gen.StandardFont("Helvetica"), "F2": gen.StandardFont("Courier")}
+	gen.AddPage(pdfgen.PageSpec{MediaBox: [4]float64{0, 0, d.w, d.h}, Content: d.b.String(), Fonts: fonts})
+	data := gen.Bytes()
 	doc, err := pdftext.OpenReader(context.Background(), bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)

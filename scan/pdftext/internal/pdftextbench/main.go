@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"os"
 
+	"planreview/internal/pdfgen"
 	"planreview/scan/layout"
 	"planreview/scan/pdftext"
-	"planreview/scan/pdftext/internal/pdfgen"
 )
 
 // The two benchmark sets of the extraction issue: a 100-sheet ARCH D set

@@ -1,5 +1,5 @@
-// Package pdfgen writes small, exact PDF files for tests and benchmarks of
-// the text extractor: every font kind, Form XObjects, page rotation, broken
+// Package pdfgen writes small, exact PDF files for tests and benchmarks:
+// every font kind, Form XObjects, page rotation, broken
 // cross-reference tables, truncation, encryption, and whole generated plan
 // sets. The output is deterministic for a given input.
 package pdfgen
