@@ -47,41 +47,29 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 // (findings, held topics) is added after with AddFindings, so the pages
 // can be indexed while the review runs.
 func BuildPages(pages []SourcePage) *Index {
-	ix := &Index{}
-	// About one unit per line, pair, field and table row: no regrowth.
-	units := 16
-	for _, sp := range pages {
-		if lp := sp.Layout; lp != nil {
-			units += len(lp.Lines) + len(lp.Pairs) + len(sp.Fields)
-			for _, t := range lp.Tables {
-				units += len(t.Rows)
-			}
-		} else if sp.Text != nil {
-			units += len(sp.Text.Words) / 2
-		}
-	}
-	ix.Units = make([]Unit, 0, units)
 	// Each page is indexed on its own, on every core, and the pages are
 	// put together in order: a page's units and facts point at it alone.
-	first := make([]bool, len(pages))
-	firstOfFile := map[string]bool{}
-	for i, sp := range pages {
-		first[i] = !firstOfFile[sp.FileID]
-		firstOfFile[sp.FileID] = true
-	}
 	type pageIndex struct {
 		ix    Index
 		title coverTitle
 		cover bool
 	}
 	parts := make([]pageIndex, len(pages))
+	first := make([]bool, len(pages))
+	firstOfFile := map[string]bool{}
 	kinds := newKindMemo()
-	for i := range parts {
+	units := 0
+	for i, sp := range pages {
+		first[i] = !firstOfFile[sp.FileID]
+		firstOfFile[sp.FileID] = true
 		parts[i].ix.kinds = kinds
+		parts[i].ix.Units = make([]Unit, 0, pageUnits(sp))
+		units += cap(parts[i].ix.Units)
 	}
 	perpage.Each(len(pages), func(i int) {
 		parts[i].title, parts[i].cover = parts[i].ix.addPage(pages[i], first[i])
 	})
+	ix := &Index{Units: make([]Unit, 0, units)}
 	var titles []coverTitle
 	for i := range parts {
 		part := &parts[i].ix
@@ -107,6 +95,21 @@ func BuildPages(pages []SourcePage) *Index {
 	ix.buildPostings()
 	ix.kinds = nil // only for building
 	return ix
+}
+
+// pageUnits is about how many units a page makes (one per line, pair,
+// field and table row), so that its units are not regrown.
+func pageUnits(sp SourcePage) int {
+	n := 4
+	if lp := sp.Layout; lp != nil {
+		n += len(lp.Lines) + len(lp.Pairs) + len(sp.Fields)
+		for _, t := range lp.Tables {
+			n += len(t.Rows)
+		}
+	} else if sp.Text != nil {
+		n += len(sp.Text.Words) / 2
+	}
+	return n
 }
 
 // AddFindings adds the review's delivered findings and the topics it

@@ -136,7 +136,6 @@ type outlineScratch struct {
 	lineOf  []int32
 	countOf []int32
 	counts  []lineCounts
-	keep    []bool
 }
 
 var outlinePool = sync.Pool{New: func() any { return &outlineScratch{} }}
@@ -311,12 +310,12 @@ func textLines(marks []mark, used []bool, turned bool, sc *outlineScratch) []tex
 			l.curvedFilled++
 		}
 	}
+	sc.lines, sc.at = lines, at
 	// With the lines' bands known: the marks that span the band, top to
 	// bottom (a capital's stems and diagonals), and those wider than a
-	// character. Only lines that can be kept are counted.
-	// Most lines are a stray mark or two: only those long enough to be
-	// kept are counted (countOf: their place in counts, else -1).
-	sc.lines, sc.at = lines, at
+	// character. Most lines are a stray mark or two: only those long
+	// enough to be kept are counted (countOf: their place in counts, else
+	// -1; after judging, -1 for every line not kept).
 	countOf := zeroed(&sc.countOf, len(lines))
 	candidates := 0
 	for li := range lines {
@@ -354,14 +353,13 @@ func textLines(marks []mark, used []bool, turned bool, sc *outlineScratch) []tex
 			n.wide++
 		}
 	}
-	keep := zeroed(&sc.keep, len(lines))
 	var kept []textLine
 	for li := range lines {
 		l := lines[li]
 		if countOf[li] < 0 || !textShaped(&l, &counts[countOf[li]]) {
+			countOf[li] = -1
 			continue
 		}
-		keep[li] = true
 		l.size = l.height()
 		if turned {
 			l.a0, l.b0, l.a1, l.b1 = l.b0, l.a0, l.b1, l.a1
@@ -369,7 +367,7 @@ func textLines(marks []mark, used []bool, turned bool, sc *outlineScratch) []tex
 		kept = append(kept, l)
 	}
 	for k, key := range keys {
-		if keep[lineOf[k]] {
+		if countOf[lineOf[k]] >= 0 {
 			used[uint32(key)] = true
 		}
 	}

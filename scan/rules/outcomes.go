@@ -631,10 +631,7 @@ func outlinedNumberCoverage(pages []*pageView) string {
 	if len(outlined) == 0 {
 		return ""
 	}
-	verb := "is"
-	if len(outlined) > 1 {
-		verb = "are"
-	}
+	verb := agreeing(outlined, "is", "are")
 	return fmt.Sprintf("The sheet number of %s %s drawn as outlines, not text, so it could not be read; the sheet index, repeated sheet numbers and references were not checked against it.",
 		pageList(outlined), verb)
 }
@@ -658,26 +655,17 @@ func partialCoverage(pages []*pageView) string {
 	}
 	var out []string
 	if len(outlined) > 0 {
-		verb := "draws"
-		if len(outlined) > 1 {
-			verb = "draw"
-		}
+		verb := agreeing(outlined, "draws", "draw")
 		out = append(out, fmt.Sprintf("%s %s part of the text as outlines, not text (notes, labels or schedules in %s), which could not be read: sheet references, documents relied on, issue status, unfinished text and title-block fields printed there were not checked.",
 			upperFirst(pageList(outlined)), verb, outlinedPlaces(outlined)))
 	}
 	if len(lossy) > 0 {
-		verb := "sets"
-		if len(lossy) > 1 {
-			verb = "set"
-		}
+		verb := agreeing(lossy, "sets", "set")
 		out = append(out, fmt.Sprintf("%s %s text in fonts some of whose letters do not read back as text (words come out missing letters), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there in full.",
 			upperFirst(pageList(lossy)), verb))
 	}
 	if len(scattered) > 0 {
-		verb := "holds"
-		if len(scattered) > 1 {
-			verb = "hold"
-		}
+		verb := agreeing(scattered, "holds", "hold")
 		out = append(out, fmt.Sprintf("%s %s only scattered readable words (the rest of the text is drawn as images or outlines, or in a font that does not read back as text), so sheet references, documents relied on, issue status, unfinished text and the title block could not be checked there.",
 			upperFirst(pageList(scattered)), verb))
 	}
@@ -694,6 +682,15 @@ func outlinedPlaces(pages []*pageView) string {
 		return "one place"
 	}
 	return strconv.Itoa(n) + " places"
+}
+
+// agreeing is the verb agreeing with a list of pages: one for a single
+// page, many for several.
+func agreeing(pages []*pageView, one, many string) string {
+	if len(pages) > 1 {
+		return many
+	}
+	return one
 }
 
 func upperFirst(s string) string {
@@ -835,10 +832,7 @@ func (rv *review) stairCoverage(pages []*pageView) []string {
 			return nil
 		}
 	}
-	verb := "draws"
-	if len(stairs) > 1 {
-		verb = "draw"
-	}
+	verb := agreeing(stairs, "draws", "draw")
 	return []string{fmt.Sprintf("%s %s a stair, but no riser height or tread depth could be read on any sheet, so the stair rules were not checked.",
 		upperFirst(pageList(stairs)), verb)}
 }
@@ -953,10 +947,7 @@ func (rv *review) guardCoverage(pages []*pageView) []string {
 			}
 		}
 	}
-	verb := "names"
-	if len(named) > 1 {
-		verb = "name"
-	}
+	verb := agreeing(named, "names", "name")
 	return []string{fmt.Sprintf("%s %s a guard, but no guard height could be read on any sheet (a height beside a stair is not judged), so the guard-height rules were not checked.",
 		upperFirst(pageList(named)), verb)}
 }

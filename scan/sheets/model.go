@@ -54,7 +54,7 @@ type PageModel struct {
 	// Outlined are the regions of text drawn as strokes or glyph
 	// outlines, with no words of the text layer over them: text that
 	// could not be read. Read on a page they make partly outlined only.
-	Outlined []OutlinedText
+	Outlined []layout.OutlinedText
 	// PartlyOutlined: the text layer is partial because a meaningful
 	// share of the page's text (minOutlinedShare) is drawn as outlines.
 	PartlyOutlined bool

@@ -91,15 +91,11 @@ func outlinedText(p *pdftext.Page, slot, b Box) bool {
 	return short >= minGlyphStrokes
 }
 
-// OutlinedText is a region of text drawn as strokes or outlines, as the
-// page's layout found it (layout.OutlinedText).
-type OutlinedText = layout.OutlinedText
-
 // partlyOutlined returns the page's regions of outlined text when they
 // are a meaningful share of its text: the layout's, when the page was laid
 // out (the search is page work, done where the page is analysed), else
 // searched here.
-func partlyOutlined(p *pdftext.Page, lp *layout.Page) []OutlinedText {
+func partlyOutlined(p *pdftext.Page, lp *layout.Page) []layout.OutlinedText {
 	if lp != nil {
 		return lp.Outlined
 	}
