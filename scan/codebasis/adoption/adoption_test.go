@@ -118,7 +118,7 @@ func TestParseRejects(t *testing.T) {
 	doc := func(entries, names string) string {
 		return "schemaVersion: adoption-table-v1\nadoptions:\n" + entries + names
 	}
-	if _, err := Parse([]byte(doc(entry, "names:\n  - {code: VCC, printed: [VIRGINIA CONSTRUCTION CODE, VCC]}\n"))); err != nil {
+	if _, err := parse([]byte(doc(entry, "names:\n  - {code: VCC, printed: [VIRGINIA CONSTRUCTION CODE, VCC]}\n"))); err != nil {
 		t.Fatalf("valid table: %v", err)
 	}
 	for _, tc := range []struct{ name, doc, want string }{
@@ -142,7 +142,7 @@ func TestParseRejects(t *testing.T) {
 		{"lower case", doc(entry, "names:\n  - {code: VCC, printed: [Virginia Construction Code]}\n"), "upper-case"},
 		{"one form, two codes", doc(entry, "names:\n  - {code: VCC, printed: [VCC]}\n  - {jurisdiction: ocd-division/country:us/state:va, printed: [VCC]}\n"), "already names"},
 	} {
-		if _, err := Parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := parse([]byte(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
