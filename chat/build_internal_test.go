@@ -1,0 +1,64 @@
+package chat
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"planreview/scan/pdftext"
+)
+
+// captionPage is a page of caption/value lines ("ROOM101: OFFICE101",
+// numbered from the page's number times 100), one under the other: a pair and a share of a passage each, more units than
+// its words alone suggest.
+func captionPage(number, lines int) pdftext.Page {
+	const w, h, size = 612.0, 792.0, 10.0
+	p := pdftext.Page{Number: number, Width: w, Height: h, Readable: true}
+	for i := range lines {
+		x, y := 50.0, 60+float64(i)*size*1.4
+		for _, word := range []string{fmt.Sprintf("ROOM%d:", number*100+i+1), fmt.Sprintf("OFFICE%d", number*100+i+1)} {
+			ww := float64(len(word)) * size * 0.55
+			p.Words = append(p.Words, pdftext.Word{Text: word, Norm: word, FontSize: size,
+				BBox:     pdftext.BBox{Left: x / w, Top: (y - size) / h, Width: ww / w, Height: size * 1.2 / h},
+				Rect:     pdftext.Rect{x, h - y - 2, x + ww, h - y + size},
+				Baseline: [4]float64{x, y, x + ww, y}})
+			x += ww + size*0.3
+		}
+	}
+	return p
+}
+
+// TestBuildPagesOutgrownRoom: a page making more units than its room in
+// the shared array moves out of it, and the set's units are still each
+// page's own, in order, whichever pages outgrew their room.
+func TestBuildPagesOutgrownRoom(t *testing.T) {
+	var pages []SourcePage
+	for i, lines := range []int{40, 3, 40, 1, 40} {
+		p := captionPage(i+1, lines)
+		pages = append(pages, SourcePage{FileID: "file_a", Text: &p, SheetNumber: fmt.Sprintf("A%d", i+1)})
+	}
+	outgrown := 0
+	var want []Unit
+	for i, sp := range pages {
+		alone := BuildPages([]SourcePage{sp})
+		if len(alone.Units) > pageUnits(sp) {
+			outgrown++
+		}
+		for _, u := range alone.Units {
+			u.Page = i
+			want = append(want, u)
+		}
+	}
+	if outgrown == 0 {
+		t.Fatal("no page outgrows its room: the test does not test it")
+	}
+	ix := BuildPages(pages)
+	if !reflect.DeepEqual(ix.Units, want) {
+		t.Errorf("units of the set differ from the pages' own (%d units, want %d)", len(ix.Units), len(want))
+	}
+	// Pages within their room are moved down in the one array.
+	ix = BuildPages(pages[1:2])
+	if len(ix.Units) == 0 || len(ix.Units) > pageUnits(pages[1]) {
+		t.Errorf("a 3-line page made %d units", len(ix.Units))
+	}
+}
