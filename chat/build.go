@@ -58,26 +58,45 @@ func BuildPages(pages []SourcePage) *Index {
 	first := make([]bool, len(pages))
 	firstOfFile := map[string]bool{}
 	kinds := newKindMemo()
+	room := make([]int, len(pages)) // units each page is expected to make
 	units := 0
 	for i, sp := range pages {
 		first[i] = !firstOfFile[sp.FileID]
 		firstOfFile[sp.FileID] = true
 		parts[i].ix.kinds = kinds
-		parts[i].ix.Units = make([]Unit, 0, pageUnits(sp))
-		units += cap(parts[i].ix.Units)
+		room[i] = pageUnits(sp)
+		units += room[i]
+	}
+	// The pages' units are made in one array, each page in its own room,
+	// and moved down to follow each other when the pages are put
+	// together, rather than copied to a second array. A page that
+	// outgrows its room moves to an array of its own; then the pages are
+	// put together in a new array (moving down would overwrite rooms not
+	// yet moved).
+	ix := &Index{Units: make([]Unit, 0, units)}
+	at := 0
+	for i := range pages {
+		parts[i].ix.Units = ix.Units[at : at : at+room[i]]
+		at += room[i]
 	}
 	perpage.Each(len(pages), func(i int) {
 		parts[i].title, parts[i].cover = parts[i].ix.addPage(pages[i], first[i])
 	})
-	ix := &Index{Units: make([]Unit, 0, units)}
+	for i := range parts {
+		if len(parts[i].ix.Units) > room[i] {
+			ix.Units = make([]Unit, 0, units+len(parts[i].ix.Units))
+			break
+		}
+	}
 	var titles []coverTitle
 	for i := range parts {
 		part := &parts[i].ix
 		at := len(ix.Pages)
 		ix.Pages = append(ix.Pages, part.Pages...)
-		for _, u := range part.Units {
-			u.Page += at
-			ix.Units = append(ix.Units, u)
+		from := len(ix.Units)
+		ix.Units = append(ix.Units, part.Units...) // memmove: a room may overlap where it goes
+		for k := range ix.Units[from:] {
+			ix.Units[from+k].Page += at
 		}
 		for _, f := range part.Facts {
 			f.Page += at

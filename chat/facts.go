@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"planreview/scan/layout"
 	"planreview/textmatch"
@@ -803,8 +804,9 @@ func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles
 	c := newColumns(lines, boxes, angles)
 	for i, line := range lines {
 		caption := normalizeSpace(line)
-		if caption == "" || strings.ContainsAny(caption, ":0123456789") || caption != strings.ToUpper(caption) ||
-			len(strings.Fields(caption)) > 6 || i >= len(c.frames) {
+		// Most lines fail here: tested without making a copy of each.
+		if caption == "" || strings.ContainsAny(caption, ":0123456789") || !isUpper(caption) ||
+			strings.Count(caption, " ") > 5 || i >= len(c.frames) {
 			continue
 		}
 		kind := ix.labelKind(caption)
@@ -866,4 +868,19 @@ func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles
 			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: caption, Value: val, Page: pi, Excerpt: ex})
 		}
 	}
+}
+
+// isUpper reports whether s is its own upper case (strings.ToUpper(s) ==
+// s) without making the upper-case copy for ASCII text.
+func isUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return s == strings.ToUpper(s)
+		}
+		if 'a' <= c && c <= 'z' {
+			return false
+		}
+	}
+	return true
 }
