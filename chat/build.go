@@ -47,6 +47,38 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 // (findings, held topics) is added after with AddFindings, so the pages
 // can be indexed while the review runs.
 func BuildPages(pages []SourcePage) *Index {
+	ix := pagesUnits(pages)
+	ix.buildPostings()
+	return ix
+}
+
+// BuildPagesEncoding is BuildPages and the index's StartEncode, with the
+// postings built while the pages and units are written and the pages'
+// text made for the facts AddFact checks: a scan does it while its checks
+// run, and what is left when they end runs on every core.
+func BuildPagesEncoding(pages []SourcePage) (*Index, *Encoding, error) {
+	ix := pagesUnits(pages)
+	var e *Encoding
+	var err error
+	perpage.Each(3, func(i int) {
+		switch i {
+		case 0:
+			ix.buildPostings()
+		case 1:
+			e, err = ix.startPages()
+		case 2:
+			ix.pageTexts()
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	e.writePostings()
+	return ix, e, nil
+}
+
+// pagesUnits indexes a set's pages without the postings.
+func pagesUnits(pages []SourcePage) *Index {
 	// Each page is indexed on its own, on every core, and the pages are
 	// put together in order: a page's units and facts point at it alone.
 	type pageIndex struct {
@@ -111,7 +143,6 @@ func BuildPages(pages []SourcePage) *Index {
 	for _, t := range titles {
 		ix.addCoverTitle(t)
 	}
-	ix.buildPostings()
 	ix.kinds = nil // only for building
 	return ix
 }

@@ -111,6 +111,17 @@ var flateWriters sync.Pool
 // facts already there) must not change; findings, held topics and facts
 // may be added until Finish.
 func (ix *Index) StartEncode() (*Encoding, error) {
+	e, err := ix.startPages()
+	if err != nil {
+		return nil, err
+	}
+	e.writePostings()
+	return e, nil
+}
+
+// startPages writes the pages and units; it only reads the index, so
+// the postings may be built meanwhile.
+func (ix *Index) startPages() (*Encoding, error) {
 	// The uncompressed form is appended to one slice and compressed in
 	// large writes: writing it value by value through a buffered writer
 	// cost as much as the compression.
@@ -146,7 +157,7 @@ func (ix *Index) StartEncode() (*Encoding, error) {
 		}
 	}
 	w.encodeUnits(ix.Units)
-	e := &Encoding{ix: ix, pages: len(ix.Pages), units: len(ix.Units), facts: len(ix.Facts), buf: &bytes.Buffer{}}
+	e := &Encoding{ix: ix, pages: len(ix.Pages), units: len(ix.Units), buf: &bytes.Buffer{}}
 	// About what BestSpeed makes of the pages, units and postings (the
 	// postings are about as long as the rest).
 	e.buf.Grow(len(w.b)*2/3 + 64)
@@ -167,12 +178,17 @@ func (ix *Index) StartEncode() (*Encoding, error) {
 	}
 	// The compressor has copied the pages and units: their slice is
 	// reused for the postings and facts.
-	w.b = w.b[:0]
-	w.encodePostings(ix.postings)
-	e.factsAt = len(w.b)
-	w.encodeFacts(ix.Facts)
-	e.tail = w.b
+	e.tail = w.b[:0]
 	return e, nil
+}
+
+// writePostings encodes the postings and the facts there are so far.
+func (e *Encoding) writePostings() {
+	w := &writer{b: e.tail}
+	w.encodePostings(e.ix.postings)
+	e.factsAt, e.facts = len(w.b), len(e.ix.Facts)
+	w.encodeFacts(e.ix.Facts)
+	e.tail = w.b
 }
 
 // Finish writes the findings, held topics and facts the index holds now

@@ -11,23 +11,33 @@ import (
 )
 
 // TestEncodingStaged: the stored form begun before the findings and facts
-// are added (StartEncode, Finish) is the one DEFLATE stream a single
+// are added (StartEncode or BuildPagesEncoding, then Finish) is the one DEFLATE stream a single
 // compression of the whole form gives, also past the compressor's 64 KiB
 // blocks and with a reused compressor, and it reads back with what was
 // added after it began.
 func TestEncodingStaged(t *testing.T) {
-	build := func(pages int) *Index {
+	pages := func(n int) []SourcePage {
 		var sps []SourcePage
-		for i := range pages {
+		for i := range n {
 			p := captionPage(i+1, 40)
 			sps = append(sps, SourcePage{FileID: "file_a", Text: &p, SheetNumber: "A1", SheetTitle: "ROOM SCHEDULE"})
 		}
-		return BuildPages(sps)
+		return sps
 	}
+	build := func(n int) *Index { return BuildPages(pages(n)) }
 	var first []byte
 	for round := range 3 {
-		ix := build(60)
-		e, err := ix.StartEncode()
+		// Round 1 as a scan does it: the postings built while the pages
+		// are written.
+		var ix *Index
+		var e *Encoding
+		var err error
+		if round == 1 {
+			ix, e, err = BuildPagesEncoding(pages(60))
+		} else {
+			ix = build(60)
+			e, err = ix.StartEncode()
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

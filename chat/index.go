@@ -239,8 +239,8 @@ func (ix *Index) setAvgLen() {
 }
 
 // pageTexts returns each page's lines joined by spaces, normalised: what
-// Verify checks excerpts against. Only chat needs them, so a scan that
-// builds and stores the index never makes them.
+// Verify checks excerpts against (answers' citations, and the facts
+// AddFact adds). They are made once, when first needed.
 func (ix *Index) pageTexts() []string {
 	ix.pageTextOnce.Do(func() {
 		ix.pageText = make([]string, len(ix.Pages))

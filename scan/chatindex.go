@@ -59,12 +59,8 @@ func indexPagesForChat(ctx context.Context, res Result, models []sheets.SetModel
 				ci.ix, ci.enc, ci.err = nil, nil, fmt.Errorf("chat index: %v\n%s", p, debug.Stack())
 			}
 		}()
-		if ci.err = ctx.Err(); ci.err != nil {
-			return
-		}
-		ci.ix = chat.BuildPages(pages)
 		if ci.err = ctx.Err(); ci.err == nil {
-			ci.enc, ci.err = ci.ix.StartEncode()
+			ci.ix, ci.enc, ci.err = chat.BuildPagesEncoding(pages)
 		}
 	}()
 	return ci
