@@ -53,17 +53,20 @@ func BuildPages(pages []SourcePage) *Index {
 }
 
 // BuildPagesEncoding is BuildPages and the index's StartEncode, with the
-// postings built while the pages and units are written and the pages'
-// text made for the facts AddFact checks: a scan does it while its checks
+// postings built and encoded while the pages and units are written, and
+// the pages' text made for the facts AddFact checks: a scan does it while its checks
 // run, and what is left when they end runs on every core.
 func BuildPagesEncoding(pages []SourcePage) (*Index, *Encoding, error) {
 	ix := pagesUnits(pages)
 	var e *Encoding
 	var err error
+	var tail []byte
+	var factsAt, facts int
 	perpage.Each(3, func(i int) {
 		switch i {
 		case 0:
 			ix.buildPostings()
+			tail, factsAt, facts = ix.encodePostings(nil)
 		case 1:
 			e, err = ix.startPages()
 		case 2:
@@ -73,7 +76,7 @@ func BuildPagesEncoding(pages []SourcePage) (*Index, *Encoding, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	e.writePostings()
+	e.tail, e.factsAt, e.facts = tail, factsAt, facts
 	return ix, e, nil
 }
 

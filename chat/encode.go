@@ -182,13 +182,20 @@ func (ix *Index) startPages() (*Encoding, error) {
 	return e, nil
 }
 
-// writePostings encodes the postings and the facts there are so far.
+// writePostings encodes the postings and the facts there are so far
+// after the pages and units.
 func (e *Encoding) writePostings() {
-	w := &writer{b: e.tail}
-	w.encodePostings(e.ix.postings)
-	e.factsAt, e.facts = len(w.b), len(e.ix.Facts)
-	w.encodeFacts(e.ix.Facts)
-	e.tail = w.b
+	e.tail, e.factsAt, e.facts = e.ix.encodePostings(e.tail)
+}
+
+// encodePostings appends the postings and the facts there are so far to
+// b, returning where the facts start and how many there are.
+func (ix *Index) encodePostings(b []byte) (tail []byte, factsAt, facts int) {
+	w := &writer{b: b}
+	w.encodePostings(ix.postings)
+	factsAt, facts = len(w.b), len(ix.Facts)
+	w.encodeFacts(ix.Facts)
+	return w.b, factsAt, facts
 }
 
 // Finish writes the findings, held topics and facts the index holds now
