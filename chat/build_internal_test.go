@@ -2,7 +2,9 @@ package chat
 
 import (
 	"fmt"
+	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 
 	"planreview/scan/pdftext"
@@ -60,5 +62,49 @@ func TestBuildPagesOutgrownRoom(t *testing.T) {
 	ix = BuildPages(pages[1:2])
 	if len(ix.Units) == 0 || len(ix.Units) > pageUnits(pages[1]) {
 		t.Errorf("a 3-line page made %d units", len(ix.Units))
+	}
+}
+
+// TestTitleMatch checks the cover title's words found on a page against
+// gathering the page's titleWords first, on random lines.
+func TestTitleMatch(t *testing.T) {
+	vocab := []string{"Lily", "HALL", "hall.", "(LILY", "teaching", "LAB", "lab", "Renovation;", "RÉNOVATION", "rénovation", "Ünï", "\xff",
+		"of", "THE", "\"Lab\"", "purdue", "PURDUE,", "a", "\u00a0", "\t", "…", "K", "\u212a", "ok"}
+	rng := rand.New(rand.NewSource(3))
+	line := func() string {
+		var sb strings.Builder
+		for range rng.Intn(8) {
+			sb.WriteString(vocab[rng.Intn(len(vocab))])
+			sb.WriteString([]string{" ", "  ", "", "\t"}[rng.Intn(4)])
+		}
+		return sb.String()
+	}
+	for range 3000 {
+		words := titleWords(line() + " " + line())
+		if len(words) == 0 {
+			continue
+		}
+		m := newTitleMatch(words)
+		for range 3 {
+			lines := make([]string, rng.Intn(6))
+			for i := range lines {
+				lines[i] = line()
+			}
+			have := map[string]bool{}
+			for _, l := range lines {
+				for _, w := range titleWords(l) {
+					have[w] = true
+				}
+			}
+			want := 0
+			for _, w := range words {
+				if have[w] {
+					want++
+				}
+			}
+			if got := m.count(lines); got != want {
+				t.Fatalf("title %q on %q: %d words found, want %d", words, lines, got, want)
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strings"
@@ -590,25 +591,14 @@ func (ix *Index) addCoverTitle(t coverTitle) {
 	if len(words) == 0 {
 		return
 	}
+	m := newTitleMatch(words)
 	others, repeat := 0, 0
 	for pi, p := range ix.Pages {
 		if pi == t.page || p.FileID != ix.Pages[t.page].FileID || len(p.Lines) == 0 {
 			continue
 		}
 		others++
-		have := map[string]bool{}
-		for _, l := range p.Lines {
-			for _, w := range titleWords(l) {
-				have[w] = true
-			}
-		}
-		n := 0
-		for _, w := range words {
-			if have[w] {
-				n++
-			}
-		}
-		if 4*n >= 3*len(words) {
+		if 4*m.count(p.Lines) >= 3*len(words) {
 			repeat++
 		}
 	}
@@ -618,12 +608,87 @@ func (ix *Index) addCoverTitle(t coverTitle) {
 	ix.Facts = append(ix.Facts, Fact{Kind: FactProject, Value: normalizeSpace(t.text), Page: t.page, Excerpt: cutWords(normalizeSpace(t.text), maxExcerpt)})
 }
 
+// titleMatch finds a title's words among a page's: each word of the
+// page is looked up among the title's few as it is read, not gathered
+// first (on a large set that was most of the serial part of building the
+// index).
+type titleMatch struct {
+	words []string
+	slot  map[string]int // a distinct word of the title → its place in found
+	found []bool
+	lower []byte
+}
+
+func newTitleMatch(words []string) *titleMatch {
+	m := &titleMatch{words: words, slot: map[string]int{}}
+	for _, w := range words {
+		if _, ok := m.slot[w]; !ok {
+			m.slot[w] = len(m.slot)
+		}
+	}
+	m.found = make([]bool, len(m.slot))
+	return m
+}
+
+// count is how many of the title's words (each time it has one) are
+// among the titleWords of lines.
+func (m *titleMatch) count(lines []string) int {
+	clear(m.found)
+	left := len(m.found)
+	for _, l := range lines {
+		eachWord(l, func(w string) {
+			if left == 0 {
+				return
+			}
+			var k int
+			var ok bool
+			if isASCII(w) {
+				// titleWords' lower-casing and trimming, in a buffer.
+				m.lower = append(m.lower[:0], w...)
+				for i, c := range m.lower {
+					if 'A' <= c && c <= 'Z' {
+						m.lower[i] = c + 'a' - 'A'
+					}
+				}
+				b := bytes.Trim(m.lower, titleTrim)
+				if len(b) < 3 {
+					return
+				}
+				k, ok = m.slot[string(b)]
+			} else {
+				w = strings.Trim(strings.ToLower(w), titleTrim)
+				if len(w) < 3 {
+					return
+				}
+				k, ok = m.slot[w]
+			}
+			if ok && !m.found[k] {
+				m.found[k] = true
+				left--
+			}
+		})
+		if left == 0 {
+			break
+		}
+	}
+	n := 0
+	for _, w := range m.words {
+		if m.found[m.slot[w]] {
+			n++
+		}
+	}
+	return n
+}
+
+// titleTrim is cut from both ends of a title's words.
+const titleTrim = ".,;:()\"'"
+
 // titleWords are the lower-cased words of s with at least three letters
 // or digits.
 func titleWords(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(strings.ToLower(s)) {
-		w = strings.Trim(w, ".,;:()\"'")
+		w = strings.Trim(w, titleTrim)
 		if len(w) >= 3 {
 			out = append(out, w)
 		}

@@ -308,6 +308,11 @@ func foldSpace(s string) string {
 // appendWords appends the words of s (split at white space as
 // strings.Fields splits) to sb, a space before each unless sb is empty.
 func appendWords(sb *strings.Builder, s string) {
+	eachWord(s, func(w string) { appendWord(sb, w) })
+}
+
+// eachWord passes strings.Fields(s) to yield one by one.
+func eachWord(s string, yield func(string)) {
 	word := -1 // start of the word being read
 	for i := 0; i < len(s); {
 		size, space := 1, false
@@ -320,7 +325,7 @@ func appendWords(sb *strings.Builder, s string) {
 		}
 		switch {
 		case space && word >= 0:
-			appendWord(sb, s[word:i])
+			yield(s[word:i])
 			word = -1
 		case !space && word < 0:
 			word = i
@@ -328,8 +333,17 @@ func appendWords(sb *strings.Builder, s string) {
 		i += size
 	}
 	if word >= 0 {
-		appendWord(sb, s[word:])
+		yield(s[word:])
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func appendWord(sb *strings.Builder, w string) {
