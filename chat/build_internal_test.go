@@ -10,15 +10,16 @@ import (
 	"planreview/scan/pdftext"
 )
 
-// captionPage is a page of caption/value lines ("ROOM101: OFFICE101",
-// numbered from the page's number times 100), one under the other: a pair and a share of a passage each, more units than
-// its words alone suggest.
-func captionPage(number, lines int) pdftext.Page {
+// TextPage lays lines out top to bottom in one column, as an extractor
+// would report them. (Exported in the package's tests only, for its
+// external tests too.)
+func TextPage(number int, lines ...string) pdftext.Page {
 	const w, h, size = 612.0, 792.0, 10.0
 	p := pdftext.Page{Number: number, Width: w, Height: h, Readable: true}
-	for i := range lines {
-		x, y := 50.0, 60+float64(i)*size*1.4
-		for _, word := range []string{fmt.Sprintf("ROOM%d:", number*100+i+1), fmt.Sprintf("OFFICE%d", number*100+i+1)} {
+	y := 60.0
+	for _, line := range lines {
+		x := 50.0
+		for _, word := range strings.Fields(line) {
 			ww := float64(len(word)) * size * 0.55
 			p.Words = append(p.Words, pdftext.Word{Text: word, Norm: word, FontSize: size,
 				BBox:     pdftext.BBox{Left: x / w, Top: (y - size) / h, Width: ww / w, Height: size * 1.2 / h},
@@ -26,8 +27,22 @@ func captionPage(number, lines int) pdftext.Page {
 				Baseline: [4]float64{x, y, x + ww, y}})
 			x += ww + size*0.3
 		}
+		y += size * 1.4
 	}
 	return p
+}
+
+// captionPage is a page of caption/value lines ("ROOM101: OFFICE101",
+// numbered from the page's number times 100), one under the other: a
+// pair and a share of a passage each, more units than its words alone
+// suggest.
+func captionPage(number, lines int) pdftext.Page {
+	text := make([]string, lines)
+	for i := range text {
+		n := number*100 + i + 1
+		text[i] = fmt.Sprintf("ROOM%d: OFFICE%d", n, n)
+	}
+	return TextPage(number, text...)
 }
 
 // TestBuildPagesOutgrownRoom: a page making more units than its room in
