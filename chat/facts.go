@@ -244,8 +244,10 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		valued[kind] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
 	}
-	ix.contactFacts(pi, lines, boxes, angles)
-	ix.sectionFacts(pi, lines, boxes, angles, valued)
+	// The page's columns are found once for both readings.
+	c := newColumns(lines, boxes, angles)
+	ix.contactFacts(pi, c)
+	ix.sectionFacts(pi, c, valued)
 	// Blank captions: a line ending in "LABEL:" (or a line of captions
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
@@ -775,8 +777,8 @@ func (c columns) next(i, dir int) int {
 // ("907 Orchid Way" / "Carlsbad CA 92011") is the project's address when
 // its column holds no contact line and no party caption (a firm's address
 // comes with its phone).
-func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles []float64) {
-	c := newColumns(lines, boxes, angles)
+func (ix *Index) contactFacts(pi int, c columns) {
+	lines := c.lines
 	for i, line := range lines {
 		// Cheap tests first: a phone number has ten figures at least
 		// (seven with its area code in brackets), an e-mail address an @.
@@ -865,8 +867,8 @@ func digits(s string) int {
 // (within fifteen caption heights, starting within the caption's width
 // of its start) set at least as large as the caption, with the lines of
 // that size stacked under it (three lines at most).
-func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles []float64, valued map[string]bool) {
-	c := newColumns(lines, boxes, angles)
+func (ix *Index) sectionFacts(pi int, c columns, valued map[string]bool) {
+	lines, angles := c.lines, c.angles
 	for i, line := range lines {
 		caption := normalizeSpace(line)
 		// Most lines fail here: tested without making a copy of each.
