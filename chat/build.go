@@ -47,6 +47,41 @@ func Build(pages []SourcePage, findings []store.Finding, heldTopics []string) *I
 // (findings, held topics) is added after with AddFindings, so the pages
 // can be indexed while the review runs.
 func BuildPages(pages []SourcePage) *Index {
+	ix := pagesUnits(pages)
+	ix.buildPostings()
+	return ix
+}
+
+// BuildPagesEncoding is BuildPages and the index's StartEncode, with the
+// postings built and encoded while the pages and units are written, and
+// the pages' text made for the facts AddFact checks: a scan does it while its checks
+// run, and what is left when they end runs on every core.
+func BuildPagesEncoding(pages []SourcePage) (*Index, *Encoding, error) {
+	ix := pagesUnits(pages)
+	var e *Encoding
+	var err error
+	var tail []byte
+	var factsAt, facts int
+	perpage.Each(3, func(i int) {
+		switch i {
+		case 0:
+			ix.buildPostings()
+			tail, factsAt, facts = ix.encodePostings(nil)
+		case 1:
+			e, err = ix.startPages()
+		case 2:
+			ix.pageTexts()
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	e.tail, e.factsAt, e.facts = tail, factsAt, facts
+	return ix, e, nil
+}
+
+// pagesUnits indexes a set's pages without the postings.
+func pagesUnits(pages []SourcePage) *Index {
 	// Each page is indexed on its own, on every core, and the pages are
 	// put together in order: a page's units and facts point at it alone.
 	type pageIndex struct {
@@ -58,26 +93,45 @@ func BuildPages(pages []SourcePage) *Index {
 	first := make([]bool, len(pages))
 	firstOfFile := map[string]bool{}
 	kinds := newKindMemo()
+	room := make([]int, len(pages)) // units each page is expected to make
 	units := 0
 	for i, sp := range pages {
 		first[i] = !firstOfFile[sp.FileID]
 		firstOfFile[sp.FileID] = true
 		parts[i].ix.kinds = kinds
-		parts[i].ix.Units = make([]Unit, 0, pageUnits(sp))
-		units += cap(parts[i].ix.Units)
+		room[i] = pageUnits(sp)
+		units += room[i]
+	}
+	// The pages' units are made in one array, each page in its own room,
+	// and moved down to follow each other when the pages are put
+	// together, rather than copied to a second array. A page that
+	// outgrows its room moves to an array of its own; then the pages are
+	// put together in a new array (moving down would overwrite rooms not
+	// yet moved).
+	ix := &Index{Units: make([]Unit, 0, units)}
+	at := 0
+	for i := range pages {
+		parts[i].ix.Units = ix.Units[at : at : at+room[i]]
+		at += room[i]
 	}
 	perpage.Each(len(pages), func(i int) {
 		parts[i].title, parts[i].cover = parts[i].ix.addPage(pages[i], first[i])
 	})
-	ix := &Index{Units: make([]Unit, 0, units)}
+	for i := range parts {
+		if len(parts[i].ix.Units) > room[i] {
+			ix.Units = make([]Unit, 0, units+len(parts[i].ix.Units))
+			break
+		}
+	}
 	var titles []coverTitle
 	for i := range parts {
 		part := &parts[i].ix
 		at := len(ix.Pages)
 		ix.Pages = append(ix.Pages, part.Pages...)
-		for _, u := range part.Units {
-			u.Page += at
-			ix.Units = append(ix.Units, u)
+		from := len(ix.Units)
+		ix.Units = append(ix.Units, part.Units...) // memmove: a room may overlap where it goes
+		for k := range ix.Units[from:] {
+			ix.Units[from+k].Page += at
 		}
 		for _, f := range part.Facts {
 			f.Page += at
@@ -92,7 +146,6 @@ func BuildPages(pages []SourcePage) *Index {
 	for _, t := range titles {
 		ix.addCoverTitle(t)
 	}
-	ix.buildPostings()
 	ix.kinds = nil // only for building
 	return ix
 }

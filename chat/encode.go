@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // The stored form (BestSpeed DEFLATE: on the 100-page bench set 8 ms
@@ -74,21 +75,70 @@ var ErrCorrupt = errors.New("chat index is corrupt")
 
 // Encode returns the index's stored form.
 func (ix *Index) Encode() ([]byte, error) {
-	// The uncompressed form is appended to one slice and compressed in one
-	// call: writing it value by value through a buffered writer cost as
-	// much as the compression.
+	e, err := ix.StartEncode()
+	if err != nil {
+		return nil, err
+	}
+	return e.Finish()
+}
+
+// Encoding is an index's stored form part written: StartEncode writes
+// what depends on the pages alone (pages, units, postings, the pages'
+// facts), so that a scan does it while its checks run and only the
+// findings, held topics and the facts added since are left for Finish.
+type Encoding struct {
+	ix *Index
+	// pages, units and facts are the index's counts when it started: the
+	// pages and units are written, and the first facts encoded.
+	pages, units, facts int
+	buf                 *bytes.Buffer
+	zw                  *flate.Writer
+	// tail is the uncompressed postings followed, from factsAt, by the
+	// first facts: they come after the findings in the stored form.
+	tail    []byte
+	factsAt int
+}
+
+// flateWriters are BestSpeed compressors kept between encodings: each
+// one holds about a megabyte of tables and window, which a new writer
+// would allocate and clear for every index. A reset writer writes the
+// same stream as a new one.
+var flateWriters sync.Pool
+
+// StartEncode writes the part of the stored form that depends on the
+// index's pages and units alone, compressing as much of it as already
+// fills the compressor's blocks. After it, the pages and units (and the
+// facts already there) must not change; findings, held topics and facts
+// may be added until Finish.
+func (ix *Index) StartEncode() (*Encoding, error) {
+	e, err := ix.startPages()
+	if err != nil {
+		return nil, err
+	}
+	e.writePostings()
+	return e, nil
+}
+
+// startPages writes the pages and units; it only reads the index, so
+// the postings may be built meanwhile.
+func (ix *Index) startPages() (*Encoding, error) {
+	// The uncompressed form is appended to one slice and compressed in
+	// large writes: writing it value by value through a buffered writer
+	// cost as much as the compression.
 	w := &writer{}
 	files := map[string]int{}
 	var fileIDs []string
+	lines := 0
 	for _, p := range ix.Pages {
 		if _, ok := files[p.FileID]; !ok {
 			files[p.FileID] = len(fileIDs)
 			fileIDs = append(fileIDs, p.FileID)
 		}
+		lines += len(p.Lines)
 	}
 	w.strs(fileIDs)
 	w.uint(len(ix.Pages))
-	lineIDs := map[string]int{}
+	lineIDs := make(map[string]int, lines)
 	for _, p := range ix.Pages {
 		w.uint(files[p.FileID])
 		w.uint(p.Page)
@@ -106,9 +156,94 @@ func (ix *Index) Encode() ([]byte, error) {
 			w.b = append(w.b, l...)
 		}
 	}
-	w.uint(len(ix.Units))
+	w.encodeUnits(ix.Units)
+	e := &Encoding{ix: ix, pages: len(ix.Pages), units: len(ix.Units), buf: &bytes.Buffer{}}
+	// About what BestSpeed makes of the pages, units and postings (the
+	// postings are about as long as the rest).
+	e.buf.Grow(len(w.b)*2/3 + 64)
+	e.buf.WriteString(magic)
+	e.buf.WriteByte(formatVersion)
+	if zw, ok := flateWriters.Get().(*flate.Writer); ok {
+		zw.Reset(e.buf)
+		e.zw = zw
+	} else {
+		zw, err := flate.NewWriter(e.buf, flate.BestSpeed)
+		if err != nil {
+			return nil, err
+		}
+		e.zw = zw
+	}
+	if _, err := e.zw.Write(w.b); err != nil {
+		return nil, err
+	}
+	// The compressor has copied the pages and units: their slice is
+	// reused for the postings and facts.
+	e.tail = w.b[:0]
+	return e, nil
+}
+
+// writePostings encodes the postings and the facts there are so far
+// after the pages and units.
+func (e *Encoding) writePostings() {
+	e.tail, e.factsAt, e.facts = e.ix.encodePostings(e.tail)
+}
+
+// encodePostings appends the postings and the facts there are so far to
+// b, returning where the facts start and how many there are.
+func (ix *Index) encodePostings(b []byte) (tail []byte, factsAt, facts int) {
+	w := &writer{b: b}
+	w.encodePostings(ix.postings)
+	factsAt, facts = len(w.b), len(ix.Facts)
+	w.encodeFacts(ix.Facts)
+	return w.b, factsAt, facts
+}
+
+// Finish writes the findings, held topics and facts the index holds now
+// after what StartEncode wrote, and returns the stored form.
+func (e *Encoding) Finish() ([]byte, error) {
+	ix := e.ix
+	if e.zw == nil {
+		return nil, errors.New("chat index: encoding finished twice")
+	}
+	if len(ix.Pages) != e.pages || len(ix.Units) != e.units || len(ix.Facts) < e.facts {
+		return nil, errors.New("chat index: pages, units or facts changed while it was encoded")
+	}
+	w := &writer{}
+	w.uint(len(ix.Findings))
+	for _, f := range ix.Findings {
+		for _, s := range []string{f.ID, f.Severity, f.Title, f.Rationale, f.GoverningRefs, f.Topic, f.Source} {
+			w.str(s)
+		}
+		w.uint(f.Page + 1)
+		w.strs(f.Anchors)
+	}
+	w.strs(ix.HeldTopics)
+	facts := &writer{}
+	facts.uint(len(ix.Facts))
+	more := &writer{}
+	more.encodeFacts(ix.Facts[e.facts:])
+	// In the stored form's order: the compressed stream does not depend
+	// on how its input is cut into writes.
+	for _, b := range [][]byte{w.b, e.tail[:e.factsAt], facts.b, e.tail[e.factsAt:], more.b} {
+		if _, err := e.zw.Write(b); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.zw.Close(); err != nil {
+		return nil, err
+	}
+	// Kept without the stored form it wrote to.
+	e.zw.Reset(io.Discard)
+	flateWriters.Put(e.zw)
+	e.zw = nil
+	return e.buf.Bytes(), nil
+}
+
+// encodeUnits appends format 2's units.
+func (w *writer) encodeUnits(units []Unit) {
+	w.uint(len(units))
 	page, next := 0, 0 // the previous unit's page; the line after its last passage
-	for _, u := range ix.Units {
+	for _, u := range units {
 		if u.Page != page {
 			next = 0
 		}
@@ -141,23 +276,18 @@ func (ix *Index) Encode() ([]byte, error) {
 			w.str(u.Excerpt)
 		}
 	}
-	w.uint(len(ix.Findings))
-	for _, f := range ix.Findings {
-		for _, s := range []string{f.ID, f.Severity, f.Title, f.Rationale, f.GoverningRefs, f.Topic, f.Source} {
-			w.str(s)
-		}
-		w.uint(f.Page + 1)
-		w.strs(f.Anchors)
-	}
-	w.strs(ix.HeldTopics)
-	terms := make([]string, 0, len(ix.postings))
-	for t := range ix.postings {
+}
+
+// encodePostings appends format 2's postings, terms in order.
+func (w *writer) encodePostings(postings map[string][]posting) {
+	terms := make([]string, 0, len(postings))
+	for t := range postings {
 		terms = append(terms, t)
 	}
-	sort.Strings(terms)
+	slices.Sort(terms)
 	w.uint(len(terms))
 	for _, t := range terms {
-		ps := ix.postings[t]
+		ps := postings[t]
 		w.str(t)
 		w.uint(len(ps))
 		prev := 0
@@ -182,8 +312,12 @@ func (ix *Index) Encode() ([]byte, error) {
 			prev = int(ps[i-1].unit)
 		}
 	}
-	w.uint(len(ix.Facts))
-	for _, f := range ix.Facts {
+}
+
+// encodeFacts appends facts (their count is written apart: the facts of
+// the pages are encoded before the review's are known).
+func (w *writer) encodeFacts(facts []Fact) {
+	for _, f := range facts {
 		w.str(f.Kind)
 		w.str(f.Label)
 		w.str(f.Value)
@@ -191,21 +325,6 @@ func (ix *Index) Encode() ([]byte, error) {
 		w.uint(f.Page)
 		w.str(f.Excerpt)
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(w.b)/3 + 64)
-	buf.WriteString(magic)
-	buf.WriteByte(formatVersion)
-	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(w.b); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 func zigzag(v int) uint64 { return uint64(v<<1) ^ uint64(v>>63) }

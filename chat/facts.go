@@ -1,11 +1,13 @@
 package chat
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"planreview/scan/layout"
 	"planreview/textmatch"
@@ -242,8 +244,10 @@ func (ix *Index) labelFacts(pi int, blockLast []int, boxes []layout.Box, angles 
 		valued[kind] = true
 		ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: u.Label, Value: u.Value, Page: pi, Excerpt: u.Excerpt})
 	}
-	ix.contactFacts(pi, lines, boxes, angles)
-	ix.sectionFacts(pi, lines, boxes, angles, valued)
+	// The page's columns are found once for both readings.
+	c := newColumns(lines, boxes, angles)
+	ix.contactFacts(pi, c)
+	ix.sectionFacts(pi, c, valued)
 	// Blank captions: a line ending in "LABEL:" (or a line of captions
 	// only, "PHONE: ADDRESS:") states a label whose value was never
 	// filled in, unless the page gives that kind a value elsewhere.
@@ -589,25 +593,14 @@ func (ix *Index) addCoverTitle(t coverTitle) {
 	if len(words) == 0 {
 		return
 	}
+	m := newTitleMatch(words)
 	others, repeat := 0, 0
 	for pi, p := range ix.Pages {
 		if pi == t.page || p.FileID != ix.Pages[t.page].FileID || len(p.Lines) == 0 {
 			continue
 		}
 		others++
-		have := map[string]bool{}
-		for _, l := range p.Lines {
-			for _, w := range titleWords(l) {
-				have[w] = true
-			}
-		}
-		n := 0
-		for _, w := range words {
-			if have[w] {
-				n++
-			}
-		}
-		if 4*n >= 3*len(words) {
+		if 4*m.count(p.Lines) >= 3*len(words) {
 			repeat++
 		}
 	}
@@ -617,12 +610,87 @@ func (ix *Index) addCoverTitle(t coverTitle) {
 	ix.Facts = append(ix.Facts, Fact{Kind: FactProject, Value: normalizeSpace(t.text), Page: t.page, Excerpt: cutWords(normalizeSpace(t.text), maxExcerpt)})
 }
 
+// titleMatch finds a title's words among a page's: each word of the
+// page is looked up among the title's few as it is read, not gathered
+// first (on a large set that was most of the serial part of building the
+// index).
+type titleMatch struct {
+	words []string
+	slot  map[string]int // a distinct word of the title → its place in found
+	found []bool
+	lower []byte
+}
+
+func newTitleMatch(words []string) *titleMatch {
+	m := &titleMatch{words: words, slot: map[string]int{}}
+	for _, w := range words {
+		if _, ok := m.slot[w]; !ok {
+			m.slot[w] = len(m.slot)
+		}
+	}
+	m.found = make([]bool, len(m.slot))
+	return m
+}
+
+// count is how many of the title's words (each time it has one) are
+// among the titleWords of lines.
+func (m *titleMatch) count(lines []string) int {
+	clear(m.found)
+	left := len(m.found)
+	for _, l := range lines {
+		eachWord(l, func(w string) {
+			if left == 0 {
+				return
+			}
+			var k int
+			var ok bool
+			if isASCII(w) {
+				// titleWords' lower-casing and trimming, in a buffer.
+				m.lower = append(m.lower[:0], w...)
+				for i, c := range m.lower {
+					if 'A' <= c && c <= 'Z' {
+						m.lower[i] = c + 'a' - 'A'
+					}
+				}
+				b := bytes.Trim(m.lower, titleTrim)
+				if len(b) < 3 {
+					return
+				}
+				k, ok = m.slot[string(b)]
+			} else {
+				w = strings.Trim(strings.ToLower(w), titleTrim)
+				if len(w) < 3 {
+					return
+				}
+				k, ok = m.slot[w]
+			}
+			if ok && !m.found[k] {
+				m.found[k] = true
+				left--
+			}
+		})
+		if left == 0 {
+			break
+		}
+	}
+	n := 0
+	for _, w := range m.words {
+		if m.found[m.slot[w]] {
+			n++
+		}
+	}
+	return n
+}
+
+// titleTrim is cut from both ends of a title's words.
+const titleTrim = ".,;:()\"'"
+
 // titleWords are the lower-cased words of s with at least three letters
 // or digits.
 func titleWords(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(strings.ToLower(s)) {
-		w = strings.Trim(w, ".,;:()\"'")
+		w = strings.Trim(w, titleTrim)
 		if len(w) >= 3 {
 			out = append(out, w)
 		}
@@ -709,8 +777,8 @@ func (c columns) next(i, dir int) int {
 // ("907 Orchid Way" / "Carlsbad CA 92011") is the project's address when
 // its column holds no contact line and no party caption (a firm's address
 // comes with its phone).
-func (ix *Index) contactFacts(pi int, lines []string, boxes []layout.Box, angles []float64) {
-	c := newColumns(lines, boxes, angles)
+func (ix *Index) contactFacts(pi int, c columns) {
+	lines := c.lines
 	for i, line := range lines {
 		// Cheap tests first: a phone number has ten figures at least
 		// (seven with its area code in brackets), an e-mail address an @.
@@ -799,12 +867,13 @@ func digits(s string) int {
 // (within fifteen caption heights, starting within the caption's width
 // of its start) set at least as large as the caption, with the lines of
 // that size stacked under it (three lines at most).
-func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles []float64, valued map[string]bool) {
-	c := newColumns(lines, boxes, angles)
+func (ix *Index) sectionFacts(pi int, c columns, valued map[string]bool) {
+	lines, angles := c.lines, c.angles
 	for i, line := range lines {
 		caption := normalizeSpace(line)
-		if caption == "" || strings.ContainsAny(caption, ":0123456789") || caption != strings.ToUpper(caption) ||
-			len(strings.Fields(caption)) > 6 || i >= len(c.frames) {
+		// Most lines fail here: tested without making a copy of each.
+		if caption == "" || strings.ContainsAny(caption, ":0123456789") || !isUpper(caption) ||
+			strings.Count(caption, " ") > 5 || i >= len(c.frames) {
 			continue
 		}
 		kind := ix.labelKind(caption)
@@ -866,4 +935,19 @@ func (ix *Index) sectionFacts(pi int, lines []string, boxes []layout.Box, angles
 			ix.Facts = append(ix.Facts, Fact{Kind: kind, Label: caption, Value: val, Page: pi, Excerpt: ex})
 		}
 	}
+}
+
+// isUpper reports whether s is its own upper case (strings.ToUpper(s) ==
+// s) without making the upper-case copy for ASCII text.
+func isUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return s == strings.ToUpper(s)
+		}
+		if 'a' <= c && c <= 'z' {
+			return false
+		}
+	}
+	return true
 }

@@ -239,8 +239,8 @@ func (ix *Index) setAvgLen() {
 }
 
 // pageTexts returns each page's lines joined by spaces, normalised: what
-// Verify checks excerpts against. Only chat needs them, so a scan that
-// builds and stores the index never makes them.
+// Verify checks excerpts against (answers' citations, and the facts
+// AddFact adds). They are made once, when first needed.
 func (ix *Index) pageTexts() []string {
 	ix.pageTextOnce.Do(func() {
 		ix.pageText = make([]string, len(ix.Pages))
@@ -285,35 +285,100 @@ func normalizeSpace(s string) string {
 	// again. Anything that could be white space to fold (a control byte,
 	// any non-ASCII byte, a space at an end or doubled) takes the long way.
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
-		return strings.Join(strings.Fields(s), " ")
+		return foldSpace(s)
 	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= utf8.RuneSelf || c < ' ' || c == ' ' && s[i+1] == ' ' {
-			return strings.Join(strings.Fields(s), " ")
+			return foldSpace(s)
 		}
 	}
 	return s
 }
 
+// foldSpace is strings.Join(strings.Fields(s), " ") made in one pass,
+// without the slice of fields: each run of white space becomes one
+// space, and none is kept at either end.
+func foldSpace(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	appendWords(&sb, s)
+	return sb.String()
+}
+
+// appendWords appends the words of s (split at white space as
+// strings.Fields splits) to sb, a space before each unless sb is empty.
+func appendWords(sb *strings.Builder, s string) {
+	eachWord(s, func(w string) { appendWord(sb, w) })
+}
+
+// eachWord passes strings.Fields(s) to yield one by one.
+func eachWord(s string, yield func(string)) {
+	word := -1 // start of the word being read
+	for i := 0; i < len(s); {
+		size, space := 1, false
+		if c := s[i]; c < utf8.RuneSelf {
+			space = c == ' ' || c >= '\t' && c <= '\r'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		switch {
+		case space && word >= 0:
+			yield(s[word:i])
+			word = -1
+		case !space && word < 0:
+			word = i
+		}
+		i += size
+	}
+	if word >= 0 {
+		yield(s[word:])
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func appendWord(sb *strings.Builder, w string) {
+	if sb.Len() > 0 {
+		sb.WriteByte(' ')
+	}
+	sb.WriteString(w)
+}
+
 // joinNormalized is normalizeSpace(strings.Join(lines, " ")). Page lines
 // are words joined by single spaces, so it joins the non-empty ones unless
 // one holds anything that could be white space to fold (a tab, a double
-// space, any non-ASCII byte).
+// space, any non-ASCII byte); then it folds them line by line.
 func joinNormalized(lines []string) string {
 	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
 	for _, l := range lines {
 		if l == "" {
 			continue
 		}
-		if l[0] == ' ' || l[len(l)-1] == ' ' {
-			return normalizeSpace(strings.Join(lines, " "))
+		fold := l[0] == ' ' || l[len(l)-1] == ' '
+		for i := 0; i < len(l) && !fold; i++ {
+			c := l[i]
+			fold = c >= utf8.RuneSelf || c < ' ' || c == ' ' && l[i+1] == ' '
 		}
-		for i := 0; i < len(l); i++ {
-			if c := l[i]; c >= utf8.RuneSelf || c < ' ' || c == ' ' && l[i+1] == ' ' {
-				return normalizeSpace(strings.Join(lines, " "))
+		if fold {
+			var sb strings.Builder
+			sb.Grow(size)
+			for _, l := range lines {
+				appendWords(&sb, l)
 			}
+			return sb.String()
 		}
-		size += len(l) + 1
 	}
 	var sb strings.Builder
 	sb.Grow(size)

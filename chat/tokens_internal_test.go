@@ -56,3 +56,35 @@ func TestJoinNormalized(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldSpace checks the one-pass folding of white space against
+// strings.Fields and strings.Join, on random text with ASCII and Unicode
+// white space and broken UTF-8, for one text and for page lines.
+func TestFoldSpace(t *testing.T) {
+	pieces := []string{"a", "B", "1", " ", "  ", "\t", "\n", "\v", "\f", "\r", "\u0085", "\u00a0", "\u2003", "\u3000",
+		"é", "Ø", "…", "\xff", "\xc2", "x\xe2\x80", "ROOM", "-", ":"}
+	rng := rand.New(rand.NewSource(2))
+	text := func() string {
+		var sb strings.Builder
+		for range rng.Intn(12) {
+			sb.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		return sb.String()
+	}
+	for range 20000 {
+		s := text()
+		if got, want := foldSpace(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("foldSpace(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := normalizeSpace(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("normalizeSpace(%q) = %q, want %q", s, got, want)
+		}
+		lines := make([]string, rng.Intn(5))
+		for i := range lines {
+			lines[i] = text()
+		}
+		if got, want := joinNormalized(lines), strings.Join(strings.Fields(strings.Join(lines, " ")), " "); got != want {
+			t.Fatalf("joinNormalized(%q) = %q, want %q", lines, got, want)
+		}
+	}
+}

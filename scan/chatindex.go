@@ -16,13 +16,14 @@ import (
 // facts the checks read (occupancy, construction type, codes, areas…),
 // and the delivered findings. Held topics are recorded so chat can say
 // what it may not answer from. The pages are indexed while the review
-// runs (indexPagesForChat); the findings and facts go in once it is done
-// (finishChatIndex).
+// runs (indexPagesForChat), and so is the stored form's part they make;
+// the findings and facts go in once it is done (finishChatIndex).
 
 // chatIndexing is the pages' index being built on a goroutine of its own.
 type chatIndexing struct {
 	done chan struct{}
 	ix   *chat.Index
+	enc  *chat.Encoding
 	err  error
 }
 
@@ -55,27 +56,27 @@ func indexPagesForChat(ctx context.Context, res Result, models []sheets.SetModel
 		defer close(ci.done)
 		defer func() {
 			if p := recover(); p != nil {
-				ci.ix, ci.err = nil, fmt.Errorf("chat index: %v\n%s", p, debug.Stack())
+				ci.ix, ci.enc, ci.err = nil, nil, fmt.Errorf("chat index: %v\n%s", p, debug.Stack())
 			}
 		}()
 		if ci.err = ctx.Err(); ci.err == nil {
-			ci.ix = chat.BuildPages(pages)
+			ci.ix, ci.enc, ci.err = chat.BuildPagesEncoding(pages)
 		}
 	}()
 	return ci
 }
 
-// wait waits for the pages' index; every path out of the review waits,
-// so no indexing outlives the scan.
-func (ci *chatIndexing) wait() (*chat.Index, error) {
+// wait waits for the pages' index and its encoding begun; every path
+// out of the review waits, so no indexing outlives the scan.
+func (ci *chatIndexing) wait() (*chat.Index, *chat.Encoding, error) {
 	<-ci.done
-	return ci.ix, ci.err
+	return ci.ix, ci.enc, ci.err
 }
 
 // finishChatIndex adds the delivered findings, the held topics and the
-// project facts to the pages' index and encodes it.
+// project facts to the pages' index and finishes its stored form.
 func finishChatIndex(ci *chatIndexing, res Result, facts []model.Fact) ([]byte, error) {
-	ix, err := ci.wait()
+	ix, enc, err := ci.wait()
 	if err != nil {
 		return nil, err
 	}
@@ -99,5 +100,5 @@ func finishChatIndex(ci *chatIndexing, res Result, facts []model.Fact) ([]byte, 
 		ix.AddFact(chat.Fact{Kind: kind, Label: label, Value: f.Value, Qualifier: f.Qualifier},
 			res.Files[f.FileIndex].FileID, f.Page, f.Text)
 	}
-	return ix.Encode()
+	return enc.Finish()
 }
