@@ -203,7 +203,9 @@ func TestPlantedDefects(t *testing.T) {
 		t.Logf("%s: %s", name, structure)
 		for k, p := range plants {
 			if p.na != "" {
+				mu.Lock() // the workers append under the same lock
 				outcomes = append(outcomes, plantOutcome{file: name, kind: p.kind, status: "n/a", detail: p.na})
+				mu.Unlock()
 				continue
 			}
 			variant := filepath.Join(tmp, fmt.Sprintf("%s.%d.pdf", strings.TrimSuffix(name, ".pdf"), k))
