@@ -340,7 +340,7 @@ func (ix *Index) addPage(sp SourcePage, firstOfFile bool) (coverTitle, bool) {
 		if len(pr.LabelWords) > 0 && (strings.HasPrefix(label, "(") || label != "" && label[0] >= 'a' && label[0] <= 'z') {
 			if w := pr.LabelWords[0]; w >= 0 && w < len(pw.line) && pw.line[w] > 0 && pw.pos[w] == 0 {
 				prev := strings.TrimSpace(p.Lines[pw.line[w]-1])
-				if prev != "" && !strings.HasSuffix(prev, ":") && !strings.HasSuffix(prev, ".") && len(strings.Fields(prev)) <= 6 &&
+				if prev != "" && !strings.HasSuffix(prev, ":") && !strings.HasSuffix(prev, ".") && layout.WordCount(prev) <= 6 &&
 					heading[pw.line[w]-1] == heading[pw.line[w]] {
 					label = normalizeSpace(prev + " " + label)
 					ex = prev + " " + ex

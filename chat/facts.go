@@ -87,7 +87,7 @@ var labelKinds = []struct {
 
 // labelKind classifies a label (empty: not a kind chat answers from).
 func labelKind(label string) string {
-	if len(label) > 60 || len(strings.Fields(label)) > 5 {
+	if len(label) > 60 || layout.WordCount(label) > 5 {
 		return ""
 	}
 	for _, lk := range labelKinds {
@@ -457,7 +457,7 @@ func blankCaptions(line string) []string {
 	var out []string
 	allCaptions := true
 	for _, p := range parts {
-		if n := len(strings.Fields(p)); n == 0 || n > 4 || strings.ContainsAny(p, "0123456789") {
+		if n := layout.WordCount(p); n == 0 || n > 4 || strings.ContainsAny(p, "0123456789") {
 			allCaptions = false
 		}
 	}
@@ -468,7 +468,7 @@ func blankCaptions(line string) []string {
 		return out
 	}
 	last := normalizeSpace(parts[len(parts)-1])
-	if n := len(strings.Fields(last)); n > 0 && n <= 4 {
+	if n := layout.WordCount(last); n > 0 && n <= 4 {
 		out = append(out, last)
 	}
 	return out
@@ -564,7 +564,7 @@ func largestText(lp *layout.Page, lineOf []int, pi int, lines []string) (coverTi
 		return coverTitle{}, false
 	}
 	text := strings.Join(lines[big[0]:big[len(big)-1]+1], " ")
-	if n := len(strings.Fields(text)); n == 0 || n > 14 || letterRun(text) < 3 || !plausibleValue(FactProject, text) {
+	if n := layout.WordCount(text); n == 0 || n > 14 || letterRun(text) < 3 || !plausibleValue(FactProject, text) {
 		return coverTitle{}, false
 	}
 	return coverTitle{page: pi, text: text}, true
@@ -709,7 +709,7 @@ var (
 
 func isPartyCaption(line string) (string, bool) {
 	caption := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ":"))
-	if caption == "" || len(strings.Fields(caption)) > 3 {
+	if caption == "" || layout.WordCount(caption) > 3 {
 		return "", false
 	}
 	switch labelKind(caption) {
@@ -789,7 +789,7 @@ func (ix *Index) contactFacts(pi int, c columns) {
 		if m == "" && strings.IndexByte(line, '@') >= 0 {
 			kind, m = FactEmail, emailAddress.FindString(line)
 		}
-		if m == "" || len(strings.Fields(line)) > 6 {
+		if m == "" || layout.WordCount(line) > 6 {
 			continue
 		}
 		if m == "" {

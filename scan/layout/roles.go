@@ -224,7 +224,7 @@ func findKeys(p *Page, rows *rowIndex) []Region {
 		if !upright(l) || l.FontSize <= 0 {
 			continue
 		}
-		if n := len(strings.Fields(l.Text)); n > 0 && n <= keyMaxWords+3 && descriptive(l.Text) {
+		if n := WordCount(l.Text); n > 0 && n <= keyMaxWords+3 && descriptive(l.Text) {
 			cands = append(cands, li)
 		}
 	}
@@ -295,7 +295,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 	for _, li := range run {
 		l := &p.Lines[li]
 		box = box.Union(l.Box)
-		if len(strings.Fields(l.Text)) > keyMaxWords {
+		if WordCount(l.Text) > keyMaxWords {
 			long++
 		}
 		// A meaning ends its row: text right after it makes the column a
@@ -330,7 +330,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 	})
 	for _, li := range near {
 		l := &p.Lines[li]
-		if n := len(strings.Fields(l.Text)); n > 3 || utf8.RuneCountInString(l.Text) > 14 {
+		if n := WordCount(l.Text); n > 3 || utf8.RuneCountInString(l.Text) > 14 {
 			strip.X0 = max(strip.X0, l.Box.X1)
 		}
 	}
@@ -340,7 +340,7 @@ func keyOf(p *Page, rows *rowIndex, run []int) (Region, bool) {
 		if l.Box.X0 < strip.X0 {
 			continue
 		}
-		if len(strings.Fields(l.Text)) <= 3 && utf8.RuneCountInString(l.Text) <= 14 {
+		if WordCount(l.Text) <= 3 && utf8.RuneCountInString(l.Text) <= 14 {
 			samples = append(samples, li)
 		}
 	}
@@ -369,7 +369,7 @@ func runningText(p *Page, run []int) bool {
 	closing := 0
 	for i, li := range run {
 		t := strings.TrimSpace(p.Lines[li].Text)
-		counts[i] = len(strings.Fields(t))
+		counts[i] = WordCount(t)
 		if strings.HasSuffix(t, ".") || strings.HasSuffix(t, ",") || strings.HasSuffix(t, ";") {
 			closing++
 		}
@@ -457,7 +457,7 @@ var definitionSepRe = textmatch.MustCompile(`^\s*(\S{1,10})\s*(?:=|:|\s[-–—]
 // separator and its expansion, or a token and the words its letters begin.
 func definitionLine(text string) bool {
 	if strings.ContainsAny(text, "=:-–—") {
-		if m := definitionSepRe.FindStringSubmatch(text); m != nil && Abbreviates(m[1], m[2]) && len(strings.Fields(m[2])) <= keyMaxWords {
+		if m := definitionSepRe.FindStringSubmatch(text); m != nil && Abbreviates(m[1], m[2]) && WordCount(m[2]) <= keyMaxWords {
 			return true
 		}
 	}
@@ -595,7 +595,7 @@ func extendColumn(p *Page, rows *rowIndex, g *Region) {
 		grown = false
 		rows.each(g.Box.Y0-step-first.FontSize, g.Box.Y1+step+first.FontSize, func(li int) {
 			l := &p.Lines[li]
-			if slices.Contains(g.Lines, li) || math.Abs(l.Box.X0-g.Box.X0) > 2*keyColumnTol || len(strings.Fields(l.Text)) > 4 {
+			if slices.Contains(g.Lines, li) || math.Abs(l.Box.X0-g.Box.X0) > 2*keyColumnTol || WordCount(l.Text) > 4 {
 				return
 			}
 			if (l.Box.Y1 <= g.Box.Y0 && g.Box.Y0-l.Box.Y1 <= step) || (l.Box.Y0 >= g.Box.Y1 && l.Box.Y0-g.Box.Y1 <= step) {
@@ -692,7 +692,7 @@ func findParagraphs(p *Page) []Region {
 	for _, b := range p.Blocks {
 		words, full := 0, 0
 		for _, li := range b.Lines {
-			n := len(strings.Fields(p.Lines[li].Text))
+			n := WordCount(p.Lines[li].Text)
 			words += n
 			if n >= 4 {
 				full++

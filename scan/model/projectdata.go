@@ -201,7 +201,7 @@ type labelReading struct {
 // readLabel reads a label for readFact.
 func readLabel(label string) labelReading {
 	l := normaliseLabel(label)
-	if l == "" || len(strings.Fields(l)) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+	if l == "" || layout.WordCount(l) > 9 || !strings.ContainsAny(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		return labelReading{}
 	}
 	if labelValueRe.MatchString(l) {
@@ -547,7 +547,7 @@ func (s *Sheet) roomAreas(claimed []ProjectFact) []ProjectFact {
 		if best >= 0 {
 			name := strings.TrimSpace(lp.Lines[best].Text)
 			upper := strings.ToUpper(name)
-			if n := len(strings.Fields(name)); n <= 5 && strings.ContainsAny(upper, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !labelValueRe.MatchString(upper) && !tagShapeRe.MatchString(upper) {
+			if n := layout.WordCount(name); n <= 5 && strings.ContainsAny(upper, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && !labelValueRe.MatchString(upper) && !tagShapeRe.MatchString(upper) {
 				f.Label, f.LabelWords = name, lp.Lines[best].Words
 			}
 		}
@@ -647,7 +647,7 @@ func (s *Sheet) readPageFacts(keywords []string, read func(label, value string) 
 		// A label wrapped over two lines ("GROSS SECOND FLOOR" over
 		// "AREA:", "MAXIMUM PARCEL" over "COVERAGE:") is read whole when
 		// its last line is a single word.
-		if ai := wrappedLabelAbove(lp, li); ai >= 0 && len(strings.Fields(normaliseLabel(label))) == 1 {
+		if ai := wrappedLabelAbove(lp, li); ai >= 0 && layout.WordCount(normaliseLabel(label)) == 1 {
 			label = lp.Lines[ai].Text + " " + label
 			labelWords = append(append([]int{}, lp.Lines[ai].Words...), labelWords...)
 		}

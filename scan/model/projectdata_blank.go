@@ -104,7 +104,7 @@ func projectFieldOf(label string) string {
 		return ""
 	}
 	l := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(label), ":"))
-	if l == "" || len(strings.Fields(l)) > 6 {
+	if l == "" || layout.WordCount(l) > 6 {
 		return ""
 	}
 	switch {
@@ -374,7 +374,7 @@ func (s *Sheet) pageBlankFields() []BlankField {
 // cellLabelShape: a table cell that can be a field's label: a few words
 // with letters, no figure.
 func cellLabelShape(s string) bool {
-	return s != "" && len(strings.Fields(s)) <= 6 && hasLetters(s) && !strings.ContainsAny(s, "0123456789")
+	return s != "" && layout.WordCount(s) <= 6 && hasLetters(s) && !strings.ContainsAny(s, "0123456789")
 }
 
 func hasLetters(s string) bool {

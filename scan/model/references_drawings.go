@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 
+	"planreview/scan/layout"
 	"planreview/scan/sheets"
 	"planreview/textmatch"
 )
@@ -180,7 +181,7 @@ func captionLines(s *Sheet) []string {
 		if loc := captionScaleRe.FindStringIndex(text); loc != nil && loc[0] > 0 {
 			text = text[:loc[0]]
 		}
-		if len(strings.Fields(text)) > 6 || verbLeadRe.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), ".") {
+		if layout.WordCount(text) > 6 || verbLeadRe.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), ".") {
 			continue
 		}
 		out = append(out, text)

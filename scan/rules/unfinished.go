@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"planreview/scan/layout"
 	"planreview/textmatch"
 	"strings"
 )
@@ -121,7 +122,7 @@ func checkUnfinishedText(rv *review, r *Rule) []observation {
 				add(li, 0, len(l.Text), "x", "a placeholder ("+l.Text[m[2]:m[3]]+") where a value belongs")
 				continue
 			}
-			if m := pv.find(questionRe, li); m != nil && len(strings.Fields(l.Text)) > 1 {
+			if m := pv.find(questionRe, li); m != nil && layout.WordCount(l.Text) > 1 {
 				add(li, 0, len(l.Text), "?", "a question mark where a value belongs")
 				continue
 			}
