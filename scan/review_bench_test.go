@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -182,24 +181,14 @@ func BenchmarkReviewCorpus(b *testing.B) {
 	}
 }
 
-var (
-	reviewCommandOnce sync.Once
-	reviewCommand     *scan.Pipeline
-	reviewCommandErr  error
-)
-
-// reviewCommandPipeline is benchPipeline as the review command sets it up:
-// no chat index.
+// reviewCommandPipeline is a pipeline set up as the review command sets
+// up its own: no chat index.
 func reviewCommandPipeline(b *testing.B) *scan.Pipeline {
 	b.Helper()
-	reviewCommandOnce.Do(func() {
-		reviewCommand, reviewCommandErr = scan.NewPipeline([]string{"ibc-2021", "irc-2021"}, "", 2000)
-		if reviewCommandErr == nil {
-			reviewCommand.NoChatIndex = true
-		}
-	})
-	if reviewCommandErr != nil {
-		b.Fatal(reviewCommandErr)
+	p, err := scan.NewPipeline([]string{"ibc-2021", "irc-2021"}, "", 2000)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return reviewCommand
+	p.NoChatIndex = true
+	return p
 }
