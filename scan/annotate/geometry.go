@@ -21,10 +21,6 @@ func (b box) width() float64  { return b.urx - b.llx }
 func (b box) height() float64 { return b.ury - b.lly }
 func (b box) empty() bool     { return b.width() <= 0 || b.height() <= 0 }
 
-func (b box) grow(d float64) box {
-	return box{b.llx - d, b.lly - d, b.urx + d, b.ury + d}
-}
-
 func (b box) union(o box) box {
 	return box{
 		llx: math.Min(b.llx, o.llx), lly: math.Min(b.lly, o.lly),

@@ -15,8 +15,7 @@ const Author = "planreview"
 
 type rgb [3]float64
 
-func (c rgb) fill() string   { return num(c[0]) + " " + num(c[1]) + " " + num(c[2]) + " rg" }
-func (c rgb) stroke() string { return num(c[0]) + " " + num(c[1]) + " " + num(c[2]) + " RG" }
+func (c rgb) fill() string { return num(c[0]) + " " + num(c[1]) + " " + num(c[2]) + " rg" }
 func (c rgb) array() types.Array {
 	return pdfNumbers(c[0], c[1], c[2])
 }

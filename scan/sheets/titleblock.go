@@ -545,17 +545,6 @@ func startsWithCaption(q textRun) bool {
 	return n > 0
 }
 
-func mergePhrases(a, b textRun) textRun {
-	return textRun{
-		Words: append(append([]int(nil), a.Words...), b.Words...),
-		Text:  a.Text + " " + b.Text,
-		Raw:   a.Raw + " " + b.Raw,
-		Norms: append(append([]string(nil), a.Norms...), b.Norms...),
-		Box:   a.Box.Union(b.Box),
-		H:     max(a.H, b.H),
-	}
-}
-
 func (f Field) withValue(p *pdftext.Page) Field {
 	var raws []string
 	f.ValueWords = nil
