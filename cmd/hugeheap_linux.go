@@ -31,7 +31,7 @@ var heapProbe *[64]byte
 // ranges are collapsed into huge pages (MADV_COLLAPSE, Linux 6.1), since
 // the runtime keeps handing out its free pages first and a review faulted
 // in there some 700 times.
-func adviseHugeHeap(n int) {
+func adviseHugeHeap(n int) heapAdvice {
 	heapProbe = new([64]byte)
 	b := make([]byte, n)
 	probe := uintptr(unsafe.Pointer(heapProbe))
@@ -43,16 +43,37 @@ func adviseHugeHeap(n int) {
 		// The large allocation is not in the start-up space's mapping:
 		// only its own space is advised.
 		_ = unix.Madvise(b, unix.MADV_HUGEPAGE) // an old kernel refuses: nothing changes
-		return
+		return heapAdvice{}
 	}
-	madvise(lo, hi-lo, unix.MADV_HUGEPAGE)
+	a := heapAdvice{lo: lo, hi: hi}
+	if madvise(lo, hi-lo, unix.MADV_HUGEPAGE) != nil {
+		return a
+	}
+	a.whole = true
 	for r := (lo + hugePage - 1) &^ (hugePage - 1); r < first; r += hugePage {
-		madvise(r, hugePage, unix.MADV_COLLAPSE) // refused before 6.1 or without a free huge page: nothing changes
+		a.tried++
+		// Refused before 6.1 or without a free huge page: nothing changes.
+		if madvise(r, hugePage, unix.MADV_COLLAPSE) == nil {
+			a.collapsed++
+		}
 	}
+	return a
 }
 
-func madvise(addr, n uintptr, advice int) {
-	_, _, _ = unix.Syscall(unix.SYS_MADVISE, addr, n, uintptr(advice))
+// heapAdvice is what adviseHugeHeap did: the heap mapping [lo, hi) it
+// advised as a whole (whole), and how many of the start-up space's 2 MiB
+// ranges it tried to collapse and did.
+type heapAdvice struct {
+	lo, hi           uintptr
+	whole            bool
+	tried, collapsed int
+}
+
+func madvise(addr, n uintptr, advice int) error {
+	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, addr, n, uintptr(advice)); errno != 0 {
+		return errno
+	}
+	return nil
 }
 
 // mappingAround returns the bounds of the mapping holding addr, from

@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestAdviseHugeHeap: the heap's mapping is advised for huge pages as a
@@ -20,44 +17,27 @@ func TestAdviseHugeHeap(t *testing.T) {
 	if err != nil || bytes.Contains(mode, []byte("[never]")) {
 		t.Skip("transparent huge pages are off on this machine")
 	}
-	failedBefore := vmstat(t, "thp_collapse_alloc_failed")
-	heapProbe = new([64]byte)
-	probe := uintptr(unsafe.Pointer(heapProbe))
-	adviseHugeHeap(startingHeap)
-	flags, hugeKB := smapsOf(t, probe)
+	a := adviseHugeHeap(startingHeap)
+	if !a.whole {
+		t.Skipf("the heap mapping was not advised as a whole here (%+v)", a)
+	}
+	flags, hugeKB := smapsOf(t, a.lo)
 	if !strings.Contains(flags, " hg") {
-		t.Fatalf("the heap mapping holding %#x is not advised: VmFlags:%s", probe, flags)
+		t.Fatalf("the heap mapping %#x-%#x is not advised: VmFlags:%s", a.lo, a.hi, flags)
 	}
-	var u unix.Utsname
-	if unix.Uname(&u) != nil || !kernelAtLeast(unix.ByteSliceToString(u.Release[:]), 6, 1) {
-		return // no MADV_COLLAPSE before 6.1
-	}
-	if vmstat(t, "thp_collapse_alloc_failed") > failedBefore {
-		t.Skip("the kernel had no free huge page to collapse into")
-	}
-	if hugeKB < 2048 {
-		t.Fatalf("the heap mapping holding %#x has %d kB in huge pages; want the start-up space collapsed", probe, hugeKB)
+	switch {
+	case a.tried == 0:
+		t.Fatalf("no start-up range below the large allocation was tried (%+v)", a)
+	case a.collapsed == 0:
+		t.Skipf("the kernel collapsed none of %d ranges (before Linux 6.1, or no free huge page)", a.tried)
+	case hugeKB < a.collapsed*2048:
+		t.Fatalf("the heap mapping has %d kB in huge pages after %d ranges were collapsed", hugeKB, a.collapsed)
 	}
 }
 
-func kernelAtLeast(release string, major, minor int) bool {
-	var ma, mi int
-	parts := strings.SplitN(release, ".", 3)
-	if len(parts) < 2 {
-		return false
-	}
-	ma, _ = strconv.Atoi(parts[0])
-	digits := strings.IndexFunc(parts[1], func(r rune) bool { return r < '0' || r > '9' })
-	if digits < 0 {
-		digits = len(parts[1])
-	}
-	mi, _ = strconv.Atoi(parts[1][:digits])
-	return ma > major || ma == major && mi >= minor
-}
-
-// smapsOf returns the VmFlags and AnonHugePages (kB) of the mapping
-// holding addr.
-func smapsOf(t *testing.T, addr uintptr) (flags string, hugeKB int) {
+// smapsOf returns the VmFlags and AnonHugePages (kB) of the mapping that
+// starts at lo.
+func smapsOf(t *testing.T, lo uintptr) (flags string, hugeKB int) {
 	t.Helper()
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
@@ -69,14 +49,13 @@ func smapsOf(t *testing.T, addr uintptr) (flags string, hugeKB int) {
 	for sc.Scan() {
 		line := sc.Text()
 		first, _, _ := strings.Cut(line, " ")
-		if from, to, ok := strings.Cut(first, "-"); ok && !strings.HasSuffix(first, ":") {
+		if from, _, ok := strings.Cut(first, "-"); ok && !strings.HasSuffix(first, ":") {
 			// A mapping's header line: the fields that follow are its own.
-			lo, err1 := strconv.ParseUint(from, 16, 64)
-			hi, err2 := strconv.ParseUint(to, 16, 64)
 			if in {
 				break
 			}
-			in = err1 == nil && err2 == nil && uintptr(lo) <= addr && addr < uintptr(hi)
+			start, err := strconv.ParseUint(from, 16, 64)
+			in = err == nil && uintptr(start) == lo
 			continue
 		}
 		if !in {
@@ -90,19 +69,4 @@ func smapsOf(t *testing.T, addr uintptr) (flags string, hugeKB int) {
 		}
 	}
 	return flags, hugeKB
-}
-
-func vmstat(t *testing.T, name string) int {
-	t.Helper()
-	b, err := os.ReadFile("/proc/vmstat")
-	if err != nil {
-		t.Skipf("no vmstat: %v", err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok {
-			n, _ := strconv.Atoi(v)
-			return n
-		}
-	}
-	return 0
 }
