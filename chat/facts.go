@@ -638,10 +638,7 @@ func (m *titleMatch) count(lines []string) int {
 	clear(m.found)
 	left := len(m.found)
 	for _, l := range lines {
-		eachWord(l, func(w string) {
-			if left == 0 {
-				return
-			}
+		for w := range strings.FieldsSeq(l) {
 			var k int
 			var ok bool
 			if isASCII(w) {
@@ -654,13 +651,13 @@ func (m *titleMatch) count(lines []string) int {
 				}
 				b := bytes.Trim(m.lower, titleTrim)
 				if len(b) < 3 {
-					return
+					continue
 				}
 				k, ok = m.slot[string(b)]
 			} else {
 				w = strings.Trim(strings.ToLower(w), titleTrim)
 				if len(w) < 3 {
-					return
+					continue
 				}
 				k, ok = m.slot[w]
 			}
@@ -668,7 +665,10 @@ func (m *titleMatch) count(lines []string) int {
 				m.found[k] = true
 				left--
 			}
-		})
+			if left == 0 {
+				break
+			}
+		}
 		if left == 0 {
 			break
 		}

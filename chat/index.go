@@ -308,32 +308,8 @@ func foldSpace(s string) string {
 // appendWords appends the words of s (split at white space as
 // strings.Fields splits) to sb, a space before each unless sb is empty.
 func appendWords(sb *strings.Builder, s string) {
-	eachWord(s, func(w string) { appendWord(sb, w) })
-}
-
-// eachWord passes strings.Fields(s) to yield one by one.
-func eachWord(s string, yield func(string)) {
-	word := -1 // start of the word being read
-	for i := 0; i < len(s); {
-		size, space := 1, false
-		if c := s[i]; c < utf8.RuneSelf {
-			space = c == ' ' || c >= '\t' && c <= '\r'
-		} else {
-			var r rune
-			r, size = utf8.DecodeRuneInString(s[i:])
-			space = unicode.IsSpace(r)
-		}
-		switch {
-		case space && word >= 0:
-			yield(s[word:i])
-			word = -1
-		case !space && word < 0:
-			word = i
-		}
-		i += size
-	}
-	if word >= 0 {
-		yield(s[word:])
+	for w := range strings.FieldsSeq(s) {
+		appendWord(sb, w)
 	}
 }
 
