@@ -51,6 +51,24 @@ func BenchmarkBuildCorpus(b *testing.B) {
 				}
 			}
 		})
+		// What the checks ask of every sheet (Set.ReadRegions), on a model
+		// built afresh, untimed, for each round: the readings are kept.
+		b.Run("regions/"+name, func(b *testing.B) {
+			scanned := src
+			scanned.Layouts = make([]*layout.Page, len(src.Pages))
+			for i := range src.Pages {
+				scanned.Layouts[i] = layout.Analyze(&src.Pages[i])
+			}
+			for b.Loop() {
+				b.StopTimer()
+				set, err := model.Build(context.Background(), []model.Source{scanned})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				set.ReadRegions()
+			}
+		})
 		b.Run("build/"+name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := model.Build(context.Background(), []model.Source{src}); err != nil {

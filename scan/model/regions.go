@@ -96,10 +96,36 @@ func (s *Sheet) Stamps() []Stamp {
 		return s.stamps
 	}
 	s.stampsRead = true
-	lp := s.lines() // runs and lines are enough
-	// What the checks already read from the lines (a stamp printed upright
-	// is a line of text like any other); text at an odd angle, whose
-	// glyphs the lines hold one by one, is not.
+	lp := s.lines()          // runs and lines are enough
+	var read map[string]bool // built for the page's first overlay run
+	w, h := max(s.Page.Width, 1), max(s.Page.Height, 1)
+	for _, r := range lp.Runs {
+		if r.Layer != layout.LayerOverlay {
+			continue
+		}
+		text := strings.Join(strings.Fields(r.Text), " ")
+		if len(text) < 3 {
+			continue
+		}
+		if read == nil {
+			read = s.readLineTexts(lp)
+		}
+		key := compactText(text)
+		if read[key] {
+			continue
+		}
+		s.stamps = append(s.stamps, Stamp{Text: text, Words: r.Words, Box: r.Box,
+			Place: StampPlace{Text: key,
+				X: int(math.Round(10 * (r.Box.X0 + r.Box.X1) / 2 / w)), Y: int(math.Round(10 * (r.Box.Y0 + r.Box.Y1) / 2 / h))}})
+	}
+	return s.stamps
+}
+
+// readLineTexts is what the checks already read from the lines,
+// compacted (compactText): a stamp printed upright is a line of text like
+// any other; text at an odd angle, whose glyphs the lines hold one by
+// one, is not.
+func (s *Sheet) readLineTexts(lp *layout.Page) map[string]bool {
 	read := map[string]bool{}
 	for _, l := range s.Lines {
 		if len(l.Words) > 0 && l.Words[0] < len(lp.LineOf) {
@@ -109,23 +135,18 @@ func (s *Sheet) Stamps() []Stamp {
 		}
 		read[compactText(l.Text)] = true
 	}
-	w, h := max(s.Page.Width, 1), max(s.Page.Height, 1)
-	for _, r := range lp.Runs {
-		if r.Layer != layout.LayerOverlay {
-			continue
-		}
-		text := strings.Join(strings.Fields(r.Text), " ")
-		if len(text) < 3 || read[compactText(text)] {
-			continue
-		}
-		s.stamps = append(s.stamps, Stamp{Text: text, Words: r.Words, Box: r.Box,
-			Place: StampPlace{Text: compactText(text),
-				X: int(math.Round(10 * (r.Box.X0 + r.Box.X1) / 2 / w)), Y: int(math.Round(10 * (r.Box.Y0 + r.Box.Y1) / 2 / h))}})
-	}
-	return s.stamps
+	return read
 }
 
-func compactText(s string) string { return strings.ToUpper(strings.Join(strings.Fields(s), "")) }
+// compactText is s upper-cased without its white space.
+func compactText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for f := range strings.FieldsSeq(s) {
+		b.WriteString(f)
+	}
+	return strings.ToUpper(b.String())
+}
 
 // SetStamp is one stamp of the set: the same text at the same place on
 // one sheet or several (a PRELIMINARY stamp on every sheet is one).
