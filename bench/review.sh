@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of a whole `planreview review` (extraction, layout, document
-# model, rules, chat index; JSON findings out) side by side with poppler's
+# model, rules; JSON findings out; no chat index, which only `serve`
+# builds), built as the release builds it, side by side with poppler's
 # `pdftotext -bbox` on the corpus sets of the speed target (Calgary,
 # Purdue, St. Cloud), in one run, alternating, RUNS times each. Reports the
 # median wall time and median CPU time (user+sys) of each and the ratios of
@@ -21,10 +22,10 @@ done
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/planreview" .
 review=("$work/planreview" review --format json --application-date 2026-11-27 --fail-on none)
 
 . bench/timing.sh # the repository root is the working directory here
+build_release "$work/planreview"
 
 echo "pdftotext: $(pdftotext -v 2>&1 | head -1); go: $(go version | cut -d' ' -f3); cpus: $(nproc); runs: $RUNS"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -24,9 +24,9 @@ done
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/planreview" .
 
 . bench/timing.sh # the repository root is the working directory here
+build_release "$work/planreview"
 
 echo "pdftotext: $(pdftotext -v 2>&1 | head -1); go: $(go version | cut -d' ' -f3); cpus: $(nproc); runs: $RUNS"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
