@@ -1,16 +1,20 @@
 package model_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"planreview/scan/model"
 )
 
 // TestReadRegionsAsReadOneByOne: the regions, references, project data,
-// blank fields, stamps and room tags read on every core are those each sheet reads alone on
-// first use (run with -race), and so is what the sheet shows.
+// blank fields, stamps and room tags read on every core are those each
+// sheet reads alone on first use (run with -race), and so is what the
+// sheet shows; the code facts read beside them are those the set reads
+// alone.
 func TestReadRegionsAsReadOneByOne(t *testing.T) {
 	for _, name := range []string{"ca_calgary_sample_dp_bp_house_26p.pdf", "us_in_purdue_lily_hall_teaching_lab_reno_cd_14sh.pdf"} {
 		path := filepath.Join(corpusDir, name)
@@ -23,6 +27,9 @@ func TestReadRegionsAsReadOneByOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		prefetched.ReadRegions()
+		if got, want := codeFactsText(prefetched), codeFactsText(alone); got != want {
+			t.Errorf("%s: code facts read beside the regions differ:\n%s\nwant\n%s", name, got, want)
+		}
 		for i, s := range alone.Sheets {
 			p := prefetched.Sheets[i]
 			if !reflect.DeepEqual(p.Roles(), s.Roles()) || !reflect.DeepEqual(p.References(), s.References()) ||
@@ -59,4 +66,14 @@ func unsheetedLists(lists []model.AreaList) []model.AreaList {
 		out[i] = l
 	}
 	return out
+}
+
+// codeFactsText is the set's code facts printed, each sheet named by its
+// place in the set rather than its address.
+func codeFactsText(set *model.Set) string {
+	text := fmt.Sprint(set.CodeFacts())
+	for i, s := range set.Sheets {
+		text = strings.ReplaceAll(text, fmt.Sprintf("%p", s), fmt.Sprintf("sheet%d", i))
+	}
+	return text
 }
