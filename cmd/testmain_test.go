@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"planreview/textmatch"
 )
 
 var (
@@ -34,6 +36,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// The patterns the packages declare, before any test makes others
+	// (the prefilter table holds these and the rule packs').
+	declaredPatterns = textmatch.Patterns()
 	// Servers started in this process compile the sheet-image renderer
 	// here (the test binary cannot run planreview's compile-pdfium) into
 	// one folder every test shares.

@@ -68,7 +68,11 @@ var inTest = strings.HasSuffix(os.Args[0], ".test") || strings.HasSuffix(os.Args
 
 // Compile parses a regular expression like regexp.Compile.
 func Compile(expr string) (*Regexp, error) {
-	return compile(expr, minSplitProgram)
+	r, err := compile(expr, minSplitProgram)
+	if err == nil {
+		declare(r)
+	}
+	return r, err
 }
 
 // compile is Compile splitting a top-level alternation of minSplit
@@ -89,6 +93,14 @@ func newRegexp(expr func() string) *Regexp {
 }
 
 func parseExpr(expr string, minSplit int) (*parse, error) {
+	if p, ok := tabledParse(expr, minSplit); ok {
+		return p, nil
+	}
+	return parseAfresh(expr, minSplit)
+}
+
+// parseAfresh is parseExpr without the table.
+func parseAfresh(expr string, minSplit int) (*parse, error) {
 	// regexp.Compile parses with the same flags, so it cannot fail where
 	// this parse succeeded.
 	tree, err := syntax.Parse(expr, syntax.Perl)
@@ -146,6 +158,7 @@ func MustCompile(expr string) *Regexp {
 // costs a command that never uses it nothing.
 func MustCompileFunc(expr func() string) *Regexp {
 	r := newRegexp(expr)
+	declare(r)
 	if inTest {
 		r.parse()
 	}

@@ -123,3 +123,28 @@ func TestAnyOfIsTheUnionOfPrefilters(t *testing.T) {
 		t.Error("a pattern without literals did not lift the filter")
 	}
 }
+
+// TestTabledParseAsParsed: a pattern's parse read from the prefilter
+// table is the one a fresh parse gives, for every entry.
+func TestTabledParseAsParsed(t *testing.T) {
+	for _, e := range prefilterTable {
+		tabled, ok := tabledParse(e.expr, e.minSplit)
+		if !ok {
+			t.Fatalf("%s: not found in the table", e.expr)
+		}
+		fresh, err := parseAfresh(e.expr, e.minSplit)
+		if err != nil {
+			t.Fatalf("%s: %v", e.expr, err)
+		}
+		if !slices.Equal(tabled.names, fresh.names) || !slices.Equal(tabled.need, fresh.need) || tabled.foldsKS != fresh.foldsKS ||
+			len(tabled.branches) != len(fresh.branches) || tabled.byFirst == nil != (fresh.byFirst == nil) {
+			t.Errorf("%s: tabled parse differs from a fresh one", e.expr)
+			continue
+		}
+		for i := range tabled.branches {
+			if tabled.branches[i].expr() != fresh.branches[i].expr() {
+				t.Errorf("%s: branch %d differs", e.expr, i)
+			}
+		}
+	}
+}
