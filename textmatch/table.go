@@ -68,26 +68,26 @@ func compareEntries(a, b prefilterEntry) int {
 // tableOff: the table is being generated and is not read.
 var tableOff atomic.Bool
 
-// declared holds every pattern made by Compile, MustCompile and
+// declaredPatterns holds every pattern made by Compile, MustCompile and
 // MustCompileFunc, for the table's generator.
-var declared struct {
+var declaredPatterns struct {
 	mu   sync.Mutex
 	list []*Regexp
 }
 
 func declare(r *Regexp) {
-	declared.mu.Lock()
-	declared.list = append(declared.list, r)
-	declared.mu.Unlock()
+	declaredPatterns.mu.Lock()
+	declaredPatterns.list = append(declaredPatterns.list, r)
+	declaredPatterns.mu.Unlock()
 }
 
 // Patterns returns the expressions of every pattern made so far by
 // Compile, MustCompile and MustCompileFunc (an expression built from data
 // is built now), for the prefilter table's generator.
 func Patterns() []string {
-	declared.mu.Lock()
-	list := slices.Clone(declared.list)
-	declared.mu.Unlock()
+	declaredPatterns.mu.Lock()
+	list := slices.Clone(declaredPatterns.list)
+	declaredPatterns.mu.Unlock()
 	out := make([]string, len(list))
 	for i, r := range list {
 		out[i] = r.expr()

@@ -31,8 +31,12 @@ import (
 // `version`) some 25 ms. A test binary parses them as they are declared, so
 // a bad pattern still fails its package's tests at once.
 type Regexp struct {
-	expr     func() string // the expression, built once on first use
-	compiled func() *regexp.Regexp
+	// source is the expression; buildSource, when set, builds it once on
+	// first use (buildOnce), for MustCompileFunc.
+	source      string
+	buildSource func() string
+	buildOnce   sync.Once
+	re          atomic.Pointer[regexp.Regexp] // compiled on first use
 	// parsed holds what the parse gives (nil until then); parseErr is
 	// MustCompile's panic for a bad expression, raised on first use.
 	parsed atomic.Pointer[parse]
@@ -82,14 +86,30 @@ func compile(expr string, minSplit int) (*Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newRegexp(func() string { return expr })
+	r := &Regexp{source: expr}
 	r.parsed.Store(p)
 	return r, nil
 }
 
-func newRegexp(expr func() string) *Regexp {
-	expr = sync.OnceValue(expr)
-	return &Regexp{expr: expr, compiled: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr()) })}
+// expr is r's expression, built on first use for MustCompileFunc.
+func (r *Regexp) expr() string {
+	if r.buildSource != nil {
+		r.buildOnce.Do(func() { r.source = r.buildSource() })
+	}
+	return r.source
+}
+
+// compiled is r's regexp, compiled on first use (two goroutines may
+// compile it at once; both get the same one).
+func (r *Regexp) compiled() *regexp.Regexp {
+	if re := r.re.Load(); re != nil {
+		return re
+	}
+	re := regexp.MustCompile(r.expr())
+	if !r.re.CompareAndSwap(nil, re) {
+		return r.re.Load()
+	}
+	return re
 }
 
 func parseExpr(expr string, minSplit int) (*parse, error) {
@@ -149,7 +169,7 @@ func (r *Regexp) parse() *parse {
 // MustCompile is Compile that panics on a bad expression, for patterns
 // written in the source. The expression is parsed on first use.
 func MustCompile(expr string) *Regexp {
-	return MustCompileFunc(func() string { return expr })
+	return mustDeclare(&Regexp{source: expr})
 }
 
 // MustCompileFunc is MustCompile for an expression built from data that
@@ -157,7 +177,12 @@ func MustCompile(expr string) *Regexp {
 // runs once, when the pattern is first used, so declaring the pattern
 // costs a command that never uses it nothing.
 func MustCompileFunc(expr func() string) *Regexp {
-	r := newRegexp(expr)
+	return mustDeclare(&Regexp{buildSource: expr})
+}
+
+// mustDeclare records a pattern made by MustCompile or MustCompileFunc;
+// a test binary parses it at once.
+func mustDeclare(r *Regexp) *Regexp {
 	declare(r)
 	if inTest {
 		r.parse()
