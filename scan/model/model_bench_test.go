@@ -40,11 +40,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 		// As the review builds it: every page's layout analysed by the
 		// scan right after extraction, before the model is read.
 		b.Run("build-scanned/"+name, func(b *testing.B) {
-			scanned := src
-			scanned.Layouts = make([]*layout.Page, len(src.Pages))
-			for i := range src.Pages {
-				scanned.Layouts[i] = layout.Analyze(&src.Pages[i])
-			}
+			scanned := laidOut(src)
 			for b.Loop() {
 				if _, err := model.Build(context.Background(), []model.Source{scanned}); err != nil {
 					b.Fatal(err)
@@ -54,11 +50,7 @@ func BenchmarkBuildCorpus(b *testing.B) {
 		// What the checks ask of every sheet (Set.ReadRegions), on a model
 		// built afresh, untimed, for each round: the readings are kept.
 		b.Run("regions/"+name, func(b *testing.B) {
-			scanned := src
-			scanned.Layouts = make([]*layout.Page, len(src.Pages))
-			for i := range src.Pages {
-				scanned.Layouts[i] = layout.Analyze(&src.Pages[i])
-			}
+			scanned := laidOut(src)
 			for b.Loop() {
 				b.StopTimer()
 				set, err := model.Build(context.Background(), []model.Source{scanned})
@@ -77,6 +69,15 @@ func BenchmarkBuildCorpus(b *testing.B) {
 			}
 		})
 	}
+}
+
+// laidOut is src with every page's layout analysed, as the scan leaves it.
+func laidOut(src model.Source) model.Source {
+	src.Layouts = make([]*layout.Page, len(src.Pages))
+	for i := range src.Pages {
+		src.Layouts[i] = layout.Analyze(&src.Pages[i])
+	}
+	return src
 }
 
 func extract(b *testing.B, path string) model.Source {
