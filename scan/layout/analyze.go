@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"planreview/scan/pdftext"
 )
@@ -120,7 +122,9 @@ func AnalyzeLines(p *pdftext.Page) *Page {
 	// The analysis is not kept: most pages are never completed, and the
 	// words' and runs' frames and the rule index weigh more than the
 	// lines. Complete rebuilds them from the page.
-	out.pending = a != nil
+	if a != nil {
+		out.completion = &completion{}
+	}
 	a.release()
 	return out
 }
@@ -165,16 +169,29 @@ func (p *Page) ReadingOrder() []int {
 }
 
 // Complete builds the tables and label/value pairs of a page made by
-// AnalyzeLines; on a complete page it does nothing. A page is completed
-// by one reader before it is shared.
+// AnalyzeLines; on a complete page it does nothing. Readers on several
+// goroutines may ask at once: the first builds them, the others wait.
 func (p *Page) Complete() {
-	if !p.pending {
+	c := p.completion
+	if c == nil || c.done.Load() {
 		return
 	}
-	p.pending = false
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done.Load() {
+		return
+	}
 	a := p.reanalyse()
 	a.complete()
 	a.release()
+	c.done.Store(true)
+}
+
+// completion is Complete's state for one page: done once the tables and
+// pairs are built (what was written before is then seen by every reader).
+type completion struct {
+	mu   sync.Mutex
+	done atomic.Bool
 }
 
 func (a *analysis) complete() {

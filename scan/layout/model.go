@@ -168,7 +168,7 @@ type Page struct {
 	// roles caches FindRoles for a page made by Analyze: the document
 	// model and the pipeline's round sheets both ask for a page's roles.
 	roles *rolesOnce
-	// pending marks a page made by AnalyzeLines whose tables and pairs
-	// Complete has yet to build.
-	pending bool
+	// completion is set on a page made by AnalyzeLines, whose tables and
+	// pairs Complete builds once; nil on a page made by Analyze.
+	completion *completion
 }
