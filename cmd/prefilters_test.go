@@ -26,11 +26,18 @@ var updatePrefilters = flag.Bool("update", false, "rewrite textmatch/prefilters_
 //	go test ./cmd -run TestPrefilterTable -update
 func TestPrefilterTable(t *testing.T) {
 	// The rule packs' patterns are compiled as the library loads.
-	before := len(textmatch.Patterns())
-	if _, err := rules.LoadLibrary(rules.Packs()); err != nil {
+	lib, err := rules.LoadLibrary(rules.Packs())
+	if err != nil {
 		t.Fatal(err)
 	}
-	patterns := append(slices.Clone(declaredPatterns), textmatch.Patterns()[before:]...)
+	patterns := slices.Clone(declaredPatterns)
+	for _, r := range lib.Rules() {
+		for _, re := range []*textmatch.Regexp{r.Pattern, r.Unless} {
+			if re != nil {
+				patterns = append(patterns, re.String())
+			}
+		}
+	}
 	src, err := textmatch.TableSource(patterns)
 	if err != nil {
 		t.Fatal(err)

@@ -68,8 +68,10 @@ func compareEntries(a, b prefilterEntry) int {
 // tableOff: the table is being generated and is not read.
 var tableOff atomic.Bool
 
-// declaredPatterns holds every pattern made by Compile, MustCompile and
-// MustCompileFunc, for the table's generator.
+// declaredPatterns holds every pattern made by MustCompile and
+// MustCompileFunc, the patterns written in the source, for the table's
+// generator. Compile's are not kept: they are made at run time from data
+// (the rule packs', a local law's), as often as it is loaded.
 var declaredPatterns struct {
 	mu   sync.Mutex
 	list []*Regexp
@@ -82,8 +84,8 @@ func declare(r *Regexp) {
 }
 
 // Patterns returns the expressions of every pattern made so far by
-// Compile, MustCompile and MustCompileFunc (an expression built from data
-// is built now), for the prefilter table's generator.
+// MustCompile and MustCompileFunc (an expression built from data is built
+// now), for the prefilter table's generator.
 func Patterns() []string {
 	declaredPatterns.mu.Lock()
 	list := slices.Clone(declaredPatterns.list)

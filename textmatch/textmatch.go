@@ -72,11 +72,7 @@ var inTest = strings.HasSuffix(os.Args[0], ".test") || strings.HasSuffix(os.Args
 
 // Compile parses a regular expression like regexp.Compile.
 func Compile(expr string) (*Regexp, error) {
-	r, err := compile(expr, minSplitProgram)
-	if err == nil {
-		declare(r)
-	}
-	return r, err
+	return compile(expr, minSplitProgram)
 }
 
 // compile is Compile splitting a top-level alternation of minSplit
