@@ -20,8 +20,8 @@ var updatePrefilters = flag.Bool("update", false, "rewrite textmatch/prefilters_
 // TestPrefilterTable: textmatch's table of prefilters (prefilters_table.go)
 // holds exactly the patterns this program's packages declare and the rule
 // packs', each as a fresh parse gives it (patterns made at run time from
-// data, such as a local law's, are parsed when they are made). A changed, added or removed
-// pattern makes it stale: regenerate it with
+// data, such as a local law's, are parsed when they are made). A changed,
+// added or removed pattern makes it stale: regenerate it with
 //
 //	go test ./cmd -run TestPrefilterTable -update
 func TestPrefilterTable(t *testing.T) {

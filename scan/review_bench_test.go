@@ -155,7 +155,7 @@ func BenchmarkReviewCorpus(b *testing.B) {
 		for _, run := range []struct {
 			name string
 			p    *scan.Pipeline
-		}{{"serve", servePipeline(b)}, {"review", reviewCommandPipeline(b)}} {
+		}{{"serve", corpusPipeline(b, true)}, {"review", corpusPipeline(b, false)}} {
 			b.Run(name[:strings.IndexByte(name[3:], '_')+3]+"/"+run.name, func(b *testing.B) {
 				p := run.p
 				wall, cpu := map[string]time.Duration{}, map[string]time.Duration{}
@@ -183,28 +183,20 @@ func BenchmarkReviewCorpus(b *testing.B) {
 	}
 }
 
-// servePipeline is a pipeline set up as `serve` sets up its own with the
-// default configuration: the chat index, and a heap limit
-// (scan.memory_limit_mb, 384 MiB), under which pages are read one after
-// another.
-func servePipeline(b *testing.B) *scan.Pipeline {
+// corpusPipeline is a pipeline set up as `serve` sets up its own with the
+// default configuration (serve: the chat index, and a heap limit,
+// scan.memory_limit_mb's 384 MiB, under which pages are read one after
+// another), or as the review command does (no chat index, no limit).
+func corpusPipeline(b *testing.B, serve bool) *scan.Pipeline {
 	b.Helper()
 	p, err := scan.NewPipeline([]string{"ibc-2021", "irc-2021"}, "", 2000)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p.HeapLimit = 384 << 20
-	return p
-}
-
-// reviewCommandPipeline is a pipeline set up as the review command sets
-// up its own: no chat index.
-func reviewCommandPipeline(b *testing.B) *scan.Pipeline {
-	b.Helper()
-	p, err := scan.NewPipeline([]string{"ibc-2021", "irc-2021"}, "", 2000)
-	if err != nil {
-		b.Fatal(err)
+	if serve {
+		p.HeapLimit = 384 << 20
+	} else {
+		p.NoChatIndex = true
 	}
-	p.NoChatIndex = true
 	return p
 }

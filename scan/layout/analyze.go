@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"planreview/scan/pdftext"
 )
@@ -123,7 +122,11 @@ func AnalyzeLines(p *pdftext.Page) *Page {
 	// words' and runs' frames and the rule index weigh more than the
 	// lines. Complete rebuilds them from the page.
 	if a != nil {
-		out.completion = &completion{}
+		out.completeOnce = sync.OnceFunc(func() {
+			b := out.reanalyse()
+			b.complete()
+			b.release()
+		})
 	}
 	a.release()
 	return out
@@ -172,26 +175,9 @@ func (p *Page) ReadingOrder() []int {
 // AnalyzeLines; on a complete page it does nothing. Readers on several
 // goroutines may ask at once: the first builds them, the others wait.
 func (p *Page) Complete() {
-	c := p.completion
-	if c == nil || c.done.Load() {
-		return
+	if p.completeOnce != nil {
+		p.completeOnce()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.done.Load() {
-		return
-	}
-	a := p.reanalyse()
-	a.complete()
-	a.release()
-	c.done.Store(true)
-}
-
-// completion is Complete's state for one page: done once the tables and
-// pairs are built (what was written before is then seen by every reader).
-type completion struct {
-	mu   sync.Mutex
-	done atomic.Bool
 }
 
 func (a *analysis) complete() {

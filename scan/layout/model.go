@@ -168,7 +168,7 @@ type Page struct {
 	// roles caches FindRoles for a page made by Analyze: the document
 	// model and the pipeline's round sheets both ask for a page's roles.
 	roles *rolesOnce
-	// completion is set on a page made by AnalyzeLines, whose tables and
-	// pairs Complete builds once; nil on a page made by Analyze.
-	completion *completion
+	// completeOnce builds the tables and pairs of a page made by
+	// AnalyzeLines, once (Complete); nil on a page made by Analyze.
+	completeOnce func()
 }

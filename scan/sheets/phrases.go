@@ -2,6 +2,7 @@ package sheets
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"planreview/scan/layout"
@@ -80,33 +81,13 @@ func phrasesOf(p *pdftext.Page, runs []layout.Run) []textRun {
 			out[sp.phrase].Raw = out[sp.phrase].Text
 		}
 	}
-	// Reading order: the phrases' keys are sorted, then the phrases moved
-	// once (a phrase is 120 bytes; the sort moves each many times). The
-	// generic stable sort runs sort.SliceStable's algorithm, whose result
-	// this order has always been: the same comparisons, so the same
-	// order, though the test is not transitive.
-	keys := make([]readingKey, len(out))
-	for i := range out {
-		keys[i] = readingKey{y: out[i].Box.Y0, x: out[i].Box.X0, h: out[i].H, i: i}
-	}
-	slices.SortStableFunc(keys, func(a, b readingKey) int {
-		if abs(a.y-b.y) > 0.5*min(a.h, b.h) {
-			return lessAsCmp(a.y, b.y)
+	sort.SliceStable(out, func(a, b int) bool {
+		if abs(out[a].Box.Y0-out[b].Box.Y0) > 0.5*min(out[a].H, out[b].H) {
+			return out[a].Box.Y0 < out[b].Box.Y0
 		}
-		return lessAsCmp(a.x, b.x)
+		return out[a].Box.X0 < out[b].Box.X0
 	})
-	sorted := make([]textRun, len(out))
-	for k, key := range keys {
-		sorted[k] = out[key.i]
-	}
-	return sorted
-}
-
-// readingKey is what orders a phrase: its top, left and height, and its
-// index before sorting.
-type readingKey struct {
-	y, x, h float64
-	i       int
+	return out
 }
 
 // pageRuns are the runs of a page the set reading has no layout of (a
